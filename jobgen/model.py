@@ -1,0 +1,306 @@
+"""The site-profile model: what a machine *is* and what its documentation *recommends*.
+
+Plain frozen dataclasses so that the render path can rebuild a cached, already validated
+profile without importing pydantic; pydantic validates them (strictly: unknown keys are
+errors) only when a profile's content changed, and produces the JSON Schema (`jobgen schema`).
+
+Every site-specific value carries `why` (one line) and `source` (a key of the profile's
+`references` followed by a path or section). `unconfirmed` holds the reason when no
+authoritative source showed the value; `jobgen explain` flags such values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from annotated_types import Ge, MinLen
+
+FORBID = {"extra": "forbid"}
+
+PositiveInt = Annotated[int, Ge(1)]
+NonNegInt = Annotated[int, Ge(0)]
+NonEmptyStr = Annotated[str, MinLen(1)]
+Precision = Literal["fp32", "tf32", "bf16", "fp16"]
+Dialect = Literal["pbs", "slurm", "lsf", "cobalt", "none"]
+LauncherDialect = Literal["pals", "srun", "jsrun", "mpich", "openmpi", "torchrun"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sourced:
+    """A fact with its reason and its public source."""
+
+    __pydantic_config__ = FORBID
+    why: NonEmptyStr
+    source: NonEmptyStr
+    unconfirmed: str | None = None
+
+
+# ---------------------------------------------------------------- node topology
+@dataclass(frozen=True, kw_only=True)
+class NumaDomain:
+    __pydantic_config__ = FORBID
+    id: NonNegInt
+    cores: NonEmptyStr  # physical core list, e.g. "0-51"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Device(Sourced):
+    """One device as the framework sees it (a GPU, a FLAT-mode tile, or a GCD)."""
+
+    index: NonNegInt
+    gpu: NonNegInt
+    subdevice: NonNegInt = 0
+    numa: NonNegInt | None = None
+    cores: str | None = None  # physical cores nearest this device, e.g. "49-55"
+    nic: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Gpus(Sourced):
+    vendor: Literal["nvidia", "amd", "intel"]
+    model: NonEmptyStr
+    count: PositiveInt
+    subdevices_per_gpu: PositiveInt = 1
+    subdevice_name: Literal["tile", "gcd"] | None = None
+    memory_gib_per_device: float | None = None
+    devices: list[Device] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reserved(Sourced):
+    cores: list[NonNegInt] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Nics(Sourced):
+    count: NonNegInt
+    names: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Node(Sourced):
+    sockets: PositiveInt
+    cores_per_socket: PositiveInt
+    threads_per_core: PositiveInt = 1
+    # blocked: logical CPU of thread t on core c is c + t*cores (Linux on x86);
+    # interleaved: c*threads_per_core + t (POWER9 on Summit).
+    smt_numbering: Literal["blocked", "interleaved"] = "blocked"
+    reserved: Reserved | None = None
+    numa: list[NumaDomain] = field(default_factory=list)
+    gpus: Gpus | None = None
+    nics: Nics | None = None
+    local_storage: str | None = None
+
+
+# ---------------------------------------------------------------- scheduler
+@dataclass(frozen=True, kw_only=True)
+class Directive(Sourced):
+    """A fixed scheduler directive, written verbatim after the dialect's prefix."""
+
+    value: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class WalltimeLimit:
+    __pydantic_config__ = FORBID
+    max_nodes: PositiveInt
+    max_walltime: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class Queue(Sourced):
+    name: NonEmptyStr
+    min_nodes: PositiveInt = 1
+    # None where no public source states the limit: jobgen then cannot check it and says so.
+    max_nodes: PositiveInt | None
+    max_walltime: str | None
+    # Chosen automatically from the node count; false for queues granted by request.
+    auto: bool = True
+    walltime_limits: list[WalltimeLimit] = field(default_factory=list)
+    notes: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Filesystems(Sourced):
+    default: list[NonEmptyStr]
+    valid: list[NonEmptyStr]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Flag(Sourced):
+    value: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scheduler(Sourced):
+    dialect: Dialect
+    account_required: bool = False
+    account_directive: bool = True
+    system_resource: str | None = None  # PBS: select=N:system=<name>
+    filesystems: Filesystems | None = None
+    directives: list[Directive] = field(default_factory=list)
+    alloc_flags: list[Flag] = field(default_factory=list)  # LSF: one quoted -alloc_flags
+    queues: list[Queue] = field(default_factory=list)
+    default_walltime: str = "00:30:00"
+    gpus_per_node_directive: bool = False  # Slurm: --gpus-per-node
+
+
+# ---------------------------------------------------------------- launcher
+@dataclass(frozen=True, kw_only=True)
+class RankEnv(Sourced):
+    """The launcher's own variables the per-rank wrapper maps to torch's names."""
+
+    rank: NonEmptyStr
+    local_rank: NonEmptyStr
+    world_size: str | None = None
+    local_size: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Master(Sourced):
+    """Where the rendezvous (MASTER_ADDR) comes from."""
+
+    method: Literal["hostfile", "slurm", "lsf", "localhost"]
+    hostfile: str | None = None  # variable holding the host list, e.g. PBS_NODEFILE
+    suffix: str = ""  # appended to the short host name (the high-speed network name)
+    port: Annotated[int, Ge(1024)] = 29500
+
+
+@dataclass(frozen=True, kw_only=True)
+class Launcher(Sourced):
+    dialect: LauncherDialect
+    command: NonEmptyStr
+    rank_env: RankEnv
+    master: Master
+    args: list[Flag] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- placement
+@dataclass(frozen=True, kw_only=True)
+class BindRecipe(Sourced):
+    """A documented binding: the physical cores of each local rank, in rank order."""
+
+    ranks_per_node: PositiveInt
+    cpus: list[NonEmptyStr]
+    framework: Literal["pytorch", "tensorflow"] | None = None
+    extra_env: list[EnvVar] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CpuBinding(Sourced):
+    # list: explicit per-rank lists; depth: contiguous blocks (PALS --depth);
+    # mask: hexadecimal masks (srun mask_cpu); jsrun: resource-set packing; none: no binding.
+    style: Literal["list", "depth", "mask", "jsrun", "none"]
+    include_smt_siblings: bool = False
+    recipes: list[BindRecipe] = field(default_factory=list)
+    verbose: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class GpuAffinity(Sourced):
+    # mask: the wrapper narrows visibility to the rank's device; all_visible: every rank sees
+    # every device and picks LOCAL_RANK (Summit resource sets); none: CPU only.
+    scheme: Literal["mask", "all_visible", "none"]
+    variable: str | None = None
+    order: list[NonNegInt] = field(default_factory=list)  # device for local rank i: order[i]
+    hierarchy: Literal["FLAT", "COMPOSITE"] | None = None
+    max_ranks_per_device: PositiveInt = 1
+
+
+# ---------------------------------------------------------------- software environment
+@dataclass(frozen=True, kw_only=True)
+class When:
+    """Conditions under which an env var applies; all given ones must hold."""
+
+    __pydantic_config__ = FORBID
+    min_nodes: PositiveInt | None = None
+    max_nodes: PositiveInt | None = None
+    precision: list[Precision] = field(default_factory=list)
+    framework: Literal["pytorch", "tensorflow"] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class EnvVar(Sourced):
+    name: NonEmptyStr
+    value: str | None = None
+    # set: NAME=value; prepend: NAME=value:$NAME; unset: unset NAME
+    action: Literal["set", "prepend", "unset"] = "set"
+    # expand: value may reference ${VAR} (rendered in double quotes); otherwise literal.
+    expand: bool = False
+    when: When | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModuleCommand(Sourced):
+    action: Literal["use", "load", "unload", "purge"]
+    name: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Container(Sourced):
+    runtime: Literal["singularity", "apptainer"]
+    image: NonEmptyStr
+    binds: list[str] = field(default_factory=list)
+    python: str = "python"
+    # A variable set inside the image whose value activates its Python (LUMI's WITH_CONDA).
+    activate_var: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Python(Sourced):
+    executable: NonEmptyStr = "python3"
+    conda_env: str | None = None
+    venv: str | None = None
+    container: Container | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Precisions(Sourced):
+    default: Precision
+    supported: list[Precision]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Copper(Sourced):
+    module: NonEmptyStr
+    launch: NonEmptyStr
+    stop: NonEmptyStr
+    mount: NonEmptyStr
+    service_cores: list[NonNegInt] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Profile:
+    """A whole site profile, after `extends` is merged."""
+
+    __pydantic_config__ = FORBID
+    name: NonEmptyStr
+    description: NonEmptyStr
+    status: Literal["production", "test", "decommissioned", "local"]
+    references: dict[str, str]
+    node: Node
+    scheduler: Scheduler
+    launcher: Launcher
+    cpu_binding: CpuBinding
+    gpu_affinity: GpuAffinity
+    precision: Precisions
+    python: Python
+    modules: list[ModuleCommand] = field(default_factory=list)
+    env: list[EnvVar] = field(default_factory=list)
+    copper: Copper | None = None
+    # Ranks per node when the user gives none; GPU sites default to one rank per device.
+    default_ranks_per_node: PositiveInt | None = None
+    extends: str | None = None
+
+    @property
+    def devices_per_node(self) -> int:
+        gpus = self.node.gpus
+        return gpus.count * gpus.subdevices_per_gpu if gpus else 0
+
+    @property
+    def device_kind(self) -> Literal["cuda", "xpu", "cpu"]:
+        gpus = self.node.gpus
+        if gpus is None:
+            return "cpu"
+        return "xpu" if gpus.vendor == "intel" else "cuda"

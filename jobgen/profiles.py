@@ -1,0 +1,374 @@
+"""Finding, merging, validating and caching site profiles.
+
+Search path, first match wins: each directory in ``JOBGEN_PROFILE_PATH`` (os.pathsep
+separated), then ``$XDG_CONFIG_HOME/jobgen/profiles`` (default ``~/.config/jobgen/profiles``),
+then the profiles bundled with jobgen. A user profile with a bundled name overrides it and
+says so (`jobgen sites` shows the layer and what it shadows). ``extends: NAME`` merges the
+named profile under this one (mappings merge key by key, lists are replaced whole); a profile
+that extends its own name extends the next one of that name down the search path, which is
+how a user tweaks a bundled profile without copying it.
+
+Validation (pydantic, strict) runs only when a profile's content changes: the merged,
+validated profile is cached as JSON keyed by the content hashes of every file in its chain,
+so the render path neither imports pydantic nor parses YAML on a warm cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import types
+import typing
+from dataclasses import MISSING, asdict, dataclass, fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import JobgenError
+from .model import Profile
+
+PROFILE_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class ProfileFile:
+    """Where one profile file was found on the search path."""
+
+    name: str
+    path: Path
+    layer: str  # "JOBGEN_PROFILE_PATH", "user config" or "bundled"
+    shadows: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class LoadedProfile:
+    profile: Profile
+    chain: tuple[ProfileFile, ...]  # this profile first, then what it extends
+    digest: str  # sha256 of the merged, validated profile (canonical JSON)
+
+    @property
+    def file(self) -> ProfileFile:
+        return self.chain[0]
+
+
+def bundled_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    installed = here / "site_profiles"
+    return installed if installed.is_dir() else here.parent / "site_profiles"
+
+
+def search_path() -> list[tuple[str, Path]]:
+    dirs: list[tuple[str, Path]] = []
+    for entry in os.environ.get("JOBGEN_PROFILE_PATH", "").split(os.pathsep):
+        if entry:
+            dirs.append(("JOBGEN_PROFILE_PATH", Path(entry).expanduser()))
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    dirs.append(("user config", Path(xdg) / "jobgen" / "profiles"))
+    dirs.append(("bundled", bundled_dir()))
+    return dirs
+
+
+def _candidates() -> dict[str, list[ProfileFile]]:
+    """Every profile file on the search path, per name, in search order."""
+    found: dict[str, list[ProfileFile]] = {}
+    for layer, directory in search_path():
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.iterdir()):
+            if path.suffix in PROFILE_SUFFIXES and path.is_file():
+                found.setdefault(path.stem, []).append(ProfileFile(path.stem, path, layer))
+    return found
+
+
+def discover() -> dict[str, ProfileFile]:
+    """The effective profile per name, with the files it shadows."""
+    result = {}
+    for name, files in sorted(_candidates().items()):
+        first = files[0]
+        result[name] = ProfileFile(name, first.path, first.layer, tuple(f.path for f in files[1:]))
+    return result
+
+
+def site_names() -> list[str]:
+    return sorted(discover())
+
+
+def unknown_site(name: str, names: list[str]) -> JobgenError:
+    import difflib
+
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    return JobgenError(
+        f"unknown site {name!r}.{hint} Known sites: {', '.join(names)} "
+        "(add your own with JOBGEN_PROFILE_PATH)."
+    )
+
+
+# ---------------------------------------------------------------- chain resolution
+def _resolve_chain(start: ProfileFile, read_extends) -> list[ProfileFile]:
+    """The profile and every profile it extends, in order; detects cycles."""
+    candidates = _candidates()
+    chain = [start]
+    seen = {start.path}
+    current = start
+    while True:
+        parent_name = read_extends(current)
+        if parent_name is None:
+            return chain
+        files = candidates.get(parent_name, [])
+        if parent_name == current.name:  # extends the next profile of the same name down
+            below = [f for f in files if f.path not in seen]
+            parent = below[0] if below else None
+        else:
+            parent = files[0] if files else None
+        if parent is None:
+            raise JobgenError(
+                f"{current.path}: extends: no profile named {parent_name!r} on the search path"
+            )
+        if parent.path in seen:
+            cycle = " -> ".join([str(f.path.name) for f in chain] + [parent.path.name])
+            raise JobgenError(f"{current.path}: extends: cycle {cycle}")
+        seen.add(parent.path)
+        chain.append(parent)
+        current = parent
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise JobgenError(f"{path}{where}: YAML syntax error: {problem}") from None
+    except OSError as exc:
+        raise JobgenError(f"{path}: cannot read profile: {exc.strerror}") from None
+    if not isinstance(data, dict):
+        raise JobgenError(f"{path}: a profile must be a YAML mapping of keys to values")
+    return data
+
+
+def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """Mappings merge key by key; any other value (lists included) replaces the base's."""
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+# ---------------------------------------------------------------- validation
+def _field_path(loc: tuple[Any, ...], data: Any) -> str:
+    """('scheduler', 'queues', 0, 'max_nodes') -> 'scheduler.queues[debug].max_nodes'."""
+    out = ""
+    node = data
+    for part in loc:
+        if isinstance(part, int):
+            label = part
+            if isinstance(node, list) and part < len(node) and isinstance(node[part], dict):
+                label = node[part].get("name", part)
+            out += f"[{label}]"
+            node = node[part] if isinstance(node, list) and part < len(node) else None
+        else:
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out
+
+
+def _pydantic_message(err: dict[str, Any]) -> tuple[tuple[Any, ...], str]:
+    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    kind = err["type"]
+    if kind == "unexpected_keyword_argument":
+        return loc, "unknown key (check the spelling; `jobgen schema` lists the allowed keys)"
+    if kind in ("missing_argument", "missing"):
+        return loc, "required key is missing"
+    if kind == "literal_error":
+        return loc, err["msg"].replace("Input should be", "must be")
+    return loc, err["msg"][0].lower() + err["msg"][1:]
+
+
+_ADAPTER = None
+
+
+def validate_data(data: dict[str, Any], path: Path) -> Profile:
+    """Schema-validate a merged profile; one line naming file, field and problem on failure."""
+    global _ADAPTER
+    from pydantic import TypeAdapter, ValidationError
+
+    if _ADAPTER is None:
+        _ADAPTER = TypeAdapter(Profile)
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc, msg = _pydantic_message(err)
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise JobgenError(f"{path}: {_field_path(loc, data)}: {msg}{more}") from None
+
+
+def json_schema() -> dict[str, Any]:
+    from pydantic import TypeAdapter
+
+    schema = TypeAdapter(Profile).json_schema()
+    schema["title"] = "jobgen site profile"
+    return schema
+
+
+# ---------------------------------------------------------------- cache
+def _cache_dir() -> Path | None:
+    if os.environ.get("JOBGEN_NO_CACHE"):
+        return None
+    base = os.environ.get("JOBGEN_CACHE_DIR")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "jobgen"
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _cache_key(chain: list[ProfileFile], blobs: list[bytes]) -> str:
+    h = hashlib.sha256(__version__.encode())
+    for pf, blob in zip(chain, blobs):
+        h.update(str(pf.path).encode() + b"\0" + _sha(blob).encode())
+    return h.hexdigest()
+
+
+def _read_cached(start: ProfileFile) -> LoadedProfile | None:
+    directory = _cache_dir()
+    if directory is None:
+        return None
+    try:
+        head = start.path.read_bytes()
+        index = directory / f"{start.name}-{_sha(head)[:32]}.json"
+        entry = json.loads(index.read_text(encoding="utf-8"))
+        if entry.get("version") != __version__:
+            return None
+        # The chain must resolve to the same files with the same bytes.
+        chain = _resolve_chain(start, lambda pf: entry["extends"].get(str(pf.path)))
+        blobs = [head] + [pf.path.read_bytes() for pf in chain[1:]]
+        if entry.get("key") != _cache_key(chain, blobs):
+            return None
+    except (OSError, ValueError, KeyError, JobgenError):
+        return None
+    profile = from_dict(Profile, entry["profile"])
+    return LoadedProfile(profile, tuple(chain), entry["digest"])
+
+
+def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str) -> None:
+    directory = _cache_dir()
+    if directory is None:
+        return
+    head = loaded.file.path.read_bytes()
+    target = directory / f"{loaded.file.name}-{_sha(head)[:32]}.json"
+    entry = {
+        "version": __version__,
+        "key": key,
+        "extends": extends,
+        "digest": loaded.digest,
+        "profile": asdict(loaded.profile),
+    }
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(entry, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        pass  # a read-only home only costs speed
+
+
+def from_dict(cls: Any, data: Any) -> Any:
+    """Rebuild model dataclasses from an already validated dict (no pydantic on this path)."""
+    if is_dataclass(cls):
+        hints = typing.get_type_hints(cls)
+        kwargs = {}
+        for f in fields(cls):
+            if f.name in data:
+                kwargs[f.name] = from_dict(hints[f.name], data[f.name])
+            elif f.default is MISSING and f.default_factory is MISSING:
+                raise KeyError(f.name)
+        return cls(**kwargs)
+    origin = typing.get_origin(cls)
+    if origin is typing.Annotated:
+        return from_dict(typing.get_args(cls)[0], data)
+    if origin in (typing.Union, types.UnionType):
+        if data is None:
+            return None
+        options = [a for a in typing.get_args(cls) if a is not type(None)]
+        return from_dict(options[0], data) if len(options) == 1 else data
+    if origin is list:
+        (item,) = typing.get_args(cls)
+        return [from_dict(item, x) for x in data]
+    if origin is dict:
+        _, value = typing.get_args(cls)
+        return {k: from_dict(value, v) for k, v in data.items()}
+    return data
+
+
+def digest_of(profile: Profile) -> str:
+    canonical = json.dumps(asdict(profile), sort_keys=True, separators=(",", ":"))
+    return _sha(canonical.encode())
+
+
+# ---------------------------------------------------------------- entry points
+def load_file_chain(start: ProfileFile) -> tuple[list[ProfileFile], dict[str, Any], list[bytes]]:
+    """Read a profile and what it extends; returns the chain, merged data and file bytes."""
+    raw: dict[Path, dict[str, Any]] = {}
+
+    def extends_of(pf: ProfileFile) -> str | None:
+        data = raw.setdefault(pf.path, _read_yaml(pf.path))
+        parent = data.get("extends")
+        if parent is not None and not isinstance(parent, str):
+            raise JobgenError(f"{pf.path}: extends: must be the name of a profile")
+        return parent
+
+    chain = _resolve_chain(start, extends_of)
+    merged: dict[str, Any] = {}
+    for pf in reversed(chain):
+        merged = deep_merge(merged, raw[pf.path])
+    merged["extends"] = raw[start.path].get("extends")
+    blobs = [pf.path.read_bytes() for pf in chain]
+    return chain, merged, blobs
+
+
+def load_profile_file(start: ProfileFile, use_cache: bool = True) -> LoadedProfile:
+    if use_cache:
+        cached = _read_cached(start)
+        if cached is not None:
+            return cached
+    chain, merged, blobs = load_file_chain(start)
+    profile = validate_data(merged, start.path)
+    from .checks import check_profile
+
+    problems = check_profile(profile)
+    if problems:
+        raise JobgenError(f"{start.path}: {problems[0]}")
+    loaded = LoadedProfile(profile, tuple(chain), digest_of(profile))
+    if use_cache:
+        extends = {}
+        for pf in chain:
+            data = _read_yaml(pf.path) if pf is not start else merged
+            extends[str(pf.path)] = data.get("extends")
+        _write_cache(loaded, extends, _cache_key(chain, blobs))
+    return loaded
+
+
+def load_profile(name: str) -> LoadedProfile:
+    found = discover()
+    if name not in found:
+        raise unknown_site(name, sorted(found))
+    return load_profile_file(found[name])
+
+
+def profile_file_for_path(path: Path) -> ProfileFile:
+    """A profile given by path (jobgen validate FILE): its extends resolve on the search path."""
+    if not path.is_file():
+        raise JobgenError(f"{path}: no such profile file")
+    return ProfileFile(path.stem, path, "file")
