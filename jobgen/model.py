@@ -135,6 +135,7 @@ class Flag(Sourced):
 @dataclass(frozen=True, kw_only=True)
 class Scheduler(Sourced):
     dialect: Dialect
+    shell: NonEmptyStr = "/bin/bash"  # the script's interpreter line; ALCF documents bash -l
     account_required: bool = False
     account_directive: bool = True
     system_resource: str | None = None  # PBS: select=N:system=<name>

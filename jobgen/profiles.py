@@ -195,20 +195,41 @@ def _pydantic_message(err: dict[str, Any]) -> tuple[tuple[Any, ...], str]:
 _ADAPTER = None
 
 
+def _adapter():
+    global _ADAPTER
+    if _ADAPTER is None:
+        from pydantic import TypeAdapter
+
+        _ADAPTER = TypeAdapter(Profile)
+    return _ADAPTER
+
+
+def schema_problems(data: dict[str, Any]) -> list[str]:
+    """Every schema problem of a merged profile, as 'field.path: problem'."""
+    from pydantic import ValidationError
+
+    try:
+        _adapter().validate_python(data)
+    except ValidationError as exc:
+        out = []
+        for err in exc.errors():
+            loc, msg = _pydantic_message(err)
+            out.append(f"{_field_path(loc, data)}: {msg}")
+        return out
+    return []
+
+
+def from_validated(data: dict[str, Any]) -> Profile:
+    return _adapter().validate_python(data)
+
+
 def validate_data(data: dict[str, Any], path: Path) -> Profile:
     """Schema-validate a merged profile; one line naming file, field and problem on failure."""
-    global _ADAPTER
-    from pydantic import TypeAdapter, ValidationError
-
-    if _ADAPTER is None:
-        _ADAPTER = TypeAdapter(Profile)
-    try:
-        return _ADAPTER.validate_python(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc, msg = _pydantic_message(err)
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise JobgenError(f"{path}: {_field_path(loc, data)}: {msg}{more}") from None
+    problems = schema_problems(data)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise JobgenError(f"{path}: {problems[0]}{more}")
+    return from_validated(data)
 
 
 def json_schema() -> dict[str, Any]:
@@ -220,7 +241,7 @@ def json_schema() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- cache
-def _cache_dir() -> Path | None:
+def cache_dir() -> Path | None:
     if os.environ.get("JOBGEN_NO_CACHE"):
         return None
     base = os.environ.get("JOBGEN_CACHE_DIR")
@@ -242,7 +263,7 @@ def _cache_key(chain: list[ProfileFile], blobs: list[bytes]) -> str:
 
 
 def _read_cached(start: ProfileFile) -> LoadedProfile | None:
-    directory = _cache_dir()
+    directory = cache_dir()
     if directory is None:
         return None
     try:
@@ -263,7 +284,7 @@ def _read_cached(start: ProfileFile) -> LoadedProfile | None:
 
 
 def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str) -> None:
-    directory = _cache_dir()
+    directory = cache_dir()
     if directory is None:
         return
     head = loaded.file.path.read_bytes()
@@ -348,6 +369,8 @@ def load_profile_file(start: ProfileFile, use_cache: bool = True) -> LoadedProfi
     from .checks import check_profile
 
     problems = check_profile(profile)
+    if profile.name != start.path.stem:
+        problems.insert(0, f"name: {profile.name!r} does not match the file name {start.path.name}")
     if problems:
         raise JobgenError(f"{start.path}: {problems[0]}")
     loaded = LoadedProfile(profile, tuple(chain), digest_of(profile))

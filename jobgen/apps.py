@@ -1,0 +1,72 @@
+"""Bundled workload manifests, read without importing torch (or the workloads package)."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import JobgenError
+
+REQUIRED = ("name", "description", "module", "frameworks", "model", "default_batch_size")
+
+
+@dataclass(frozen=True)
+class App:
+    name: str
+    description: str
+    module: str
+    frameworks: tuple[str, ...]
+    model: str
+    default_batch_size: int
+    default_args: tuple[str, ...]
+    sizes: tuple[tuple[str, str], ...]
+    path: Path
+
+
+def workloads_dir() -> Path | None:
+    spec = importlib.util.find_spec("workloads")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def app_names() -> list[str]:
+    root = workloads_dir()
+    if root is None:
+        return []
+    return sorted(p.parent.name for p in root.glob("*/manifest.yaml"))
+
+
+def load_app(name: str) -> App:
+    names = app_names()
+    if name not in names:
+        import difflib
+
+        close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        known = ", ".join(names) or "none (is the workloads package installed?)"
+        raise JobgenError(
+            f"unknown app {name!r}.{hint} Bundled apps: {known}; "
+            "or launch your own program after `--`."
+        )
+    root = workloads_dir()
+    assert root is not None
+    path = root / name / "manifest.yaml"
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    missing = [k for k in REQUIRED if not isinstance(data, dict) or k not in data]
+    if missing:
+        raise JobgenError(f"{path}: manifest lacks {', '.join(missing)}")
+    return App(
+        name=str(data["name"]),
+        description=str(data["description"]),
+        module=str(data["module"]),
+        frameworks=tuple(data["frameworks"]),
+        model=str(data["model"]),
+        default_batch_size=int(data["default_batch_size"]),
+        default_args=tuple(str(a) for a in data.get("default_args") or ()),
+        sizes=tuple((str(k), str(v)) for k, v in (data.get("sizes") or {}).items()),
+        path=path,
+    )

@@ -1,0 +1,229 @@
+"""The `jobgen` command line: thin, it parses, asks the plan, renders, prints.
+
+Scripts go to stdout as plain text (so `> job.sh` and pipes work); tables use Rich. A user
+mistake is one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .errors import JobgenError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Correct, fast batch job scripts for AI training on supercomputers.",
+    pretty_exceptions_enable=False,
+)
+
+# Arguments after a bare `--` are the user's own program; main() takes them off argv before
+# Typer parses, so a mistyped option is still an error instead of part of the command.
+_COMMAND: list[str] = []
+
+
+class Format(str, Enum):
+    yaml = "yaml"
+    json = "json"
+
+
+class PrecisionChoice(str, Enum):
+    fp32 = "fp32"
+    tf32 = "tf32"
+    bf16 = "bf16"
+    fp16 = "fp16"
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() else 200  # pipes and files get whole rows
+    return Console(stderr=stderr, highlight=False, width=width)
+
+
+@app.command()
+def sites() -> None:
+    """List the site profiles on the search path."""
+    from rich.table import Table
+
+    from .profiles import discover, load_profile_file
+
+    table = Table("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",
+                  "profile source")
+    for name, pf in discover().items():
+        where = f"{pf.layer}: {pf.path}"
+        if pf.shadows:
+            where += f" (overrides {', '.join(str(p) for p in pf.shadows)})"
+        try:
+            p = load_profile_file(pf).profile
+        except JobgenError as exc:
+            table.add_row(name, "-", "-", "-", "-", "[red]invalid[/red]", f"{where}: {exc}")
+            continue
+        gpus = p.node.gpus
+        table.add_row(
+            name, p.scheduler.dialect, f"{p.launcher.dialect} ({p.launcher.command})",
+            f"{gpus.count} x {gpus.model}" if gpus else "none",
+            f"{gpus.subdevices_per_gpu} {gpus.subdevice_name}s" if gpus and gpus.subdevice_name
+            else "-",
+            p.status, where,
+        )
+    _console().print(table)
+
+
+@app.command()
+def show(
+    site: Annotated[str, typer.Argument(help="Site name.")],
+    fmt: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.yaml,
+) -> None:
+    """Print the fully merged profile of SITE (after `extends`)."""
+    from dataclasses import asdict
+
+    from .profiles import load_profile
+
+    loaded = load_profile(site)
+    data = asdict(loaded.profile)
+    if fmt is Format.json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    import yaml
+
+    chain = " <- ".join(str(pf.path) for pf in loaded.chain)
+    typer.echo(f"# {site}: merged from {chain}")
+    typer.echo(f"# sha256:{loaded.digest}")
+    typer.echo(yaml.safe_dump(data, sort_keys=False, width=100), nl=False)
+
+
+@app.command()
+def validate(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Profile files or directories (default: every profile on the "
+                            "search path)."),
+    ] = None,
+) -> None:
+    """Check profiles: schema, then semantics (bind lists, masks, queues, extends)."""
+    from .validate import validate_paths
+
+    problems, checked = validate_paths(paths or [])
+    for line in problems:
+        typer.echo(line, err=True)
+    typer.echo(f"{checked} profile(s) checked, {len(problems)} problem(s)")
+    if problems:
+        raise typer.Exit(2)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of a site profile (for editors)."""
+    from .profiles import json_schema
+
+    typer.echo(json.dumps(json_schema(), indent=2, sort_keys=True))
+
+
+@app.command()
+def apps() -> None:
+    """List the bundled workloads (`--app` names)."""
+    from rich.table import Table
+
+    from .apps import app_names, load_app
+
+    table = Table("app", "frameworks", "model", "batch", "description")
+    for name in app_names():
+        a = load_app(name)
+        table.add_row(a.name, ", ".join(a.frameworks), a.model, str(a.default_batch_size),
+                      a.description)
+    _console().print(table)
+
+
+@app.command(
+    epilog="Put your own program after `--`: jobgen render --site polaris --nodes 8 -- "
+    "python train.py --lr 3e-4"
+)
+def render(
+    site: Annotated[str, typer.Option(help="Site profile name (jobgen sites).")],
+    app_name: Annotated[str | None, typer.Option("--app", help="Bundled workload "
+                                                 "(jobgen apps).")] = None,
+    nodes: Annotated[int | None, typer.Option(help="Nodes (default 1).")] = None,
+    ranks_per_node: Annotated[int | None, typer.Option(help="Ranks per node (default: one "
+                                                       "per GPU device).")] = None,
+    ranks_per_device: Annotated[int | None, typer.Option(help="Ranks per GPU device.")] = None,
+    queue: Annotated[str | None, typer.Option(help="Queue / partition (default: chosen "
+                                              "from nodes and walltime).")] = None,
+    walltime: Annotated[str | None, typer.Option(help="HH:MM:SS")] = None,
+    account: Annotated[str | None, typer.Option("--account", "-A",
+                                                help="Project to charge.")] = None,
+    job_name: Annotated[str | None, typer.Option(help="Job name.")] = None,
+    filesystems: Annotated[str | None, typer.Option(help="PBS filesystems, e.g. "
+                                                    "home:flare.")] = None,
+    precision: Annotated[PrecisionChoice | None, typer.Option(help="Default: the site's.")]
+    = None,
+    env: Annotated[list[str] | None, typer.Option("--env", help="KEY=VALUE, repeatable.")]
+    = None,
+    app_args: Annotated[str, typer.Option(help="Arguments passed to the app.")] = "",
+    python: Annotated[str | None, typer.Option(help="Python executable on the compute "
+                                               "nodes.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write the script here instead of "
+                                             "stdout.")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
+) -> None:
+    """Render a job script for SITE that runs --app APP or your program after `--`."""
+    from .plan import Request, build_plan
+    from .profiles import load_profile
+    from .render import render as render_text
+
+    req = Request(
+        site=site, app=app_name, command=tuple(_COMMAND), app_args=app_args, nodes=nodes,
+        ranks_per_node=ranks_per_node, ranks_per_device=ranks_per_device, queue=queue,
+        walltime=walltime, account=account, job_name=job_name, filesystems=filesystems,
+        precision=precision.value if precision else None, env=tuple(env or ()), python=python,
+    )
+    if out is not None and out.exists() and not force:
+        raise JobgenError(f"{out} exists: add --force to overwrite it")
+    plan = build_plan(load_profile(site), req)
+    text = render_text(plan)
+    for warning in plan.warnings:
+        typer.echo(f"jobgen: warning: {warning}", err=True)
+    if out is None:
+        sys.stdout.write(text)
+        return
+    _write_atomically(out, text)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write next to the target and rename, so a failure never leaves a partial script."""
+    tmp = path.with_name(f".{path.name}.jobgen-{os.getpid()}")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.chmod(0o755)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise JobgenError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--" in args:
+        cut = args.index("--")
+        _COMMAND[:] = args[cut + 1 :]
+        args = args[:cut]
+        if not _COMMAND:
+            typer.echo("jobgen: error: nothing after `--`: give the program to launch", err=True)
+            sys.exit(2)
+    try:
+        app(args=args, prog_name="jobgen", standalone_mode=True)
+    except JobgenError as exc:
+        typer.echo(f"jobgen: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+
+
+if __name__ == "__main__":
+    main()

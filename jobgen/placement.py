@@ -1,0 +1,143 @@
+"""Per-rank placement: which cores and which device each node-local rank gets.
+
+A documented recipe for the requested ranks per node wins. Otherwise the binding is computed
+from the topology: ranks are grouped by the cores nearest their device (its NUMA domain or
+L3 region), and each group's usable cores (reserved and excluded cores removed) are split
+into equal contiguous blocks in local-rank order. Depth and jsrun styles pack blocks from the
+first usable core, because that is what those launchers do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cpus import logical_cpus, parse_cpu_list
+from .errors import JobgenError
+from .model import BindRecipe, Profile
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What one node-local rank gets."""
+
+    local_rank: int
+    cores: tuple[int, ...]  # physical cores
+    cpus: tuple[int, ...]  # logical CPU ids the launcher binds to
+    device: int | None  # device index as the framework sees it (tile / GCD / GPU)
+    gpu: int | None
+    subdevice: int | None
+    mask: str | None  # the value of the GPU mask variable for this rank
+    numa: int | None
+    nic: str | None
+    device_label: str | None = None  # e.g. "GPU 0 tile 1", "GCD 3 (GPU 1)", "GPU 2"
+
+
+def usable_cores(profile: Profile, exclude: frozenset[int] = frozenset()) -> list[int]:
+    node = profile.node
+    reserved = set(profile.node.reserved.cores) if node.reserved else set()
+    total = node.sockets * node.cores_per_socket
+    return [c for c in range(total) if c not in reserved and c not in exclude]
+
+
+def find_recipe(
+    profile: Profile, ranks_per_node: int, framework: str, exclude: frozenset[int]
+) -> BindRecipe | None:
+    """The documented recipe for this rank count, unless it touches excluded cores."""
+    for recipe in profile.cpu_binding.recipes:
+        if recipe.ranks_per_node != ranks_per_node:
+            continue
+        if recipe.framework not in (None, framework):
+            continue
+        cores = {c for text in recipe.cpus for c in parse_cpu_list(text)}
+        if cores & exclude:
+            continue
+        return recipe
+    return None
+
+
+def _device_for(profile: Profile, local_rank: int, ranks_per_device: int) -> int | None:
+    ndev = profile.devices_per_node
+    if not ndev:
+        return None
+    slot = local_rank // ranks_per_device
+    order = profile.gpu_affinity.order
+    return order[slot] if order else slot
+
+
+def _split(cores: list[int], ranks: list[int], what: str) -> dict[int, list[int]]:
+    per_rank = len(cores) // len(ranks)
+    if per_rank == 0:
+        raise JobgenError(
+            f"{len(ranks)} ranks cannot get a core each from the {len(cores)} usable cores "
+            f"of {what}: use fewer ranks per node"
+        )
+    return {r: cores[i * per_rank : (i + 1) * per_rank] for i, r in enumerate(ranks)}
+
+
+def compute_cores(
+    profile: Profile, ranks_per_node: int, ranks_per_device: int, exclude: frozenset[int]
+) -> dict[int, list[int]]:
+    style = profile.cpu_binding.style
+    usable = usable_cores(profile, exclude)
+    ranks = list(range(ranks_per_node))
+    if style == "none":
+        return {r: [] for r in ranks}
+    if style in ("depth", "jsrun") or not profile.devices_per_node:
+        return _split(usable, ranks, "the node")
+    devices = {d.index: d for d in (profile.node.gpus.devices if profile.node.gpus else [])}
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for r in ranks:
+        dev = devices.get(_device_for(profile, r, ranks_per_device))
+        near = parse_cpu_list(dev.cores) if dev and dev.cores else usable
+        key = tuple(c for c in near if c in set(usable))
+        groups.setdefault(key, []).append(r)
+    out: dict[int, list[int]] = {}
+    for cores, members in groups.items():
+        label = f"the domain {cores[0]}-{cores[-1]}" if cores else "an empty domain"
+        out.update(_split(list(cores), members, label))
+    return out
+
+
+def place(
+    profile: Profile,
+    ranks_per_node: int,
+    ranks_per_device: int,
+    framework: str = "pytorch",
+    exclude: frozenset[int] = frozenset(),
+) -> tuple[list[Slot], BindRecipe | None]:
+    recipe = find_recipe(profile, ranks_per_node, framework, exclude)
+    if recipe is not None and profile.cpu_binding.style != "none":
+        cores = {r: parse_cpu_list(text) for r, text in enumerate(recipe.cpus)}
+    else:
+        recipe = None
+        cores = compute_cores(profile, ranks_per_node, ranks_per_device, exclude)
+    node = profile.node
+    total = node.sockets * node.cores_per_socket
+    numa_of = {c: d.id for d in node.numa for c in parse_cpu_list(d.cores)}
+    devices = {d.index: d for d in (node.gpus.devices if node.gpus else [])}
+    aff = profile.gpu_affinity
+    subs = node.gpus.subdevices_per_gpu if node.gpus else 1
+    slots = []
+    for r in range(ranks_per_node):
+        index = _device_for(profile, r, ranks_per_device)
+        dev = devices.get(index) if index is not None else None
+        gpu = dev.gpu if dev else (index // subs if index is not None else None)
+        sub = dev.subdevice if dev else (index % subs if index is not None else None)
+        mask = None
+        if aff.scheme == "mask" and index is not None:
+            mask = f"{gpu}.{sub}" if aff.hierarchy == "COMPOSITE" else str(index)
+        mine = cores[r]
+        cpus = logical_cpus(
+            mine, total, node.threads_per_core, node.smt_numbering,
+            profile.cpu_binding.include_smt_siblings,
+        )
+        numa = dev.numa if dev and dev.numa is not None else (numa_of.get(mine[0]) if mine else None)
+        label = None
+        if index is not None and node.gpus:
+            name = node.gpus.subdevice_name
+            label = f"GPU {gpu}" + (f" {name} {sub}" if name else "")
+        slots.append(
+            Slot(r, tuple(mine), tuple(cpus), index, gpu, sub, mask, numa,
+                 dev.nic if dev else None, label)
+        )
+    return slots, recipe

@@ -1,0 +1,396 @@
+"""Request -> plan: all resource arithmetic and all validation of a render request.
+
+Pure Python, no I/O beyond reading an app manifest, no templates. The plan is what tests
+assert on, `explain` prints and `diff` compares; the templates only turn it into text.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from . import __version__
+from .apps import App, load_app
+from .errors import JobgenError
+from .launchers import LAUNCHERS, LaunchArg, LaunchShape, cpus_per_rank
+from .model import EnvVar, Master, Profile, RankEnv
+from .placement import Slot, place
+from .profiles import LoadedProfile
+from .schedulers import DIALECTS, PREFIX, Fact, JobShape, choose_queue
+from .shell import Var, Word, join
+from .walltime import parse_walltime
+
+SAFE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,62}$")
+SAFE_ACCOUNT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MAX_NODES_ANY = 100_000
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked for; every field as typed on the command line."""
+
+    site: str
+    app: str | None = None
+    command: tuple[str, ...] = ()
+    app_args: str = ""
+    nodes: int | None = None
+    ranks_per_node: int | None = None
+    ranks_per_device: int | None = None
+    queue: str | None = None
+    walltime: str | None = None
+    account: str | None = None
+    job_name: str | None = None
+    filesystems: str | None = None
+    precision: str | None = None
+    env: tuple[str, ...] = ()
+    python: str | None = None
+
+    def command_line(self) -> str:
+        """The canonical `jobgen render` command that regenerates this plan."""
+        words = ["jobgen", "render", "--site", self.site]
+        if self.app:
+            words += ["--app", self.app]
+        opts = [
+            ("--nodes", self.nodes), ("--ranks-per-node", self.ranks_per_node),
+            ("--ranks-per-device", self.ranks_per_device), ("--queue", self.queue),
+            ("--walltime", self.walltime), ("--account", self.account),
+            ("--job-name", self.job_name), ("--filesystems", self.filesystems),
+            ("--precision", self.precision), ("--python", self.python),
+        ]
+        words += [w for k, v in opts if v is not None for w in (k, str(v))]
+        words += [w for e in self.env for w in ("--env", e)]
+        if self.app_args:
+            words += ["--app-args", self.app_args]
+        if self.command:
+            words += ["--", *self.command]
+        return shlex.join(words)
+
+
+@dataclass(frozen=True)
+class EnvSetting:
+    name: str
+    value: str | None
+    action: str
+    expand: bool
+    why: str
+    source: str
+    layer: str
+    unconfirmed: str | None = None
+
+    @property
+    def shell(self) -> str:
+        """The one shell line for this setting (values quoted; expansions checked)."""
+        if self.action == "unset":
+            return f"unset {self.name}"
+        value = f'"{self.value}"' if self.expand else shlex.quote(self.value or "")
+        if self.action == "prepend":
+            return f'export {self.name}={value}"${{{self.name}:+:${self.name}}}"'
+        return f"export {self.name}={value}"
+
+
+@dataclass(frozen=True)
+class Plan:
+    version: str
+    site: str
+    profile_digest: str
+    profile_layer: str
+    status: str
+    regenerate: str
+    dialect: str
+    directive_prefix: str
+    shell: str
+    nodes: int
+    ranks_per_node: int
+    ranks_per_device: int
+    world_size: int
+    queue: str | None
+    walltime: int
+    account: str | None
+    job_name: str
+    precision: str
+    device_kind: str
+    framework: str
+    directives: tuple[Fact, ...]
+    modules: tuple[Fact, ...]
+    python_setup: tuple[Fact, ...]
+    env: tuple[EnvSetting, ...]
+    slots: tuple[Slot, ...]
+    binding: Fact
+    mask_variable: str | None
+    rank_env: RankEnv
+    master: Master
+    launcher: tuple[Word, ...]
+    launch_args: tuple[LaunchArg, ...]
+    command: tuple[Word, ...]
+    app: str | None
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def launch_line(self) -> str:
+        return join(self.launcher)
+
+    @property
+    def command_line(self) -> str:
+        return join(self.command)
+
+
+def _positive(value: int | None, flag: str) -> None:
+    if value is not None and value < 1:
+        raise JobgenError(f"{flag} must be at least 1, not {value}")
+
+
+def _ranks(profile: Profile, req: Request) -> tuple[int, int]:
+    """(ranks per node, ranks per device), checked against the devices."""
+    _positive(req.ranks_per_node, "--ranks-per-node")
+    _positive(req.ranks_per_device, "--ranks-per-device")
+    ndev = profile.devices_per_node
+    per_dev = req.ranks_per_device or 1
+    limit = profile.gpu_affinity.max_ranks_per_device
+    if ndev and per_dev > limit:
+        raise JobgenError(
+            f"--ranks-per-device {per_dev} is not supported on {profile.name} "
+            f"(at most {limit} rank per device there)"
+        )
+    if not ndev and req.ranks_per_device:
+        raise JobgenError(f"{profile.name} has no GPUs: use --ranks-per-node, not --ranks-per-device")
+    if req.ranks_per_node is not None:
+        rpn = req.ranks_per_node
+    else:
+        rpn = ndev * per_dev if ndev else (profile.default_ranks_per_node or 1)
+    if ndev and rpn > ndev * per_dev:
+        kind = profile.node.gpus.subdevice_name or "GPU" if profile.node.gpus else "device"
+        raise JobgenError(
+            f"{rpn} ranks per node exceed the {ndev} devices ({kind}s) of a {profile.name} node "
+            f"at {per_dev} rank per device: use --ranks-per-node {ndev * per_dev} or less"
+        )
+    if ndev and req.ranks_per_device and req.ranks_per_node and rpn % per_dev:
+        raise JobgenError(f"--ranks-per-node {rpn} is not a multiple of --ranks-per-device {per_dev}")
+    return rpn, per_dev
+
+
+def _nodes(profile: Profile, req: Request) -> int:
+    nodes = 1 if req.nodes is None else req.nodes
+    if nodes < 1:
+        raise JobgenError(f"--nodes must be at least 1, not {nodes}")
+    if nodes > MAX_NODES_ANY:
+        raise JobgenError(f"--nodes {nodes} is more than any machine has")
+    if profile.scheduler.dialect == "none" and nodes != 1:
+        raise JobgenError(f"{profile.name} runs on this machine only: use --nodes 1")
+    return nodes
+
+
+def _precision(profile: Profile, req: Request) -> str:
+    prec = req.precision or profile.precision.default
+    if prec not in profile.precision.supported:
+        device = profile.node.gpus.model if profile.node.gpus else "the CPU"
+        raise JobgenError(
+            f"precision {prec} is not available on {profile.name}: {device} supports "
+            f"{', '.join(profile.precision.supported)}"
+        )
+    return prec
+
+
+def _account(profile: Profile, req: Request) -> str | None:
+    s = profile.scheduler
+    if req.account is None:
+        if s.account_required:
+            raise JobgenError(
+                f"{profile.name} needs a project to charge: add -A/--account PROJECT"
+            )
+        return None
+    if not SAFE_ACCOUNT.match(req.account):
+        raise JobgenError(
+            f"account {req.account!r} has characters a scheduler directive cannot carry: "
+            "use letters, digits, '_', '.', '-'"
+        )
+    return req.account
+
+
+def _job_name(req: Request, app: App | None) -> str:
+    name = req.job_name or (app.name if app else "jobgen")
+    if not SAFE_NAME.match(name):
+        raise JobgenError(
+            f"job name {name!r} is not allowed: start with a letter, then up to 62 letters, "
+            "digits, '_', '.', '-'"
+        )
+    return name
+
+
+def _filesystems(profile: Profile, req: Request) -> tuple[str, ...]:
+    fs = profile.scheduler.filesystems
+    if fs is None:
+        if req.filesystems:
+            raise JobgenError(f"{profile.name} has no filesystems resource: drop --filesystems")
+        return ()
+    if not req.filesystems:
+        return tuple(fs.default)
+    wanted = tuple(x for x in re.split(r"[:,]", req.filesystems) if x)
+    bad = [x for x in wanted if x not in fs.valid]
+    if bad or not wanted:
+        raise JobgenError(
+            f"unknown filesystem {', '.join(bad) or repr(req.filesystems)} on {profile.name}: "
+            f"use any of {', '.join(fs.valid)} joined by ':'"
+        )
+    return wanted
+
+
+def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: str,
+         recipe_env: list[EnvVar]) -> tuple[EnvSetting, ...]:
+    user: dict[str, str] = {}
+    for item in req.env:
+        name, sep, value = item.partition("=")
+        if not sep or not ENV_NAME.match(name):
+            raise JobgenError(f"--env {item!r} must be NAME=VALUE with NAME a variable name")
+        user[name] = value
+
+    def applies(var: EnvVar) -> bool:
+        w = var.when
+        if w is None:
+            return True
+        return (
+            (w.min_nodes is None or nodes >= w.min_nodes)
+            and (w.max_nodes is None or nodes <= w.max_nodes)
+            and (not w.precision or precision in w.precision)
+            and (w.framework is None or w.framework == framework)
+        )
+
+    out = [
+        EnvSetting(v.name, v.value, v.action, v.expand, v.why, v.source,
+                   "profile", v.unconfirmed)
+        for v in [*profile.env, *recipe_env]
+        if applies(v) and v.name not in user
+    ]
+    out += [
+        EnvSetting(k, v, "set", False, "set on the command line (--env)", "user", "command line")
+        for k, v in user.items()
+    ]
+    return tuple(out)
+
+
+def _command(profile: Profile, req: Request, app: App | None, precision: str) -> tuple[Word, ...]:
+    try:
+        extra = tuple(shlex.split(req.app_args))
+    except ValueError as exc:
+        raise JobgenError(f"--app-args {req.app_args!r}: {exc}") from None
+    if app is None:
+        if extra:
+            raise JobgenError("--app-args goes with --app; put your program's arguments after --")
+        return tuple(req.command)
+    container = profile.python.container
+    python = req.python or (container.python if container else profile.python.executable)
+    argv: list[Word] = [python, "-m", app.module, "--device", profile.device_kind,
+                        "--precision", precision, *app.default_args, *extra]
+    if container:
+        prefix: list[Word] = [container.runtime, "exec"]
+        for bind in container.binds:
+            prefix += ["-B", bind]
+        prefix.append(container.image)
+        if container.activate_var:
+            prefix += ["bash", "-c", f'${container.activate_var} && exec "$@"', "bash"]
+        argv = prefix + argv
+    return tuple(argv)
+
+
+def _python_setup(profile: Profile) -> tuple[Fact, ...]:
+    py = profile.python
+    out = []
+    if py.conda_env:
+        out.append(Fact(f"conda activate {shlex.quote(py.conda_env)}", py.why, py.source,
+                        "profile", py.unconfirmed))
+    if py.venv:
+        out.append(Fact(f"source {shlex.quote(py.venv)}/bin/activate", py.why, py.source,
+                        "profile", py.unconfirmed))
+    return tuple(out)
+
+
+def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
+    profile = loaded.profile
+    if bool(req.app) == bool(req.command):
+        raise JobgenError("give either --app APP or your own program after `--`, not both")
+    app = load_app(req.app) if req.app else None
+    framework = "pytorch"
+    nodes = _nodes(profile, req)
+    rpn, per_dev = _ranks(profile, req)
+    precision = _precision(profile, req)
+    walltime = parse_walltime(req.walltime or profile.scheduler.default_walltime)
+    if profile.scheduler.dialect == "none" and req.walltime:
+        raise JobgenError(f"{profile.name} has no scheduler to enforce --walltime: drop it")
+    queue = choose_queue(profile, nodes, walltime, req.queue)
+    account = _account(profile, req)
+    job_name = _job_name(req, app)
+    filesystems = _filesystems(profile, req)
+
+    slots, recipe = place(profile, rpn, per_dev, framework)
+    ndev = profile.devices_per_node
+    b = profile.cpu_binding
+    if recipe is not None:
+        binding = Fact(f"{b.style}: documented recipe for {rpn} ranks per node", recipe.why,
+                       recipe.source, "profile", recipe.unconfirmed)
+    else:
+        how = "no binding" if b.style == "none" else "computed from the node topology"
+        binding = Fact(f"{b.style}: {how}", b.why, b.source, "plan", b.unconfirmed)
+
+    env = _env(profile, req, nodes, precision, framework, list(recipe.extra_env) if recipe else [])
+    forwarded: tuple[str, ...] = ()
+    if profile.launcher.master.method != "localhost":
+        names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
+        forwarded = tuple(dict.fromkeys(names))
+    shape = LaunchShape(nodes, rpn, tuple(slots), ndev, forwarded)
+    launch_args = tuple(LAUNCHERS[profile.launcher.dialect](profile, shape))
+    launcher: list[Word] = [profile.launcher.command]
+    for arg in launch_args:
+        launcher += arg.words
+    launcher.append(Var("JOBGEN_WRAPPER"))
+
+    job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
+                   job_name, filesystems)
+    directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
+    modules = tuple(
+        Fact(f"module {m.action}" + (f" {shlex.quote(m.name)}" if m.name else ""), m.why,
+             m.source, "profile", m.unconfirmed)
+        for m in profile.modules
+    )
+    warnings = []
+    if profile.status == "decommissioned":
+        warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
+    if account and profile.scheduler.dialect == "none":
+        warnings.append(f"{profile.name} has no scheduler: --account is not used")
+    return Plan(
+        version=__version__,
+        site=profile.name,
+        profile_digest=loaded.digest,
+        profile_layer=loaded.file.layer,
+        status=profile.status,
+        regenerate=req.command_line(),
+        dialect=profile.scheduler.dialect,
+        directive_prefix=PREFIX[profile.scheduler.dialect],
+        shell=profile.scheduler.shell,
+        nodes=nodes,
+        ranks_per_node=rpn,
+        ranks_per_device=per_dev,
+        world_size=nodes * rpn,
+        queue=queue.name if queue else None,
+        walltime=walltime,
+        account=account,
+        job_name=job_name,
+        precision=precision,
+        device_kind=profile.device_kind,
+        framework=framework,
+        directives=directives,
+        modules=modules,
+        python_setup=_python_setup(profile),
+        env=env,
+        slots=tuple(slots),
+        binding=binding,
+        mask_variable=profile.gpu_affinity.variable if profile.gpu_affinity.scheme == "mask" else None,
+        rank_env=profile.launcher.rank_env,
+        master=profile.launcher.master,
+        launcher=tuple(launcher),
+        launch_args=launch_args,
+        command=_command(profile, req, app, precision),
+        app=app.name if app else None,
+        warnings=tuple(warnings),
+    )
+

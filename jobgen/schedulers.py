@@ -1,0 +1,209 @@
+"""Scheduler dialects: queue choice and the directive lines each dialect needs.
+
+One function per dialect, registered by name (no `if dialect == ...` chains); each returns
+fully formatted directive lines as sourced facts, so templates only loop over them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .errors import JobgenError
+from .model import Profile, Queue
+from .walltime import hms, lsf_minutes, parse_walltime
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A line of the script (directive, module command, launcher flag) and why it is there."""
+
+    text: str
+    why: str
+    source: str
+    layer: str = "profile"
+    unconfirmed: str | None = None
+
+
+@dataclass(frozen=True)
+class JobShape:
+    """The scheduler-facing part of a plan, all of it validated."""
+
+    nodes: int
+    ranks_per_node: int
+    cpus_per_rank: int
+    gpus_per_node: int
+    walltime: int  # seconds
+    queue: Queue | None
+    account: str | None
+    job_name: str
+    filesystems: tuple[str, ...]
+
+
+DirectiveFn = Callable[[Profile, JobShape], list[Fact]]
+DIALECTS: dict[str, DirectiveFn] = {}
+PREFIX = {"pbs": "#PBS", "slurm": "#SBATCH", "lsf": "#BSUB", "cobalt": "#COBALT", "none": ""}
+
+
+def dialect(name: str) -> Callable[[DirectiveFn], DirectiveFn]:
+    def register(fn: DirectiveFn) -> DirectiveFn:
+        DIALECTS[name] = fn
+        return fn
+
+    return register
+
+
+def walltime_limit(queue: Queue, nodes: int) -> int | None:
+    for lim in queue.walltime_limits:
+        if nodes <= lim.max_nodes:
+            return parse_walltime(lim.max_walltime)
+    return parse_walltime(queue.max_walltime) if queue.max_walltime else None
+
+
+def _fits(queue: Queue, nodes: int, walltime: int) -> str | None:
+    """Why the queue cannot take the job, or None when it can."""
+    if nodes < queue.min_nodes or (queue.max_nodes is not None and nodes > queue.max_nodes):
+        top = queue.max_nodes if queue.max_nodes is not None else "?"
+        return f"queue {queue.name} takes {queue.min_nodes}-{top} nodes, not {nodes}"
+    limit = walltime_limit(queue, nodes)
+    if limit is not None and walltime > limit:
+        return (
+            f"queue {queue.name} allows at most {hms(limit)} for {nodes} nodes, "
+            f"not {hms(walltime)}"
+        )
+    return None
+
+
+def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) -> Queue | None:
+    sched = profile.scheduler
+    if sched.dialect == "none":
+        if name:
+            raise JobgenError(f"site {profile.name} has no scheduler, so no queue: drop --queue")
+        return None
+    if name:
+        queue = next((q for q in sched.queues if q.name == name), None)
+        if queue is None:
+            names = ", ".join(q.name for q in sched.queues)
+            raise JobgenError(f"unknown queue {name!r} on {profile.name}: use one of {names}")
+        problem = _fits(queue, nodes, walltime)
+        if problem:
+            raise JobgenError(f"{problem}: change --nodes/--walltime or pick another --queue")
+        return queue
+    auto = [q for q in sched.queues if q.auto]
+    for queue in auto:
+        if _fits(queue, nodes, walltime) is None:
+            return queue
+    largest = max((q.max_nodes or 0) for q in sched.queues)
+    if largest and nodes > largest:
+        raise JobgenError(
+            f"{nodes} nodes exceed every queue on {profile.name} (the largest takes {largest}): "
+            "use fewer --nodes"
+        )
+    limits = "; ".join(
+        f"{q.name}: {q.min_nodes}-{q.max_nodes or '?'} nodes, "
+        f"{hms(walltime_limit(q, nodes) or 0) if walltime_limit(q, nodes) else 'unknown'}"
+        for q in auto
+    )
+    raise JobgenError(
+        f"no queue on {profile.name} takes {nodes} nodes for {hms(walltime)} ({limits}): "
+        "change --nodes or --walltime, or name a --queue"
+    )
+
+
+def _sched_fact(profile: Profile, text: str, why: str) -> Fact:
+    s = profile.scheduler
+    return Fact(text, why, s.source, "profile", s.unconfirmed)
+
+
+def _queue_fact(profile: Profile, shape: JobShape, text: str) -> list[Fact]:
+    q = shape.queue
+    if q is None:
+        return []
+    how = "chosen from the node count and walltime" if q.auto else "requested"
+    return [Fact(text, f"queue {q.name} ({how}): {q.why}", q.source, "plan", q.unconfirmed)]
+
+
+def _fixed(profile: Profile, prefix: str) -> list[Fact]:
+    return [
+        Fact(f"{prefix} {d.value}", d.why, d.source, "profile", d.unconfirmed)
+        for d in profile.scheduler.directives
+    ]
+
+
+@dialect("pbs")
+def _pbs(profile: Profile, shape: JobShape) -> list[Fact]:
+    s = profile.scheduler
+    out = []
+    if shape.account:
+        out.append(_sched_fact(profile, f"#PBS -A {shape.account}", "project to charge"))
+    out.append(_sched_fact(profile, f"#PBS -N {shape.job_name}", "job name"))
+    out += _queue_fact(profile, shape, f"#PBS -q {shape.queue.name}" if shape.queue else "")
+    select = f"select={shape.nodes}" + (f":system={s.system_resource}" if s.system_resource else "")
+    out.append(_sched_fact(profile, f"#PBS -l {select}", "whole nodes for the job"))
+    out.append(_sched_fact(profile, f"#PBS -l walltime={hms(shape.walltime)}", "wall-clock limit"))
+    if s.filesystems:
+        fs = s.filesystems
+        out.append(
+            Fact(f"#PBS -l filesystems={':'.join(shape.filesystems)}", fs.why, fs.source,
+                 "profile", fs.unconfirmed)
+        )
+    return out + _fixed(profile, "#PBS")
+
+
+@dialect("slurm")
+def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
+    out = []
+    if shape.account:
+        out.append(_sched_fact(profile, f"#SBATCH --account={shape.account}", "project to charge"))
+    out.append(_sched_fact(profile, f"#SBATCH --job-name={shape.job_name}", "job name"))
+    out += _queue_fact(profile, shape, f"#SBATCH --partition={shape.queue.name}" if shape.queue else "")
+    out.append(_sched_fact(profile, f"#SBATCH --nodes={shape.nodes}", "whole nodes for the job"))
+    out.append(_sched_fact(profile, f"#SBATCH --ntasks-per-node={shape.ranks_per_node}",
+                           "one task per rank"))
+    if profile.scheduler.gpus_per_node_directive and shape.gpus_per_node:
+        out.append(_sched_fact(profile, f"#SBATCH --gpus-per-node={shape.gpus_per_node}",
+                               "every GPU device of each node"))
+    if shape.cpus_per_rank:
+        out.append(_sched_fact(profile, f"#SBATCH --cpus-per-task={shape.cpus_per_rank}",
+                               "the cores each rank is bound to (within the usable cores)"))
+    out.append(_sched_fact(profile, f"#SBATCH --time={hms(shape.walltime)}", "wall-clock limit"))
+    return out + _fixed(profile, "#SBATCH")
+
+
+@dialect("lsf")
+def _lsf(profile: Profile, shape: JobShape) -> list[Fact]:
+    s = profile.scheduler
+    out = []
+    if shape.account:
+        out.append(_sched_fact(profile, f"#BSUB -P {shape.account}", "project to charge"))
+    out.append(_sched_fact(profile, f"#BSUB -J {shape.job_name}", "job name"))
+    out += _queue_fact(profile, shape, f"#BSUB -q {shape.queue.name}" if shape.queue else "")
+    out.append(_sched_fact(profile, f"#BSUB -nnodes {shape.nodes}", "whole nodes (single hyphen)"))
+    out.append(_sched_fact(profile, f"#BSUB -W {lsf_minutes(shape.walltime)}",
+                           "wall-clock limit in [hours:]minutes, not HH:MM:SS"))
+    if s.alloc_flags:
+        flags = " ".join(f.value for f in s.alloc_flags)
+        why = "; ".join(f"{f.value}: {f.why}" for f in s.alloc_flags)
+        out.append(Fact(f'#BSUB -alloc_flags "{flags}"', f"one -alloc_flags line ({why})",
+                        s.alloc_flags[0].source))
+    out.append(_sched_fact(profile, f"#BSUB -o {shape.job_name}.%J.out", "standard output file"))
+    out.append(_sched_fact(profile, f"#BSUB -e {shape.job_name}.%J.err", "standard error file"))
+    return out + _fixed(profile, "#BSUB")
+
+
+@dialect("cobalt")
+def _cobalt(profile: Profile, shape: JobShape) -> list[Fact]:
+    out = []
+    if shape.account:
+        out.append(_sched_fact(profile, f"#COBALT -A {shape.account}", "project to charge"))
+    out.append(_sched_fact(profile, f"#COBALT --jobname {shape.job_name}", "job name"))
+    out += _queue_fact(profile, shape, f"#COBALT -q {shape.queue.name}" if shape.queue else "")
+    out.append(_sched_fact(profile, f"#COBALT -n {shape.nodes}", "nodes for the job"))
+    out.append(_sched_fact(profile, f"#COBALT -t {hms(shape.walltime)}", "wall-clock limit"))
+    out.append(_sched_fact(profile, f"#COBALT -O {shape.job_name}", "output file prefix"))
+    return out + _fixed(profile, "#COBALT")
+
+
+@dialect("none")
+def _none(profile: Profile, shape: JobShape) -> list[Fact]:
+    return []
