@@ -54,18 +54,20 @@ def sites() -> None:
     """List the site profiles on the search path."""
     from rich.table import Table
 
-    from .profiles import discover, load_profile_file
+    from .profiles import bundled_dir, discover, load_profile_file
 
     table = Table("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",
-                  "profile source")
+                  "profile source", "file")
+    bundled = bundled_dir()
     for name, pf in discover().items():
-        where = f"{pf.layer}: {pf.path}"
+        where = pf.layer
         if pf.shadows:
-            where += f" (overrides {', '.join(str(p) for p in pf.shadows)})"
+            hidden = ["bundled" if p.parent == bundled else str(p) for p in pf.shadows]
+            where += f" (overrides {', '.join(hidden)})"
         try:
             p = load_profile_file(pf).profile
         except JobgenError as exc:
-            table.add_row(name, "-", "-", "-", "-", "[red]invalid[/red]", f"{where}: {exc}")
+            table.add_row(name, "-", "-", "-", "-", "[red]invalid[/red]", where, str(exc))
             continue
         gpus = p.node.gpus
         table.add_row(
@@ -73,7 +75,7 @@ def sites() -> None:
             f"{gpus.count} x {gpus.model}" if gpus else "none",
             f"{gpus.subdevices_per_gpu} {gpus.subdevice_name}s" if gpus and gpus.subdevice_name
             else "-",
-            p.status, where,
+            p.status, where, str(pf.path),
         )
     _console().print(table)
 

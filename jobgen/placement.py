@@ -55,11 +55,16 @@ def find_recipe(
     return None
 
 
-def _device_for(profile: Profile, local_rank: int, ranks_per_device: int) -> int | None:
+def _device_for(
+    profile: Profile, local_rank: int, ranks_per_node: int, ranks_per_device: int
+) -> int | None:
+    """Device of a local rank: consecutive ranks share a device; with fewer ranks than
+    devices the used devices are spread evenly (one tile per GPU, both sockets busy)."""
     ndev = profile.devices_per_node
     if not ndev:
         return None
-    slot = local_rank // ranks_per_device
+    used = -(-ranks_per_node // ranks_per_device)
+    slot = (local_rank // ranks_per_device) * ndev // used
     order = profile.gpu_affinity.order
     return order[slot] if order else slot
 
@@ -87,7 +92,7 @@ def compute_cores(
     devices = {d.index: d for d in (profile.node.gpus.devices if profile.node.gpus else [])}
     groups: dict[tuple[int, ...], list[int]] = {}
     for r in ranks:
-        dev = devices.get(_device_for(profile, r, ranks_per_device))
+        dev = devices.get(_device_for(profile, r, ranks_per_node, ranks_per_device))
         near = parse_cpu_list(dev.cores) if dev and dev.cores else usable
         key = tuple(c for c in near if c in set(usable))
         groups.setdefault(key, []).append(r)
@@ -119,7 +124,7 @@ def place(
     subs = node.gpus.subdevices_per_gpu if node.gpus else 1
     slots = []
     for r in range(ranks_per_node):
-        index = _device_for(profile, r, ranks_per_device)
+        index = _device_for(profile, r, ranks_per_node, ranks_per_device)
         dev = devices.get(index) if index is not None else None
         gpu = dev.gpu if dev else (index // subs if index is not None else None)
         sub = dev.subdevice if dev else (index % subs if index is not None else None)

@@ -135,6 +135,11 @@ class Plan:
     def command_line(self) -> str:
         return join(self.command)
 
+    @property
+    def literal_dollar(self) -> bool:
+        """A single-quoted word carries a $ meant for a later shell (inside a container)."""
+        return any(isinstance(w, str) and "$" in w for w in (*self.launcher, *self.command))
+
 
 def _positive(value: int | None, flag: str) -> None:
     if value is not None and value < 1:

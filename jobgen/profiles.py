@@ -128,7 +128,7 @@ def _resolve_chain(start: ProfileFile, read_extends) -> list[ProfileFile]:
             )
         if parent.path in seen:
             cycle = " -> ".join([str(f.path.name) for f in chain] + [parent.path.name])
-            raise JobgenError(f"{current.path}: extends: cycle {cycle}")
+            raise JobgenError(f"{start.path}: extends: cycle {cycle}")
         seen.add(parent.path)
         chain.append(parent)
         current = parent
