@@ -17,7 +17,9 @@ from .walltime import is_walltime, parse_walltime
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # ${NAME} or $NAME references are all an expandable value may contain besides plain text.
-SAFE_EXPANSION = re.compile(r'^(?:[^$`"\\]|\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*)*$')
+SAFE_EXPANSION = re.compile(
+    r'^(?:[^$`"\\]|\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*)*$'
+)
 LAUNCHERS_FOR = {
     "pbs": {"pals", "mpich"},
     "cobalt": {"mpich", "openmpi", "pals"},

@@ -117,7 +117,8 @@ def _jsrun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
     out = [
         _arg(profile, "one resource set per node", "--nrs", str(shape.nodes)),
         _arg(profile, "resource sets per host", "--rs_per_host", "1"),
-        _arg(profile, "tasks (ranks) per resource set", "--tasks_per_rs", str(shape.ranks_per_node)),
+        _arg(profile, "tasks (ranks) per resource set", "--tasks_per_rs",
+             str(shape.ranks_per_node)),
         _arg(profile, "every GPU of the node in the resource set", "--gpu_per_rs",
              str(shape.gpus_per_node)),
         _binding(profile, "the cores of the resource set", "--cpu_per_rs", str(usable)),

@@ -136,7 +136,9 @@ def place(
             mine, total, node.threads_per_core, node.smt_numbering,
             profile.cpu_binding.include_smt_siblings,
         )
-        numa = dev.numa if dev and dev.numa is not None else (numa_of.get(mine[0]) if mine else None)
+        numa = dev.numa if dev and dev.numa is not None else None
+        if numa is None and mine:
+            numa = numa_of.get(mine[0])
         label = None
         if index is not None and node.gpus:
             name = node.gpus.subdevice_name

@@ -59,10 +59,11 @@ class Request:
             ("--job-name", self.job_name), ("--filesystems", self.filesystems),
             ("--precision", self.precision), ("--python", self.python),
         ]
-        words += [w for k, v in opts if v is not None for w in (k, str(v))]
-        words += [w for e in self.env for w in ("--env", e)]
+        # --opt=value keeps values that start with '-' (app arguments) attached to their option.
+        words += [f"{k}={v}" for k, v in opts if v is not None]
+        words += [f"--env={e}" for e in self.env]
         if self.app_args:
-            words += ["--app-args", self.app_args]
+            words += [f"--app-args={self.app_args}"]
         if self.command:
             words += ["--", *self.command]
         return shlex.join(words)
@@ -78,6 +79,10 @@ class EnvSetting:
     source: str
     layer: str
     unconfirmed: str | None = None
+
+    @property
+    def literal_dollar(self) -> bool:
+        return not self.expand and "$" in (self.value or "")
 
     @property
     def shell(self) -> str:
@@ -159,7 +164,9 @@ def _ranks(profile: Profile, req: Request) -> tuple[int, int]:
             f"(at most {limit} rank per device there)"
         )
     if not ndev and req.ranks_per_device:
-        raise JobgenError(f"{profile.name} has no GPUs: use --ranks-per-node, not --ranks-per-device")
+        raise JobgenError(
+            f"{profile.name} has no GPUs: use --ranks-per-node, not --ranks-per-device"
+        )
     if req.ranks_per_node is not None:
         rpn = req.ranks_per_node
     else:
@@ -171,7 +178,9 @@ def _ranks(profile: Profile, req: Request) -> tuple[int, int]:
             f"at {per_dev} rank per device: use --ranks-per-node {ndev * per_dev} or less"
         )
     if ndev and req.ranks_per_device and req.ranks_per_node and rpn % per_dev:
-        raise JobgenError(f"--ranks-per-node {rpn} is not a multiple of --ranks-per-device {per_dev}")
+        raise JobgenError(
+            f"--ranks-per-node {rpn} is not a multiple of --ranks-per-device {per_dev}"
+        )
     return rpn, per_dev
 
 
@@ -360,6 +369,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     warnings = []
     if profile.status == "decommissioned":
         warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
+    if queue is not None and queue.unconfirmed:
+        warnings.append(f"queue {queue.name}: {queue.unconfirmed}")
     if account and profile.scheduler.dialect == "none":
         warnings.append(f"{profile.name} has no scheduler: --account is not used")
     return Plan(
@@ -389,7 +400,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         env=env,
         slots=tuple(slots),
         binding=binding,
-        mask_variable=profile.gpu_affinity.variable if profile.gpu_affinity.scheme == "mask" else None,
+        mask_variable=(
+            profile.gpu_affinity.variable if profile.gpu_affinity.scheme == "mask" else None
+        ),
         rank_env=profile.launcher.rank_env,
         master=profile.launcher.master,
         launcher=tuple(launcher),

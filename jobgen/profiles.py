@@ -257,7 +257,7 @@ def _sha(data: bytes) -> str:
 
 def _cache_key(chain: list[ProfileFile], blobs: list[bytes]) -> str:
     h = hashlib.sha256(__version__.encode())
-    for pf, blob in zip(chain, blobs):
+    for pf, blob in zip(chain, blobs, strict=True):
         h.update(str(pf.path).encode() + b"\0" + _sha(blob).encode())
     return h.hexdigest()
 

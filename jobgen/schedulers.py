@@ -115,12 +115,14 @@ def _sched_fact(profile: Profile, text: str, why: str) -> Fact:
     return Fact(text, why, s.source, "profile", s.unconfirmed)
 
 
-def _queue_fact(profile: Profile, shape: JobShape, text: str) -> list[Fact]:
+def _queue_fact(shape: JobShape, line: str) -> list[Fact]:
+    """The queue directive, `line` formatted with the queue name; none without a queue."""
     q = shape.queue
     if q is None:
         return []
     how = "chosen from the node count and walltime" if q.auto else "requested"
-    return [Fact(text, f"queue {q.name} ({how}): {q.why}", q.source, "plan", q.unconfirmed)]
+    return [Fact(line.format(q.name), f"queue {q.name} ({how}): {q.why}", q.source, "plan",
+                 q.unconfirmed)]
 
 
 def _fixed(profile: Profile, prefix: str) -> list[Fact]:
@@ -137,7 +139,7 @@ def _pbs(profile: Profile, shape: JobShape) -> list[Fact]:
     if shape.account:
         out.append(_sched_fact(profile, f"#PBS -A {shape.account}", "project to charge"))
     out.append(_sched_fact(profile, f"#PBS -N {shape.job_name}", "job name"))
-    out += _queue_fact(profile, shape, f"#PBS -q {shape.queue.name}" if shape.queue else "")
+    out += _queue_fact(shape, "#PBS -q {}")
     select = f"select={shape.nodes}" + (f":system={s.system_resource}" if s.system_resource else "")
     out.append(_sched_fact(profile, f"#PBS -l {select}", "whole nodes for the job"))
     out.append(_sched_fact(profile, f"#PBS -l walltime={hms(shape.walltime)}", "wall-clock limit"))
@@ -156,7 +158,7 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
     if shape.account:
         out.append(_sched_fact(profile, f"#SBATCH --account={shape.account}", "project to charge"))
     out.append(_sched_fact(profile, f"#SBATCH --job-name={shape.job_name}", "job name"))
-    out += _queue_fact(profile, shape, f"#SBATCH --partition={shape.queue.name}" if shape.queue else "")
+    out += _queue_fact(shape, "#SBATCH --partition={}")
     out.append(_sched_fact(profile, f"#SBATCH --nodes={shape.nodes}", "whole nodes for the job"))
     out.append(_sched_fact(profile, f"#SBATCH --ntasks-per-node={shape.ranks_per_node}",
                            "one task per rank"))
@@ -177,7 +179,7 @@ def _lsf(profile: Profile, shape: JobShape) -> list[Fact]:
     if shape.account:
         out.append(_sched_fact(profile, f"#BSUB -P {shape.account}", "project to charge"))
     out.append(_sched_fact(profile, f"#BSUB -J {shape.job_name}", "job name"))
-    out += _queue_fact(profile, shape, f"#BSUB -q {shape.queue.name}" if shape.queue else "")
+    out += _queue_fact(shape, "#BSUB -q {}")
     out.append(_sched_fact(profile, f"#BSUB -nnodes {shape.nodes}", "whole nodes (single hyphen)"))
     out.append(_sched_fact(profile, f"#BSUB -W {lsf_minutes(shape.walltime)}",
                            "wall-clock limit in [hours:]minutes, not HH:MM:SS"))
@@ -197,7 +199,7 @@ def _cobalt(profile: Profile, shape: JobShape) -> list[Fact]:
     if shape.account:
         out.append(_sched_fact(profile, f"#COBALT -A {shape.account}", "project to charge"))
     out.append(_sched_fact(profile, f"#COBALT --jobname {shape.job_name}", "job name"))
-    out += _queue_fact(profile, shape, f"#COBALT -q {shape.queue.name}" if shape.queue else "")
+    out += _queue_fact(shape, "#COBALT -q {}")
     out.append(_sched_fact(profile, f"#COBALT -n {shape.nodes}", "nodes for the job"))
     out.append(_sched_fact(profile, f"#COBALT -t {hms(shape.walltime)}", "wall-clock limit"))
     out.append(_sched_fact(profile, f"#COBALT -O {shape.job_name}", "output file prefix"))

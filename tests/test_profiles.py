@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import PROFILE_FIXTURES, ROOT, run_jobgen
 
 from jobgen.cpus import cpu_mask, format_cpu_list, parse_cpu_list
 from jobgen.errors import JobgenError
 from jobgen.profiles import deep_merge, discover, load_profile, site_names
-
-from helpers import PROFILE_FIXTURES, ROOT, run_jobgen
 
 BUNDLED = ["aurora", "jlse-mi250", "local", "lumi", "polaris", "summit", "sunspot"]
 
@@ -101,7 +100,8 @@ def test_user_profile_overrides_bundled_visibly(tmp_path, monkeypatch):
                           "scheduler:\n  default_walltime: '01:00:00'\n")
     monkeypatch.setenv("JOBGEN_PROFILE_PATH", str(d))
     pf = discover()["polaris"]
-    assert pf.layer == "JOBGEN_PROFILE_PATH" and pf.shadows and "site_profiles" in str(pf.shadows[0])
+    assert pf.layer == "JOBGEN_PROFILE_PATH"
+    assert pf.shadows and "site_profiles" in str(pf.shadows[0])
     loaded = load_profile("polaris")
     assert loaded.profile.scheduler.default_walltime == "01:00:00"
     # extends its own name: the bundled polaris underneath
