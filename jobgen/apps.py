@@ -6,6 +6,7 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import cache
 from .errors import JobgenError
 
 REQUIRED = ("name", "description", "module", "frameworks", "model", "default_batch_size")
@@ -53,9 +54,14 @@ def load_app(name: str) -> App:
     root = workloads_dir()
     assert root is not None
     path = root / name / "manifest.yaml"
-    import yaml
+    raw = path.read_bytes()
+    entry = f"app-{name}-{cache.sha256(raw)[:32]}.json"
+    data = cache.read(entry)
+    if data is None:
+        import yaml
 
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(raw.decode("utf-8"))
+        cache.write(entry, data)
     missing = [k for k in REQUIRED if not isinstance(data, dict) or k not in data]
     if missing:
         raise JobgenError(f"{path}: manifest lacks {', '.join(missing)}")

@@ -24,7 +24,7 @@ from dataclasses import MISSING, asdict, dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, cache
 from .errors import JobgenError
 from .model import Profile
 
@@ -241,54 +241,35 @@ def json_schema() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- cache
-def cache_dir() -> Path | None:
-    if os.environ.get("JOBGEN_NO_CACHE"):
-        return None
-    base = os.environ.get("JOBGEN_CACHE_DIR")
-    if base:
-        return Path(base)
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(xdg) / "jobgen"
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def _cache_key(chain: list[ProfileFile], blobs: list[bytes]) -> str:
     h = hashlib.sha256(__version__.encode())
     for pf, blob in zip(chain, blobs, strict=True):
-        h.update(str(pf.path).encode() + b"\0" + _sha(blob).encode())
+        h.update(str(pf.path).encode() + b"\0" + cache.sha256(blob).encode())
     return h.hexdigest()
 
 
+def _entry_name(start: ProfileFile, head: bytes) -> str:
+    return f"profile-{start.name}-{cache.sha256(head)[:32]}.json"
+
+
 def _read_cached(start: ProfileFile) -> LoadedProfile | None:
-    directory = cache_dir()
-    if directory is None:
-        return None
     try:
         head = start.path.read_bytes()
-        index = directory / f"{start.name}-{_sha(head)[:32]}.json"
-        entry = json.loads(index.read_text(encoding="utf-8"))
-        if entry.get("version") != __version__:
+        entry = cache.read(_entry_name(start, head))
+        if not entry or entry.get("version") != __version__:
             return None
         # The chain must resolve to the same files with the same bytes.
         chain = _resolve_chain(start, lambda pf: entry["extends"].get(str(pf.path)))
         blobs = [head] + [pf.path.read_bytes() for pf in chain[1:]]
         if entry.get("key") != _cache_key(chain, blobs):
             return None
-    except (OSError, ValueError, KeyError, JobgenError):
+        profile = from_dict(Profile, entry["profile"])
+    except (OSError, ValueError, KeyError, TypeError, JobgenError):
         return None
-    profile = from_dict(Profile, entry["profile"])
     return LoadedProfile(profile, tuple(chain), entry["digest"])
 
 
 def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str) -> None:
-    directory = cache_dir()
-    if directory is None:
-        return
-    head = loaded.file.path.read_bytes()
-    target = directory / f"{loaded.file.name}-{_sha(head)[:32]}.json"
     entry = {
         "version": __version__,
         "key": key,
@@ -296,13 +277,7 @@ def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str
         "digest": loaded.digest,
         "profile": asdict(loaded.profile),
     }
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(entry, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError:
-        pass  # a read-only home only costs speed
+    cache.write(_entry_name(loaded.file, loaded.file.path.read_bytes()), entry)
 
 
 def from_dict(cls: Any, data: Any) -> Any:
@@ -335,7 +310,7 @@ def from_dict(cls: Any, data: Any) -> Any:
 
 def digest_of(profile: Profile) -> str:
     canonical = json.dumps(asdict(profile), sort_keys=True, separators=(",", ":"))
-    return _sha(canonical.encode())
+    return cache.sha256(canonical.encode())
 
 
 # ---------------------------------------------------------------- entry points

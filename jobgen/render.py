@@ -31,7 +31,7 @@ def environment():
     if _ENV is None:
         import jinja2
 
-        from .profiles import cache_dir
+        from .cache import cache_dir
 
         cache = None
         directory = cache_dir()
