@@ -19,6 +19,28 @@ from jobgen.render import render
 HERE = Path(__file__).resolve().parent
 SUFFIX = {"pbs": "pbs", "slurm": "slurm", "lsf": "lsf", "cobalt": "cobalt", "none": "sh"}
 ACCOUNT = "MYPROJECT"
+# Site extras (render options beyond the basics), one example each: examples/extras/NAME.EXT
+EXTRAS: list[tuple[str, dict]] = [
+    ("aurora-copper", dict(site="aurora", app="cosmictagger", nodes=8, copper=True,
+                           copper_paths=("/lus/flare/projects/MYPROJECT/venv/lib/python3.10/"
+                                         "site-packages",))),
+    ("aurora-ccs-4-ranks-per-tile", dict(site="aurora", app="anisosgs", nodes=2,
+                                         ranks_per_device=4)),
+    ("aurora-frameworks-2024", dict(site="aurora", app="resnet50", nodes=2,
+                                    framework_module="frameworks/2024.2.1_u1")),
+    ("aurora-64-nodes", dict(site="aurora", app="cosmictagger", nodes=64)),
+    ("aurora-tensorflow", dict(site="aurora", framework="tensorflow", nodes=2,
+                               command=("python3", "train_tf.py", "--epochs", "3"))),
+    ("polaris-mps-2-ranks-per-gpu", dict(site="polaris", app="qcnn", nodes=2,
+                                         ranks_per_device=2)),
+    ("polaris-staged-data", dict(site="polaris", app="unet3d", nodes=2,
+                                 stage="/eagle/MYPROJECT/unet3d-data.tar")),
+    ("summit-gpumps", dict(site="summit", app="pointnet", nodes=2, ranks_per_device=2)),
+    ("lumi-own-container", dict(site="lumi", app="gpt", nodes=2,
+                                container="/scratch/MYPROJECT/my-pytorch.sif")),
+    ("jlse-apptainer", dict(site="jlse-mi250", app="ffn", nodes=1,
+                            container="/home/me/rocm-pytorch.sif")),
+]
 
 
 def expected() -> dict[Path, str]:
@@ -34,6 +56,12 @@ def expected() -> dict[Path, str]:
             )
             text = render(build_plan(loaded, req))
             out[HERE / p.name / f"{app}.{SUFFIX[p.scheduler.dialect]}"] = text
+    for name, kwargs in EXTRAS:
+        path = bundled_dir() / f"{kwargs['site']}.yaml"
+        loaded = load_profile_file(ProfileFile(path.stem, path, "bundled"))
+        kwargs = {"account": ACCOUNT, **kwargs}
+        text = render(build_plan(loaded, Request(**kwargs)))
+        out[HERE / "extras" / f"{name}.{SUFFIX[loaded.profile.scheduler.dialect]}"] = text
     return out
 
 

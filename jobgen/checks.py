@@ -136,7 +136,8 @@ def check_profile(p: Profile) -> list[str]:
                 if c in used:
                     add(f"{where}.cpus[{i}]: core {c} is also bound to rank {used[c]}")
                 used[c] = i
-        limit = ndev * aff.max_ranks_per_device if ndev else total
+        sharing = p.device_sharing
+        limit = ndev * max([1, *(sharing.ranks_per_device if sharing else [])]) if ndev else total
         if r.ranks_per_node > limit:
             add(f"{where}: {r.ranks_per_node} ranks exceed the {limit} the devices allow")
 
@@ -201,6 +202,19 @@ def check_profile(p: Profile) -> list[str]:
     for prefix, env in env_lists:
         for var in env:
             problems.extend(_check_env(var, prefix))
+
+    if p.device_sharing:
+        sh = p.device_sharing
+        if not ndev:
+            add("device_sharing: a node without GPUs has no devices to share")
+        if sh.method == "alloc_flag" and not (sh.alloc_flag and sched.dialect == "lsf"):
+            add("device_sharing.alloc_flag: method alloc_flag needs an LSF alloc flag")
+        if 1 in sh.ranks_per_device:
+            add("device_sharing.ranks_per_device: list the shared counts (2 or more) only")
+        for var in sh.env:
+            problems.extend(_check_env(var, "device_sharing.env"))
+    if p.framework_stack and not any(m.name == p.framework_stack.module for m in p.modules):
+        add(f"framework_stack.module: {p.framework_stack.module!r} is not loaded in modules")
 
     prec = p.precision
     if prec.default not in prec.supported:

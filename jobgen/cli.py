@@ -34,6 +34,11 @@ class Format(str, Enum):
     json = "json"
 
 
+class FrameworkChoice(str, Enum):
+    pytorch = "pytorch"
+    tensorflow = "tensorflow"
+
+
 class PrecisionChoice(str, Enum):
     fp32 = "fp32"
     tf32 = "tf32"
@@ -172,6 +177,21 @@ def render(
     app_args: Annotated[str, typer.Option(help="Arguments passed to the app.")] = "",
     python: Annotated[str | None, typer.Option(help="Python executable on the compute "
                                                "nodes.")] = None,
+    framework: Annotated[FrameworkChoice, typer.Option(help="Framework of the program "
+                                                       "(bundled apps: pytorch).")]
+    = FrameworkChoice.pytorch,
+    framework_module: Annotated[str | None, typer.Option(help="Framework module release, "
+                                                         "e.g. frameworks/2024.2.1_u1.")] = None,
+    copper: Annotated[bool, typer.Option(help="Serve your Python packages through Copper "
+                                         "(Aurora).")] = False,
+    copper_path: Annotated[list[str] | None, typer.Option(help="Directory to read through "
+                                                          "Copper, repeatable.")] = None,
+    container: Annotated[str | None, typer.Option(help="Run the program in this container "
+                                                  "image.")] = None,
+    stage: Annotated[str | None, typer.Option(help="Tar archive to unpack on every node "
+                                              "before the launch.")] = None,
+    stage_to: Annotated[str | None, typer.Option(help="Where --stage unpacks (default: the "
+                                                 "node-local disk).")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the script here instead of "
                                              "stdout.")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
@@ -186,6 +206,9 @@ def render(
         ranks_per_node=ranks_per_node, ranks_per_device=ranks_per_device, queue=queue,
         walltime=walltime, account=account, job_name=job_name, filesystems=filesystems,
         precision=precision.value if precision else None, env=tuple(env or ()), python=python,
+        framework=framework.value, framework_module=framework_module, copper=copper,
+        copper_paths=tuple(copper_path or ()), container=container, stage=stage,
+        stage_to=stage_to,
     )
     if out is not None and out.exists() and not force:
         raise JobgenError(f"{out} exists: add --force to overwrite it")

@@ -163,3 +163,51 @@ def _torchrun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
         _arg(profile, "ranks on this machine", f"--nproc-per-node={shape.ranks_per_node}"),
         _arg(profile, "the per-rank wrapper is a script, not a Python file", "--no-python"),
     ] + _profile_args(profile)
+
+
+PerNodeFn = Callable[[Profile, int], list[Word]]
+PER_NODE: dict[str, PerNodeFn] = {}
+
+
+def per_node(name: str) -> Callable[[PerNodeFn], PerNodeFn]:
+    """Register how a launcher runs one task on each node (MPS, staging)."""
+
+    def register(fn: PerNodeFn) -> PerNodeFn:
+        PER_NODE[name] = fn
+        return fn
+
+    return register
+
+
+@per_node("pals")
+def _pals_per_node(profile: Profile, nodes: int) -> list[Word]:
+    return [profile.launcher.command, "-n", str(nodes), "--ppn", "1"]
+
+
+@per_node("srun")
+def _srun_per_node(profile: Profile, nodes: int) -> list[Word]:
+    return [profile.launcher.command, f"--nodes={nodes}", "--ntasks-per-node=1"]
+
+
+@per_node("jsrun")
+def _jsrun_per_node(profile: Profile, nodes: int) -> list[Word]:
+    return [profile.launcher.command, "--nrs", str(nodes), "--rs_per_host", "1",
+            "--tasks_per_rs", "1", "--cpu_per_rs", "1"]
+
+
+@per_node("mpich")
+def _mpich_per_node(profile: Profile, nodes: int) -> list[Word]:
+    return [profile.launcher.command, "-n", str(nodes), "-ppn", "1"]
+
+
+@per_node("openmpi")
+def _openmpi_per_node(profile: Profile, nodes: int) -> list[Word]:
+    words: list[Word] = [profile.launcher.command, "-np", str(nodes), "-npernode", "1"]
+    if profile.launcher.master.hostfile:
+        words += ["--hostfile", Var(profile.launcher.master.hostfile)]
+    return words
+
+
+@per_node("torchrun")
+def _torchrun_per_node(profile: Profile, nodes: int) -> list[Word]:
+    return []  # one machine: run the command directly

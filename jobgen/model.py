@@ -206,7 +206,51 @@ class GpuAffinity(Sourced):
     variable: str | None = None
     order: list[NonNegInt] = field(default_factory=list)  # device for local rank i: order[i]
     hierarchy: Literal["FLAT", "COMPOSITE"] | None = None
-    max_ranks_per_device: PositiveInt = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeviceSharing(Sourced):
+    """Several ranks on one device (--ranks-per-device), as the site documents it.
+
+    mps: NVIDIA MPS daemon started and stopped once per node around the launch;
+    ccs: Intel compute command streamers (ZEX_NUMBER_OF_CCS per device);
+    alloc_flag: a scheduler allocation flag turns the sharing service on (LSF gpumps);
+    concurrent: the device accepts several processes as they are (AMD GPUs).
+    """
+
+    method: Literal["mps", "ccs", "alloc_flag", "concurrent"]
+    ranks_per_device: list[PositiveInt]
+    alloc_flag: str | None = None
+    # With sharing, narrow each rank's visibility with this variable even where the
+    # affinity scheme otherwise leaves every device visible (Summit resource sets).
+    mask_variable: str | None = None
+    env: list[EnvVar] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FrameworkVariant(Sourced):
+    """How a framework module release talks between ranks (first matching `since` wins)."""
+
+    since: str | None = None  # module version from which this applies; None: any older one
+    backend: Literal["nccl", "xccl", "ccl", "gloo"]
+    ipex: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class FrameworkStack(Sourced):
+    module: NonEmptyStr  # the module name whose versions select a variant, e.g. frameworks
+    variants: list[FrameworkVariant]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContainerRuntime(Sourced):
+    """How to run a user's own image (--container)."""
+
+    runtime: Literal["singularity", "apptainer"]
+    module: str | None = None  # loaded before the runtime is used
+    binds: list[str] = field(default_factory=list)
+    exec_args: list[str] = field(default_factory=list)
+    python: str = "python3"
 
 
 # ---------------------------------------------------------------- software environment
@@ -290,6 +334,9 @@ class Profile:
     modules: list[ModuleCommand] = field(default_factory=list)
     env: list[EnvVar] = field(default_factory=list)
     copper: Copper | None = None
+    device_sharing: DeviceSharing | None = None
+    framework_stack: FrameworkStack | None = None
+    containers: ContainerRuntime | None = None
     # Ranks per node when the user gives none; GPU sites default to one rank per device.
     default_ranks_per_node: PositiveInt | None = None
     extends: str | None = None

@@ -13,12 +13,23 @@ from dataclasses import dataclass, field
 from . import __version__
 from .apps import App, load_app
 from .errors import JobgenError
-from .launchers import LAUNCHERS, LaunchArg, LaunchShape, cpus_per_rank
+from .extras import (
+    CopperStep,
+    EnvPiece,
+    StageStep,
+    container_prefix,
+    copper_pieces,
+    framework_choice,
+    shared_masks,
+    sharing_pieces,
+    stage_step,
+)
+from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
 from .model import EnvVar, Master, Profile, RankEnv
 from .placement import Slot, place
 from .profiles import LoadedProfile
 from .schedulers import DIALECTS, PREFIX, Fact, JobShape, choose_queue
-from .shell import Var, Word, join
+from .shell import Expand, Var, Word, join
 from .walltime import parse_walltime
 
 SAFE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,62}$")
@@ -46,6 +57,13 @@ class Request:
     precision: str | None = None
     env: tuple[str, ...] = ()
     python: str | None = None
+    framework: str = "pytorch"
+    framework_module: str | None = None
+    copper: bool = False
+    copper_paths: tuple[str, ...] = ()
+    container: str | None = None
+    stage: str | None = None
+    stage_to: str | None = None
 
     def command_line(self) -> str:
         """The canonical `jobgen render` command that regenerates this plan."""
@@ -58,10 +76,15 @@ class Request:
             ("--walltime", self.walltime), ("--account", self.account),
             ("--job-name", self.job_name), ("--filesystems", self.filesystems),
             ("--precision", self.precision), ("--python", self.python),
+            ("--framework", None if self.framework == "pytorch" else self.framework),
+            ("--framework-module", self.framework_module), ("--container", self.container),
+            ("--stage", self.stage), ("--stage-to", self.stage_to),
         ]
         # --opt=value keeps values that start with '-' (app arguments) attached to their option.
         words += [f"{k}={v}" for k, v in opts if v is not None]
         words += [f"--env={e}" for e in self.env]
+        if self.copper:
+            words += ["--copper", *(f"--copper-path={p}" for p in self.copper_paths)]
         if self.app_args:
             words += [f"--app-args={self.app_args}"]
         if self.command:
@@ -130,6 +153,12 @@ class Plan:
     launch_args: tuple[LaunchArg, ...]
     command: tuple[Word, ...]
     app: str | None
+    sharing: str | None = None  # mps, ccs, alloc_flag, concurrent when ranks share a device
+    per_node: tuple[Word, ...] = ()  # launcher prefix that runs one task on each node
+    copper: CopperStep | None = None
+    stage: StageStep | None = None
+    framework_variant: Fact | None = None
+    devices_per_node: int = 0
     warnings: tuple[str, ...] = field(default=())
 
     @property
@@ -139,6 +168,22 @@ class Plan:
     @property
     def command_line(self) -> str:
         return join(self.command)
+
+    @property
+    def sharing_env(self) -> tuple[str, ...]:
+        """NAME=value words handing the sharing daemon's settings to per-node commands."""
+        if self.sharing is None:
+            return ()
+        return ("env", *(f"{e.name}={e.value}" for e in self.env
+                         if e.name.startswith("CUDA_MPS_") and e.action == "set"))
+
+    @property
+    def all_devices(self) -> str:
+        return ",".join(str(i) for i in range(self.devices_per_node))
+
+    @property
+    def stage_dest(self) -> Word:
+        return Expand(self.stage.dest) if self.stage else ""
 
     @property
     def literal_dollar(self) -> bool:
@@ -157,11 +202,11 @@ def _ranks(profile: Profile, req: Request) -> tuple[int, int]:
     _positive(req.ranks_per_device, "--ranks-per-device")
     ndev = profile.devices_per_node
     per_dev = req.ranks_per_device or 1
-    limit = profile.gpu_affinity.max_ranks_per_device
-    if ndev and per_dev > limit:
+    allowed = [1, *(profile.device_sharing.ranks_per_device if profile.device_sharing else [])]
+    if ndev and per_dev not in allowed:
         raise JobgenError(
             f"--ranks-per-device {per_dev} is not supported on {profile.name} "
-            f"(at most {limit} rank per device there)"
+            f"(it allows {', '.join(map(str, allowed))})"
         )
     if not ndev and req.ranks_per_device:
         raise JobgenError(
@@ -251,7 +296,7 @@ def _filesystems(profile: Profile, req: Request) -> tuple[str, ...]:
 
 
 def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: str,
-         recipe_env: list[EnvVar]) -> tuple[EnvSetting, ...]:
+         recipe_env: list[EnvVar], extra: list[EnvPiece]) -> tuple[EnvSetting, ...]:
     user: dict[str, str] = {}
     for item in req.env:
         name, sep, value = item.partition("=")
@@ -277,13 +322,34 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
         if applies(v) and v.name not in user
     ]
     out += [
+        EnvSetting(p.name, p.value, p.action, p.expand, p.why, p.source, "command line",
+                   p.unconfirmed)
+        for p in extra if p.name not in user
+    ]
+    out += [
         EnvSetting(k, v, "set", False, "set on the command line (--env)", "user", "command line")
         for k, v in user.items()
     ]
     return tuple(out)
 
 
-def _command(profile: Profile, req: Request, app: App | None, precision: str) -> tuple[Word, ...]:
+def _modules(profile: Profile, stack_line: str | None, stack_module: str | None
+             ) -> tuple[Fact, ...]:
+    """The profile's module commands; --framework-module replaces the stack's own load."""
+    stack = profile.framework_stack
+    out = []
+    for m in profile.modules:
+        text = f"module {m.action}" + (f" {shlex.quote(m.name)}" if m.name else "")
+        layer = "profile"
+        if stack_line and stack and m.action == "load" and m.name == stack.module:
+            text, layer = stack_line, "command line"
+        out.append(Fact(text, m.why, m.source, layer, m.unconfirmed))
+    return tuple(out)
+
+
+def _command(profile: Profile, req: Request, app: App | None, precision: str,
+             prefix: list[str], inner_python: str | None, stack_args: tuple[str, ...],
+             stage: StageStep | None) -> tuple[Word, ...]:
     try:
         extra = tuple(shlex.split(req.app_args))
     except ValueError as exc:
@@ -291,19 +357,13 @@ def _command(profile: Profile, req: Request, app: App | None, precision: str) ->
     if app is None:
         if extra:
             raise JobgenError("--app-args goes with --app; put your program's arguments after --")
-        return tuple(req.command)
-    container = profile.python.container
-    python = req.python or (container.python if container else profile.python.executable)
-    argv: list[Word] = [python, "-m", app.module, "--device", profile.device_kind,
-                        "--precision", precision, *app.default_args, *extra]
-    if container:
-        prefix: list[Word] = [container.runtime, "exec"]
-        for bind in container.binds:
-            prefix += ["-B", bind]
-        prefix.append(container.image)
-        if container.activate_var:
-            prefix += ["bash", "-c", f'${container.activate_var} && exec "$@"', "bash"]
-        argv = prefix + argv
+        return tuple(prefix) + tuple(req.command)
+    if stage and any(a == "--data" or a.startswith("--data=") for a in extra):
+        raise JobgenError("--stage already points the app at the staged data: drop --data")
+    python = req.python or inner_python or profile.python.executable
+    data: list[Word] = ["--data", Expand(stage.dest)] if stage else []
+    argv: list[Word] = [*prefix, python, "-m", app.module, "--device", profile.device_kind,
+                        "--precision", precision, *stack_args, *data, *app.default_args, *extra]
     return tuple(argv)
 
 
@@ -324,7 +384,12 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     if bool(req.app) == bool(req.command):
         raise JobgenError("give either --app APP or your own program after `--`, not both")
     app = load_app(req.app) if req.app else None
-    framework = "pytorch"
+    framework = req.framework
+    if framework not in ("pytorch", "tensorflow"):
+        raise JobgenError(f"--framework {framework!r}: use pytorch or tensorflow")
+    if app and framework not in app.frameworks:
+        raise JobgenError(f"app {app.name} runs on {', '.join(app.frameworks)}, not {framework}: "
+                          "launch your own program after --")
     nodes = _nodes(profile, req)
     rpn, per_dev = _ranks(profile, req)
     precision = _precision(profile, req)
@@ -336,7 +401,24 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     job_name = _job_name(req, app)
     filesystems = _filesystems(profile, req)
 
-    slots, recipe = place(profile, rpn, per_dev, framework)
+    extra_env: list[EnvPiece] = []
+    extra_modules: list[Fact] = []
+    copper = None
+    exclude: frozenset[int] = frozenset()
+    if req.copper:
+        copper, copper_env, copper_module = copper_pieces(profile, req.copper_paths)
+        extra_env.append(copper_env)
+        extra_modules.append(copper_module)
+        exclude = frozenset(profile.copper.service_cores) if profile.copper else exclude
+    elif req.copper_paths:
+        raise JobgenError("--copper-path goes with --copper")
+    sharing_env, sharing = sharing_pieces(profile, per_dev)
+    extra_env += sharing_env
+    choice = framework_choice(profile, req.framework_module, app is not None)
+    stage = stage_step(profile, req.stage, req.stage_to)
+
+    slots, recipe = place(profile, rpn, per_dev, framework, exclude)
+    slots, shared_mask_variable = shared_masks(profile, slots, per_dev)
     ndev = profile.devices_per_node
     b = profile.cpu_binding
     if recipe is not None:
@@ -344,9 +426,17 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
                        recipe.source, "profile", recipe.unconfirmed)
     else:
         how = "no binding" if b.style == "none" else "computed from the node topology"
+        if exclude:
+            how += f", clear of Copper's service cores {sorted(exclude)}"
         binding = Fact(f"{b.style}: {how}", b.why, b.source, "plan", b.unconfirmed)
 
-    env = _env(profile, req, nodes, precision, framework, list(recipe.extra_env) if recipe else [])
+    recipe_env = list(recipe.extra_env) if recipe else []
+    env = _env(profile, req, nodes, precision, framework, recipe_env, extra_env)
+    if framework == "tensorflow" and not any(e.name == "HOROVOD_THREAD_AFFINITY" for e in env) \
+            and all(s.cpus for s in slots):
+        env += (EnvSetting("HOROVOD_THREAD_AFFINITY", ",".join(str(s.cpus[0]) for s in slots),
+                           "set", False, "Horovod's background thread on the first core of its "
+                           "rank", b.source, "plan", b.unconfirmed),)
     forwarded: tuple[str, ...] = ()
     if profile.launcher.master.method != "localhost":
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
@@ -358,14 +448,17 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         launcher += arg.words
     launcher.append(Var("JOBGEN_WRAPPER"))
 
+    alloc = ()
+    if sharing == "alloc_flag" and profile.device_sharing and profile.device_sharing.alloc_flag:
+        alloc = (profile.device_sharing.alloc_flag,)
     job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
-                   job_name, filesystems)
+                   job_name, filesystems, alloc)
     directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
-    modules = tuple(
-        Fact(f"module {m.action}" + (f" {shlex.quote(m.name)}" if m.name else ""), m.why,
-             m.source, "profile", m.unconfirmed)
-        for m in profile.modules
-    )
+    modules = _modules(profile, choice.module_line, req.framework_module)
+    prefix, inner_python, container_module = container_prefix(profile, req.container)
+    modules += tuple(extra_modules) + ((container_module,) if container_module else ())
+    command = _command(profile, req, app, precision, prefix, inner_python,
+                       choice.app_args, stage)
     warnings = []
     if profile.status == "decommissioned":
         warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
@@ -373,6 +466,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         warnings.append(f"queue {queue.name}: {queue.unconfirmed}")
     if account and profile.scheduler.dialect == "none":
         warnings.append(f"{profile.name} has no scheduler: --account is not used")
+    if sharing and profile.device_sharing and profile.device_sharing.unconfirmed:
+        warnings.append(f"--ranks-per-device: {profile.device_sharing.unconfirmed}")
     return Plan(
         version=__version__,
         site=profile.name,
@@ -400,15 +495,21 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         env=env,
         slots=tuple(slots),
         binding=binding,
-        mask_variable=(
+        mask_variable=shared_mask_variable or (
             profile.gpu_affinity.variable if profile.gpu_affinity.scheme == "mask" else None
         ),
         rank_env=profile.launcher.rank_env,
         master=profile.launcher.master,
         launcher=tuple(launcher),
         launch_args=launch_args,
-        command=_command(profile, req, app, precision),
+        command=command,
         app=app.name if app else None,
+        sharing=sharing,
+        per_node=tuple(PER_NODE[profile.launcher.dialect](profile, nodes)),
+        copper=copper,
+        stage=stage,
+        framework_variant=choice.fact,
+        devices_per_node=ndev,
         warnings=tuple(warnings),
     )
 

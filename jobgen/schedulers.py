@@ -38,6 +38,7 @@ class JobShape:
     account: str | None
     job_name: str
     filesystems: tuple[str, ...]
+    alloc_flags: tuple[str, ...] = ()  # added by the plan (LSF gpumps for shared GPUs)
 
 
 DirectiveFn = Callable[[Profile, JobShape], list[Fact]]
@@ -183,11 +184,13 @@ def _lsf(profile: Profile, shape: JobShape) -> list[Fact]:
     out.append(_sched_fact(profile, f"#BSUB -nnodes {shape.nodes}", "whole nodes (single hyphen)"))
     out.append(_sched_fact(profile, f"#BSUB -W {lsf_minutes(shape.walltime)}",
                            "wall-clock limit in [hours:]minutes, not HH:MM:SS"))
-    if s.alloc_flags:
-        flags = " ".join(f.value for f in s.alloc_flags)
-        why = "; ".join(f"{f.value}: {f.why}" for f in s.alloc_flags)
-        out.append(Fact(f'#BSUB -alloc_flags "{flags}"', f"one -alloc_flags line ({why})",
-                        s.alloc_flags[0].source))
+    flags = [f.value for f in s.alloc_flags] + list(shape.alloc_flags)
+    if flags:
+        why = "; ".join([f"{f.value}: {f.why}" for f in s.alloc_flags]
+                        + [f"{f}: several ranks share a GPU" for f in shape.alloc_flags])
+        source = s.alloc_flags[0].source if s.alloc_flags else s.source
+        out.append(Fact(f'#BSUB -alloc_flags "{" ".join(flags)}"',
+                        f"one -alloc_flags line ({why})", source))
     out.append(_sched_fact(profile, f"#BSUB -o {shape.job_name}.%J.out", "standard output file"))
     out.append(_sched_fact(profile, f"#BSUB -e {shape.job_name}.%J.err", "standard error file"))
     return out + _fixed(profile, "#BSUB")

@@ -1,0 +1,254 @@
+"""Site extras: several ranks per device, Copper, containers, framework stacks, precision,
+data staging and scale-dependent settings, on the plan and on the rendered text."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobgen.errors import JobgenError
+from jobgen.plan import Plan, Request, build_plan
+from jobgen.profiles import load_profile
+from jobgen.render import render
+
+from helpers import run_jobgen
+
+VENV = "/lus/flare/projects/p/venv/lib/python3.10/site-packages"
+
+
+def plan_for(site: str, **kw) -> Plan:
+    if "command" not in kw:
+        kw.setdefault("app", "cosmictagger")
+    if site != "local":
+        kw.setdefault("account", "proj")
+    return build_plan(load_profile(site), Request(site=site, **kw))
+
+
+def env_of(plan: Plan) -> dict[str, str | None]:
+    return {e.name: e.value for e in plan.env}
+
+
+def cores(plan: Plan) -> list[int]:
+    return [c for s in plan.slots for c in s.cores]
+
+
+# ---------------------------------------------------------------- several ranks per device
+@pytest.mark.parametrize("per_dev", [2, 4])
+def test_aurora_ccs_ranks_share_tiles_with_disjoint_cores(per_dev):
+    plan = plan_for("aurora", ranks_per_device=per_dev)
+    assert plan.ranks_per_node == 12 * per_dev and plan.sharing == "ccs"
+    assert env_of(plan)["ZEX_NUMBER_OF_CCS"] == ",".join(f"{i}:{per_dev}" for i in range(12))
+    assert [s.mask for s in plan.slots] == [str(r // per_dev) for r in range(12 * per_dev)]
+    c = cores(plan)
+    assert len(c) == len(set(c)) and not {0, 52} & set(c)
+    text = render(plan)
+    assert f"mpiexec -n {12 * per_dev} --ppn {12 * per_dev}" in text
+
+
+def test_polaris_mps_starts_and_stops_the_daemon_on_every_node():
+    plan = plan_for("polaris", nodes=2, ranks_per_device=2)
+    assert plan.sharing == "mps" and plan.ranks_per_node == 8
+    assert [s.mask for s in plan.slots] == ["3", "3", "2", "2", "1", "1", "0", "0"]
+    assert env_of(plan)["CUDA_MPS_PIPE_DIRECTORY"] == "/tmp/nvidia-mps"
+    text = render(plan)
+    start = text.index("nvidia-cuda-mps-control -d")
+    launch = text.index('mpiexec -n 16 --ppn 8')
+    assert start < launch, "MPS runs before the ranks start"
+    assert "mpiexec -n 2 --ppn 1 env CUDA_MPS_PIPE_DIRECTORY=/tmp/nvidia-mps" in text
+    assert "echo quit | nvidia-cuda-mps-control" in text.split("trap jobgen_cleanup")[0]
+    assert "--depth=4 --cpu-bind=depth" in text
+
+
+def test_summit_gpumps_alloc_flag_and_per_task_gpu():
+    plan = plan_for("summit", ranks_per_device=2)
+    assert '#BSUB -alloc_flags "smt4 gpumps"' in [d.text for d in plan.directives]
+    assert plan.mask_variable == "CUDA_VISIBLE_DEVICES"
+    assert [s.mask for s in plan.slots][:4] == ["0", "0", "1", "1"]
+    assert "--bind=packed:3" in plan.launch_line
+
+
+def test_lumi_several_ranks_per_gcd_are_flagged_unconfirmed():
+    plan = plan_for("lumi", ranks_per_device=2)
+    assert plan.ranks_per_node == 16
+    assert all(len(s.cores) == 3 for s in plan.slots)
+    assert any("--ranks-per-device" in w for w in plan.warnings)
+
+
+def test_sharing_refused_where_the_site_has_none():
+    with pytest.raises(JobgenError, match="not supported on aurora"):
+        plan_for("aurora", ranks_per_device=3)
+    with pytest.raises(JobgenError, match="local has no GPUs"):
+        plan_for("local", ranks_per_device=2)
+
+
+# ---------------------------------------------------------------- Copper
+def test_copper_on_aurora_routes_only_the_given_paths_and_spares_its_cores():
+    plan = plan_for("aurora", nodes=8, copper=True, copper_paths=(VENV,), ranks_per_node=8)
+    assert not set(cores(plan)) & {48, 49, 50, 51}
+    assert env_of(plan)["PYTHONPATH"] == f"/tmp/${{USER}}/copper{VENV}"
+    assert "module load copper" in [m.text for m in plan.modules]
+    text = render(plan)
+    assert text.index("launch_copper.sh") < text.index('"$JOBGEN_WRAPPER" \\')
+    assert "stop_copper.sh" in text.split("trap jobgen_cleanup")[0]
+    assert f'export PYTHONPATH="/tmp/${{USER}}/copper{VENV}"' in text
+
+
+def test_copper_with_twelve_ranks_keeps_the_documented_list():
+    plan = plan_for("aurora", copper=True, copper_paths=(VENV,))
+    assert "list:4-7:8-11" in plan.launch_line  # the PyTorch list already avoids 48-51
+
+
+@pytest.mark.parametrize("site", ["polaris", "lumi", "summit", "jlse-mi250", "local", "sunspot"])
+def test_copper_refused_without_copper(site):
+    with pytest.raises(JobgenError, match="has no Copper"):
+        plan_for(site, copper=True, copper_paths=("/x",))
+
+
+def test_copper_needs_a_safe_path():
+    with pytest.raises(JobgenError, match="needs --copper-path"):
+        plan_for("aurora", copper=True)
+    with pytest.raises(JobgenError, match="absolute path of plain characters"):
+        plan_for("aurora", copper=True, copper_paths=('/x"; rm -rf ~',))
+
+
+# ---------------------------------------------------------------- containers
+def test_lumi_default_container_and_own_image():
+    default = plan_for("lumi")
+    assert default.command[:3] == ("singularity", "exec",
+                                   "/appl/local/containers/sif-images/lumi-pytorch-rocm-6.2.4-"
+                                   "python-3.12-pytorch-v2.7.1.sif")
+    own = plan_for("lumi", container="/scratch/p/my.sif")
+    assert own.command[:4] == ("singularity", "exec", "/scratch/p/my.sif", "python")
+    text = render(own)
+    assert text.index("MASTER_ADDR=") < text.index("singularity exec"), \
+        "MASTER_ADDR is computed outside the container"
+    assert "SLURM_PROCID" in text  # RANK comes from the step, in the wrapper
+
+
+def test_jlse_apptainer_loads_its_module():
+    plan = plan_for("jlse-mi250", container="/home/u/img.sif")
+    assert plan.command[:5] == ("apptainer", "exec", "--no-mount", "/gpfs/jlse-fs0",
+                                "/home/u/img.sif")
+    assert "module load apptainer" in [m.text for m in plan.modules]
+
+
+@pytest.mark.parametrize("site", ["aurora", "polaris", "summit"])
+def test_container_refused_without_a_runtime(site):
+    with pytest.raises(JobgenError, match="no container runtime"):
+        plan_for(site, container="/x.sif")
+
+
+# ---------------------------------------------------------------- framework stacks
+def test_aurora_frameworks_module_picks_backend():
+    new = plan_for("aurora")
+    assert ("--dist-backend", "xccl", "--no-ipex") == new.command[7:10]
+    old = plan_for("aurora", framework_module="frameworks/2024.2.1_u1")
+    assert ("--dist-backend", "ccl", "--ipex") == old.command[7:10]
+    assert "module load frameworks/2024.2.1_u1" in [m.text for m in old.modules]
+    assert "module load frameworks" not in [m.text for m in old.modules]
+    newer = plan_for("aurora", framework_module="frameworks/2025.3.1")
+    assert "xccl" in newer.command
+
+
+def test_framework_module_must_match_the_stack():
+    with pytest.raises(JobgenError, match="must be frameworks or frameworks/VERSION"):
+        plan_for("aurora", framework_module="conda/2024")
+    with pytest.raises(JobgenError, match="no framework module to choose"):
+        plan_for("polaris", framework_module="conda/2024")
+
+
+def test_tensorflow_uses_the_tensorflow_binding_and_horovod_affinity():
+    plan = plan_for("aurora", command=("python3", "tf.py"), framework="tensorflow")
+    env = env_of(plan)
+    assert env["HOROVOD_THREAD_AFFINITY"] == "4,12,20,28,36,44,56,64,72,80,88,96"
+    assert env["CCL_WORKER_AFFINITY"] == "1,9,17,25,33,41,53,61,69,77,85,93"
+    assert "list:2-8:10-16" in plan.launch_line
+    tf32 = plan_for("aurora", command=("python3", "tf.py"), framework="tensorflow",
+                    precision="tf32")
+    assert env_of(tf32)["ITEX_FP32_MATH_MODE"] == "TF32"
+    assert "ITEX_FP32_MATH_MODE" not in env_of(plan_for("aurora", precision="tf32"))
+
+
+def test_bundled_apps_are_pytorch():
+    with pytest.raises(JobgenError, match="runs on pytorch, not tensorflow"):
+        plan_for("polaris", framework="tensorflow")
+
+
+# ---------------------------------------------------------------- precision
+@pytest.mark.parametrize(("site", "default"), [("aurora", "bf16"), ("polaris", "tf32"),
+                                               ("lumi", "fp32"), ("summit", "fp32"),
+                                               ("jlse-mi250", "fp32"), ("local", "fp32")])
+def test_site_default_precision(site, default):
+    assert plan_for(site).precision == default
+    assert f"--precision {default}" in plan_for(site).command_line
+
+
+@pytest.mark.parametrize(("site", "bad"), [("summit", "bf16"), ("summit", "tf32"),
+                                           ("lumi", "tf32"), ("jlse-mi250", "tf32")])
+def test_precision_the_device_cannot_do(site, bad):
+    with pytest.raises(JobgenError, match=f"precision {bad} is not available on {site}"):
+        plan_for(site, precision=bad)
+
+
+def test_tf32_switch_per_vendor():
+    assert env_of(plan_for("aurora", precision="tf32"))["IPEX_FP32_MATH_MODE"] == "TF32"
+    polaris = plan_for("polaris", precision="tf32")
+    assert "IPEX_FP32_MATH_MODE" not in env_of(polaris)
+    assert "--precision tf32" in polaris.command_line  # CUDA: the workload's own switch
+
+
+# ---------------------------------------------------------------- data staging
+@pytest.mark.parametrize(("site", "per_node", "dest"), [
+    ("polaris", "mpiexec -n 2 --ppn 1", "/local/scratch/jobgen-data"),
+    ("aurora", "mpiexec -n 2 --ppn 1", "/tmp/jobgen-data"),
+    ("lumi", "srun --nodes=2 --ntasks-per-node=1", "/tmp/jobgen-data"),
+    ("summit", "jsrun --nrs 2 --rs_per_host 1 --tasks_per_rs 1", "/tmp/jobgen-data"),
+    ("jlse-mi250", 'mpirun -np 2 -npernode 1 --hostfile "$COBALT_NODEFILE"', "/tmp/jobgen-data"),
+])
+def test_staging_untars_once_per_node_before_the_launch(site, per_node, dest):
+    plan = plan_for(site, nodes=2, stage="/proj/data.tar")
+    text = render(plan)
+    line = next(x for x in text.splitlines() if "tar -xf" in x)
+    assert line.startswith(per_node)
+    assert line.endswith(f'bash "{dest}" /proj/data.tar')
+    assert text.index("tar -xf") < text.index('"$JOBGEN_WRAPPER" \\')
+    assert f'--data "{dest}"' in text
+
+
+def test_staging_options_are_checked():
+    with pytest.raises(JobgenError, match="must be a tar archive"):
+        plan_for("polaris", stage="/x/data.zip")
+    with pytest.raises(JobgenError, match="must be an absolute path"):
+        plan_for("polaris", stage="/x/d.tar", stage_to="relative/dir")
+    with pytest.raises(JobgenError, match="--stage-to goes with --stage"):
+        plan_for("polaris", stage_to="/tmp/x")
+    with pytest.raises(JobgenError, match="drop --data"):
+        plan_for("polaris", stage="/x/d.tar", app_args="--data /y")
+
+
+# ---------------------------------------------------------------- scale-dependent settings
+def test_aurora_cxi_workaround_only_beyond_16_nodes():
+    small, big = env_of(plan_for("aurora", nodes=16)), env_of(plan_for("aurora", nodes=17))
+    for name in ("FI_CXI_DEFAULT_CQ_SIZE", "FI_CXI_OFLOW_BUF_SIZE", "FI_CXI_CQ_FILL_PERCENT"):
+        assert name not in small and name in big
+    assert big["FI_CXI_OFLOW_BUF_SIZE"] == "8388608"
+
+
+# ---------------------------------------------------------------- CLI
+def test_extras_from_the_command_line_regenerate_identically():
+    args = ["render", "--site", "aurora", "--app", "ffn", "-A", "p", "--nodes", "4",
+            "--copper", "--copper-path", VENV, "--stage", "/lus/d.tar",
+            "--framework-module", "frameworks/2024.2.1_u1", "--ranks-per-device", "2"]
+    res = run_jobgen(*args)
+    assert res.returncode == 0, res.stderr
+    line = next(x for x in res.stdout.splitlines() if x.startswith("# Regenerate: "))
+    import shlex
+
+    again = run_jobgen(*shlex.split(line.removeprefix("# Regenerate: "))[1:])
+    assert again.stdout == res.stdout
+
+
+def test_copper_on_polaris_is_one_line_exit_2():
+    res = run_jobgen("render", "--site", "polaris", "--app", "ffn", "-A", "p", "--copper",
+                     "--copper-path", "/x")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1
+    assert "polaris has no Copper" in res.stderr
