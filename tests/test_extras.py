@@ -4,13 +4,12 @@ data staging and scale-dependent settings, on the plan and on the rendered text.
 from __future__ import annotations
 
 import pytest
+from helpers import run_jobgen
 
 from jobgen.errors import JobgenError
 from jobgen.plan import Plan, Request, build_plan
 from jobgen.profiles import load_profile
 from jobgen.render import render
-
-from helpers import run_jobgen
 
 VENV = "/lus/flare/projects/p/venv/lib/python3.10/site-packages"
 
