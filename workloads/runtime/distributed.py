@@ -165,7 +165,10 @@ def init_distributed(de: DistEnv, dev: DeviceInfo, timeout_s: float,
 
 
 def shutdown(ctx: DistContext) -> None:
+    """Clean teardown: a barrier first, so no rank destroys the group (or exits and takes the
+    rendezvous store with it) while a peer still has collectives in flight."""
     if ctx.enabled and dist.is_initialized():
+        ctx.barrier()
         dist.destroy_process_group()
 
 

@@ -1,0 +1,106 @@
+"""Fast checks of the package layout, manifests, launcher detection and checkpoint files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from workloads_testlib import HAVE_TORCH, REPO, base_env, needs_torch
+
+import workloads
+
+MANIFEST_KEYS = {"name", "description", "module", "frameworks", "model", "default_batch_size",
+                 "default_args", "sizes"}
+
+
+def test_package_import_and_manifests_do_not_import_torch() -> None:
+    code = ("import sys, workloads\n"
+            "ms = [workloads.load_manifest(a) for a in workloads.APPS]\n"
+            "assert 'torch' not in sys.modules and 'numpy' not in sys.modules\n"
+            "print(len(ms))")
+    p = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=base_env(),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == str(len(workloads.APPS))
+
+
+@pytest.mark.parametrize("app", workloads.APPS)
+def test_manifest_format(app: str) -> None:
+    m = workloads.load_manifest(app)
+    assert set(m) == MANIFEST_KEYS
+    assert m["name"] == app and m["module"] == f"workloads.{app}"
+    assert m["frameworks"] == ["pytorch"]
+    assert isinstance(m["default_batch_size"], int) and m["default_args"] == []
+    assert set(m["sizes"]) == {"default", "tiny"}
+    pkg = Path(workloads.__file__).parent / app
+    for f in ("__init__.py", "__main__.py", "model.py"):
+        assert (pkg / f).is_file()
+
+
+@needs_torch
+def test_manifest_batch_sizes_match_code() -> None:
+    import importlib
+
+    for app in workloads.APPS:
+        spec = importlib.import_module(f"workloads.{app}.model").APP
+        assert spec.name == app
+        assert spec.default_batch_size == workloads.load_manifest(app)["default_batch_size"]
+
+
+LAUNCHER_ENVS = [
+    ({}, (0, 0, 1, 1, "none")),
+    ({"RANK": "3", "LOCAL_RANK": "1", "WORLD_SIZE": "8", "LOCAL_WORLD_SIZE": "4",
+      "PMI_RANK": "0", "PMI_SIZE": "8", "SLURM_PROCID": "0"}, (3, 1, 8, 4, "torchrun")),
+    ({"PALS_RANKID": "5", "PALS_LOCAL_RANKID": "1", "PMI_RANK": "5", "PMI_LOCAL_RANK": "1",
+      "PMI_SIZE": "8", "PMI_LOCAL_SIZE": "4"}, (5, 1, 8, 4, "pals")),
+    ({"PMI_RANK": "3", "PMI_SIZE": "4", "MPI_LOCALRANKID": "1", "MPI_LOCALNRANKS": "2",
+      "SLURM_PROCID": "0", "SLURM_NTASKS": "4"}, (3, 1, 4, 2, "mpich")),
+    ({"OMPI_COMM_WORLD_RANK": "6", "OMPI_COMM_WORLD_LOCAL_RANK": "0",
+      "OMPI_COMM_WORLD_SIZE": "12", "OMPI_COMM_WORLD_LOCAL_SIZE": "6"}, (6, 0, 12, 6, "openmpi")),
+    ({"SLURM_PROCID": "9", "SLURM_LOCALID": "1", "SLURM_STEP_NUM_TASKS": "16",
+      "SLURM_STEP_TASKS_PER_NODE": "4(x4)", "SLURM_NTASKS": "16"}, (9, 1, 16, 4, "slurm")),
+    # batch-script environment without srun: not a distributed launch
+    ({"SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NTASKS": "16"}, (0, 0, 1, 1, "none")),
+]
+
+
+@needs_torch
+@pytest.mark.parametrize(("env", "expected"), LAUNCHER_ENVS)
+def test_detect_dist_env(env: dict[str, str], expected: tuple) -> None:
+    from workloads.runtime.distributed import detect_dist_env
+
+    d = detect_dist_env(env)
+    assert (d.rank, d.local_rank, d.world_size, d.local_world_size, d.launcher) == expected
+
+
+@needs_torch
+def test_atomic_write_and_incomplete_checkpoints(tmp_path: Path) -> None:
+    from workloads.runtime.checkpoint import CheckpointManager, atomic_write
+
+    target = tmp_path / "f.bin"
+    atomic_write(target, lambda fh: fh.write(b"good"))
+    with pytest.raises(RuntimeError):
+        atomic_write(target, lambda fh: (fh.write(b"half"), (_ for _ in ()).throw(
+            RuntimeError("killed mid-write"))))
+    assert target.read_bytes() == b"good"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.bin"]  # no temp file left behind
+
+    mgr = CheckpointManager(tmp_path / "ck", rank=0, keep=2)
+    for step in (2, 4, 6):
+        mgr.save(step, {"model": {}, "step": step}, {"rng": step}, lambda: None, {})
+    assert mgr.complete_steps() == [6, 4]  # pruned to keep=2
+    (tmp_path / "ck" / "step_000000008").mkdir()  # crashed before COMPLETE
+    step, state, rng = mgr.load_latest()  # type: ignore[misc]
+    assert (step, state["step"], rng) == (6, 6, {"rng": 6})
+
+
+def test_timing_percentile_matches_numpy_convention() -> None:
+    if not HAVE_TORCH:
+        pytest.skip("torch is not installed")
+    from workloads.runtime.timing import percentile
+
+    assert percentile([], 50) is None
+    assert percentile([4.0, 1.0, 3.0, 2.0], 50) == 2.5
+    assert percentile([1.0, 2.0, 3.0, 4.0, 5.0], 90) == pytest.approx(4.6)
