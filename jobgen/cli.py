@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from .cliopts import with_options_of
 from .errors import JobgenError
 
 app = typer.Typer(
@@ -50,7 +51,7 @@ def _console(stderr: bool = False):
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    width = None if stream.isatty() else 200  # pipes and files get whole rows
+    width = None if stream.isatty() else 300  # pipes and files get whole rows
     return Console(stderr=stderr, highlight=False, width=width)
 
 
@@ -192,6 +193,10 @@ def render(
                                               "before the launch.")] = None,
     stage_to: Annotated[str | None, typer.Option(help="Where --stage unpacks (default: the "
                                                  "node-local disk).")] = None,
+    requeue: Annotated[int, typer.Option(help="Requeue after preemption or the walltime "
+                                         "warning, at most this many times.")] = 0,
+    checkpoint_dir: Annotated[str | None, typer.Option(help="Where the app checkpoints "
+                                                       "(needed with --requeue).")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the script here instead of "
                                              "stdout.")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
@@ -208,7 +213,7 @@ def render(
         precision=precision.value if precision else None, env=tuple(env or ()), python=python,
         framework=framework.value, framework_module=framework_module, copper=copper,
         copper_paths=tuple(copper_path or ()), container=container, stage=stage,
-        stage_to=stage_to,
+        stage_to=stage_to, requeue=requeue, checkpoint_dir=checkpoint_dir,
     )
     if out is not None and out.exists() and not force:
         raise JobgenError(f"{out} exists: add --force to overwrite it")
@@ -220,6 +225,130 @@ def render(
         sys.stdout.write(text)
         return
     _write_atomically(out, text)
+
+
+# ---------------------------------------------------------------- review: explain, diff, lint,
+# verify (their logic lives in explain.py, diffing.py, lint.py, verify.py)
+class ReportFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _exit_with(differs: bool) -> None:
+    raise typer.Exit(1 if differs else 0)
+
+
+@app.command(epilog="Takes render's options; without -A or a program it uses placeholders.")
+@with_options_of(render, drop=("out", "force"))
+def explain(
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
+    = ReportFormat.text,
+    **options: object,
+) -> None:
+    """Per-rank placement, a drawing of one node, and every line's reason, source and layer."""
+    from .explain import build_report, format_text
+    from .plan import build_plan
+    from .profiles import load_profile
+    from .requestopts import request_from_options, with_placeholders
+
+    req = request_from_options(options, _COMMAND)
+    loaded = load_profile(req.site)
+    req, notes = with_placeholders(req, loaded)
+    plan = build_plan(loaded, req)
+    report = build_report(loaded, req, plan, notes)
+    if fmt is ReportFormat.json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        sys.stdout.write(format_text(report))
+
+
+@app.command(
+    epilog="Exit code 0 when equal, 1 when different, 2 on error. Examples: jobgen diff --site "
+    "aurora --site sunspot; jobgen diff old/aurora.yaml new/aurora.yaml; jobgen diff job.pbs "
+    "job-edited.pbs"
+)
+@with_options_of(render, drop=("site", "out", "force"))
+def diff(
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="Two profile files, two profile directories, or two job scripts.")] = None,
+    site: Annotated[list[str] | None, typer.Option(
+        "--site", help="Two sites to compare (the same request on each); with profile "
+        "directories, the one profile to compare.")] = None,
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
+    = ReportFormat.text,
+    **options: object,
+) -> None:
+    """Compare two plans by meaning: directives, modules, environment, launcher, placement."""
+    from .diffing import diff_profiles, diff_scripts, diff_sites, is_profile_path
+    from .requestopts import request_from_options
+    from .semantic import format_changes
+
+    sites, files = site or [], paths or []
+    req = request_from_options({**options, "site": sites[0] if sites else "-"}, _COMMAND)
+    if not files:
+        comparisons = diff_sites(sites, req)
+    elif len(files) != 2:
+        raise JobgenError(f"give two paths to compare, not {len(files)}")
+    elif all(is_profile_path(p) for p in files):
+        if len(sites) > 1:
+            raise JobgenError("with profile paths, --site picks one profile: give it once")
+        comparisons = diff_profiles(files[0], files[1], req, sites[0] if sites else None)
+    elif not any(is_profile_path(p) for p in files):
+        comparisons = diff_scripts(files[0], files[1])
+    else:
+        raise JobgenError("compare two profiles or two scripts, not one of each")
+    if fmt is ReportFormat.json:
+        typer.echo(json.dumps([c.as_dict() for c in comparisons], indent=2))
+    else:
+        for c in comparisons:
+            sys.stdout.write(format_changes(c.changes, c.old_label, c.new_label))
+    _exit_with(any(c.changes for c in comparisons))
+
+
+@app.command(epilog="Exit code 0 when clean, 1 with findings, 2 on error.")
+def lint(
+    script: Annotated[Path, typer.Argument(help="A job script, generated or hand-written.")],
+    site: Annotated[str | None, typer.Option(
+        help="Site whose rules apply (default: the site a jobgen script names).")] = None,
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
+    = ReportFormat.text,
+) -> None:
+    """Check a job script against a site's rules; each finding with its line and fix."""
+    from .lint import lint as lint_script
+    from .profiles import load_profile
+    from .scriptparse import parse_file
+
+    parsed = parse_file(script)
+    name = site or parsed.header.site
+    if not name:
+        raise JobgenError(f"{script}: which site's rules apply? add --site SITE")
+    findings = lint_script(parsed, load_profile(name).profile)
+    if fmt is ReportFormat.json:
+        typer.echo(json.dumps({"script": str(script), "site": name,
+                               "findings": [f.as_dict() for f in findings]}, indent=2))
+    else:
+        for f in findings:
+            typer.echo(f.format(str(script)))
+        typer.echo(f"{script}: {len(findings)} problem(s) for site {name}",
+                   err=bool(findings))
+    _exit_with(bool(findings))
+
+
+@app.command(epilog="Exit code 0 when up to date, 1 when it drifted, 2 on error.")
+def verify(
+    script: Annotated[Path, typer.Argument(help="A script written by jobgen render.")],
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
+    = ReportFormat.text,
+) -> None:
+    """Render a generated script again from its header and report any drift."""
+    from .verify import verify as verify_script
+
+    verdict = verify_script(script)
+    if fmt is ReportFormat.json:
+        typer.echo(json.dumps(verdict.as_dict(), indent=2))
+    else:
+        sys.stdout.write(verdict.format())
+    _exit_with(not verdict.up_to_date)
 
 
 def _write_atomically(path: Path, text: str) -> None:

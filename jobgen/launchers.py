@@ -100,6 +100,9 @@ def _srun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
     if per:
         out.append(_arg(profile, "srun does not inherit --cpus-per-task from sbatch (Slurm 22.05+)",
                         f"--cpus-per-task={per}"))
+    out.append(LaunchArg(("--kill-on-bad-exit=1",), "fail fast: a rank that fails ends the "
+                         "whole step instead of leaving the others waiting",
+                         "Slurm srun(1) --kill-on-bad-exit"))
     if profile.cpu_binding.style == "mask":
         # Masks as wide as the highest CPU they name, in 64-bit words (as the site docs write them).
         top = max((c for s in shape.slots for c in s.cpus), default=0)

@@ -133,6 +133,20 @@ class Flag(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Preemption(Sourced):
+    """How the scheduler warns a job before it ends it, and how the job comes back.
+
+    The script traps `signal` (and TERM), forwards it to the ranks so the workload
+    checkpoints, and, with --requeue, puts the job back in the queue: `scontrol` requeues it
+    from the script (Slurm); `rerunnable` marks it for the scheduler to rerun (PBS -r y).
+    """
+
+    signal: Literal["USR1", "USR2", "TERM", "URG"] = "USR1"
+    lead_seconds: PositiveInt = 120
+    requeue: Literal["scontrol", "rerunnable", "none"] = "none"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Scheduler(Sourced):
     dialect: Dialect
     shell: NonEmptyStr = "/bin/bash"  # the script's interpreter line; ALCF documents bash -l
@@ -145,6 +159,7 @@ class Scheduler(Sourced):
     queues: list[Queue] = field(default_factory=list)
     default_walltime: str = "00:30:00"
     gpus_per_node_directive: bool = False  # Slurm: --gpus-per-node
+    preemption: Preemption | None = None
 
 
 # ---------------------------------------------------------------- launcher

@@ -64,6 +64,8 @@ class Request:
     container: str | None = None
     stage: str | None = None
     stage_to: str | None = None
+    requeue: int = 0
+    checkpoint_dir: str | None = None
 
     def command_line(self) -> str:
         """The canonical `jobgen render` command that regenerates this plan."""
@@ -79,6 +81,7 @@ class Request:
             ("--framework", None if self.framework == "pytorch" else self.framework),
             ("--framework-module", self.framework_module), ("--container", self.container),
             ("--stage", self.stage), ("--stage-to", self.stage_to),
+            ("--requeue", self.requeue or None), ("--checkpoint-dir", self.checkpoint_dir),
         ]
         # --opt=value keeps values that start with '-' (app arguments) attached to their option.
         words += [f"{k}={v}" for k, v in opts if v is not None]
@@ -159,6 +162,12 @@ class Plan:
     stage: StageStep | None = None
     framework_variant: Fact | None = None
     devices_per_node: int = 0
+    signals: tuple[str, ...] = ()  # trapped and forwarded to the ranks
+    preemption: Fact | None = None
+    requeue: int = 0
+    requeue_method: str = "none"
+    master_port: int = 29500
+    launcher_dialect: str = ""
     warnings: tuple[str, ...] = field(default=())
 
     @property
@@ -176,6 +185,11 @@ class Plan:
             return ()
         return ("env", *(f"{e.name}={e.value}" for e in self.env
                          if e.name.startswith("CUDA_MPS_") and e.action == "set"))
+
+    @property
+    def local_rendezvous(self) -> bool:
+        """Ranks meet on this machine and no torchrun sets MASTER_ADDR for them."""
+        return self.master.method == "localhost" and self.launcher_dialect != "torchrun"
 
     @property
     def all_devices(self) -> str:
@@ -367,6 +381,38 @@ def _command(profile: Profile, req: Request, app: App | None, precision: str,
     return tuple(argv)
 
 
+def _preemption(profile: Profile, req: Request, app: App | None
+                ) -> tuple[tuple[str, ...], Fact | None]:
+    """Signals the script forwards to the ranks, and the requeue request checked."""
+    pre = profile.scheduler.preemption
+    if req.requeue < 0:
+        raise JobgenError(f"--requeue must be 0 or more, not {req.requeue}")
+    if req.requeue and (pre is None or pre.requeue == "none"):
+        raise JobgenError(f"{profile.name} has no documented way to requeue a job: drop --requeue")
+    if req.requeue and app and not req.checkpoint_dir:
+        raise JobgenError("--requeue needs --checkpoint-dir DIR so the requeued run resumes "
+                          "where it stopped")
+    if req.checkpoint_dir is not None and not req.checkpoint_dir.strip():
+        raise JobgenError("--checkpoint-dir needs a directory")
+    if pre is None:
+        return ("TERM", "INT"), None
+    signals = tuple(dict.fromkeys([pre.signal, "TERM", "INT"]))
+    text = f"forward {pre.signal} (sent {pre.lead_seconds} s before the end) to the ranks"
+    if req.requeue:
+        text += f"; requeue up to {req.requeue} times ({pre.requeue})"
+    return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed)
+
+
+def _master_port(profile: Profile, env: tuple[EnvSetting, ...]) -> int:
+    """The profile's port, unless the user set MASTER_PORT with --env."""
+    for e in env:
+        if e.name == "MASTER_PORT" and e.layer == "command line":
+            if not (e.value or "").isdigit() or not 1024 <= int(e.value or 0) <= 65535:
+                raise JobgenError(f"--env MASTER_PORT={e.value}: use a port from 1024 to 65535")
+            return int(e.value or 0)
+    return profile.launcher.master.port
+
+
 def _python_setup(profile: Profile) -> tuple[Fact, ...]:
     py = profile.python
     out = []
@@ -448,17 +494,22 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         launcher += arg.words
     launcher.append(Var("JOBGEN_WRAPPER"))
 
+    pre = profile.scheduler.preemption
+    signals, preempt_fact = _preemption(profile, req, app)
+    master_port = _master_port(profile, env)
+    env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
     alloc = ()
     if sharing == "alloc_flag" and profile.device_sharing and profile.device_sharing.alloc_flag:
         alloc = (profile.device_sharing.alloc_flag,)
     job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
-                   job_name, filesystems, alloc)
+                   job_name, filesystems, alloc, req.requeue)
     directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
     modules = _modules(profile, choice.module_line, req.framework_module)
     prefix, inner_python, container_module = container_prefix(profile, req.container)
     modules += tuple(extra_modules) + ((container_module,) if container_module else ())
+    ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
     command = _command(profile, req, app, precision, prefix, inner_python,
-                       choice.app_args, stage)
+                       choice.app_args + ckpt, stage)
     warnings = []
     if profile.status == "decommissioned":
         warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
@@ -510,6 +561,12 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         stage=stage,
         framework_variant=choice.fact,
         devices_per_node=ndev,
+        signals=signals,
+        preemption=preempt_fact,
+        requeue=req.requeue,
+        requeue_method=pre.requeue if pre else "none",
+        master_port=master_port,
+        launcher_dialect=profile.launcher.dialect,
         warnings=tuple(warnings),
     )
 

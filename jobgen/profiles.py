@@ -241,8 +241,23 @@ def json_schema() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- cache
+_CODE: str | None = None
+
+
+def _code_fingerprint() -> str:
+    """The model and checks code: a cached profile is only valid for the code that made it."""
+    global _CODE
+    if _CODE is None:
+        here = Path(__file__).resolve().parent
+        h = hashlib.sha256(__version__.encode())
+        for name in ("model.py", "checks.py", "profiles.py"):
+            h.update((here / name).read_bytes())
+        _CODE = h.hexdigest()
+    return _CODE
+
+
 def _cache_key(chain: list[ProfileFile], blobs: list[bytes]) -> str:
-    h = hashlib.sha256(__version__.encode())
+    h = hashlib.sha256(_code_fingerprint().encode())
     for pf, blob in zip(chain, blobs, strict=True):
         h.update(str(pf.path).encode() + b"\0" + cache.sha256(blob).encode())
     return h.hexdigest()

@@ -39,6 +39,7 @@ class JobShape:
     job_name: str
     filesystems: tuple[str, ...]
     alloc_flags: tuple[str, ...] = ()  # added by the plan (LSF gpumps for shared GPUs)
+    requeue: int = 0
 
 
 DirectiveFn = Callable[[Profile, JobShape], list[Fact]]
@@ -150,6 +151,10 @@ def _pbs(profile: Profile, shape: JobShape) -> list[Fact]:
             Fact(f"#PBS -l filesystems={':'.join(shape.filesystems)}", fs.why, fs.source,
                  "profile", fs.unconfirmed)
         )
+    pre = profile.scheduler.preemption
+    if shape.requeue and pre is not None and pre.requeue == "rerunnable":
+        out.append(Fact("#PBS -r y", f"rerunnable: the scheduler reruns it after preemption "
+                        f"({pre.why})", pre.source, "command line", pre.unconfirmed))
     return out + _fixed(profile, "#PBS")
 
 
@@ -170,6 +175,16 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
         out.append(_sched_fact(profile, f"#SBATCH --cpus-per-task={shape.cpus_per_rank}",
                                "the cores each rank is bound to (within the usable cores)"))
     out.append(_sched_fact(profile, f"#SBATCH --time={hms(shape.walltime)}", "wall-clock limit"))
+    pre = profile.scheduler.preemption
+    if pre is not None:
+        out.append(Fact(f"#SBATCH --signal=B:{pre.signal}@{pre.lead_seconds}",
+                        f"warn the batch shell {pre.lead_seconds} s before the end so the ranks "
+                        f"checkpoint: {pre.why}", pre.source, "profile", pre.unconfirmed))
+        if shape.requeue:
+            out.append(Fact("#SBATCH --requeue", "the job may go back to the queue",
+                            pre.source, "command line", pre.unconfirmed))
+            out.append(Fact("#SBATCH --open-mode=append", "a requeued run appends to the "
+                            "output file instead of truncating it", pre.source, "command line"))
     return out + _fixed(profile, "#SBATCH")
 
 

@@ -1,0 +1,94 @@
+"""`jobgen diff`: sites, profile versions and scripts compared by meaning, exit codes like diff."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from helpers import ROOT, run_jobgen
+
+from jobgen.diffing import diff_sites
+from jobgen.plan import Request
+
+
+def _changes(result) -> list[dict]:
+    return [c for comp in json.loads(result.stdout) for c in comp["changes"]]
+
+
+def test_aurora_vs_sunspot_names_system_filesystem_and_queue_only():
+    result = run_jobgen("diff", "--site", "aurora", "--site", "sunspot", "--format", "json")
+    assert result.returncode == 1, result.stderr
+    changes = {(c["group"], c["key"]): (c["old"], c["new"]) for c in _changes(result)}
+    assert changes == {
+        ("directives", "#PBS -q"): ("debug", "workq"),
+        ("directives", "#PBS -l select"): ("1", "1:system=sunspot"),
+        ("directives", "#PBS -l filesystems"): ("home:flare", "home:tegu"),
+        ("environment", "MASTER_ADDR"): (
+            "$(head -n 1 $PBS_NODEFILE | cut -d. -f1).hsn.cm.aurora.alcf.anl.gov",
+            "$(head -n 1 $PBS_NODEFILE | cut -d. -f1).hsn.cm.sunspot.alcf.anl.gov"),
+    }
+    text = run_jobgen("diff", "--site", "aurora", "--site", "sunspot", "--app", "gpt")
+    assert text.returncode == 1
+    assert text.stdout.splitlines()[:3] == ["--- aurora", "+++ sunspot", "directives:"]
+    assert "~ #PBS -q: debug -> workq" in text.stdout
+
+
+def test_same_site_twice_is_equal_and_exits_0():
+    result = run_jobgen("diff", "--site", "polaris", "--site", "polaris", "--nodes", "2")
+    assert result.returncode == 0, result.stderr
+    assert "no differences in meaning" in result.stdout
+
+
+def test_request_options_apply_to_both_sites():
+    comparison = diff_sites(["lumi", "polaris"], Request(site="-", app="ffn", nodes=2))[0]
+    keys = {(c.group, c.key) for c in comparison.changes}
+    assert ("launcher", "command") in keys and ("placement", "local rank 7") in keys
+
+
+def test_script_against_a_hand_edited_copy(tmp_path):
+    old, new = tmp_path / "job.slurm", tmp_path / "edited.slurm"
+    assert run_jobgen("render", "--site", "lumi", "--app", "ffn", "-A", "p", "--out",
+                      str(old)).returncode == 0
+    text = old.read_text()
+    # reorder two directives (no change in meaning) and change one export (a change)
+    lines = text.splitlines(keepends=True)
+    d = [i for i, line in enumerate(lines) if line.startswith("#SBATCH")]
+    lines[d[0]], lines[d[1]] = lines[d[1]], lines[d[0]]
+    new.write_text("".join(lines).replace("NCCL_NET_GDR_LEVEL=PHB", "NCCL_NET_GDR_LEVEL=3"))
+    result = run_jobgen("diff", str(old), str(new))
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[2:] == ["environment:", "  ~ NCCL_NET_GDR_LEVEL: PHB -> 3"]
+    assert run_jobgen("diff", str(old), str(old)).returncode == 0
+
+
+def test_profile_before_and_after_an_edit(tmp_path):
+    before, after = tmp_path / "before", tmp_path / "after"
+    for d in (before, after):
+        d.mkdir()
+        for name in ("aurora", "sunspot"):
+            shutil.copy(ROOT / "site_profiles" / f"{name}.yaml", d / f"{name}.yaml")
+    edited = (after / "aurora.yaml").read_text().replace(
+        'default_walltime: "00:30:00"', 'default_walltime: "00:20:00"')
+    (after / "aurora.yaml").write_text(edited)
+    one = run_jobgen("diff", str(before / "aurora.yaml"), str(after / "aurora.yaml"))
+    assert one.returncode == 1, one.stderr
+    assert "~ scheduler.default_walltime: 00:30:00 -> 00:20:00" in one.stdout
+    assert "~ #PBS -l walltime: 00:30:00 -> 00:20:00" in one.stdout
+    # directories: sunspot extends the edited aurora next to it, so it changes too
+    both = run_jobgen("diff", str(before), str(after), "--format", "json")
+    assert both.returncode == 1
+    compared = {c["new"].rsplit("/", 1)[-1]: c for c in json.loads(both.stdout)}
+    assert set(compared) == {"aurora.yaml", "sunspot.yaml"}
+    assert not compared["sunspot.yaml"]["equal"]
+    same = run_jobgen("diff", str(before), str(before), "--site", "sunspot")
+    assert same.returncode == 0, same.stdout + same.stderr
+
+
+def test_mistakes_exit_2(tmp_path):
+    assert run_jobgen("diff", "--site", "aurora").returncode == 2
+    assert run_jobgen("diff", "--site", "aurora", "--site", "nowhere").returncode == 2
+    script = tmp_path / "a.sh"
+    script.write_text("#!/bin/bash\n")
+    assert run_jobgen("diff", str(script), str(ROOT / "site_profiles" / "aurora.yaml")
+                      ).returncode == 2
+    assert run_jobgen("diff", str(script)).returncode == 2

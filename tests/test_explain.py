@@ -1,0 +1,98 @@
+"""`jobgen explain`: placement table, node drawing, and each line's reason, source and layer."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+from helpers import ROOT, run_jobgen
+
+
+def explain(*args: str, env: dict[str, str] | None = None) -> str:
+    result = run_jobgen("explain", *args, env=env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_aurora_placement_table_and_drawing():
+    out = explain("--site", "aurora", "--app", "cosmictagger", "--nodes", "2", "-A", "proj")
+    rows = re.findall(r"^  (\d+) +(\S+) +(\d+) \((GPU \d tile \d)\) +(\d+) +(\d) ", out, re.M)
+    assert rows[0] == ("0", "4-7", "0", "GPU 0 tile 0", "0", "0")
+    assert rows[11] == ("11", "76-79", "11", "GPU 5 tile 1", "11", "1")
+    # reserved core 0 marked, rank 0 on cores 4-7, rank 11 ('b') on socket 1
+    assert re.search(r"socket 0 +cores 0-51 +R\.\.\.0000111122223333", out)
+    assert re.search(r"socket 1 +cores 52-103 +R\.\.\.6666.*bbbb", out)
+    assert "GPU 5 NUMA 1: tile 0 -> rank 10; tile 1 -> rank 11" in out
+
+
+def test_every_line_has_reason_source_and_layer():
+    out = explain("--site", "aurora", "--app", "ffn", "-A", "proj", "--walltime", "00:45:00")
+    block = out[out.index("== directives"):out.index("== modules")]
+    assert "#PBS -A proj" in block and "layer: command line (--account)" in block
+    assert re.search(r"#PBS -l walltime=00:45:00\n.*\n.*layer: command line \(--walltime\)",
+                     block)
+    assert re.search(r"#PBS -k doe\n +why: .+\n +source: UG .+layer: bundled profile$", block,
+                     re.M)
+    assert "== environment" in out and "== launcher: mpiexec" in out
+    assert "UNCONFIRMED: whether pmix is already the PALS default" in out
+
+
+def test_sunspot_values_come_from_the_profile_it_extends():
+    out = explain("--site", "sunspot", "--app", "ffn", "-A", "proj")
+    assert "profile: sunspot (bundled profile) <- aurora (extended profile aurora" in out
+    assert re.search(r"#PBS -l filesystems=home:tegu\n.*\n.*layer: bundled profile", out)
+    assert re.search(r"#PBS -k doe\n.*\n.*layer: extended profile aurora \(bundled profile\)",
+                     out)
+    assert "UNCONFIRMED: the core 0/52 reservation is documented for Aurora only" in out
+
+
+def test_user_profile_layer(tmp_path):
+    config = tmp_path / "config"
+    (config / "jobgen" / "profiles").mkdir(parents=True)
+    (config / "jobgen" / "profiles" / "polaris.yaml").write_text(
+        "name: polaris\nextends: polaris\nscheduler:\n  default_walltime: '00:50:00'\n")
+    out = explain("--site", "polaris", "--app", "ffn", env={"XDG_CONFIG_HOME": str(config)})
+    assert re.search(r"#PBS -l walltime=00:50:00\n.*\n.*layer: user profile .*polaris.yaml",
+                     out)
+    assert re.search(r"#PBS -k doe\n.*\n.*layer: extended profile polaris \(bundled profile\)",
+                     out)
+
+
+def test_json_format_and_placeholders():
+    data = json.loads(explain("--site", "lumi", "--format", "json"))
+    assert data["site"] == "lumi" and len(data["placement"]) == 8
+    assert data["placement"][0]["cpus"] == "49-55" and data["placement"][0]["numa"] == 3
+    assert any("placeholder PROJECT" in n for n in data["notes"])
+    assert data["app_command"].endswith("python3 train.py")
+    assert any("NCCL_SOCKET_IFNAME" in u for u in data["unconfirmed"])
+    for fact in data["directives"] + data["environment"] + data["launcher"]["args"]:
+        assert fact["why"] and fact["source"] and fact["layer"]
+
+
+def test_explain_and_diff_take_every_render_option():
+    import typer.main
+
+    from jobgen.cli import app
+
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+
+    def options(name: str) -> dict[str, tuple[str, ...]]:
+        return {p.name: tuple(p.opts) for p in commands[name].params}
+
+    render = options("render")
+    for name in ("explain", "diff"):
+        shared = {k: v for k, v in options(name).items() if k in render}
+        assert set(render) - set(shared) <= {"out", "force", "site"}
+        assert all(shared[k] == render[k] for k in shared if k != "site")
+
+
+def test_explain_imports_no_torch():
+    code = ("import sys; from jobgen.cli import main\n"
+            "try:\n    main(['explain', '--site', 'polaris', '--app', 'ffn'])\n"
+            "except SystemExit:\n    pass\n"
+            "assert 'torch' not in sys.modules, 'torch imported'\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
