@@ -1,0 +1,147 @@
+"""Run a rendered job script here, with stand-ins for what its site has (tests only).
+
+`install_bin` copies the stand-ins of `bin/` (launchers, `module`, `conda`, `scontrol`,
+`singularity`, Copper and MPS stubs) to a scratch directory with this interpreter in their
+`#!` line; `run_script` writes the scheduler's environment for an emulated allocation (a
+`PBS_NODEFILE`, an LSF or Cobalt host list, Slurm's node list), runs the script unchanged with
+`bash SCRIPT` in a scratch working directory and the stand-ins first on PATH, and collects what
+each rank of `report_rank.py` reported plus the stand-ins' event log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BIN = HERE / "bin"
+REPORTER = HERE / "report_rank.py"
+# The user's program after `--`: the reporter, without site-packages for a fast start.
+REPORT_COMMAND = (sys.executable, "-S", str(REPORTER))
+MASK_VARIABLES = ("ZE_AFFINITY_MASK", "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+                  "HIP_VISIBLE_DEVICES")
+JOBID = {"pbs": "123.emu", "slurm": "4242", "lsf": "777", "cobalt": "555"}
+
+
+@dataclass(frozen=True)
+class Site:
+    """An emulated allocation of one site: its scheduler dialect and its two nodes."""
+
+    name: str
+    dialect: str  # pbs, slurm, lsf, cobalt
+    hosts: tuple[str, ...]  # node names as the launcher sees them, in allocation order
+    master: str  # MASTER_ADDR the site's recipe builds from them
+    nodelist: str = ""  # Slurm's compressed SLURM_JOB_NODELIST
+
+
+@dataclass
+class EmuRun:
+    proc: subprocess.CompletedProcess[str]
+    workdir: Path
+    jobid: str
+    reports: dict[int, dict] = field(default_factory=dict)
+    events: list[dict] = field(default_factory=list)
+
+    @property
+    def jobgen_dir(self) -> Path:
+        return self.workdir / ".jobgen" / self.jobid
+
+    def calls(self, tool: str) -> list[dict]:
+        return [e for e in self.events if e["tool"] == tool]
+
+    def rank_times(self) -> list[float]:
+        return [e["t"] for e in self.calls("report_rank")]
+
+    def explain(self) -> str:
+        return (f"exit {self.proc.returncode}\n--- stdout\n{self.proc.stdout[-4000:]}\n"
+                f"--- stderr\n{self.proc.stderr[-4000:]}")
+
+
+def install_bin(dest: Path) -> Path:
+    """The stand-ins, executable, with this interpreter (no site-packages) in their #! line."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for src in BIN.iterdir():
+        if src.name.startswith((".", "__")):
+            continue
+        text = src.read_text()
+        if text.startswith("#!/usr/bin/env python3"):
+            text = f"#!{sys.executable} -S" + text[len("#!/usr/bin/env python3"):]
+        target = dest / src.name
+        target.write_text(text)
+        target.chmod(0o755)
+    return dest
+
+
+def scheduler_env(site: Site, workdir: Path, hosts: tuple[str, ...]) -> dict[str, str]:
+    jobid = JOBID[site.dialect]
+    if site.dialect == "pbs":
+        nodefile = workdir.parent / "pbs_nodefile"
+        nodefile.write_text("".join(f"{h}\n" for h in hosts))
+        return {"PBS_NODEFILE": str(nodefile), "PBS_O_WORKDIR": str(workdir),
+                "PBS_JOBID": jobid, "PBS_ENVIRONMENT": "PBS_BATCH"}
+    if site.dialect == "slurm":
+        return {"SLURM_JOB_NUM_NODES": str(len(hosts)), "SLURM_JOB_NODELIST": site.nodelist,
+                "SLURM_NODELIST": site.nodelist, "SLURM_SUBMIT_DIR": str(workdir),
+                "SLURM_JOB_ID": jobid, "SLURM_JOBID": jobid}
+    if site.dialect == "lsf":
+        hostfile = workdir.parent / "lsb_djob_hostfile"
+        hostfile.write_text("batch1\n" + "".join(f"{h}\n" * 42 for h in hosts))
+        return {"LSB_DJOB_HOSTFILE": str(hostfile), "LS_SUBCWD": str(workdir),
+                "LSB_JOBID": jobid, "LSB_HOSTS": " ".join(["batch1", *hosts])}
+    if site.dialect == "cobalt":
+        nodefile = workdir.parent / "cobalt_nodefile"
+        nodefile.write_text("".join(f"{h}\n" for h in hosts))
+        return {"COBALT_NODEFILE": str(nodefile), "COBALT_JOBID": jobid,
+                "COBALT_JOBSIZE": str(len(hosts))}
+    raise ValueError(f"no emulation for dialect {site.dialect!r}")
+
+
+def run_script(text: str, site: Site, tmp: Path, bin_dir: Path, env: dict[str, str] | None = None,
+               timeout: float = 60) -> EmuRun:
+    """Run `text` as the batch script of a job on `site`'s emulated nodes."""
+    workdir = tmp / "work"
+    emu = tmp / "emu"
+    for d in (workdir, emu / "out", emu / "state", tmp / "home"):
+        d.mkdir(parents=True, exist_ok=True)
+    script = workdir / "job.sh"
+    script.write_text(text)
+    log = emu / "events.jsonl"
+    full_env = {
+        "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(tmp / "home"), "USER": "emu", "LOGNAME": "emu", "LANG": "C.UTF-8",
+        "SHELL": "/bin/bash",
+        "JOBGEN_EMU_OUT": str(emu / "out"), "JOBGEN_EMU_LOG": str(log),
+        "JOBGEN_EMU_STATE": str(emu / "state"),
+        "WITH_CONDA": "true",  # what the LUMI AI containers define for `$WITH_CONDA && ...`
+        **scheduler_env(site, workdir, site.hosts),
+        **(env or {}),
+    }
+    proc = subprocess.run(["bash", str(script)], cwd=workdir, env=full_env, text=True,
+                          capture_output=True, timeout=timeout)
+    run = EmuRun(proc, workdir, JOBID[site.dialect])
+    for path in sorted((emu / "out").glob("rank-*.json")):
+        run.reports[int(path.stem.split("-")[1])] = json.loads(path.read_text())
+    if log.exists():
+        run.events = [json.loads(line) for line in log.read_text().splitlines()]
+    return run
+
+
+def wrapper_text(script: str) -> str:
+    """The per-rank wrapper the script writes with its quoted here-document."""
+    start = script.index("<<'JOBGEN_EOF'\n") + len("<<'JOBGEN_EOF'\n")
+    return script[start:script.index("\nJOBGEN_EOF\n", start) + 1]
+
+
+def run_wrapper(script: str, tmp: Path, env: dict[str, str],
+                command: tuple[str, ...] = ("true",)) -> subprocess.CompletedProcess[str]:
+    """Run the script's rank wrapper directly, as one rank with `env`."""
+    path = tmp / "rank-wrapper.sh"
+    path.write_text(wrapper_text(script))
+    path.chmod(0o755)
+    base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    return subprocess.run([str(path), *command], env={**base, **env}, text=True,
+                          capture_output=True, timeout=30)
