@@ -1,0 +1,176 @@
+"""A real single-host Slurm for the tests: slurmctld plus one slurmd per emulated node.
+
+Debian's slurm-wlm (installed by .ci/run) with a generated slurm.conf in a temporary directory:
+no systemd, no cgroups, no munge (auth/none), each slurmd on its own port. The cluster is
+started once per test session, waited for until every node is idle, and stopped by PID.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+NODES = ("jgn1", "jgn2")
+REQUIRED = ("slurmctld", "slurmd", "sbatch", "scontrol", "sinfo", "scancel")
+
+
+def missing_tools() -> list[str]:
+    return [t for t in REQUIRED if shutil.which(t) is None]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _names_resolve() -> bool:
+    try:
+        return all(socket.gethostbyname(n) == "127.0.0.1" for n in NODES)
+    except OSError:
+        return False
+
+
+def ensure_node_names() -> str | None:
+    """Node names must resolve to this host; add them to /etc/hosts (as root) if needed."""
+    if _names_resolve():
+        return None
+    try:
+        with open("/etc/hosts", "a", encoding="utf-8") as hosts:
+            hosts.write(f"127.0.0.1 {' '.join(NODES)}  # jobgen test Slurm\n")
+    except OSError as exc:
+        return f"cannot make {', '.join(NODES)} resolve to 127.0.0.1: {exc}"
+    return None if _names_resolve() else "node names still do not resolve"
+
+
+@dataclass
+class Job:
+    id: str
+    state: str
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class SlurmCluster:
+    root: Path
+    conf: Path = field(init=False)
+    env: dict[str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.conf = self.root / "slurm.conf"
+        self.env = dict(os.environ, SLURM_CONF=str(self.conf))
+
+    def write_config(self) -> None:
+        r = self.root
+        (r / "state").mkdir(parents=True, exist_ok=True)
+        (r / "spool").mkdir(exist_ok=True)
+        host = socket.gethostname().split(".")[0]
+        nodes = "\n".join(
+            f"NodeName={n} NodeAddr=127.0.0.1 Port={_free_port()} CPUs=2 RealMemory=1000"
+            for n in NODES
+        )
+        self.conf.write_text(f"""\
+ClusterName=jobgen
+SlurmctldHost={host}(127.0.0.1)
+SlurmctldPort={_free_port()}
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/none
+CredType=cred/none
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+ReturnToService=2
+SlurmdParameters=config_overrides
+StateSaveLocation={r}/state
+SlurmdSpoolDir={r}/spool/%n
+SlurmctldPidFile={r}/slurmctld.pid
+SlurmdPidFile={r}/slurmd-%n.pid
+SlurmctldLogFile={r}/slurmctld.log
+SlurmdLogFile={r}/slurmd-%n.log
+JobCompType=jobcomp/filetxt
+JobCompLoc={r}/jobcomp.txt
+MinJobAge=600
+KillWait=5
+{nodes}
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+""")
+
+    def start(self, timeout: float = 60) -> None:
+        self.write_config()
+        subprocess.run(["slurmctld", "-f", str(self.conf)], env=self.env, check=True)
+        for n in NODES:
+            subprocess.run(["slurmd", "-f", str(self.conf), "-N", n], env=self.env, check=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            res = subprocess.run(["sinfo", "-h", "-o", "%T %D"], env=self.env,
+                                 capture_output=True, text=True)
+            if res.returncode == 0 and res.stdout.split() == ["idle", str(len(NODES))]:
+                return
+            time.sleep(0.5)
+        raise RuntimeError(f"Slurm nodes not idle after {timeout}s: {self.log_tail()}")
+
+    def log_tail(self) -> str:
+        log = self.root / "slurmctld.log"
+        return log.read_text()[-2000:] if log.exists() else "(no slurmctld log)"
+
+    def stop(self) -> None:
+        pids = []
+        for pidfile in self.root.glob("*.pid"):
+            try:
+                pids.append(int(pidfile.read_text().strip()))
+            except (OSError, ValueError):
+                continue
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 15
+        for pid in pids:
+            while time.monotonic() < deadline:
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.2)
+            else:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+    # ------------------------------------------------------------ jobs
+    def submit(self, script: Path) -> str:
+        res = subprocess.run(["sbatch", "--parsable", str(script)], env=self.env,
+                             cwd=script.parent, capture_output=True, text=True, check=True)
+        return res.stdout.strip().split(";")[0]
+
+    def job(self, job_id: str) -> Job:
+        res = subprocess.run(["scontrol", "show", "job", "-o", job_id], env=self.env,
+                             capture_output=True, text=True, check=True)
+        fields = dict(
+            item.split("=", 1) for item in res.stdout.split() if "=" in item
+        )
+        return Job(job_id, fields.get("JobState", "UNKNOWN"), fields)
+
+    def wait(self, job_id: str, timeout: float = 180, until: tuple[str, ...] = (
+            "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY")) -> Job:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            job = self.job(job_id)
+            if job.state in until:
+                return job
+            time.sleep(0.5)
+        raise TimeoutError(f"job {job_id} still {self.job(job_id).state} after {timeout}s")
+
+    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(list(args), env=self.env, capture_output=True, text=True)
