@@ -202,19 +202,13 @@ def render(
     force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
 ) -> None:
     """Render a job script for SITE that runs --app APP or your program after `--`."""
-    from .plan import Request, build_plan
+    options = {k: v for k, v in locals().items() if k not in ("out", "force")}
+    from .plan import build_plan
     from .profiles import load_profile
     from .render import render as render_text
+    from .requestopts import request_from_options
 
-    req = Request(
-        site=site, app=app_name, command=tuple(_COMMAND), app_args=app_args, nodes=nodes,
-        ranks_per_node=ranks_per_node, ranks_per_device=ranks_per_device, queue=queue,
-        walltime=walltime, account=account, job_name=job_name, filesystems=filesystems,
-        precision=precision.value if precision else None, env=tuple(env or ()), python=python,
-        framework=framework.value, framework_module=framework_module, copper=copper,
-        copper_paths=tuple(copper_path or ()), container=container, stage=stage,
-        stage_to=stage_to, requeue=requeue, checkpoint_dir=checkpoint_dir,
-    )
+    req = request_from_options(options, _COMMAND)
     if out is not None and out.exists() and not force:
         raise JobgenError(f"{out} exists: add --force to overwrite it")
     plan = build_plan(load_profile(site), req)

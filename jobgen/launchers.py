@@ -153,7 +153,9 @@ def _openmpi(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
     master = profile.launcher.master
     if master.hostfile:
         out.append(_arg(profile, "the job's hosts", "--hostfile", Var(master.hostfile)))
-    for name in shape.forwarded_env:
+    # Open MPI starts remote ranks with a login environment: forward the module setup
+    # (PATH, LD_LIBRARY_PATH) and everything the script exported.
+    for name in ("PATH", "LD_LIBRARY_PATH", *shape.forwarded_env):
         out.append(_arg(profile, f"Open MPI forwards only what -x names: {name}", "-x", name))
     return out + _profile_args(profile)
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import tarfile
+import time
 
 import pytest
 from emulation.harness import (
@@ -17,9 +19,11 @@ from emulation.harness import (
     REPORT_COMMAND,
     EmuRun,
     Site,
+    finish,
     install_bin,
     run_script,
     run_wrapper,
+    start_script,
 )
 
 from jobgen.plan import Plan, Request, build_plan
@@ -49,6 +53,8 @@ SITES = {
                  nodelist="nid[005000-005001]"),
 }
 # one bundled app per site, its command swapped for the reporter
+# one site per launcher (PALS mpiexec, srun, jsrun, mpirun) where the launcher is what is tested
+LAUNCHER_SITES = ["jlse-mi250", "lumi", "polaris", "summit"]
 APPS = {"aurora": "cosmictagger", "sunspot": "gpt", "polaris": "resnet50",
         "jlse-mi250": "pointnet", "summit": "unet3d", "lumi": "ffn"}
 
@@ -160,8 +166,26 @@ def test_bundled_app_wrapper_and_launcher_match_the_plan(site, tmp_path, emu_bin
     check_cleanup(run)
 
 
+VARIANTS = [
+    *[pytest.param(site, {"ranks_per_node": n}, id=f"{site}-{n}-per-node")
+      for site in sorted(SITES) if site != "sunspot" for n in (1, 3)],
+    pytest.param("aurora", {"framework": "tensorflow"}, id="aurora-tensorflow"),
+    pytest.param("aurora", {"framework_module": "frameworks/2024.2.1_u1"}, id="aurora-fw-2024"),
+]
+
+
+@pytest.mark.parametrize("site, kw", VARIANTS)
+def test_variants_match_the_plan(site, kw, tmp_path, emu_bin):
+    """Fewer ranks than devices (computed bindings), other framework stacks, device sharing."""
+    plan = plan_for(site, **kw)
+    run = run_script(render(plan), SITES[site], tmp_path, emu_bin)
+    check_ranks(plan, run, SITES[site])
+    check_software(plan, run)
+    check_cleanup(run)
+
+
 # ---------------------------------------------------------------- failures
-@pytest.mark.parametrize("site", sorted(SITES))
+@pytest.mark.parametrize("site", LAUNCHER_SITES)
 def test_a_rank_outside_the_plan_fails_the_job(site, tmp_path, emu_bin):
     """The launcher stand-in starts one rank too many: the wrapper's `*)` branch stops it."""
     plan = plan_for(site)
@@ -174,7 +198,7 @@ def test_a_rank_outside_the_plan_fails_the_job(site, tmp_path, emu_bin):
     check_cleanup(run)
 
 
-@pytest.mark.parametrize("site", sorted(SITES))
+@pytest.mark.parametrize("site", LAUNCHER_SITES)
 def test_a_failing_rank_fails_the_job_and_cleans_up(site, tmp_path, emu_bin):
     plan = plan_for(site)
     run = run_script(render(plan), SITES[site], tmp_path, emu_bin,
@@ -248,7 +272,7 @@ def test_summit_gpumps_two_ranks_per_gpu(tmp_path, emu_bin):
     check_cleanup(run)
 
 
-@pytest.mark.parametrize("site", sorted(SITES))
+@pytest.mark.parametrize("site", LAUNCHER_SITES)
 def test_stage_untars_on_every_node_before_the_launch(site, tmp_path, emu_bin):
     """The per-node command (mpiexec/srun/jsrun/mpirun, one task a node) unpacks a real tar."""
     src = tmp_path / "src"
@@ -362,12 +386,46 @@ def test_the_checks_catch_a_broken_script(old, new, tmp_path, emu_bin):
         check_ranks(plan, run, SITES["polaris"])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the LSF template takes MASTER_ADDR from `sort -u` of LSB_DJOB_HOSTFILE, so when the "
-    "allocation's host order is not alphabetical it names a node other than rank 0's "
-    "(jsrun places resource sets in allocation order in this emulation)"))
 def test_summit_master_is_rank0_node_when_hosts_are_not_sorted(tmp_path, emu_bin):
+    """LSF's host list in allocation order, not alphabetical: MASTER_ADDR must still be the node
+    jsrun puts rank 0 on (the first compute host in file order, not the first after sorting)."""
     site = Site("summit", "lsf", ("h41n06", "h41n05"), "h41n06")
     plan = plan_for("summit")
     run = run_script(render(plan), site, tmp_path, emu_bin)
     check_ranks(plan, run, site)
+
+
+@pytest.mark.parametrize("site", LAUNCHER_SITES)
+def test_sigterm_reaches_every_rank_through_the_launcher(site, tmp_path, emu_bin):
+    """The scheduler's SIGTERM to the batch shell is passed to the launcher, which passes it
+    to the ranks (through the wrapper's exec and, on LUMI, the container's exec)."""
+    plan = plan_for(site)
+    assert "TERM" in plan.signals
+    proc, run = start_script(render(plan), SITES[site], tmp_path, emu_bin,
+                             env={"JOBGEN_EMU_AWAIT_SIGNAL": "1"})
+    out = run.emu_dir / "out"
+    deadline = time.time() + 30
+    while len(list(out.glob("rank-*.json"))) < plan.world_size and proc.poll() is None \
+            and time.time() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    run = finish(proc, run)
+    signalled = [e for e in run.calls("report_rank") if e["event"] == "signalled"]
+    assert sorted(e["rank"] for e in signalled) == list(range(plan.world_size)), run.explain()
+    assert {e["signal"] for e in signalled} == {signal.SIGTERM}
+    assert run.proc.returncode == 128 + signal.SIGTERM, run.explain()
+    assert "SIGTERM received" in run.proc.stderr
+    check_cleanup(run)
+
+
+@pytest.mark.parametrize("site", LAUNCHER_SITES)
+def test_an_allocation_of_another_size_is_refused_before_any_rank(site, tmp_path, emu_bin):
+    base = SITES[site]
+    extra = {"pbs": "x3006c0s25b0n0.hsn.cm.polaris.alcf.anl.gov", "slurm": "nid005002",
+             "lsf": "a01n03", "cobalt": "amdgpu05"}[base.dialect]
+    three = Site(base.name, base.dialect, (*base.hosts, extra), base.master,
+                 nodelist="nid[005000-005002]" if base.nodelist else "")
+    run = run_script(render(plan_for(site)), three, tmp_path, emu_bin)
+    assert run.proc.returncode == 1, run.explain()
+    assert "this plan is for 2 nodes but" in run.proc.stderr and "gave 3" in run.proc.stderr
+    assert not run.reports and not [e for e in run.events if e.get("event") == "launch"]

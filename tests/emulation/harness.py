@@ -43,6 +43,7 @@ class EmuRun:
     proc: subprocess.CompletedProcess[str]
     workdir: Path
     jobid: str
+    emu_dir: Path
     reports: dict[int, dict] = field(default_factory=dict)
     events: list[dict] = field(default_factory=list)
 
@@ -54,7 +55,7 @@ class EmuRun:
         return [e for e in self.events if e["tool"] == tool]
 
     def rank_times(self) -> list[float]:
-        return [e["t"] for e in self.calls("report_rank")]
+        return [e["t"] for e in self.calls("report_rank") if e["event"] == "rank"]
 
     def explain(self) -> str:
         return (f"exit {self.proc.returncode}\n--- stdout\n{self.proc.stdout[-4000:]}\n"
@@ -100,34 +101,52 @@ def scheduler_env(site: Site, workdir: Path, hosts: tuple[str, ...]) -> dict[str
     raise ValueError(f"no emulation for dialect {site.dialect!r}")
 
 
-def run_script(text: str, site: Site, tmp: Path, bin_dir: Path, env: dict[str, str] | None = None,
-               timeout: float = 60) -> EmuRun:
-    """Run `text` as the batch script of a job on `site`'s emulated nodes."""
+def start_script(text: str, site: Site, tmp: Path, bin_dir: Path,
+                 env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], EmuRun]:
+    """Start `text` as the batch script of a job on `site`'s emulated nodes; `finish` collects."""
     workdir = tmp / "work"
     emu = tmp / "emu"
     for d in (workdir, emu / "out", emu / "state", tmp / "home"):
         d.mkdir(parents=True, exist_ok=True)
     script = workdir / "job.sh"
     script.write_text(text)
-    log = emu / "events.jsonl"
     full_env = {
         "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin",
         "HOME": str(tmp / "home"), "USER": "emu", "LOGNAME": "emu", "LANG": "C.UTF-8",
         "SHELL": "/bin/bash",
-        "JOBGEN_EMU_OUT": str(emu / "out"), "JOBGEN_EMU_LOG": str(log),
+        "JOBGEN_EMU_OUT": str(emu / "out"), "JOBGEN_EMU_LOG": str(emu / "events.jsonl"),
         "JOBGEN_EMU_STATE": str(emu / "state"),
         "WITH_CONDA": "true",  # what the LUMI AI containers define for `$WITH_CONDA && ...`
         **scheduler_env(site, workdir, site.hosts),
         **(env or {}),
     }
-    proc = subprocess.run(["bash", str(script)], cwd=workdir, env=full_env, text=True,
-                          capture_output=True, timeout=timeout)
-    run = EmuRun(proc, workdir, JOBID[site.dialect])
-    for path in sorted((emu / "out").glob("rank-*.json")):
+    proc = subprocess.Popen(["bash", str(script)], cwd=workdir, env=full_env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return proc, EmuRun(subprocess.CompletedProcess(proc.args, -1), workdir,
+                        JOBID[site.dialect], emu_dir=emu)
+
+
+def finish(proc: subprocess.Popen[str], run: EmuRun, timeout: float = 60) -> EmuRun:
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        err += f"\n(emulation: killed after {timeout} s)"
+    run.proc = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    for path in sorted((run.emu_dir / "out").glob("rank-*.json")):
         run.reports[int(path.stem.split("-")[1])] = json.loads(path.read_text())
+    log = run.emu_dir / "events.jsonl"
     if log.exists():
         run.events = [json.loads(line) for line in log.read_text().splitlines()]
     return run
+
+
+def run_script(text: str, site: Site, tmp: Path, bin_dir: Path, env: dict[str, str] | None = None,
+               timeout: float = 60) -> EmuRun:
+    """Run `text` as the batch script of a job on `site`'s emulated nodes, to the end."""
+    proc, run = start_script(text, site, tmp, bin_dir, env)
+    return finish(proc, run, timeout)
 
 
 def wrapper_text(script: str) -> str:

@@ -3,13 +3,15 @@
 Writes one JSON file per rank, `$JOBGEN_EMU_OUT/rank-<N>.json` (N: the emulated launcher's
 global rank), holding torch's rank variables, the GPU mask variables, the launcher's rank
 variables, the emulated node and the CPUs the launcher stand-in recorded for this rank.
-`JOBGEN_EMU_FAIL_RANK=N` makes rank N exit 7 after reporting.
+`JOBGEN_EMU_FAIL_RANK=N` makes rank N exit 7 after reporting; `JOBGEN_EMU_AWAIT_SIGNAL=1`
+makes every rank wait (up to 30 s) for SIGTERM/SIGINT/SIGUSR1, log it and exit 128 + signal.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 
@@ -22,7 +24,38 @@ PREFIXES = ("PALS_", "PMI_", "PMIX_", "SLURM_", "OMPI_", "JSM_", "JOBGEN_EMU_", 
             "CCL_", "NCCL_", "MIOPEN_")
 
 
+def log_event(event: dict) -> None:
+    path = os.environ.get("JOBGEN_EMU_LOG")
+    if not path:
+        return
+    event = {"tool": "report_rank", "t": time.time(), "node": os.environ.get("JOBGEN_EMU_NODE"),
+             **event}
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.write(fd, (json.dumps(event) + "\n").encode())
+    os.close(fd)
+
+
+def catch_signals() -> list[int]:
+    got: list[int] = []
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR1):
+        signal.signal(sig, lambda signum, _frame: got.append(signum))
+    return got
+
+
+def await_signal(rank: int, got: list[int]) -> int:
+    deadline = time.time() + 30
+    while not got and time.time() < deadline:
+        time.sleep(0.05)
+    if not got:
+        return 9
+    log_event({"event": "signalled", "rank": rank, "signal": got[0]})
+    return 128 + got[0]
+
+
 def main() -> int:
+    # handlers first: a test signals the job once every rank has reported
+    waiting = os.environ.get("JOBGEN_EMU_AWAIT_SIGNAL") == "1"
+    got = catch_signals() if waiting else []
     env = {k: v for k, v in os.environ.items() if k in KEYS or k.startswith(PREFIXES)}
     rank = env.get("JOBGEN_EMU_GLOBAL_RANK")
     if rank is None:
@@ -31,13 +64,9 @@ def main() -> int:
     report = {"env": env, "argv": sys.argv[1:], "cwd": os.getcwd(), "pid": os.getpid()}
     with open(os.path.join(env["JOBGEN_EMU_OUT"], f"rank-{rank}.json"), "x") as fh:
         json.dump(report, fh)
-    log = env.get("JOBGEN_EMU_LOG")
-    if log:
-        line = json.dumps({"tool": "report_rank", "event": "rank", "rank": int(rank),
-                           "node": env.get("JOBGEN_EMU_NODE"), "t": time.time()}) + "\n"
-        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        os.write(fd, line.encode())
-        os.close(fd)
+    log_event({"event": "rank", "rank": int(rank)})
+    if waiting:
+        return await_signal(int(rank), got)
     return 7 if os.environ.get("JOBGEN_EMU_FAIL_RANK") == rank else 0
 
 
