@@ -18,7 +18,7 @@ from jobgen.scriptparse import parse_file, parse_text
 
 SITES = site_names()
 BROKEN = sorted((ROOT / "tests" / "scripts" / "broken").iterdir())
-REFERENCE = Path("/work/shared/reference-scripts")
+REFERENCE = ROOT.parent / "shared" / "reference-scripts"  # ../shared beside the checkout
 EXPECT = re.compile(r"^# expect: (\S+) site: (\S+) -- (.+)$")
 
 
