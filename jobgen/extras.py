@@ -10,24 +10,11 @@ from dataclasses import dataclass
 
 from .checks import SAFE_EXPANSION
 from .errors import JobgenError
+from .facts import EnvSetting, Fact
 from .model import Profile
 from .placement import Slot
-from .schedulers import Fact
 
 SAFE_PATH = re.compile(r"^/[A-Za-z0-9._/+@-]*$")
-
-
-@dataclass(frozen=True)
-class EnvPiece:
-    """An environment setting a feature adds (turned into EnvSetting by the plan)."""
-
-    name: str
-    value: str | None
-    action: str
-    expand: bool
-    why: str
-    source: str
-    unconfirmed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,18 +40,18 @@ class FrameworkChoice:
 
 
 # ---------------------------------------------------------------- device sharing
-def sharing_pieces(profile: Profile, per_dev: int) -> tuple[list[EnvPiece], str | None]:
+def sharing_pieces(profile: Profile, per_dev: int) -> tuple[list[EnvSetting], str | None]:
     """Env for several ranks per device, and the sharing method (None when unshared)."""
     sh = profile.device_sharing
     if per_dev == 1 or sh is None:
         return [], None
-    env = [EnvPiece(v.name, v.value, v.action, v.expand, v.why, v.source, v.unconfirmed)
-           for v in sh.env]
+    env = [EnvSetting(v.name, v.value, v.action, v.expand, v.why, v.source, "command line",
+                      v.unconfirmed) for v in sh.env]
     if sh.method == "ccs":
         value = ",".join(f"{i}:{per_dev}" for i in range(profile.devices_per_node))
-        env.append(EnvPiece("ZEX_NUMBER_OF_CCS", value, "set", False,
-                            f"{per_dev} compute command streamers per device, one per rank "
-                            "sharing it", sh.source, sh.unconfirmed))
+        env.append(EnvSetting("ZEX_NUMBER_OF_CCS", value, "set", False,
+                              f"{per_dev} compute command streamers per device, one per rank "
+                              "sharing it", sh.source, "command line", sh.unconfirmed))
     return env, sh.method
 
 
@@ -81,7 +68,7 @@ def shared_masks(
 
 
 # ---------------------------------------------------------------- Copper
-def copper_pieces(profile: Profile, paths: tuple[str, ...]) -> tuple[CopperStep, EnvPiece, Fact]:
+def copper_pieces(profile: Profile, paths: tuple[str, ...]) -> tuple[CopperStep, EnvSetting, Fact]:
     cu = profile.copper
     if cu is None:
         raise JobgenError(f"{profile.name} has no Copper: drop --copper (Copper runs on Aurora)")
@@ -95,9 +82,10 @@ def copper_pieces(profile: Profile, paths: tuple[str, ...]) -> tuple[CopperStep,
             raise JobgenError(f"--copper-path {path!r} must be an absolute path of plain "
                               "characters (letters, digits, . _ / + @ -)")
     value = ":".join(f"{cu.mount}{p.rstrip('/')}" for p in paths)
-    env = EnvPiece("PYTHONPATH", value, "prepend", True,
-                   "your Python packages read through the Copper cache (read-only; outputs and "
-                   "checkpoints stay on the real paths)", cu.source, cu.unconfirmed)
+    env = EnvSetting("PYTHONPATH", value, "prepend", True,
+                     "your Python packages read through the Copper cache (read-only; outputs "
+                     "and checkpoints stay on the real paths)", cu.source, "command line",
+                     cu.unconfirmed)
     module = Fact(f"module load {shlex.quote(cu.module)}", cu.why, cu.source, "command line",
                   cu.unconfirmed)
     step = CopperStep(cu.launch, cu.stop, cu.why, cu.source)

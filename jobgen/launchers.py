@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .cpus import cpu_mask, format_cpu_list
 from .model import Profile
 from .placement import Slot
+from .registry import Registry
 from .shell import Var, Word
 
 
@@ -35,15 +36,8 @@ class LaunchShape:
 
 
 LauncherFn = Callable[[Profile, LaunchShape], list[LaunchArg]]
-LAUNCHERS: dict[str, LauncherFn] = {}
-
-
-def launcher(name: str) -> Callable[[LauncherFn], LauncherFn]:
-    def register(fn: LauncherFn) -> LauncherFn:
-        LAUNCHERS[name] = fn
-        return fn
-
-    return register
+LAUNCHERS: Registry[LauncherFn] = Registry()
+launcher = LAUNCHERS.register
 
 
 def _arg(profile: Profile, why: str, *words: Word) -> LaunchArg:
@@ -171,17 +165,9 @@ def _torchrun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
 
 
 PerNodeFn = Callable[[Profile, int], list[Word]]
-PER_NODE: dict[str, PerNodeFn] = {}
-
-
-def per_node(name: str) -> Callable[[PerNodeFn], PerNodeFn]:
-    """Register how a launcher runs one task on each node (MPS, staging)."""
-
-    def register(fn: PerNodeFn) -> PerNodeFn:
-        PER_NODE[name] = fn
-        return fn
-
-    return register
+# How a launcher runs one task on each node (MPS daemons, data staging).
+PER_NODE: Registry[PerNodeFn] = Registry()
+per_node = PER_NODE.register
 
 
 @per_node("pals")

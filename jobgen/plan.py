@@ -15,7 +15,6 @@ from .apps import App, load_app
 from .errors import JobgenError
 from .extras import (
     CopperStep,
-    EnvPiece,
     StageStep,
     container_prefix,
     copper_pieces,
@@ -24,11 +23,12 @@ from .extras import (
     sharing_pieces,
     stage_step,
 )
+from .facts import EnvSetting, Fact
 from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
 from .model import EnvVar, Master, Profile, RankEnv
 from .placement import Slot, place
 from .profiles import LoadedProfile
-from .schedulers import DIALECTS, PREFIX, Fact, JobShape, choose_queue
+from .schedulers import DIALECTS, PREFIX, JobShape, choose_queue
 from .shell import Expand, Var, Word, join
 from .walltime import parse_walltime
 
@@ -93,32 +93,6 @@ class Request:
         if self.command:
             words += ["--", *self.command]
         return shlex.join(words)
-
-
-@dataclass(frozen=True)
-class EnvSetting:
-    name: str
-    value: str | None
-    action: str
-    expand: bool
-    why: str
-    source: str
-    layer: str
-    unconfirmed: str | None = None
-
-    @property
-    def literal_dollar(self) -> bool:
-        return not self.expand and "$" in (self.value or "")
-
-    @property
-    def shell(self) -> str:
-        """The one shell line for this setting (values quoted; expansions checked)."""
-        if self.action == "unset":
-            return f"unset {self.name}"
-        value = f'"{self.value}"' if self.expand else shlex.quote(self.value or "")
-        if self.action == "prepend":
-            return f'export {self.name}={value}"${{{self.name}:+:${self.name}}}"'
-        return f"export {self.name}={value}"
 
 
 @dataclass(frozen=True)
@@ -310,7 +284,7 @@ def _filesystems(profile: Profile, req: Request) -> tuple[str, ...]:
 
 
 def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: str,
-         recipe_env: list[EnvVar], extra: list[EnvPiece]) -> tuple[EnvSetting, ...]:
+         recipe_env: list[EnvVar], extra: list[EnvSetting]) -> tuple[EnvSetting, ...]:
     user: dict[str, str] = {}
     for item in req.env:
         name, sep, value = item.partition("=")
@@ -335,11 +309,7 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
         for v in [*profile.env, *recipe_env]
         if applies(v) and v.name not in user
     ]
-    out += [
-        EnvSetting(p.name, p.value, p.action, p.expand, p.why, p.source, "command line",
-                   p.unconfirmed)
-        for p in extra if p.name not in user
-    ]
+    out += [p for p in extra if p.name not in user]
     out += [
         EnvSetting(k, v, "set", False, "set on the command line (--env)", "user", "command line")
         for k, v in user.items()
@@ -447,7 +417,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     job_name = _job_name(req, app)
     filesystems = _filesystems(profile, req)
 
-    extra_env: list[EnvPiece] = []
+    extra_env: list[EnvSetting] = []
     extra_modules: list[Fact] = []
     copper = None
     exclude: frozenset[int] = frozenset()

@@ -10,19 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import JobgenError
+from .facts import Fact
 from .model import Profile, Queue
+from .registry import Registry
 from .walltime import hms, lsf_minutes, parse_walltime
-
-
-@dataclass(frozen=True)
-class Fact:
-    """A line of the script (directive, module command, launcher flag) and why it is there."""
-
-    text: str
-    why: str
-    source: str
-    layer: str = "profile"
-    unconfirmed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -43,16 +34,9 @@ class JobShape:
 
 
 DirectiveFn = Callable[[Profile, JobShape], list[Fact]]
-DIALECTS: dict[str, DirectiveFn] = {}
+DIALECTS: Registry[DirectiveFn] = Registry()
+dialect = DIALECTS.register
 PREFIX = {"pbs": "#PBS", "slurm": "#SBATCH", "lsf": "#BSUB", "cobalt": "#COBALT", "none": ""}
-
-
-def dialect(name: str) -> Callable[[DirectiveFn], DirectiveFn]:
-    def register(fn: DirectiveFn) -> DirectiveFn:
-        DIALECTS[name] = fn
-        return fn
-
-    return register
 
 
 def walltime_limit(queue: Queue, nodes: int) -> int | None:

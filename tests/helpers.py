@@ -20,3 +20,19 @@ def run_jobgen(*args: str, env: dict[str, str] | None = None, cwd: Path | None =
         [sys.executable, "-m", "jobgen", *args], capture_output=True, text=True,
         env=full_env, cwd=cwd or ROOT, input=input, timeout=120,
     )
+
+
+def plan_for(site: str, **kw):
+    """The plan of a render request as tests write it: a bundled app and an account by default."""
+    from jobgen.plan import Request, build_plan
+    from jobgen.profiles import load_profile
+
+    if "command" not in kw:
+        kw.setdefault("app", "cosmictagger")
+    if not site.startswith("local"):
+        kw.setdefault("account", "proj")
+    return build_plan(load_profile(site), Request(site=site, **kw))
+
+
+def env_of(plan) -> dict[str, str | None]:
+    return {e.name: e.value for e in plan.env}

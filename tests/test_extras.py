@@ -4,26 +4,17 @@ data staging and scale-dependent settings, on the plan and on the rendered text.
 from __future__ import annotations
 
 import pytest
-from helpers import run_jobgen
+from helpers import env_of, plan_for, run_jobgen
 
 from jobgen.errors import JobgenError
-from jobgen.plan import Plan, Request, build_plan
-from jobgen.profiles import load_profile
+from jobgen.plan import Plan
 from jobgen.render import render
 
 VENV = "/lus/flare/projects/p/venv/lib/python3.10/site-packages"
 
 
-def plan_for(site: str, **kw) -> Plan:
-    if "command" not in kw:
-        kw.setdefault("app", "cosmictagger")
-    if site != "local":
-        kw.setdefault("account", "proj")
-    return build_plan(load_profile(site), Request(site=site, **kw))
 
 
-def env_of(plan: Plan) -> dict[str, str | None]:
-    return {e.name: e.value for e in plan.env}
 
 
 def cores(plan: Plan) -> list[int]:

@@ -9,10 +9,10 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT, run_jobgen
+from helpers import ROOT, env_of, plan_for, run_jobgen
 
 from jobgen.errors import JobgenError
-from jobgen.plan import Plan, Request, build_plan
+from jobgen.plan import Plan
 from jobgen.profiles import load_profile
 from jobgen.render import render
 
@@ -22,15 +22,8 @@ import regenerate  # noqa: E402
 SITES = ["aurora", "jlse-mi250", "lumi", "polaris", "summit", "sunspot"]
 
 
-def plan_for(site: str, **kw) -> Plan:
-    kw.setdefault("app", "cosmictagger")
-    if site != "local":
-        kw.setdefault("account", "proj")
-    return build_plan(load_profile(site), Request(site=site, **kw))
 
 
-def env_of(plan: Plan) -> dict[str, str | None]:
-    return {e.name: e.value for e in plan.env}
 
 
 def directive_texts(plan: Plan) -> list[str]:
