@@ -141,8 +141,9 @@ class Preemption(Sourced):
     from the script (Slurm); `rerunnable` marks it for the scheduler to rerun (PBS -r y).
     """
 
-    signal: Literal["USR1", "USR2", "TERM", "URG"] = "USR1"
-    lead_seconds: PositiveInt = 120
+    signal: Literal["USR1", "USR2", "TERM"] = "USR1"
+    # None: the scheduler sends the signal when it preempts or kills the job, without warning.
+    lead_seconds: PositiveInt | None = 120
     requeue: Literal["scontrol", "rerunnable", "none"] = "none"
 
 

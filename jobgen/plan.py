@@ -367,7 +367,9 @@ def _preemption(profile: Profile, req: Request, app: App | None
     if pre is None:
         return ("TERM", "INT"), None
     signals = tuple(dict.fromkeys([pre.signal, "TERM", "INT"]))
-    text = f"forward {pre.signal} (sent {pre.lead_seconds} s before the end) to the ranks"
+    when = (f"sent {pre.lead_seconds} s before the end" if pre.lead_seconds
+            else "sent when the job is preempted or killed")
+    text = f"forward {pre.signal} ({when}) to the ranks"
     if req.requeue:
         text += f"; requeue up to {req.requeue} times ({pre.requeue})"
     return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed)

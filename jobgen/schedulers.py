@@ -160,15 +160,15 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
                                "the cores each rank is bound to (within the usable cores)"))
     out.append(_sched_fact(profile, f"#SBATCH --time={hms(shape.walltime)}", "wall-clock limit"))
     pre = profile.scheduler.preemption
-    if pre is not None:
+    if pre is not None and pre.lead_seconds:
         out.append(Fact(f"#SBATCH --signal=B:{pre.signal}@{pre.lead_seconds}",
                         f"warn the batch shell {pre.lead_seconds} s before the end so the ranks "
                         f"checkpoint: {pre.why}", pre.source, "profile", pre.unconfirmed))
-        if shape.requeue:
-            out.append(Fact("#SBATCH --requeue", "the job may go back to the queue",
-                            pre.source, "command line", pre.unconfirmed))
-            out.append(Fact("#SBATCH --open-mode=append", "a requeued run appends to the "
-                            "output file instead of truncating it", pre.source, "command line"))
+    if pre is not None and shape.requeue:
+        out.append(Fact("#SBATCH --requeue", "the job may go back to the queue",
+                        pre.source, "command line", pre.unconfirmed))
+        out.append(Fact("#SBATCH --open-mode=append", "a requeued run appends to the "
+                        "output file instead of truncating it", pre.source, "command line"))
     return out + _fixed(profile, "#SBATCH")
 
 
@@ -190,6 +190,15 @@ def _lsf(profile: Profile, shape: JobShape) -> list[Fact]:
         source = s.alloc_flags[0].source if s.alloc_flags else s.source
         out.append(Fact(f'#BSUB -alloc_flags "{" ".join(flags)}"',
                         f"one -alloc_flags line ({why})", source))
+    pre = profile.scheduler.preemption
+    if pre is not None and pre.lead_seconds:
+        out.append(Fact(f"#BSUB -wa {pre.signal}", f"warning action: send SIG{pre.signal} so the "
+                        f"ranks checkpoint ({pre.why})", pre.source, "profile", pre.unconfirmed))
+        out.append(Fact(f"#BSUB -wt {-(-pre.lead_seconds // 60)}", "warning time in minutes "
+                        "before the job's end", pre.source, "profile", pre.unconfirmed))
+    if pre is not None and shape.requeue and pre.requeue == "rerunnable":
+        out.append(Fact("#BSUB -r", "rerunnable: LSF reruns it after preemption", pre.source,
+                        "command line", pre.unconfirmed))
     out.append(_sched_fact(profile, f"#BSUB -o {shape.job_name}.%J.out", "standard output file"))
     out.append(_sched_fact(profile, f"#BSUB -e {shape.job_name}.%J.err", "standard error file"))
     return out + _fixed(profile, "#BSUB")

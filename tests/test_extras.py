@@ -242,3 +242,32 @@ def test_copper_on_polaris_is_one_line_exit_2():
                      "--copper-path", "/x")
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     assert "polaris has no Copper" in res.stderr
+
+
+# ---------------------------------------------------------------- preemption and requeue
+def test_slurm_sites_warn_the_batch_shell_and_requeue_on_request():
+    lumi = plan_for("lumi", requeue=2, checkpoint_dir="/scratch/p/ck")
+    d = [x.text for x in lumi.directives]
+    assert "#SBATCH --signal=B:USR2@120" in d and "#SBATCH --requeue" in d
+    assert "#SBATCH --open-mode=append" in d
+    assert lumi.signals[0] == "USR2" and lumi.requeue_method == "scontrol"
+    assert "--checkpoint-dir /scratch/p/ck" in lumi.command_line
+    text = render(lumi)
+    assert 'scontrol requeue "$SLURM_JOB_ID"' in text and "-lt 2 ]" in text
+    plain = [x.text for x in plan_for("lumi").directives]
+    assert "#SBATCH --requeue" not in plain and "#SBATCH --signal=B:USR2@120" in plain
+
+
+def test_pbs_and_lsf_requeue_through_the_scheduler():
+    polaris = plan_for("polaris", queue="preemptable", requeue=1, checkpoint_dir="/eagle/ck")
+    assert "#PBS -r y" in [x.text for x in polaris.directives]
+    assert "TERM" in polaris.signals and "scontrol" not in render(polaris)
+    summit = [x.text for x in plan_for("summit", requeue=1, checkpoint_dir="/gpfs/ck").directives]
+    assert {"#BSUB -wa USR1", "#BSUB -wt 2", "#BSUB -r"} <= set(summit)
+
+
+def test_requeue_is_checked():
+    with pytest.raises(JobgenError, match="aurora has no documented way to requeue"):
+        plan_for("aurora", requeue=1, checkpoint_dir="/lus/ck")
+    with pytest.raises(JobgenError, match="--requeue needs --checkpoint-dir"):
+        plan_for("lumi", requeue=1)
