@@ -317,8 +317,7 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     return tuple(out)
 
 
-def _modules(profile: Profile, stack_line: str | None, stack_module: str | None
-             ) -> tuple[Fact, ...]:
+def _modules(profile: Profile, stack_line: str | None) -> tuple[Fact, ...]:
     """The profile's module commands; --framework-module replaces the stack's own load."""
     stack = profile.framework_stack
     out = []
@@ -476,7 +475,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
                    job_name, filesystems, alloc, req.requeue)
     directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
-    modules = _modules(profile, choice.module_line, req.framework_module)
+    modules = _modules(profile, choice.module_line)
     prefix, inner_python, container_module = container_prefix(profile, req.container)
     modules += tuple(extra_modules) + ((container_module,) if container_module else ())
     ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
