@@ -83,6 +83,10 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/none
 CredType=cred/none
+# Job credentials live 10 s instead of 120: a requeued job may start again after that long.
+AuthInfo=cred_expire=10
+# Look at pending jobs every 2 s (default 60 s), so a released requeued job starts promptly.
+SchedulerParameters=sched_interval=2,bf_interval=2
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres

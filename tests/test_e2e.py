@@ -133,8 +133,7 @@ def test_slurm_requeue_resumes_with_nothing_lost_or_repeated(slurm, tmp_path):
     slurm.wait(job_id, 60, until=("PENDING",))
     job = slurm.job(job_id)
     assert job.fields["Restarts"] == "1"
-    # Slurm holds a requeued job back for a while (BeginTime); release it now.
-    slurm.run("scontrol", "update", f"JobId={job_id}", "StartTime=now")
+    # Slurm holds a requeued job back until its credential expires (cred_expire, 10 s here).
     job = slurm.wait(job_id, 180)
     out = (tmp_path / f"rq-{job_id}.out").read_text()
     assert job.state == "COMPLETED", out[-3000:]
