@@ -15,6 +15,7 @@ so the render path neither imports pydantic nor parses YAML on a warm cache.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -295,10 +296,15 @@ def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str
     cache.write(_entry_name(loaded.file, loaded.file.path.read_bytes()), entry)
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
 def from_dict(cls: Any, data: Any) -> Any:
     """Rebuild model dataclasses from an already validated dict (no pydantic on this path)."""
     if is_dataclass(cls):
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         kwargs = {}
         for f in fields(cls):
             if f.name in data:
