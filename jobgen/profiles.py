@@ -135,21 +135,33 @@ def _resolve_chain(start: ProfileFile, read_extends) -> list[ProfileFile]:
         current = parent
 
 
-def _read_yaml(path: Path) -> dict[str, Any]:
+def _read_yaml(path: Path, blob: bytes) -> dict[str, Any]:
     import yaml
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(blob.decode("utf-8"))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise JobgenError(f"{path}{where}: YAML syntax error: {problem}") from None
-    except OSError as exc:
-        raise JobgenError(f"{path}: cannot read profile: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise JobgenError(f"{path}: not UTF-8 text ({exc.reason})") from None
     if not isinstance(data, dict):
         raise JobgenError(f"{path}: a profile must be a YAML mapping of keys to values")
     return data
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise JobgenError(f"{path}: cannot read profile: {exc.strerror}") from None
+
+
+def read_profile_data(path: Path) -> dict[str, Any]:
+    """One profile file as written (before `extends`), for tools that attribute values."""
+    return _read_yaml(path, _read_bytes(path))
 
 
 def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -285,7 +297,8 @@ def _read_cached(start: ProfileFile) -> LoadedProfile | None:
     return LoadedProfile(profile, tuple(chain), entry["digest"])
 
 
-def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str) -> None:
+def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str,
+                 head: bytes) -> None:
     entry = {
         "version": __version__,
         "key": key,
@@ -293,7 +306,7 @@ def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str
         "digest": loaded.digest,
         "profile": asdict(loaded.profile),
     }
-    cache.write(_entry_name(loaded.file, loaded.file.path.read_bytes()), entry)
+    cache.write(_entry_name(loaded.file, head), entry)
 
 
 @functools.cache
@@ -335,24 +348,50 @@ def digest_of(profile: Profile) -> str:
 
 
 # ---------------------------------------------------------------- entry points
-def load_file_chain(start: ProfileFile) -> tuple[list[ProfileFile], dict[str, Any], list[bytes]]:
-    """Read a profile and what it extends; returns the chain, merged data and file bytes."""
-    raw: dict[Path, dict[str, Any]] = {}
+@dataclass(frozen=True)
+class FileChain:
+    """A profile and what it extends, each file read once."""
+
+    files: list[ProfileFile]  # this profile first
+    merged: dict[str, Any]
+    blobs: list[bytes]  # the files' bytes, in chain order
+    extends: dict[str, str | None]  # each file's own `extends`, by path
+
+
+def load_file_chain(start: ProfileFile) -> FileChain:
+    """Read a profile and what it extends, and merge them (the child wins)."""
+    raw: dict[Path, tuple[bytes, dict[str, Any]]] = {}
 
     def extends_of(pf: ProfileFile) -> str | None:
-        data = raw.setdefault(pf.path, _read_yaml(pf.path))
-        parent = data.get("extends")
+        if pf.path not in raw:  # each file is read and parsed once
+            blob = _read_bytes(pf.path)
+            raw[pf.path] = (blob, _read_yaml(pf.path, blob))
+        parent = raw[pf.path][1].get("extends")
         if parent is not None and not isinstance(parent, str):
             raise JobgenError(f"{pf.path}: extends: must be the name of a profile")
         return parent
 
-    chain = _resolve_chain(start, extends_of)
+    files = _resolve_chain(start, extends_of)
     merged: dict[str, Any] = {}
-    for pf in reversed(chain):
-        merged = deep_merge(merged, raw[pf.path])
-    merged["extends"] = raw[start.path].get("extends")
-    blobs = [pf.path.read_bytes() for pf in chain]
-    return chain, merged, blobs
+    for pf in reversed(files):
+        merged = deep_merge(merged, raw[pf.path][1])
+    merged["extends"] = raw[start.path][1].get("extends")
+    return FileChain(
+        files=files,
+        merged=merged,
+        blobs=[raw[pf.path][0] for pf in files],
+        extends={str(pf.path): raw[pf.path][1].get("extends") for pf in files},
+    )
+
+
+def semantic_problems(profile: Profile, path: Path) -> list[str]:
+    """What types alone cannot say, plus the file-name rule, as 'field: problem' lines."""
+    from .checks import check_profile
+
+    problems = check_profile(profile)
+    if profile.name != path.stem:
+        problems.insert(0, f"name: {profile.name!r} does not match the file name {path.name}")
+    return problems
 
 
 def load_profile_file(start: ProfileFile, use_cache: bool = True) -> LoadedProfile:
@@ -360,22 +399,15 @@ def load_profile_file(start: ProfileFile, use_cache: bool = True) -> LoadedProfi
         cached = _read_cached(start)
         if cached is not None:
             return cached
-    chain, merged, blobs = load_file_chain(start)
-    profile = validate_data(merged, start.path)
-    from .checks import check_profile
-
-    problems = check_profile(profile)
-    if profile.name != start.path.stem:
-        problems.insert(0, f"name: {profile.name!r} does not match the file name {start.path.name}")
+    chain = load_file_chain(start)
+    profile = validate_data(chain.merged, start.path)
+    problems = semantic_problems(profile, start.path)
     if problems:
         raise JobgenError(f"{start.path}: {problems[0]}")
-    loaded = LoadedProfile(profile, tuple(chain), digest_of(profile))
+    loaded = LoadedProfile(profile, tuple(chain.files), digest_of(profile))
     if use_cache:
-        extends = {}
-        for pf in chain:
-            data = _read_yaml(pf.path) if pf is not start else merged
-            extends[str(pf.path)] = data.get("extends")
-        _write_cache(loaded, extends, _cache_key(chain, blobs))
+        _write_cache(loaded, chain.extends, _cache_key(chain.files, chain.blobs),
+                     chain.blobs[0])
     return loaded
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .profiles import LoadedProfile, ProfileFile, _read_yaml
+from .profiles import LoadedProfile, ProfileFile, read_profile_data
 
 _LAYER_WORDS = {
     "bundled": "bundled profile",
@@ -35,7 +35,7 @@ class Provenance:
 
     def __init__(self, loaded: LoadedProfile) -> None:
         self.chain: tuple[ProfileFile, ...] = loaded.chain
-        self._raw: list[dict[str, Any]] = [_read_yaml(pf.path) for pf in loaded.chain]
+        self._raw: list[dict[str, Any]] = [read_profile_data(pf.path) for pf in loaded.chain]
 
     def file_for(self, path: str) -> ProfileFile | None:
         for pf, raw in zip(self.chain, self._raw, strict=True):

@@ -9,9 +9,11 @@ from .profiles import (
     PROFILE_SUFFIXES,
     ProfileFile,
     _candidates,
+    from_validated,
     load_file_chain,
     profile_file_for_path,
     schema_problems,
+    semantic_problems,
 )
 
 
@@ -31,18 +33,12 @@ def _files(paths: list[Path]) -> list[ProfileFile]:
 def problems_of(pf: ProfileFile) -> list[str]:
     """All problems of one profile file, each 'file: field: problem'."""
     try:
-        _, merged, _ = load_file_chain(pf)
+        merged = load_file_chain(pf).merged
     except JobgenError as exc:
         return [str(exc)]
     found = schema_problems(merged)
     if not found:
-        from .checks import check_profile
-        from .profiles import from_validated
-
-        profile = from_validated(merged)
-        found = check_profile(profile)
-        if profile.name != pf.path.stem:
-            found.insert(0, f"name: {profile.name!r} does not match the file name {pf.path.name}")
+        found = semantic_problems(from_validated(merged), pf.path)
     return [f"{pf.path}: {line}" for line in found]
 
 
