@@ -13,13 +13,9 @@ from typing import Any
 
 from .cpus import parse_cpu_list
 from .model import EnvVar, Profile, Sourced
+from .shell import NAME, SAFE_EXPANSION
 from .walltime import is_walltime, parse_walltime
 
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-# ${NAME} or $NAME references are all an expandable value may contain besides plain text.
-SAFE_EXPANSION = re.compile(
-    r'^(?:[^$`"\\]|\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*)*$'
-)
 LAUNCHERS_FOR = {
     "pbs": {"pals", "mpich"},
     "cobalt": {"mpich", "openmpi", "pals"},
@@ -189,7 +185,7 @@ def check_profile(p: Profile) -> list[str]:
     if master.method == "hostfile" and not master.hostfile:
         add("launcher.master.hostfile: method 'hostfile' needs the host-list variable")
     for v in [p.launcher.rank_env.rank, p.launcher.rank_env.local_rank]:
-        if not ENV_NAME.match(v):
+        if not NAME.fullmatch(v):
             add(f"launcher.rank_env: {v!r} is not a variable name")
 
     for m in p.modules:
@@ -229,13 +225,13 @@ def check_profile(p: Profile) -> list[str]:
 def _check_env(var: EnvVar, prefix: str) -> list[str]:
     where = f"{prefix}[{var.name}]"
     out = []
-    if not ENV_NAME.match(var.name):
+    if not NAME.fullmatch(var.name):
         out.append(f"{where}.name: {var.name!r} is not a valid environment variable name")
     if var.action == "unset" and var.value is not None:
         out.append(f"{where}.value: 'unset' takes no value")
     if var.action != "unset" and var.value is None:
         out.append(f"{where}.value: action {var.action!r} needs a value")
-    if var.expand and var.value is not None and not SAFE_EXPANSION.match(var.value):
+    if var.expand and var.value is not None and not SAFE_EXPANSION.fullmatch(var.value):
         out.append(f"{where}.value: an expandable value may only reference ${{NAME}}; "
                    "no $(...), backquotes, quotes or backslashes")
     if var.when and var.when.min_nodes and var.when.max_nodes:

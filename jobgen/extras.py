@@ -5,16 +5,15 @@ plan pieces; build_plan assembles them. No text here: the templates write the sh
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 
-from .checks import SAFE_EXPANSION
 from .errors import JobgenError
 from .facts import EnvSetting, Fact
 from .model import Profile
 from .placement import Slot
+from .shell import SAFE_EXPANSION, quote
 
-SAFE_PATH = re.compile(r"^/[A-Za-z0-9._/+@-]*$")
+SAFE_PATH = re.compile(r"/[A-Za-z0-9._/+@-]*")
 
 
 @dataclass(frozen=True)
@@ -78,7 +77,7 @@ def copper_pieces(profile: Profile, paths: tuple[str, ...]) -> tuple[CopperStep,
             "serve through Copper (your venv's site-packages or your conda env)"
         )
     for path in paths:
-        if not SAFE_PATH.match(path):
+        if not SAFE_PATH.fullmatch(path):
             raise JobgenError(f"--copper-path {path!r} must be an absolute path of plain "
                               "characters (letters, digits, . _ / + @ -)")
     value = ":".join(f"{cu.mount}{p.rstrip('/')}" for p in paths)
@@ -86,7 +85,7 @@ def copper_pieces(profile: Profile, paths: tuple[str, ...]) -> tuple[CopperStep,
                      "your Python packages read through the Copper cache (read-only; outputs "
                      "and checkpoints stay on the real paths)", cu.source, "command line",
                      cu.unconfirmed)
-    module = Fact(f"module load {shlex.quote(cu.module)}", cu.why, cu.source, "command line",
+    module = Fact(f"module load {quote(cu.module)}", cu.why, cu.source, "command line",
                   cu.unconfirmed)
     step = CopperStep(cu.launch, cu.stop, cu.why, cu.source)
     return step, env, module
@@ -119,7 +118,7 @@ def container_prefix(
     words.append(image)
     module = None
     if rt.module:
-        module = Fact(f"module load {shlex.quote(rt.module)}", rt.why, rt.source, "command line",
+        module = Fact(f"module load {quote(rt.module)}", rt.why, rt.source, "command line",
                       rt.unconfirmed)
     return words, rt.python, module
 
@@ -134,7 +133,7 @@ def stage_step(profile: Profile, archive: str | None, dest: str | None) -> Stage
         raise JobgenError(f"--stage {archive!r} must be a tar archive (.tar, .tar.gz, .tgz, ...)")
     local = profile.node.local_storage or "/tmp"
     target = dest or f"{local}/jobgen-data"
-    if not target.startswith("/") or not SAFE_EXPANSION.match(target):
+    if not target.startswith("/") or not SAFE_EXPANSION.fullmatch(target):
         raise JobgenError(f"--stage-to {target!r} must be an absolute path (${{USER}} allowed)")
     where = (f"the node-local {local}" if profile.node.local_storage
              else "/tmp on each node")
@@ -155,8 +154,8 @@ def framework_choice(
             raise JobgenError(f"{profile.name} has no framework module to choose: drop "
                               "--framework-module")
         return FrameworkChoice(None, (), None)
-    if module is not None and not re.match(rf"^{re.escape(stack.module)}(/[A-Za-z0-9._-]+)?$",
-                                           module):
+    if module is not None and not re.fullmatch(rf"{re.escape(stack.module)}(/[A-Za-z0-9._-]+)?",
+                                               module):
         raise JobgenError(f"--framework-module {module!r} must be {stack.module} or "
                           f"{stack.module}/VERSION")
     version = module.partition("/")[2] if module else ""
@@ -173,4 +172,4 @@ def framework_choice(
     fact = Fact(f"{label}: backend {variant.backend}" + (" with IPEX" if variant.ipex else ""),
                 variant.why, variant.source, "command line" if module else "profile",
                 variant.unconfirmed)
-    return FrameworkChoice(f"module load {shlex.quote(module)}" if module else None, args, fact)
+    return FrameworkChoice(f"module load {quote(module)}" if module else None, args, fact)

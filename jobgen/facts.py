@@ -3,8 +3,9 @@ its public source, the layer it came from and, where no source confirmed it, why
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
+
+from .shell import Expand, quote
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class EnvSetting:
         """The one shell line for this setting (values quoted; expansions checked)."""
         if self.action == "unset":
             return f"unset {self.name}"
-        value = f'"{self.value}"' if self.expand else shlex.quote(self.value or "")
+        value = quote(Expand(self.value or "") if self.expand else self.value or "")
         if self.action == "prepend":
             return f'export {self.name}={value}"${{{self.name}:+:${self.name}}}"'
         return f"export {self.name}={value}"

@@ -7,7 +7,6 @@ assert on, `explain` prints and `diff` compares; the templates only turn it into
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 
 from . import __version__
@@ -29,12 +28,11 @@ from .model import EnvVar, Master, Profile, RankEnv
 from .placement import Slot, place
 from .profiles import LoadedProfile
 from .schedulers import DIALECTS, PREFIX, JobShape, choose_queue
-from .shell import Expand, Var, Word, join
+from .shell import NAME, Expand, Var, Word, join, quote, split
 from .walltime import parse_walltime
 
-SAFE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,62}$")
-SAFE_ACCOUNT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+SAFE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,62}")
+SAFE_ACCOUNT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 MAX_NODES_ANY = 100_000
 
 
@@ -92,7 +90,7 @@ class Request:
             words += [f"--app-args={self.app_args}"]
         if self.command:
             words += ["--", *self.command]
-        return shlex.join(words)
+        return join(words)
 
 
 @dataclass(frozen=True)
@@ -247,7 +245,7 @@ def _account(profile: Profile, req: Request) -> str | None:
                 f"{profile.name} needs a project to charge: add -A/--account PROJECT"
             )
         return None
-    if not SAFE_ACCOUNT.match(req.account):
+    if not SAFE_ACCOUNT.fullmatch(req.account):
         raise JobgenError(
             f"account {req.account!r} has characters a scheduler directive cannot carry: "
             "use letters, digits, '_', '.', '-'"
@@ -257,7 +255,7 @@ def _account(profile: Profile, req: Request) -> str | None:
 
 def _job_name(req: Request, app: App | None) -> str:
     name = req.job_name or (app.name if app else "jobgen")
-    if not SAFE_NAME.match(name):
+    if not SAFE_NAME.fullmatch(name):
         raise JobgenError(
             f"job name {name!r} is not allowed: start with a letter, then up to 62 letters, "
             "digits, '_', '.', '-'"
@@ -288,7 +286,7 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     user: dict[str, str] = {}
     for item in req.env:
         name, sep, value = item.partition("=")
-        if not sep or not ENV_NAME.match(name):
+        if not sep or not NAME.fullmatch(name):
             raise JobgenError(f"--env {item!r} must be NAME=VALUE with NAME a variable name")
         user[name] = value
 
@@ -322,7 +320,7 @@ def _modules(profile: Profile, stack_line: str | None) -> tuple[Fact, ...]:
     stack = profile.framework_stack
     out = []
     for m in profile.modules:
-        text = f"module {m.action}" + (f" {shlex.quote(m.name)}" if m.name else "")
+        text = f"module {m.action}" + (f" {quote(m.name)}" if m.name else "")
         layer = "profile"
         if stack_line and stack and m.action == "load" and m.name == stack.module:
             text, layer = stack_line, "command line"
@@ -334,7 +332,7 @@ def _command(profile: Profile, req: Request, app: App | None, precision: str,
              prefix: list[str], inner_python: str | None, stack_args: tuple[str, ...],
              stage: StageStep | None) -> tuple[Word, ...]:
     try:
-        extra = tuple(shlex.split(req.app_args))
+        extra = tuple(split(req.app_args))
     except ValueError as exc:
         raise JobgenError(f"--app-args {req.app_args!r}: {exc}") from None
     if app is None:
@@ -388,10 +386,10 @@ def _python_setup(profile: Profile) -> tuple[Fact, ...]:
     py = profile.python
     out = []
     if py.conda_env:
-        out.append(Fact(f"conda activate {shlex.quote(py.conda_env)}", py.why, py.source,
+        out.append(Fact(f"conda activate {quote(py.conda_env)}", py.why, py.source,
                         "profile", py.unconfirmed))
     if py.venv:
-        out.append(Fact(f"source {shlex.quote(py.venv)}/bin/activate", py.why, py.source,
+        out.append(Fact(f"source {quote(py.venv)}/bin/activate", py.why, py.source,
                         "profile", py.unconfirmed))
     return tuple(out)
 

@@ -1,12 +1,19 @@
-"""Plan -> script text through the Jinja2 templates (one per scheduler dialect)."""
+"""Plan -> script text through the Jinja2 templates (one per scheduler dialect).
+
+Every value reaches the text through one of `shell`'s context filters, and the environment's
+`finalize` refuses any other (see jobgen/shell.py). After rendering, the script's structure is
+checked against the plan: exactly the planned directives, and one heredoc terminator per
+heredoc, so no value can add a directive or a line of code even if a filter were missing.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from .cpus import format_cpu_list
+from .errors import JobgenError
 from .plan import Plan
-from .shell import join, quote
+from .shell import NAME, Safe, comment, directive, join, line, quote
 
 TEMPLATE_FOR = {
     "pbs": "pbs.sh.j2",
@@ -15,12 +22,20 @@ TEMPLATE_FOR = {
     "cobalt": "cobalt.sh.j2",
     "none": "bash.sh.j2",
 }
+HEREDOC_END = "JOBGEN_EOF"
 
 
 def templates_dir() -> Path:
     here = Path(__file__).resolve().parent
     installed = here / "templates"
     return installed if installed.is_dir() else here.parent / "templates"
+
+
+def _name(value: str) -> Safe:
+    """A variable name written bare (export NAME=..., ${NAME:?...})."""
+    if not NAME.fullmatch(value):
+        raise JobgenError(f"refusing to write {value!r} as a shell variable name")
+    return Safe(value)
 
 
 _ENV = None
@@ -32,6 +47,7 @@ def environment():
         import jinja2
 
         from .cache import cache_dir
+        from .shell import checked_output
 
         cache = None
         directory = cache_dir()
@@ -49,13 +65,30 @@ def environment():
             lstrip_blocks=True,
             autoescape=False,
             bytecode_cache=cache,
+            finalize=checked_output,
         )
-        _ENV.filters["sh"] = quote
-        _ENV.filters["shjoin"] = join
-        _ENV.filters["cpus"] = format_cpu_list
+        _ENV.filters.update(sh=quote, shjoin=join, comment=comment, line=line,
+                            directive=directive, name=_name, cpus=format_cpu_list)
     return _ENV
+
+
+def check_structure(plan: Plan, text: str) -> None:
+    """The script has exactly the planned directives and whole heredocs (defence in depth)."""
+    lines = text.split("\n")
+    prefix = plan.directive_prefix
+    if prefix:
+        written = [s for s in lines if s.startswith(prefix)]
+        planned = [d.text for d in plan.directives]
+        if written != planned:
+            extra = [s for s in written if s not in planned]
+            raise JobgenError(f"refusing to write a script whose directives differ from the "
+                              f"plan: {extra[:1] or written[:1]!r}")
+    opened = sum(s.endswith(f"<<'{HEREDOC_END}'") for s in lines)
+    if lines.count(HEREDOC_END) != opened:
+        raise JobgenError("refusing to write a script whose heredoc a value could end early")
 
 
 def render(plan: Plan) -> str:
     text = environment().get_template(TEMPLATE_FOR[plan.dialect]).render(plan=plan)
+    check_structure(plan, text)
     return text

@@ -16,6 +16,7 @@ from typing import Any
 from .errors import JobgenError
 from .plan import Request
 from .profiles import LoadedProfile
+from .shell import split
 
 # CLI parameter names that differ from the Request field they fill.
 RENAMED = {"app_name": "app", "copper_path": "copper_paths"}
@@ -62,7 +63,7 @@ def with_placeholders(req: Request, loaded: LoadedProfile) -> tuple[Request, lis
 def request_from_command_line(line: str) -> Request:
     """`jobgen render --site X ...` (a script's Regenerate header) -> the Request it made."""
     try:
-        words = shlex.split(line)
+        words = split(line)
     except ValueError as exc:
         raise JobgenError(f"cannot read the Regenerate line {line!r}: {exc}") from None
     if words[:2] != ["jobgen", "render"]:

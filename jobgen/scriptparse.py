@@ -8,11 +8,11 @@ substituted into the launcher line, anything computed at run time is left as it 
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import JobgenError
+from .shell import split
 
 PREFIXES = {"#PBS": "pbs", "#SBATCH": "slurm", "#BSUB": "lsf", "#COBALT": "cobalt"}
 LAUNCHERS = ("mpiexec", "mpirun", "srun", "jsrun", "aprun", "torchrun")
@@ -109,7 +109,7 @@ def _strip_comment(body: str) -> str:
 
 def _unquote(value: str) -> str:
     try:
-        words = shlex.split(value, posix=True)
+        words = split(value)
     except ValueError:
         return value
     return "".join(words) if len(words) == 1 else value
@@ -235,7 +235,7 @@ def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
     if stmt.startswith("export ") and " " in stmt[7:].strip() and "=" in stmt:
         # export A=1 B=2
         try:
-            words = shlex.split(stmt[7:], posix=True)
+            words = split(stmt[7:])
         except ValueError:
             words = []
         if words and all(_ASSIGN.match(w) for w in words):
@@ -265,7 +265,7 @@ def _command(script: Script, stmt: str, number: int) -> None:
     if script.launch_line is not None:
         return
     try:
-        words = shlex.split(_runtime_values(substitute(stmt, script.variables)), posix=True)
+        words = split(_runtime_values(substitute(stmt, script.variables)))
     except ValueError:
         return
     for k, word in enumerate(words[:3]):
@@ -313,7 +313,7 @@ def parse_file(path: Path | str) -> Script:
 def directive_items(body: str) -> list[tuple[str, str]]:
     """'-l select=2:system=x,walltime=1:00:00' -> [('-l select', '2:system=x'), ...]."""
     try:
-        words = shlex.split(body, posix=True)
+        words = split(body)
     except ValueError:
         words = body.split()
     out: list[tuple[str, str]] = []

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .cpus import format_cpu_list
 from .plan import Plan
 from .scriptparse import Script, directive_items, launcher_items
-from .shell import quote
+from .shell import quote, split
 
 GROUPS = ("plan", "profile", "directives", "modules", "environment", "launcher", "placement",
           "app command")
@@ -87,7 +87,7 @@ def from_plan(plan: Plan) -> Semantic:
     env: dict[str, str] = {}
     for e in plan.env:
         # what the shell sees after quoting, so a plan and its script agree
-        words = shlex.split(e.shell.split("=", 1)[1]) if e.action != "unset" else []
+        words = split(e.shell.split("=", 1)[1]) if e.action != "unset" else []
         _put(env, e.name, _env_value(e.action, "".join(words) if words else e.value))
     if plan.master.method != "localhost":
         env["MASTER_PORT"] = str(plan.master.port)
@@ -95,7 +95,7 @@ def from_plan(plan: Plan) -> Semantic:
             host = f"$(head -n 1 ${plan.master.hostfile}"
             host += f" | cut -d. -f1){plan.master.suffix}" if plan.master.suffix else ")"
             env["MASTER_ADDR"] = host
-    launcher, _ = _launcher(shlex.split(" ".join(quote(w) for w in plan.launcher)))
+    launcher, _ = _launcher(split(" ".join(quote(w) for w in plan.launcher)))
     placement = {}
     for s in plan.slots:
         placement[f"local rank {s.local_rank}"] = _slot_text(
@@ -107,7 +107,7 @@ def from_plan(plan: Plan) -> Semantic:
         "environment": env,
         "launcher": launcher,
         "placement": placement,
-        "app command": {"command": shlex.join(shlex.split(plan.command_line))},
+        "app command": {"command": shlex.join(split(plan.command_line))},
     }
 
 

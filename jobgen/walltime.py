@@ -6,12 +6,12 @@ import re
 
 from .errors import JobgenError
 
-_HMS = re.compile(r"^(\d{1,3}):([0-5]\d):([0-5]\d)$")
+_HMS = re.compile(r"(\d{1,3}):([0-5]\d):([0-5]\d)", re.ASCII)
 
 
 def parse_walltime(text: str) -> int:
     """'HH:MM:SS' -> seconds; 'H:MM' is ambiguous between dialects, so it is refused."""
-    m = _HMS.match(text.strip())
+    m = _HMS.fullmatch(text.strip())
     if not m:
         raise JobgenError(
             f"bad walltime {text!r}: write it as HH:MM:SS, for example 01:30:00"
@@ -24,7 +24,7 @@ def parse_walltime(text: str) -> int:
 
 
 def is_walltime(text: str) -> bool:
-    return bool(_HMS.match(text.strip()))
+    return bool(_HMS.fullmatch(text.strip()))
 
 
 def hms(seconds: int) -> str:
