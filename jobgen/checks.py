@@ -13,7 +13,7 @@ from typing import Any
 
 from .cpus import parse_cpu_list
 from .model import EnvVar, Profile, Sourced
-from .shell import NAME, SAFE_EXPANSION
+from .shell import CONTROL, NAME, SAFE_EXPANSION
 from .walltime import is_walltime, parse_walltime
 
 LAUNCHERS_FOR = {
@@ -43,8 +43,31 @@ def _sourced(obj: Any, path: str) -> Iterator[tuple[str, Sourced]]:
             yield from _sourced(item, f"{path}[{label}]")
 
 
+def _strings(obj: Any, path: str) -> Iterator[tuple[str, str]]:
+    """Every string in the profile (dict keys too), with its field path."""
+    if isinstance(obj, str):
+        yield path, obj
+    elif is_dataclass(obj):
+        for f in fields(obj):
+            yield from _strings(getattr(obj, f.name), f"{path}.{f.name}" if path else f.name)
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            yield f"{path} key", str(key)
+            yield from _strings(value, f"{path}[{key}]")
+    elif isinstance(obj, list):
+        for i, item in enumerate(obj):
+            yield from _strings(item, f"{path}[{i}]")
+
+
+def control_characters(p: Profile) -> list[str]:
+    """Profiles are input too: no string may carry a line break or control character, since
+    every one of them can reach a script (as a comment, a directive or a word)."""
+    return [f"{path}: {text[:60]!r} contains a line break or control character; write it "
+            "on one line" for path, text in _strings(p, "") if CONTROL.search(text)]
+
+
 def check_profile(p: Profile) -> list[str]:
-    problems: list[str] = []
+    problems: list[str] = control_characters(p)
     add = problems.append
     node = p.node
     total = node.sockets * node.cores_per_socket

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+
+_DIGITS = re.compile(r"[0-9]{1,7}")
+MAX_CPUS = 1 << 16  # logical CPU ids above this are a typo, not a node
 
 
 def parse_cpu_list(text: str) -> list[int]:
@@ -12,11 +16,13 @@ def parse_cpu_list(text: str) -> list[int]:
         if not part:
             raise ValueError(f"empty element in cpu list {text!r}")
         lo, sep, hi = part.partition("-")
-        if not lo.isdigit() or (sep and not hi.isdigit()):
-            raise ValueError(f"malformed cpu list {text!r}")
+        if not _DIGITS.fullmatch(lo) or (sep and not _DIGITS.fullmatch(hi)):
+            raise ValueError(f"malformed cpu list {text[:80]!r}")
         start, end = int(lo), int(hi) if sep else int(lo)
         if end < start:
-            raise ValueError(f"reversed range {part!r} in cpu list {text!r}")
+            raise ValueError(f"reversed range {part!r} in cpu list {text[:80]!r}")
+        if end >= MAX_CPUS:
+            raise ValueError(f"CPU {end} in {text[:80]!r} is beyond any node ({MAX_CPUS} CPUs)")
         cpus.extend(range(start, end + 1))
     return cpus
 

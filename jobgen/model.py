@@ -11,16 +11,66 @@ authoritative source showed the value; `jobgen explain` flags such values.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from annotated_types import Ge, MinLen
+from annotated_types import Ge, Le, MinLen
 
 FORBID = {"extra": "forbid"}
 
-PositiveInt = Annotated[int, Ge(1)]
-NonNegInt = Annotated[int, Ge(0)]
+
+class _Strict:
+    """pydantic hook: no coercion (`port: "30000"` and `auto: "no"` are errors, not values).
+
+    A hook object rather than pydantic.Strict keeps pydantic off the render path, which
+    imports this module to rebuild cached profiles."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        return {**handler(source), "strict": True}
+
+
+class _Matches:
+    """pydantic hook: the whole string must match `pattern` (fullmatch, so no stray newline)."""
+
+    def __init__(self, pattern: str, what: str) -> None:
+        self.pattern = re.compile(pattern)
+        self.what = what
+
+    def _check(self, value: str) -> str:
+        if not self.pattern.fullmatch(value):
+            raise ValueError(f"{value[:80]!r} is not {self.what}")
+        return value
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_after_validator_function(self._check, handler(source))
+
+
+STRICT = _Strict()
+# Bounds keep every size the plan iterates over within what a node can hold.
+PositiveInt = Annotated[int, STRICT, Ge(1), Le(1_000_000)]
+NonNegInt = Annotated[int, STRICT, Ge(0), Le(1_000_000)]
+StrictBool = Annotated[bool, STRICT]
 NonEmptyStr = Annotated[str, MinLen(1)]
+_TOKEN = r"[A-Za-z0-9_.,:/@%+=-]"
+# A shell variable name (written bare: export NAME=..., "${NAME}").
+Identifier = Annotated[str, _Matches(r"[A-Za-z_][A-Za-z0-9_]*", "a shell variable name")]
+# One word that needs no quoting anywhere: queue and module names, commands, resources.
+Token = Annotated[str, _Matches(_TOKEN + "+", "a word of letters, digits and _.,:/@%+=-")]
+# A scheduler directive's value: such words separated by single spaces.
+DirectiveValue = Annotated[str, _Matches(rf"{_TOKEN}+(?: {_TOKEN}+)*",
+                                         "words of letters, digits and _.,:/@%+=- "
+                                         "separated by single spaces")]
+# The script's interpreter line: an absolute path and short options (`/bin/bash -l`).
+Shebang = Annotated[str, _Matches(r"/[A-Za-z0-9_./-]+(?: -[A-Za-z]+)*",
+                                  "an absolute interpreter path with options like -l")]
+# A path whose only expansions are ${NAME} references (rendered double-quoted).
+ExpandablePath = Annotated[str, _Matches(
+    r'/(?:[^$`"\\\s]|\$\{[A-Za-z_][A-Za-z0-9_]*\})*',
+    "an absolute path with only ${NAME} references")]
+SITE_NAME = _Matches(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,62}", "a site name (letters, digits, _.-)")
 Precision = Literal["fp32", "tf32", "bf16", "fp16"]
 Dialect = Literal["pbs", "slurm", "lsf", "cobalt", "none"]
 LauncherDialect = Literal["pals", "srun", "jsrun", "mpich", "openmpi", "torchrun"]
@@ -60,8 +110,8 @@ class Device(Sourced):
 class Gpus(Sourced):
     vendor: Literal["nvidia", "amd", "intel"]
     model: NonEmptyStr
-    count: PositiveInt
-    subdevices_per_gpu: PositiveInt = 1
+    count: Annotated[int, STRICT, Ge(1), Le(64)]
+    subdevices_per_gpu: Annotated[int, STRICT, Ge(1), Le(16)] = 1
     subdevice_name: Literal["tile", "gcd"] | None = None
     memory_gib_per_device: float | None = None
     devices: list[Device] = field(default_factory=list)
@@ -80,9 +130,9 @@ class Nics(Sourced):
 
 @dataclass(frozen=True, kw_only=True)
 class Node(Sourced):
-    sockets: PositiveInt
-    cores_per_socket: PositiveInt
-    threads_per_core: PositiveInt = 1
+    sockets: Annotated[int, STRICT, Ge(1), Le(64)]
+    cores_per_socket: Annotated[int, STRICT, Ge(1), Le(4096)]
+    threads_per_core: Annotated[int, STRICT, Ge(1), Le(16)] = 1
     # blocked: logical CPU of thread t on core c is c + t*cores (Linux on x86);
     # interleaved: c*threads_per_core + t (POWER9 on Summit).
     smt_numbering: Literal["blocked", "interleaved"] = "blocked"
@@ -90,7 +140,7 @@ class Node(Sourced):
     numa: list[NumaDomain] = field(default_factory=list)
     gpus: Gpus | None = None
     nics: Nics | None = None
-    local_storage: str | None = None
+    local_storage: ExpandablePath | None = None
 
 
 # ---------------------------------------------------------------- scheduler
@@ -98,7 +148,7 @@ class Node(Sourced):
 class Directive(Sourced):
     """A fixed scheduler directive, written verbatim after the dialect's prefix."""
 
-    value: NonEmptyStr
+    value: DirectiveValue
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,26 +160,26 @@ class WalltimeLimit:
 
 @dataclass(frozen=True, kw_only=True)
 class Queue(Sourced):
-    name: NonEmptyStr
+    name: Token
     min_nodes: PositiveInt = 1
     # None where no public source states the limit: jobgen then cannot check it and says so.
     max_nodes: PositiveInt | None
     max_walltime: str | None
     # Chosen automatically from the node count; false for queues granted by request.
-    auto: bool = True
+    auto: StrictBool = True
     walltime_limits: list[WalltimeLimit] = field(default_factory=list)
     notes: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Filesystems(Sourced):
-    default: list[NonEmptyStr]
-    valid: list[NonEmptyStr]
+    default: list[Token]
+    valid: list[Token]
 
 
 @dataclass(frozen=True, kw_only=True)
 class Flag(Sourced):
-    value: NonEmptyStr
+    value: DirectiveValue
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,23 +193,23 @@ class Preemption(Sourced):
 
     signal: Literal["USR1", "USR2", "TERM"] = "USR1"
     # None: the scheduler sends the signal when it preempts or kills the job, without warning.
-    lead_seconds: PositiveInt | None = 120
+    lead_seconds: Annotated[int, STRICT, Ge(1), Le(86400)] | None = 120
     requeue: Literal["scontrol", "rerunnable", "none"] = "none"
 
 
 @dataclass(frozen=True, kw_only=True)
 class Scheduler(Sourced):
     dialect: Dialect
-    shell: NonEmptyStr = "/bin/bash"  # the script's interpreter line; ALCF documents bash -l
-    account_required: bool = False
-    account_directive: bool = True
-    system_resource: str | None = None  # PBS: select=N:system=<name>
+    shell: Shebang = "/bin/bash"  # the script's interpreter line; ALCF documents bash -l
+    account_required: StrictBool = False
+    account_directive: StrictBool = True
+    system_resource: Token | None = None  # PBS: select=N:system=<name>
     filesystems: Filesystems | None = None
     directives: list[Directive] = field(default_factory=list)
     alloc_flags: list[Flag] = field(default_factory=list)  # LSF: one quoted -alloc_flags
     queues: list[Queue] = field(default_factory=list)
     default_walltime: str = "00:30:00"
-    gpus_per_node_directive: bool = False  # Slurm: --gpus-per-node
+    gpus_per_node_directive: StrictBool = False  # Slurm: --gpus-per-node
     preemption: Preemption | None = None
 
 
@@ -168,10 +218,10 @@ class Scheduler(Sourced):
 class RankEnv(Sourced):
     """The launcher's own variables the per-rank wrapper maps to torch's names."""
 
-    rank: NonEmptyStr
-    local_rank: NonEmptyStr
-    world_size: str | None = None
-    local_size: str | None = None
+    rank: Identifier
+    local_rank: Identifier
+    world_size: Identifier | None = None
+    local_size: Identifier | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -179,15 +229,16 @@ class Master(Sourced):
     """Where the rendezvous (MASTER_ADDR) comes from."""
 
     method: Literal["hostfile", "slurm", "lsf", "localhost"]
-    hostfile: str | None = None  # variable holding the host list, e.g. PBS_NODEFILE
-    suffix: str = ""  # appended to the short host name (the high-speed network name)
-    port: Annotated[int, Ge(1024)] = 29500
+    hostfile: Identifier | None = None  # variable holding the host list, e.g. PBS_NODEFILE
+    # appended to the short host name (the high-speed network name)
+    suffix: Annotated[str, _Matches(_TOKEN + "*", "a host-name suffix")] = ""
+    port: Annotated[int, STRICT, Ge(1024), Le(65535)] = 29500
 
 
 @dataclass(frozen=True, kw_only=True)
 class Launcher(Sourced):
     dialect: LauncherDialect
-    command: NonEmptyStr
+    command: Token
     rank_env: RankEnv
     master: Master
     args: list[Flag] = field(default_factory=list)
@@ -198,7 +249,7 @@ class Launcher(Sourced):
 class BindRecipe(Sourced):
     """A documented binding: the physical cores of each local rank, in rank order."""
 
-    ranks_per_node: PositiveInt
+    ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)]
     cpus: list[NonEmptyStr]
     framework: Literal["pytorch", "tensorflow"] | None = None
     extra_env: list[EnvVar] = field(default_factory=list)
@@ -209,9 +260,9 @@ class CpuBinding(Sourced):
     # list: explicit per-rank lists; depth: contiguous blocks (PALS --depth);
     # mask: hexadecimal masks (srun mask_cpu); jsrun: resource-set packing; none: no binding.
     style: Literal["list", "depth", "mask", "jsrun", "none"]
-    include_smt_siblings: bool = False
+    include_smt_siblings: StrictBool = False
     recipes: list[BindRecipe] = field(default_factory=list)
-    verbose: bool = False
+    verbose: StrictBool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -219,7 +270,7 @@ class GpuAffinity(Sourced):
     # mask: the wrapper narrows visibility to the rank's device; all_visible: every rank sees
     # every device and picks LOCAL_RANK (Summit resource sets); none: CPU only.
     scheme: Literal["mask", "all_visible", "none"]
-    variable: str | None = None
+    variable: Identifier | None = None
     order: list[NonNegInt] = field(default_factory=list)  # device for local rank i: order[i]
     hierarchy: Literal["FLAT", "COMPOSITE"] | None = None
 
@@ -235,11 +286,11 @@ class DeviceSharing(Sourced):
     """
 
     method: Literal["mps", "ccs", "alloc_flag", "concurrent"]
-    ranks_per_device: list[PositiveInt]
-    alloc_flag: str | None = None
+    ranks_per_device: list[Annotated[int, STRICT, Ge(1), Le(64)]]
+    alloc_flag: Token | None = None
     # With sharing, narrow each rank's visibility with this variable even where the
     # affinity scheme otherwise leaves every device visible (Summit resource sets).
-    mask_variable: str | None = None
+    mask_variable: Identifier | None = None
     env: list[EnvVar] = field(default_factory=list)
 
 
@@ -249,12 +300,12 @@ class FrameworkVariant(Sourced):
 
     since: str | None = None  # module version from which this applies; None: any older one
     backend: Literal["nccl", "xccl", "ccl", "gloo"]
-    ipex: bool = False
+    ipex: StrictBool = False
 
 
 @dataclass(frozen=True, kw_only=True)
 class FrameworkStack(Sourced):
-    module: NonEmptyStr  # the module name whose versions select a variant, e.g. frameworks
+    module: Token  # the module name whose versions select a variant, e.g. frameworks
     variants: list[FrameworkVariant]
 
 
@@ -263,10 +314,10 @@ class ContainerRuntime(Sourced):
     """How to run a user's own image (--container)."""
 
     runtime: Literal["singularity", "apptainer"]
-    module: str | None = None  # loaded before the runtime is used
-    binds: list[str] = field(default_factory=list)
-    exec_args: list[str] = field(default_factory=list)
-    python: str = "python3"
+    module: Token | None = None  # loaded before the runtime is used
+    binds: list[Token] = field(default_factory=list)
+    exec_args: list[Token] = field(default_factory=list)
+    python: Token = "python3"
 
 
 # ---------------------------------------------------------------- software environment
@@ -283,36 +334,36 @@ class When:
 
 @dataclass(frozen=True, kw_only=True)
 class EnvVar(Sourced):
-    name: NonEmptyStr
+    name: Identifier
     value: str | None = None
     # set: NAME=value; prepend: NAME=value:$NAME; unset: unset NAME
     action: Literal["set", "prepend", "unset"] = "set"
     # expand: value may reference ${VAR} (rendered in double quotes); otherwise literal.
-    expand: bool = False
+    expand: StrictBool = False
     when: When | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
 class ModuleCommand(Sourced):
     action: Literal["use", "load", "unload", "purge"]
-    name: str | None = None
+    name: Token | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
 class Container(Sourced):
     runtime: Literal["singularity", "apptainer"]
-    image: NonEmptyStr
-    binds: list[str] = field(default_factory=list)
-    python: str = "python"
+    image: Token
+    binds: list[Token] = field(default_factory=list)
+    python: Token = "python"
     # A variable set inside the image whose value activates its Python (LUMI's WITH_CONDA).
-    activate_var: str | None = None
+    activate_var: Identifier | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
 class Python(Sourced):
-    executable: NonEmptyStr = "python3"
-    conda_env: str | None = None
-    venv: str | None = None
+    executable: Token = "python3"
+    conda_env: Token | None = None
+    venv: Token | None = None
     container: Container | None = None
 
 
@@ -324,10 +375,10 @@ class Precisions(Sourced):
 
 @dataclass(frozen=True, kw_only=True)
 class Copper(Sourced):
-    module: NonEmptyStr
-    launch: NonEmptyStr
-    stop: NonEmptyStr
-    mount: NonEmptyStr
+    module: Token
+    launch: Token
+    stop: Token
+    mount: ExpandablePath
     service_cores: list[NonNegInt] = field(default_factory=list)
 
 
@@ -336,7 +387,7 @@ class Profile:
     """A whole site profile, after `extends` is merged."""
 
     __pydantic_config__ = FORBID
-    name: NonEmptyStr
+    name: Annotated[str, SITE_NAME]
     description: NonEmptyStr
     status: Literal["production", "test", "decommissioned", "local"]
     references: dict[str, str]
@@ -354,8 +405,8 @@ class Profile:
     framework_stack: FrameworkStack | None = None
     containers: ContainerRuntime | None = None
     # Ranks per node when the user gives none; GPU sites default to one rank per device.
-    default_ranks_per_node: PositiveInt | None = None
-    extends: str | None = None
+    default_ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)] | None = None
+    extends: Annotated[str, SITE_NAME] | None = None
 
     @property
     def devices_per_node(self) -> int:

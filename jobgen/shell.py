@@ -50,7 +50,7 @@ class Var:
 
     def __post_init__(self) -> None:
         if not NAME.fullmatch(self.name):
-            raise ValueError(f"not a shell variable name: {self.name!r}")
+            raise JobgenError(f"not a shell variable name: {self.name!r}")
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,8 @@ class Expand:
 
     def __post_init__(self) -> None:
         if not SAFE_EXPANSION.fullmatch(self.text):
-            raise ValueError(f"not a plain text with ${{NAME}} references: {self.text!r}")
+            raise JobgenError(f"{self.text!r} may only reference ${{NAME}} variables: no $(...), "
+                              "backquotes, quotes, backslashes or line breaks")
 
 
 Word = str | Var | Expand
@@ -76,8 +77,8 @@ def _ansi_c(text: str) -> str:
         if ch in _ANSI_C:
             out.append(_ANSI_C[ch])
         elif CONTROL.fullmatch(ch):
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}")
+            # UTF-8 bytes, not \\u: bash decodes \\u only in a UTF-8 locale
+            out.append("".join(f"\\x{b:02x}" for b in ch.encode()))
         else:
             out.append(ch)
     return "$'" + "".join(out) + "'"
@@ -172,10 +173,13 @@ _UNESCAPE = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a
 
 
 def _read_ansi_c(text: str, i: int, word: list[str]) -> int:
+    """$'...': escapes decoded; \\xHH are bytes, joined and read as UTF-8 as bash does."""
     n = len(text)
+    data = bytearray()
     while i < n:
         ch = text[i]
         if ch == "'":
+            word.append(data.decode("utf-8", errors="surrogateescape"))
             return i + 1
         if ch == "\\" and i + 1 < n:
             kind = text[i + 1]
@@ -184,13 +188,14 @@ def _read_ansi_c(text: str, i: int, word: list[str]) -> int:
                 digits = re.match(rf"[0-9a-fA-F]{{1,{width}}}", text[i + 2:])
                 if not digits:
                     raise ValueError(f"bad \\{kind} escape")
-                word.append(chr(int(digits.group(), 16)))
+                code = int(digits.group(), 16)
+                data += bytes([code]) if kind == "x" else chr(code).encode()
                 i += 2 + len(digits.group())
                 continue
-            word.append(_UNESCAPE.get(kind, "\\" + kind))
+            data += _UNESCAPE.get(kind, "\\" + kind).encode()
             i += 2
             continue
-        word.append(ch)
+        data += ch.encode("utf-8", errors="surrogateescape")
         i += 1
     raise ValueError("no closing quotation")
 
