@@ -22,8 +22,7 @@ ACCOUNT = "MYPROJECT"
 # Site extras (render options beyond the basics), one example each: examples/extras/NAME.EXT
 EXTRAS: list[tuple[str, dict]] = [
     ("aurora-copper", dict(site="aurora", app="cosmictagger", nodes=8, copper=True,
-                           copper_paths=("/lus/flare/projects/MYPROJECT/venv/lib/python3.10/"
-                                         "site-packages",))),
+                           copper_paths=("/lus/flare/projects/MYPROJECT/venv",))),
     ("aurora-ccs-4-ranks-per-tile", dict(site="aurora", app="anisosgs", nodes=2,
                                          ranks_per_device=4)),
     ("aurora-frameworks-2024", dict(site="aurora", app="resnet50", nodes=2,

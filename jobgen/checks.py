@@ -12,7 +12,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from .cpus import parse_cpu_list
-from .model import EnvVar, Profile, Sourced
+from .model import EnvVar, FrameworkStack, Profile, Sourced
 from .shell import CONTROL, NAME, SAFE_EXPANSION
 from .walltime import is_walltime, parse_walltime
 
@@ -138,6 +138,14 @@ def check_profile(p: Profile) -> list[str]:
         add(f"gpu_affinity.order: must list each of the {ndev} devices once, got {aff.order}")
     if aff.hierarchy and (gpus is None or gpus.vendor != "intel"):
         add("gpu_affinity.hierarchy: FLAT/COMPOSITE applies to Intel GPUs only")
+    if aff.order and aff.scheme != "mask":
+        add("gpu_affinity.order: only a mask can reorder devices; with every device visible "
+            "the program selects device LOCAL_RANK itself")
+    if aff.whole_gpu is not None:
+        if gpus is None or gpus.subdevices_per_gpu < 2:
+            add("gpu_affinity.whole_gpu: needs GPUs with sub-devices (tiles or GCDs)")
+        for var in aff.whole_gpu.env:
+            problems.extend(_check_env(var, "gpu_affinity.whole_gpu.env"))
 
     binding = p.cpu_binding
     seen_recipes: set[tuple[int, str | None]] = set()
@@ -180,6 +188,8 @@ def check_profile(p: Profile) -> list[str]:
             add(f"{where}: min_nodes {q.min_nodes} is above max_nodes {q.max_nodes}")
         if (q.max_nodes is None or q.max_walltime is None) and not q.unconfirmed:
             add(f"{where}: a limit left unknown (null) must say why in 'unconfirmed'")
+        if q.min_walltime is not None and not is_walltime(q.min_walltime):
+            add(f"{where}.min_walltime: {q.min_walltime!r} is not HH:MM:SS")
         if q.max_walltime is None:
             continue
         if not is_walltime(q.max_walltime):
@@ -234,6 +244,8 @@ def check_profile(p: Profile) -> list[str]:
             problems.extend(_check_env(var, "device_sharing.env"))
     if p.framework_stack and not any(m.name == p.framework_stack.module for m in p.modules):
         add(f"framework_stack.module: {p.framework_stack.module!r} is not loaded in modules")
+    if p.framework_stack:
+        problems.extend(_check_releases(p.framework_stack))
 
     prec = p.precision
     if prec.default not in prec.supported:
@@ -243,6 +255,19 @@ def check_profile(p: Profile) -> list[str]:
             if c >= total or c in reserved:
                 add(f"copper.service_cores: core {c} is outside the node or reserved")
     return problems
+
+
+def _check_releases(stack: FrameworkStack) -> list[str]:
+    """Each listed release must be one its own variant's `since` selects (one truth)."""
+    from .extras import variant_for
+
+    out = []
+    for i, v in enumerate(stack.variants):
+        for release in v.releases:
+            if variant_for(stack, release) is not v:
+                out.append(f"framework_stack.variants[{i}].releases: {release} falls under "
+                           "another variant's 'since'")
+    return out
 
 
 def _check_env(var: EnvVar, prefix: str) -> list[str]:

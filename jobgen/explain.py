@@ -127,6 +127,7 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
             for s in plan.slots
         ],
         "mask_variable": plan.mask_variable,
+        "device_selection": _device_selection(plan, layers),
         "node": _node(plan, loaded, layers),
         "drawing": draw_node(plan, loaded),
         "directives": [
@@ -178,6 +179,15 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
     return report
 
 
+def _device_selection(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
+    """How each rank comes to use its device, and what the program must do for it."""
+    sel = getattr(plan, "device_selection", None)
+    if sel is None:
+        return None
+    return _fact(sel.text, sel.why, sel.source, layers.prov.layer("gpu_affinity"),
+                 sel.unconfirmed)
+
+
 def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
     """Framework variant, Copper and staging, where the plan has them."""
     out = []
@@ -187,8 +197,11 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
                          fv.unconfirmed))
     copper = getattr(plan, "copper", None)
     if copper is not None:
-        out.append(_fact(copper.launch, copper.why, copper.source, "command line (--copper)",
-                         None))
+        routes = ", ".join(reversed(copper.routes))
+        out.append(_fact(f"{copper.launch}, then {routes} read through {copper.mount.text} "
+                         "(a venv's site-packages or a package directory on PYTHONPATH, a conda "
+                         "environment activated through the mount)", copper.why, copper.source,
+                         "command line (--copper)", None))
     stage = getattr(plan, "stage", None)
     if stage is not None:
         out.append(_fact(f"unpack {stage.archive} to {stage.dest} on every node", stage.why,
@@ -221,7 +234,8 @@ def _node(plan: Plan, loaded: LoadedProfile, layers: _Layers) -> dict[str, Any]:
                             n.why, n.source, layers.prov.layer("node.nics"), n.unconfirmed)
     aff = loaded.profile.gpu_affinity
     out["gpu_affinity"] = _fact(
-        f"{aff.scheme}" + (f" via {aff.variable}" if aff.variable else "")
+        f"{aff.scheme}" + (f" via {aff.variable}" if aff.variable and aff.scheme == "mask"
+                           else "")
         + (f", {aff.hierarchy} hierarchy" if aff.hierarchy else "")
         + (f", order {aff.order}" if aff.order else ""),
         aff.why, aff.source, layers.prov.layer("gpu_affinity"), aff.unconfirmed)
@@ -241,8 +255,8 @@ def _unconfirmed(report: dict[str, Any]) -> list[str]:
             for value in item:
                 visit(value)
 
-    for key in ("node", "directives", "modules", "environment", "rendezvous", "rank_env",
-                "launcher", "steps"):
+    for key in ("node", "device_selection", "directives", "modules", "environment",
+                "rendezvous", "rank_env", "launcher", "steps"):
         visit(report[key])
     return out
 
@@ -348,6 +362,9 @@ def format_text(report: dict[str, Any]) -> str:
     for key in ("topology", "reserved", "gpus", "nics", "gpu_affinity"):
         if key in node:
             lines += _fmt_fact(node[key])
+    if report.get("device_selection"):
+        lines += ["", "== device selection (what the program must do)"]
+        lines += _fmt_fact(report["device_selection"])
 
     def section(title: str, facts: list[dict[str, Any]]) -> None:
         lines.extend(["", f"== {title}"])

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from .errors import JobgenError
 from .facts import EnvSetting, Fact
-from .model import Profile
-from .placement import Slot
-from .shell import SAFE_EXPANSION, quote
+from .model import EnvVar, FrameworkStack, FrameworkVariant, Profile
+from .placement import Slot, visible_devices, whole_gpus
+from .shell import SAFE_EXPANSION, Expand, quote
 
 SAFE_PATH = re.compile(r"/[A-Za-z0-9._/+@-]*")
 
@@ -22,6 +22,8 @@ class CopperStep:
     stop: str
     why: str
     source: str
+    mount: Expand  # where Copper shows the filesystem on every node, e.g. /tmp/${USER}/copper
+    routes: tuple[str, ...] = ()  # the --copper-path environments, routed last to first
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class FrameworkChoice:
     module_line: str | None  # replaces the profile's load of the stack module
     app_args: tuple[str, ...]
     fact: Fact | None
+    ipex: bool = False  # the stack imports intel_extension_for_pytorch
 
 
 # ---------------------------------------------------------------- device sharing
@@ -66,29 +69,81 @@ def shared_masks(
     return [replace(s, mask=str(s.device)) for s in slots], sh.mask_variable
 
 
+# ---------------------------------------------------------------- device selection
+def device_selection(
+    profile: Profile, ranks_per_node: int, per_dev: int, mask_variable: str | None
+) -> tuple[Fact | None, list[EnvSetting], list[EnvVar]]:
+    """How each rank comes to use its device, what the program must do about it, the
+    variable that tells it the ranks per device, and the device layout's own settings."""
+    aff, gpus = profile.gpu_affinity, profile.node.gpus
+    if gpus is None or aff.scheme == "none":
+        return None, [], []
+    whole = whole_gpus(profile, ranks_per_node, per_dev)
+    layout = list(aff.whole_gpu.env) if whole and aff.whole_gpu else []
+    kind = profile.device_kind
+    if mask_variable:
+        src = aff if aff.scheme == "mask" or profile.device_sharing is None \
+            else profile.device_sharing
+        text = (f"{mask_variable} narrows each rank to its own device: the program uses "
+                f"device 0 ({kind}:0)")
+        return Fact(text, src.why, src.source, "profile", src.unconfirmed), [], layout
+    count = visible_devices(profile, ranks_per_node, per_dev)
+    name = gpus.subdevice_name
+    what = (f"{count} GPUs (all {gpus.subdevices_per_gpu} {name}s each)" if whole and name
+            else f"{count} {name or 'GPU'}s")
+    index = "LOCAL_RANK" + (f" // {per_dev}" if per_dev > 1 else "")
+    call = "int(os.environ['LOCAL_RANK'])" + (f" // {per_dev}" if per_dev > 1 else "")
+    text = (f"every rank sees the node's {what}: the program selects device {index}, "
+            f"e.g. torch.{kind}.set_device({call})")
+    src = aff.whole_gpu if whole and aff.whole_gpu else aff
+    fact = Fact(text, src.why, src.source, "profile", src.unconfirmed)
+    env = EnvSetting("JOBGEN_RANKS_PER_DEVICE", str(per_dev), "set", False,
+                     "ranks per device: a program selects device LOCAL_RANK // "
+                     "JOBGEN_RANKS_PER_DEVICE (the bundled apps do)", aff.source, "plan",
+                     aff.unconfirmed)
+    return fact, [env], layout
+
+
 # ---------------------------------------------------------------- Copper
-def copper_pieces(profile: Profile, paths: tuple[str, ...]) -> tuple[CopperStep, EnvSetting, Fact]:
+_NOT_AN_ENV_ROOT = re.compile(r".*/(bin|activate|python[0-9.]*)")
+
+
+def copper_pieces(profile: Profile, paths: tuple[str, ...]) -> tuple[CopperStep, Fact]:
+    """Copper's start and stop, and the environments to route through its mount.
+
+    What each path is can only be seen on the filesystem, so the script decides at job time,
+    as copper.md routes each kind: a venv's lib/python3.X/site-packages on PYTHONPATH, a
+    conda environment by `conda activate` through the mount, a package directory on
+    PYTHONPATH as it is. Here: refuse what can never work."""
     cu = profile.copper
     if cu is None:
         raise JobgenError(f"{profile.name} has no Copper: drop --copper (Copper runs on Aurora)")
     if not paths:
         raise JobgenError(
-            "--copper needs --copper-path DIR for each directory of your Python environment to "
-            "serve through Copper (your venv's site-packages or your conda env)"
+            "--copper needs --copper-path DIR for each Python environment to serve through "
+            "Copper (a venv or conda environment root, or a package directory)"
         )
+    parts = re.split(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}", cu.mount.rstrip("/"))
+    under_mount = re.compile("[^/]+".join(map(re.escape, parts)) + "(/.*)?")
     for path in paths:
         if not SAFE_PATH.fullmatch(path):
             raise JobgenError(f"--copper-path {path!r} must be an absolute path of plain "
                               "characters (letters, digits, . _ / + @ -)")
-    value = ":".join(f"{cu.mount}{p.rstrip('/')}" for p in paths)
-    env = EnvSetting("PYTHONPATH", value, "prepend", True,
-                     "your Python packages read through the Copper cache (read-only; outputs "
-                     "and checkpoints stay on the real paths)", cu.source, "command line",
-                     cu.unconfirmed)
+        if under_mount.fullmatch(path):
+            raise JobgenError(f"--copper-path {path}: give the environment's own path; the "
+                              f"script routes it through {cu.mount} itself")
+        if _NOT_AN_ENV_ROOT.fullmatch(path.rstrip("/")):
+            raise JobgenError(f"--copper-path {path}: give the environment's root directory "
+                              "(the one holding bin/ and lib/) or its site-packages, not a "
+                              "program in it")
+    given = [p.rstrip("/") or "/" for p in paths]
+    if len(set(given)) != len(given):
+        raise JobgenError("--copper-path: each environment once")
+    routes = tuple(reversed(given))
     module = Fact(f"module load {quote(cu.module)}", cu.why, cu.source, "command line",
                   cu.unconfirmed)
-    step = CopperStep(cu.launch, cu.stop, cu.why, cu.source)
-    return step, env, module
+    step = CopperStep(cu.launch, cu.stop, cu.why, cu.source, Expand(cu.mount), routes)
+    return step, module
 
 
 # ---------------------------------------------------------------- containers
@@ -145,26 +200,45 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", text))
 
 
+def variant_for(stack: FrameworkStack, version: str) -> FrameworkVariant:
+    """The variant a module version falls under: the first whose `since` it reaches."""
+    for v in stack.variants:
+        if v.since is None or _version(version) >= _version(v.since):
+            return v
+    return stack.variants[-1]
+
+
+def _known_release(profile: Profile, stack: FrameworkStack, module: str, version: str) -> None:
+    """A version the profile does not list is refused, never mapped to a guessed backend."""
+    known = sorted({r for v in stack.variants for r in v.releases}, key=_version)
+    if known and version not in known:
+        raise JobgenError(
+            f"--framework-module {module}: not a documented {stack.module} release on "
+            f"{profile.name}; use {stack.module} (the default) or {stack.module}/VERSION "
+            f"with VERSION one of {', '.join(known)}"
+        )
+
+
 def framework_choice(
-    profile: Profile, module: str | None, bundled_app: bool
+    profile: Profile, module: str | None, bundled_app: bool, framework: str = "pytorch"
 ) -> FrameworkChoice:
+    """The PyTorch stack's variant (backend, IPEX) for the requested module release."""
     stack = profile.framework_stack
-    if stack is None:
+    if stack is None or framework != "pytorch":
         if module:
-            raise JobgenError(f"{profile.name} has no framework module to choose: drop "
-                              "--framework-module")
+            why = ("it chooses the PyTorch stack" if stack else
+                   "it has no framework module to choose")
+            raise JobgenError(f"--framework-module on {profile.name} with --framework "
+                              f"{framework}: {why}; drop --framework-module")
         return FrameworkChoice(None, (), None)
     if module is not None and not re.fullmatch(rf"{re.escape(stack.module)}(/[A-Za-z0-9._-]+)?",
                                                module):
         raise JobgenError(f"--framework-module {module!r} must be {stack.module} or "
                           f"{stack.module}/VERSION")
     version = module.partition("/")[2] if module else ""
-    variant = stack.variants[0]
     if version:
-        for v in stack.variants:
-            if v.since is None or _version(version) >= _version(v.since):
-                variant = v
-                break
+        _known_release(profile, stack, module or "", version)
+    variant = variant_for(stack, version) if version else stack.variants[0]
     args: tuple[str, ...] = ()
     if bundled_app:
         args = ("--dist-backend", variant.backend, "--ipex" if variant.ipex else "--no-ipex")
@@ -172,4 +246,5 @@ def framework_choice(
     fact = Fact(f"{label}: backend {variant.backend}" + (" with IPEX" if variant.ipex else ""),
                 variant.why, variant.source, "command line" if module else "profile",
                 variant.unconfirmed)
-    return FrameworkChoice(f"module load {quote(module)}" if module else None, args, fact)
+    return FrameworkChoice(f"module load {quote(module)}" if module else None, args, fact,
+                           variant.ipex)

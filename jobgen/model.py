@@ -169,6 +169,8 @@ class Queue(Sourced):
     auto: StrictBool = True
     walltime_limits: list[WalltimeLimit] = field(default_factory=list)
     notes: str = ""
+    # The shortest walltime the queue accepts (PBS refuses shorter jobs at qsub); None: no floor.
+    min_walltime: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -266,13 +268,26 @@ class CpuBinding(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class WholeGpu(Sourced):
+    """With no more ranks per node than GPUs, each rank drives a whole GPU (all of its
+    sub-devices, "implicit scaling") instead of one sub-device; `env` switches the device
+    hierarchy for it and replaces the profile's settings of the same names."""
+
+    env: list[EnvVar] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
 class GpuAffinity(Sourced):
-    # mask: the wrapper narrows visibility to the rank's device; all_visible: every rank sees
-    # every device and picks LOCAL_RANK (Summit resource sets); none: CPU only.
+    # How a rank comes to use its device, as the site documents it.
+    # mask: the wrapper narrows visibility to the rank's device, the program uses device 0;
+    # all_visible: every rank sees every device of its node and the program selects device
+    # LOCAL_RANK // ranks-per-device (ALCF's frameworks examples, Summit resource sets);
+    # none: CPU only.
     scheme: Literal["mask", "all_visible", "none"]
     variable: Identifier | None = None
     order: list[NonNegInt] = field(default_factory=list)  # device for local rank i: order[i]
     hierarchy: Literal["FLAT", "COMPOSITE"] | None = None
+    whole_gpu: WholeGpu | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -301,6 +316,9 @@ class FrameworkVariant(Sourced):
     since: str | None = None  # module version from which this applies; None: any older one
     backend: Literal["nccl", "xccl", "ccl", "gloo"]
     ipex: StrictBool = False
+    # The documented module versions of this variant; when any variant lists releases, a
+    # requested version must be one of them (no guessing from a version that does not exist).
+    releases: list[Token] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -330,6 +348,9 @@ class When:
     max_nodes: PositiveInt | None = None
     precision: list[Precision] = field(default_factory=list)
     framework: Literal["pytorch", "tensorflow"] | None = None
+    # true: only where the framework stack imports intel_extension_for_pytorch; false: only
+    # where it does not
+    ipex: StrictBool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -347,6 +368,8 @@ class EnvVar(Sourced):
 class ModuleCommand(Sourced):
     action: Literal["use", "load", "unload", "purge"]
     name: Token | None = None
+    # Only for this --framework (the site ships the frameworks in different modules).
+    framework: Literal["pytorch", "tensorflow"] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

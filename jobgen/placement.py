@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .cpus import logical_cpus, parse_cpu_list
 from .errors import JobgenError
-from .model import BindRecipe, Profile
+from .model import BindRecipe, Device, Profile
 
 
 @dataclass(frozen=True)
@@ -55,18 +55,52 @@ def find_recipe(
     return None
 
 
+def whole_gpus(profile: Profile, ranks_per_node: int, ranks_per_device: int) -> bool:
+    """Each rank drives a whole GPU (all its sub-devices): the profile documents it and the
+    node has no more ranks than GPUs, each rank alone on its device."""
+    gpus = profile.node.gpus
+    return bool(profile.gpu_affinity.whole_gpu and gpus and gpus.subdevices_per_gpu > 1
+                and ranks_per_device == 1 and ranks_per_node <= gpus.count)
+
+
+def visible_devices(profile: Profile, ranks_per_node: int, ranks_per_device: int) -> int:
+    """Devices a program sees on a node before any mask: GPUs when ranks drive whole GPUs."""
+    gpus = profile.node.gpus
+    if gpus and whole_gpus(profile, ranks_per_node, ranks_per_device):
+        return gpus.count
+    return profile.devices_per_node
+
+
 def _device_for(
     profile: Profile, local_rank: int, ranks_per_node: int, ranks_per_device: int
 ) -> int | None:
-    """Device of a local rank: consecutive ranks share a device; with fewer ranks than
-    devices the used devices are spread evenly (one tile per GPU, both sockets busy)."""
-    ndev = profile.devices_per_node
+    """Device of a local rank, as the program numbers its devices.
+
+    Where every device is visible the program selects LOCAL_RANK // ranks-per-device itself,
+    so that is the device (and its cores are the ones bound). Where the wrapper narrows
+    visibility, consecutive ranks share a device and, with fewer ranks than devices, the
+    used devices are spread evenly (one tile per GPU, both sockets busy)."""
+    ndev = visible_devices(profile, ranks_per_node, ranks_per_device)
     if not ndev:
         return None
+    if profile.gpu_affinity.scheme == "all_visible":
+        return local_rank // ranks_per_device
     used = -(-ranks_per_node // ranks_per_device)
     slot = (local_rank // ranks_per_device) * ndev // used
     order = profile.gpu_affinity.order
     return order[slot] if order else slot
+
+
+def _locality(profile: Profile, index: int | None, whole: bool) -> Device | None:
+    """The device-table entry that says where a device sits (a whole GPU: its first one)."""
+    gpus = profile.node.gpus
+    if index is None or gpus is None:
+        return None
+    key = (index, 0) if whole else None
+    for dev in gpus.devices:
+        if (dev.gpu, dev.subdevice) == key or (key is None and dev.index == index):
+            return dev
+    return None
 
 
 def _split(cores: list[int], ranks: list[int], what: str) -> dict[int, list[int]]:
@@ -89,10 +123,10 @@ def compute_cores(
         return {r: [] for r in ranks}
     if style in ("depth", "jsrun") or not profile.devices_per_node:
         return _split(usable, ranks, "the node")
-    devices = {d.index: d for d in (profile.node.gpus.devices if profile.node.gpus else [])}
+    whole = whole_gpus(profile, ranks_per_node, ranks_per_device)
     groups: dict[tuple[int, ...], list[int]] = {}
     for r in ranks:
-        dev = devices.get(_device_for(profile, r, ranks_per_node, ranks_per_device))
+        dev = _locality(profile, _device_for(profile, r, ranks_per_node, ranks_per_device), whole)
         near = parse_cpu_list(dev.cores) if dev and dev.cores else usable
         key = tuple(c for c in near if c in set(usable))
         groups.setdefault(key, []).append(r)
@@ -119,18 +153,18 @@ def place(
     node = profile.node
     total = node.sockets * node.cores_per_socket
     numa_of = {c: d.id for d in node.numa for c in parse_cpu_list(d.cores)}
-    devices = {d.index: d for d in (node.gpus.devices if node.gpus else [])}
     aff = profile.gpu_affinity
     subs = node.gpus.subdevices_per_gpu if node.gpus else 1
+    whole = whole_gpus(profile, ranks_per_node, ranks_per_device)
     slots = []
     for r in range(ranks_per_node):
         index = _device_for(profile, r, ranks_per_node, ranks_per_device)
-        dev = devices.get(index) if index is not None else None
-        gpu = dev.gpu if dev else (index // subs if index is not None else None)
-        sub = dev.subdevice if dev else (index % subs if index is not None else None)
+        dev = _locality(profile, index, whole)
+        gpu, sub = _gpu_of(index, dev, subs, whole)
         mask = None
         if aff.scheme == "mask" and index is not None:
-            mask = f"{gpu}.{sub}" if aff.hierarchy == "COMPOSITE" else str(index)
+            composite = aff.hierarchy == "COMPOSITE" and not whole
+            mask = f"{gpu}.{sub}" if composite else str(index)
         mine = cores[r]
         cpus = logical_cpus(
             mine, total, node.threads_per_core, node.smt_numbering,
@@ -139,12 +173,30 @@ def place(
         numa = dev.numa if dev and dev.numa is not None else None
         if numa is None and mine:
             numa = numa_of.get(mine[0])
-        label = None
-        if index is not None and node.gpus:
-            name = node.gpus.subdevice_name
-            label = f"GPU {gpu}" + (f" {name} {sub}" if name else "")
         slots.append(
             Slot(r, tuple(mine), tuple(cpus), index, gpu, sub, mask, numa,
-                 dev.nic if dev else None, label)
+                 dev.nic if dev else None, _label(profile, gpu, sub, whole))
         )
     return slots, recipe
+
+
+def _gpu_of(index: int | None, dev: Device | None, subs: int,
+            whole: bool) -> tuple[int | None, int | None]:
+    """(GPU, sub-device) of a device index; a whole GPU has no single sub-device."""
+    if index is None:
+        return None, None
+    if whole:
+        return index, None
+    if dev is not None:
+        return dev.gpu, dev.subdevice
+    return index // subs, index % subs
+
+
+def _label(profile: Profile, gpu: int | None, sub: int | None, whole: bool) -> str | None:
+    gpus = profile.node.gpus
+    if gpu is None or gpus is None:
+        return None
+    name = gpus.subdevice_name
+    if whole and name:
+        return f"GPU {gpu}, all {gpus.subdevices_per_gpu} {name}s"
+    return f"GPU {gpu}" + (f" {name} {sub}" if name else "")

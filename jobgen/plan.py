@@ -17,6 +17,7 @@ from .extras import (
     StageStep,
     container_prefix,
     copper_pieces,
+    device_selection,
     framework_choice,
     shared_masks,
     sharing_pieces,
@@ -25,7 +26,7 @@ from .extras import (
 from .facts import EnvSetting, Fact
 from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
 from .model import EnvVar, Master, Profile, RankEnv
-from .placement import Slot, place
+from .placement import Slot, place, visible_devices
 from .profiles import LoadedProfile
 from .schedulers import DIALECTS, PREFIX, JobShape, choose_queue
 from .shell import NAME, Expand, Var, Word, join, quote, split
@@ -133,6 +134,7 @@ class Plan:
     copper: CopperStep | None = None
     stage: StageStep | None = None
     framework_variant: Fact | None = None
+    device_selection: Fact | None = None  # how each rank comes to use its device
     devices_per_node: int = 0
     signals: tuple[str, ...] = ()  # trapped and forwarded to the ranks
     preemption: Fact | None = None
@@ -282,7 +284,10 @@ def _filesystems(profile: Profile, req: Request) -> tuple[str, ...]:
 
 
 def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: str,
-         recipe_env: list[EnvVar], extra: list[EnvSetting]) -> tuple[EnvSetting, ...]:
+         ipex: bool, recipe_env: list[EnvVar], extra: list[EnvSetting]) -> tuple[EnvSetting, ...]:
+    """The job's environment: the profile's settings that apply, where `recipe_env` (from the
+    binding recipe or the device layout) replaces settings of the same name, then the plan's
+    and the command line's."""
     user: dict[str, str] = {}
     for item in req.env:
         name, sep, value = item.partition("=")
@@ -299,12 +304,15 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
             and (w.max_nodes is None or nodes <= w.max_nodes)
             and (not w.precision or precision in w.precision)
             and (w.framework is None or w.framework == framework)
+            and (w.ipex is None or w.ipex == ipex)
         )
 
+    replaced = {v.name: v for v in recipe_env}
+    merged = [replaced.pop(v.name, v) for v in profile.env] + list(replaced.values())
     out = [
         EnvSetting(v.name, v.value, v.action, v.expand, v.why, v.source,
                    "profile", v.unconfirmed)
-        for v in [*profile.env, *recipe_env]
+        for v in merged
         if applies(v) and v.name not in user
     ]
     out += [p for p in extra if p.name not in user]
@@ -315,11 +323,14 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     return tuple(out)
 
 
-def _modules(profile: Profile, stack_line: str | None) -> tuple[Fact, ...]:
-    """The profile's module commands; --framework-module replaces the stack's own load."""
+def _modules(profile: Profile, stack_line: str | None, framework: str) -> tuple[Fact, ...]:
+    """The profile's module commands for this framework; --framework-module replaces the
+    stack's own load."""
     stack = profile.framework_stack
     out = []
     for m in profile.modules:
+        if m.framework not in (None, framework):
+            continue
         text = f"module {m.action}" + (f" {quote(m.name)}" if m.name else "")
         layer = "profile"
         if stack_line and stack and m.action == "load" and m.name == stack.module:
@@ -421,20 +432,24 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     copper = None
     exclude: frozenset[int] = frozenset()
     if req.copper:
-        copper, copper_env, copper_module = copper_pieces(profile, req.copper_paths)
-        extra_env.append(copper_env)
+        copper, copper_module = copper_pieces(profile, req.copper_paths)
         extra_modules.append(copper_module)
         exclude = frozenset(profile.copper.service_cores) if profile.copper else exclude
     elif req.copper_paths:
         raise JobgenError("--copper-path goes with --copper")
     sharing_env, sharing = sharing_pieces(profile, per_dev)
     extra_env += sharing_env
-    choice = framework_choice(profile, req.framework_module, app is not None)
+    choice = framework_choice(profile, req.framework_module, app is not None, framework)
     stage = stage_step(profile, req.stage, req.stage_to)
 
     slots, recipe = place(profile, rpn, per_dev, framework, exclude)
     slots, shared_mask_variable = shared_masks(profile, slots, per_dev)
+    mask_variable = shared_mask_variable or (
+        profile.gpu_affinity.variable if profile.gpu_affinity.scheme == "mask" else None)
     ndev = profile.devices_per_node
+    selection, selection_env, layout_env = device_selection(profile, rpn, per_dev,
+                                                            mask_variable)
+    extra_env += selection_env
     b = profile.cpu_binding
     if recipe is not None:
         binding = Fact(f"{b.style}: documented recipe for {rpn} ranks per node", recipe.why,
@@ -445,8 +460,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
             how += f", clear of Copper's service cores {sorted(exclude)}"
         binding = Fact(f"{b.style}: {how}", b.why, b.source, "plan", b.unconfirmed)
 
-    recipe_env = list(recipe.extra_env) if recipe else []
-    env = _env(profile, req, nodes, precision, framework, recipe_env, extra_env)
+    recipe_env = layout_env + (list(recipe.extra_env) if recipe else [])
+    env = _env(profile, req, nodes, precision, framework, choice.ipex, recipe_env, extra_env)
     if framework == "tensorflow" and not any(e.name == "HOROVOD_THREAD_AFFINITY" for e in env) \
             and all(s.cpus for s in slots):
         env += (EnvSetting("HOROVOD_THREAD_AFFINITY", ",".join(str(s.cpus[0]) for s in slots),
@@ -473,7 +488,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
                    job_name, filesystems, alloc, req.requeue)
     directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
-    modules = _modules(profile, choice.module_line)
+    modules = _modules(profile, choice.module_line, framework)
     prefix, inner_python, container_module = container_prefix(profile, req.container)
     modules += tuple(extra_modules) + ((container_module,) if container_module else ())
     ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
@@ -515,9 +530,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         env=env,
         slots=tuple(slots),
         binding=binding,
-        mask_variable=shared_mask_variable or (
-            profile.gpu_affinity.variable if profile.gpu_affinity.scheme == "mask" else None
-        ),
+        mask_variable=mask_variable,
+        device_selection=selection,
         rank_env=profile.launcher.rank_env,
         master=profile.launcher.master,
         launcher=tuple(launcher),
@@ -529,7 +543,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         copper=copper,
         stage=stage,
         framework_variant=choice.fact,
-        devices_per_node=ndev,
+        devices_per_node=visible_devices(profile, rpn, per_dev),
         signals=signals,
         preemption=preempt_fact,
         requeue=req.requeue,

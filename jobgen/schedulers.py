@@ -57,7 +57,21 @@ def _fits(queue: Queue, nodes: int, walltime: int) -> str | None:
             f"queue {queue.name} allows at most {hms(limit)} for {nodes} nodes, "
             f"not {hms(walltime)}"
         )
+    floor = parse_walltime(queue.min_walltime) if queue.min_walltime else 0
+    if walltime < floor:
+        return f"queue {queue.name} needs a walltime of at least {hms(floor)}, not {hms(walltime)}"
     return None
+
+
+def _below_minimum(queues: list[Queue], nodes: int, walltime: int) -> str | None:
+    """The one-line refusal when the walltime is under the minimum of every queue that would
+    take the job otherwise (qsub refuses such jobs)."""
+    floors = [parse_walltime(q.min_walltime) for q in queues
+              if q.min_walltime and _fits(q, nodes, parse_walltime(q.min_walltime)) is None]
+    if not floors or walltime >= min(floors):
+        return None
+    return (f"--walltime {hms(walltime)} is under the {hms(min(floors))} minimum of the queues "
+            f"that take {nodes} nodes: use --walltime {hms(min(floors))} or more")
 
 
 def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) -> Queue | None:
@@ -79,6 +93,9 @@ def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) 
     for queue in auto:
         if _fits(queue, nodes, walltime) is None:
             return queue
+    short = _below_minimum(auto, nodes, walltime)
+    if short:
+        raise JobgenError(short)
     largest = max((q.max_nodes or 0) for q in sched.queues)
     if largest and nodes > largest:
         raise JobgenError(
@@ -87,7 +104,8 @@ def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) 
         )
     limits = "; ".join(
         f"{q.name}: {q.min_nodes}-{q.max_nodes or '?'} nodes, "
-        f"{hms(walltime_limit(q, nodes) or 0) if walltime_limit(q, nodes) else 'unknown'}"
+        + (f"{q.min_walltime}-" if q.min_walltime else "")
+        + f"{hms(walltime_limit(q, nodes) or 0) if walltime_limit(q, nodes) else 'unknown'}"
         for q in auto
     )
     raise JobgenError(

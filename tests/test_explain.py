@@ -18,9 +18,9 @@ def explain(*args: str, env: dict[str, str] | None = None) -> str:
 
 def test_aurora_placement_table_and_drawing():
     out = explain("--site", "aurora", "--app", "cosmictagger", "--nodes", "2", "-A", "proj")
-    rows = re.findall(r"^  (\d+) +(\S+) +(\d+) \((GPU \d tile \d)\) +(\d+) +(\d) ", out, re.M)
-    assert rows[0] == ("0", "4-7", "0", "GPU 0 tile 0", "0", "0")
-    assert rows[11] == ("11", "76-79", "11", "GPU 5 tile 1", "11", "1")
+    rows = re.findall(r"^  (\d+) +(\S+) +(\d+) \((GPU \d tile \d)\) +(-) +(\d) ", out, re.M)
+    assert rows[0] == ("0", "4-7", "0", "GPU 0 tile 0", "-", "0")
+    assert rows[11] == ("11", "76-79", "11", "GPU 5 tile 1", "-", "1")
     # reserved core 0 marked, rank 0 on cores 4-7, rank 11 ('b') on socket 1
     assert re.search(r"socket 0 +cores 0-51 +R\.\.\.0000111122223333", out)
     assert re.search(r"socket 1 +cores 52-103 +R\.\.\.6666.*bbbb", out)

@@ -3,6 +3,8 @@ data staging and scale-dependent settings, on the plan and on the rendered text.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from helpers import env_of, plan_for, run_jobgen
 
@@ -27,7 +29,9 @@ def test_aurora_ccs_ranks_share_tiles_with_disjoint_cores(per_dev):
     plan = plan_for("aurora", ranks_per_device=per_dev)
     assert plan.ranks_per_node == 12 * per_dev and plan.sharing == "ccs"
     assert env_of(plan)["ZEX_NUMBER_OF_CCS"] == ",".join(f"{i}:{per_dev}" for i in range(12))
-    assert [s.mask for s in plan.slots] == [str(r // per_dev) for r in range(12 * per_dev)]
+    assert [s.device for s in plan.slots] == [r // per_dev for r in range(12 * per_dev)]
+    assert all(s.mask is None for s in plan.slots), "pytorch.md's CCS example sets no mask"
+    assert env_of(plan)["JOBGEN_RANKS_PER_DEVICE"] == str(per_dev)
     c = cores(plan)
     assert len(c) == len(set(c)) and not {0, 52} & set(c)
     text = render(plan)
@@ -74,12 +78,27 @@ def test_sharing_refused_where_the_site_has_none():
 def test_copper_on_aurora_routes_only_the_given_paths_and_spares_its_cores():
     plan = plan_for("aurora", nodes=8, copper=True, copper_paths=(VENV,), ranks_per_node=8)
     assert not set(cores(plan)) & {48, 49, 50, 51}
-    assert env_of(plan)["PYTHONPATH"] == f"/tmp/${{USER}}/copper{VENV}"
+    assert "PYTHONPATH" not in env_of(plan), "the path is computed on the node, at job time"
     assert "module load copper" in [m.text for m in plan.modules]
     text = render(plan)
-    assert text.index("launch_copper.sh") < text.index('"$JOBGEN_WRAPPER" \\')
+    launch = text.index("\nlaunch_copper.sh\n")
+    route = text.index(f'jobgen_copper_route {VENV} "/tmp/${{USER}}/copper"')
+    assert launch < route < text.index('"$JOBGEN_WRAPPER" \\')
     assert "stop_copper.sh" in text.split("trap jobgen_cleanup")[0]
-    assert f'export PYTHONPATH="/tmp/${{USER}}/copper{VENV}"' in text
+
+
+@pytest.mark.parametrize(("path", "message"), [
+    ("/tmp/${USER}/copper/lus/flare/p/venv", "must be an absolute path of plain characters"),
+    ("/tmp/me/copper/lus/flare/p/venv", "the script routes it through /tmp/${USER}/copper"),
+    ("/lus/flare/p/venv/bin", "give the environment's root directory"),
+    ("/lus/flare/p/venv/bin/python3.10", "give the environment's root directory"),
+])
+def test_copper_refuses_paths_that_cannot_work(path, message):
+    """An already routed path would be routed twice; bin/ or python is not an environment."""
+    with pytest.raises(JobgenError, match=re.escape(message)):
+        plan_for("aurora", copper=True, copper_paths=(path,))
+    with pytest.raises(JobgenError, match="each environment once"):
+        plan_for("aurora", copper=True, copper_paths=("/lus/a", "/lus/a/"))
 
 
 def test_copper_with_twelve_ranks_keeps_the_documented_list():
@@ -139,6 +158,51 @@ def test_aurora_frameworks_module_picks_backend():
     assert "xccl" in newer.command
 
 
+@pytest.mark.parametrize("version", ["2024.2.1", "2024.3", "2026.1.0", "2025.2"])
+def test_framework_module_must_be_a_documented_release(version):
+    """ALCF documented frameworks/2024.2.1_u1, not 2024.2.1: an unknown version is refused
+    with the known ones listed, never mapped to a guessed backend."""
+    with pytest.raises(JobgenError) as exc:
+        plan_for("aurora", framework_module=f"frameworks/{version}")
+    message = str(exc.value)
+    assert f"frameworks/{version}: not a documented frameworks release on aurora" in message
+    assert ("2023.10.15.001, 2023.12.15.001, 2024.1, 2024.2.1_u1, 2025.0.5, 2025.2.0, "
+            "2025.3.1") in message
+
+
+def test_unknown_framework_module_is_one_line_exit_2():
+    res = run_jobgen("render", "--site", "aurora", "--app", "ffn", "-A", "p",
+                     "--framework-module", "frameworks/2024.2.1")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "2024.2.1_u1" in res.stderr
+
+
+@pytest.mark.parametrize(("version", "backend", "ipex"), [
+    ("2024.2.1_u1", "ccl", True), ("2025.0.5", "ccl", True), ("2024.1", "ccl", True),
+    ("2025.2.0", "xccl", False), ("2025.3.1", "xccl", False),
+])
+def test_ipex_math_mode_only_with_a_stack_that_imports_ipex(version, backend, ipex):
+    plan = plan_for("aurora", precision="tf32", framework_module=f"frameworks/{version}")
+    assert backend in plan.command and ("--ipex" if ipex else "--no-ipex") in plan.command
+    assert ("IPEX_FP32_MATH_MODE" in env_of(plan)) == ipex
+    assert "IPEX_FP32_MATH_MODE" not in env_of(plan_for("aurora", precision="tf32"))
+
+
+def test_aurora_tensorflow_loads_its_own_module_and_mpich():
+    """tensorflow.md: TensorFlow has its own module, loaded with mpich/opt/develop-git.6037a7a;
+    not frameworks, and no IPEX switch."""
+    plan = plan_for("aurora", command=("python3", "tf.py"), framework="tensorflow",
+                    precision="tf32")
+    assert [m.text for m in plan.modules] == ["module load tensorflow",
+                                              "module load mpich/opt/develop-git.6037a7a"]
+    assert plan.framework_variant is None
+    assert "IPEX_FP32_MATH_MODE" not in env_of(plan)
+    pytorch = plan_for("aurora", command=("python3", "t.py"))
+    assert [m.text for m in pytorch.modules] == ["module load frameworks"]
+    with pytest.raises(JobgenError, match="chooses the PyTorch stack; drop --framework-module"):
+        plan_for("aurora", command=("python3", "tf.py"), framework="tensorflow",
+                 framework_module="frameworks/2025.3.1")
+
+
 def test_framework_module_must_match_the_stack():
     with pytest.raises(JobgenError, match="must be frameworks or frameworks/VERSION"):
         plan_for("aurora", framework_module="conda/2024")
@@ -180,7 +244,8 @@ def test_precision_the_device_cannot_do(site, bad):
 
 
 def test_tf32_switch_per_vendor():
-    assert env_of(plan_for("aurora", precision="tf32"))["IPEX_FP32_MATH_MODE"] == "TF32"
+    ipex = plan_for("aurora", precision="tf32", framework_module="frameworks/2025.0.5")
+    assert env_of(ipex)["IPEX_FP32_MATH_MODE"] == "TF32"
     polaris = plan_for("polaris", precision="tf32")
     assert "IPEX_FP32_MATH_MODE" not in env_of(polaris)
     assert "--precision tf32" in polaris.command_line  # CUDA: the workload's own switch

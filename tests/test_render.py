@@ -38,11 +38,32 @@ def all_cores(plan: Plan) -> list[int]:
 def test_aurora_twelve_ranks_use_documented_pytorch_binding():
     plan = plan_for("aurora", nodes=2)
     assert plan.ranks_per_node == 12 and plan.world_size == 24
-    assert [s.mask for s in plan.slots] == [str(i) for i in range(12)]
+    assert [s.device for s in plan.slots] == list(range(12))
     assert "--cpu-bind=verbose,list:4-7:8-11:12-15:16-19:20-23:24-27:56-59:60-63:64-67:68-71" \
         ":72-75:76-79" in plan.launch_line
     assert env_of(plan)["CCL_WORKER_AFFINITY"] == "42,43,44,45,46,47,94,95,96,97,98,99"
-    assert plan.mask_variable == "ZE_AFFINITY_MASK"
+
+
+@pytest.mark.parametrize("site", ["aurora", "sunspot"])
+def test_aurora_ranks_see_every_tile_and_the_script_says_how_to_pick_one(site):
+    """ALCF: with the frameworks module, no ZE_AFFINITY_MASK per rank ("do the binding
+    manually inside your apps"); the program selects LOCAL_RANK as pytorch_ddp.py does."""
+    plan = plan_for(site, nodes=2)
+    assert plan.mask_variable is None and all(s.mask is None for s in plan.slots)
+    text = render(plan)
+    assert "ZE_AFFINITY_MASK" not in text
+    assert ("# device: every rank sees the node's 12 tiles: the program selects device "
+            "LOCAL_RANK, e.g. torch.xpu.set_device(int(os.environ['LOCAL_RANK']))") in text
+    assert env_of(plan)["JOBGEN_RANKS_PER_DEVICE"] == "1"
+    assert env_of(plan)["ZE_FLAT_DEVICE_HIERARCHY"] == "FLAT"
+
+
+def test_polaris_keeps_the_documented_mask_and_says_the_program_uses_device_0():
+    plan = plan_for("polaris", nodes=2)
+    assert [s.mask for s in plan.slots] == ["3", "2", "1", "0"]
+    assert ("# device: CUDA_VISIBLE_DEVICES narrows each rank to its own device: the program "
+            "uses device 0 (cuda:0)") in render(plan)
+    assert "JOBGEN_RANKS_PER_DEVICE" not in env_of(plan)
 
 
 @pytest.mark.parametrize("site", ["aurora", "sunspot"])
@@ -59,11 +80,34 @@ def test_aurora_any_rank_count_skips_reserved_cores(site, ranks):
         assert (s.gpu < 3) == (sockets[s.local_rank] == 0)
 
 
-def test_aurora_six_ranks_match_pbs_utils_list_one_tile_per_gpu():
+def test_aurora_six_ranks_drive_whole_gpus_with_the_documented_list():
+    """running-jobs-aurora.md Example 2 (gpu_dev_compact.sh): 1 rank per GPU, both tiles,
+    list:1-16:17-32:33-48:53-68:69-84:85-100; COMPOSITE makes the 6 GPUs the devices."""
     plan = plan_for("aurora", ranks_per_node=6)
-    assert "list:1-17:18-34:35-51:53-69:70-86:87-103" in plan.launch_line
-    assert [s.device for s in plan.slots] == [0, 2, 4, 6, 8, 10]
-    assert "CCL_WORKER_AFFINITY" not in env_of(plan)
+    assert "list:1-16:17-32:33-48:53-68:69-84:85-100" in plan.launch_line
+    assert [s.device for s in plan.slots] == [0, 1, 2, 3, 4, 5]
+    assert [s.gpu for s in plan.slots] == [0, 1, 2, 3, 4, 5]
+    assert all(s.subdevice is None for s in plan.slots)
+    env = env_of(plan)
+    assert env["ZE_FLAT_DEVICE_HIERARCHY"] == "COMPOSITE"
+    assert [e.name for e in plan.env].count("ZE_FLAT_DEVICE_HIERARCHY") == 1
+    assert "CCL_WORKER_AFFINITY" not in env
+    assert "the node's 6 GPUs (all 2 tiles each)" in render(plan)
+
+
+@pytest.mark.parametrize("ranks", [1, 3])
+def test_aurora_fewer_ranks_than_gpus_drive_whole_gpus_near_their_cores(ranks):
+    plan = plan_for("aurora", ranks_per_node=ranks)
+    assert env_of(plan)["ZE_FLAT_DEVICE_HIERARCHY"] == "COMPOSITE"
+    assert [s.device for s in plan.slots] == list(range(ranks))
+    assert all(max(s.cores) < 52 for s in plan.slots), "GPUs 0-2 hang off socket 0"
+
+
+def test_aurora_more_ranks_than_gpus_use_tiles_in_local_rank_order():
+    plan = plan_for("aurora", ranks_per_node=8)
+    assert env_of(plan)["ZE_FLAT_DEVICE_HIERARCHY"] == "FLAT"
+    assert [s.device for s in plan.slots] == list(range(8))
+    assert [s.gpu for s in plan.slots] == [0, 0, 1, 1, 2, 2, 3, 3]
 
 
 def test_aurora_directives_and_queue_choice():
@@ -85,7 +129,59 @@ def test_aurora_env_follows_oneccl_minimal_set_and_tf32_only_when_asked():
                  "CCL_KVS_MODE": "mpi", "FI_MR_CACHE_MONITOR": "userfaultfd"}.items():
         assert env[k] == v
     assert "IPEX_FP32_MATH_MODE" not in env
-    assert env_of(plan_for("aurora", precision="tf32"))["IPEX_FP32_MATH_MODE"] == "TF32"
+    old = plan_for("aurora", precision="tf32", framework_module="frameworks/2024.2.1_u1")
+    assert env_of(old)["IPEX_FP32_MATH_MODE"] == "TF32"
+
+
+@pytest.mark.parametrize("site", ["aurora", "sunspot"])
+def test_aurora_sets_tmpdir_and_pci_device_order(site):
+    """known-issues.md 7: TMPDIR=/tmp against "AF_UNIX path too long" (DataLoader workers);
+    PCI bus order, as gpu_tile_compact.sh sets it, so device i is where the table says."""
+    env = env_of(plan_for(site, nodes=2))
+    assert env["TMPDIR"] == "/tmp"
+    assert env["ZE_ENABLE_PCI_ID_DEVICE_ORDER"] == "1"
+    assert "export TMPDIR=/tmp" in render(plan_for(site, nodes=2))
+
+
+ONECCL_AT_SCALE = {
+    "CCL_KVS_CONNECTION_TIMEOUT": "600", "CCL_KVS_USE_MPI_RANKS": "1",
+    "CCL_ZE_CACHE_OPEN_IPC_HANDLES_THRESHOLD": "1024",
+    "CCL_ALLREDUCE_SCALEOUT": "direct:0-1048576;rabenseifner:1048577-max",
+    "CCL_BCAST": "double_tree",
+}
+
+
+def test_aurora_oneccl_large_scale_tuning_from_128_nodes():
+    """oneCCL.md's tuning list (KVS timeout and MPI ranks, IPC handle cache, the allreduce
+    and bcast algorithms "best at large scale") from 128 nodes; the minimal set always."""
+    small = env_of(plan_for("aurora", nodes=127))
+    assert not set(ONECCL_AT_SCALE) & set(small)
+    big = plan_for("aurora", nodes=128)
+    assert {k: env_of(big)[k] for k in ONECCL_AT_SCALE} == ONECCL_AT_SCALE
+    assert "export CCL_ALLREDUCE_SCALEOUT='direct:0-1048576;rabenseifner:1048577-max'" \
+        in render(big)
+    flagged = [e for e in big.env if e.name in ONECCL_AT_SCALE]
+    assert all("without a node count" in (e.unconfirmed or "") for e in flagged)
+
+
+@pytest.mark.parametrize(("site", "args", "minimum"), [
+    ("aurora", [], "00:05:00"), ("polaris", [], "00:05:00"),
+    ("aurora", ["--nodes", "300"], "00:05:00"), ("polaris", ["--nodes", "20"], "00:05:00"),
+])
+def test_walltime_under_the_queue_minimum_is_one_line_exit_2(site, args, minimum):
+    """Every Aurora and Polaris queue has a 5-minute minimum (Time Min); qsub refuses less."""
+    res = run_jobgen("render", "--site", site, "--app", "ffn", "-A", "p", "--walltime",
+                     "00:04:00", *args)
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert f"under the {minimum} minimum" in res.stderr
+    ok = run_jobgen("render", "--site", site, "--app", "ffn", "-A", "p", "--walltime",
+                    "00:05:00", *args)
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_named_queue_states_its_walltime_minimum():
+    with pytest.raises(JobgenError, match="queue debug needs a walltime of at least 00:05:00"):
+        plan_for("polaris", queue="debug", walltime="00:01:00")
 
 
 def test_sunspot_differs_from_aurora_in_system_facts():

@@ -121,6 +121,7 @@ def check_ranks(plan: Plan, run: EmuRun, site: Site) -> None:
                 assert env.get(var) == env["JOBGEN_EMU_GPUS"], where
             else:
                 assert var not in env, f"{where}: {var}={env[var]} set besides the plan's mask"
+        check_device(plan, slot, env, where)
         # jsrun binds to core indices (packed:K), the others to logical CPU ids
         expected = slot.cores if env["JOBGEN_EMU_LAUNCHER"] == "jsrun" else slot.cpus
         assert cpus_of(env) == list(expected), where
@@ -128,6 +129,23 @@ def check_ranks(plan: Plan, run: EmuRun, site: Site) -> None:
     # MASTER_ADDR names rank 0's node (on the high-speed network where the site has one)
     rank0 = run.reports[0]["env"]["JOBGEN_EMU_NODE"]
     assert site.master.split(".")[0] == rank0.split(".")[0]
+
+
+def check_device(plan: Plan, slot, env: dict[str, str], where: str) -> None:
+    """The device the bundled apps select (workloads' own rule, from what this rank sees)
+    is the plan's: device 0 of a narrowed mask, or the planned index where all are visible;
+    and the rank sees the device hierarchy the plan exports."""
+    from workloads.runtime.device import device_index
+
+    if slot.device is None:
+        return
+    mask = env.get(plan.mask_variable or "") or env.get("JOBGEN_EMU_GPUS")
+    visible = len(mask.split(",")) if mask else plan.devices_per_node
+    expected = 0 if plan.mask_variable else slot.device
+    assert device_index(slot.local_rank, visible, env) == expected, where
+    exported = {e.name: e.value for e in plan.env}
+    if "ZE_FLAT_DEVICE_HIERARCHY" in exported:
+        assert env.get("ZE_FLAT_DEVICE_HIERARCHY") == exported["ZE_FLAT_DEVICE_HIERARCHY"], where
 
 
 def check_software(plan: Plan, run: EmuRun) -> None:
@@ -171,6 +189,7 @@ VARIANTS = [
       for site in sorted(SITES) if site != "sunspot" for n in (1, 3)],
     pytest.param("aurora", {"framework": "tensorflow"}, id="aurora-tensorflow"),
     pytest.param("aurora", {"framework_module": "frameworks/2024.2.1_u1"}, id="aurora-fw-2024"),
+    pytest.param("aurora", {"ranks_per_node": 8}, id="aurora-8-per-node"),
 ]
 
 
@@ -226,16 +245,40 @@ def test_the_wrapper_alone_refuses_bad_local_ranks(site, tmp_path):
 
 # ---------------------------------------------------------------- extras that change placement
 def test_aurora_ccs_two_ranks_per_tile(tmp_path, emu_bin):
+    """CCS as pytorch.md's CCS example does it: every tile visible, no mask, the program picks
+    local_rank // ppd (the bundled apps read JOBGEN_RANKS_PER_DEVICE)."""
+    from workloads.runtime.device import device_index
+
     plan = plan_for("aurora", ranks_per_device=2)
     assert plan.ranks_per_node == 24
     run = run_script(render(plan), SITES["aurora"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["aurora"])
-    masks = [run.reports[r]["env"]["ZE_AFFINITY_MASK"] for r in range(24)]
-    assert masks == [str(r // 2) for r in range(24)]
+    envs = [run.reports[r]["env"] for r in range(24)]
+    assert not any("ZE_AFFINITY_MASK" in env for env in envs)
+    assert [device_index(r, 12, envs[r]) for r in range(24)] == [r // 2 for r in range(24)]
     ccs = ",".join(f"{i}:2" for i in range(12))
-    assert {r["env"]["ZEX_NUMBER_OF_CCS"] for r in run.reports.values()} == {ccs}
-    per_node = [c for r in range(24) for c in cpus_of(run.reports[r]["env"])]
+    assert {env["ZEX_NUMBER_OF_CCS"] for env in envs} == {ccs}
+    per_node = [c for r in range(24) for c in cpus_of(envs[r])]
     assert len(per_node) == len(set(per_node)) and not {0, 52} & set(per_node)
+    check_cleanup(run)
+
+
+@pytest.mark.parametrize("site", ["aurora", "sunspot"])
+def test_aurora_six_ranks_drive_whole_gpus_next_to_their_cores(site, tmp_path, emu_bin):
+    """gpu_dev_compact.sh's layout: rank r drives GPU r (both tiles, COMPOSITE hierarchy) on
+    the cores of running-jobs-aurora.md's 6-rank list, 3 ranks per socket."""
+    from workloads.runtime.device import device_index
+
+    plan = plan_for(site, ranks_per_node=6)
+    run = run_script(render(plan), SITES[site], tmp_path, emu_bin)
+    check_ranks(plan, run, SITES[site])
+    for rank, report in run.reports.items():
+        env, local = report["env"], rank % 6
+        assert env["ZE_FLAT_DEVICE_HIERARCHY"] == "COMPOSITE" and "ZE_AFFINITY_MASK" not in env
+        assert device_index(local, 6, env) == local
+        cpus = cpus_of(env)
+        assert (max(cpus) < 52) == (local < 3), "GPUs 0-2 on socket 0, 3-5 on socket 1"
+    assert [s.cores[0] for s in plan.slots] == [1, 17, 33, 53, 69, 85]
     check_cleanup(run)
 
 
@@ -292,25 +335,83 @@ def test_stage_untars_on_every_node_before_the_launch(site, tmp_path, emu_bin):
     check_cleanup(run)
 
 
-def test_aurora_copper_runs_around_the_ranks(tmp_path, emu_bin):
-    venv = "/lus/flare/projects/MYPROJECT/venv/lib/python3.10/site-packages"
-    plan = plan_for("aurora", copper=True, copper_paths=(venv,))
-    run = run_script(render(plan), SITES["aurora"], tmp_path, emu_bin)
+def make_venv(root) -> str:
+    """A venv as `python -m venv` lays it out: pyvenv.cfg, lib/python3.X/site-packages and
+    the lib64 -> lib link."""
+    site = root / "lib" / "python3.10" / "site-packages"
+    site.mkdir(parents=True)
+    (root / "pyvenv.cfg").write_text("home = /opt/aurora/frameworks/bin\n")
+    (root / "lib64").symlink_to("lib")
+    return str(root)
+
+
+def test_aurora_copper_routes_a_venv_and_a_package_dir_around_the_ranks(tmp_path, emu_bin):
+    """copper.md: a venv's lib/python3.X/site-packages and a package directory go on
+    PYTHONPATH through /tmp/$USER/copper, in the order given; Copper starts before the ranks
+    and stops after them."""
+    venv = make_venv(tmp_path / "lus" / "venv")
+    pkgs = tmp_path / "lus" / "pkgs"
+    pkgs.mkdir()
+    plan = plan_for("aurora", copper=True, copper_paths=(venv, str(pkgs)))
+    run = run_script(render(plan), SITES["aurora"], tmp_path / "job", emu_bin)
     check_ranks(plan, run, SITES["aurora"])
     launched, stopped = run.calls("launch_copper.sh"), run.calls("stop_copper.sh")
     assert len(launched) == 1 and len(stopped) == 1
     ranks = run.rank_times()
     assert launched[0]["t"] < min(ranks) and stopped[0]["t"] > max(ranks)
+    site = f"{venv}/lib/python3.10/site-packages"
     for report in run.reports.values():
         env = report["env"]
-        assert env["PYTHONPATH"].split(":")[0] == f"/tmp/emu/copper{venv}"
+        assert env["PYTHONPATH"].split(":")[:2] == [f"/tmp/emu/copper{site}",
+                                                    f"/tmp/emu/copper{pkgs}"]
         assert not {48, 49, 50, 51} & set(cpus_of(env)), "Copper's service cores stay free"
+    assert not run.calls("conda")
+    check_cleanup(run)
+
+
+def test_aurora_copper_activates_a_conda_env_through_the_mount(tmp_path, emu_bin):
+    env_root = tmp_path / "lus" / "conda_env"
+    (env_root / "conda-meta").mkdir(parents=True)
+    plan = plan_for("aurora", copper=True, copper_paths=(str(env_root),))
+    run = run_script(render(plan), SITES["aurora"], tmp_path / "job", emu_bin)
+    check_ranks(plan, run, SITES["aurora"])
+    activated = run.calls("conda")
+    assert [e["argv"] for e in activated] == [["activate", f"/tmp/emu/copper{env_root}"]]
+    assert run.calls("launch_copper.sh")[0]["t"] < activated[0]["t"] < min(run.rank_times())
+    assert all("PYTHONPATH" not in r["env"] for r in run.reports.values())
+    check_cleanup(run)
+
+
+@pytest.mark.parametrize(("layout", "message"), [
+    ("missing", "is not a directory here"),
+    ("venv-without-site-packages", "a venv needs exactly one lib/python3.*/site-packages"),
+    ("two-conda-envs", "one conda environment only"),
+])
+def test_aurora_copper_path_that_cannot_work_fails_before_the_ranks(layout, message, tmp_path,
+                                                                     emu_bin):
+    base = tmp_path / "lus"
+    base.mkdir()
+    paths: tuple[str, ...] = (str(base / "nothing"),)
+    if layout == "venv-without-site-packages":
+        (base / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        paths = (str(base),)
+    elif layout == "two-conda-envs":
+        for name in ("a", "b"):
+            (base / name / "conda-meta").mkdir(parents=True)
+        paths = (str(base / "a"), str(base / "b"))
+    plan = plan_for("aurora", copper=True, copper_paths=paths)
+    run = run_script(render(plan), SITES["aurora"], tmp_path / "job", emu_bin)
+    assert run.proc.returncode != 0 and message in run.proc.stderr, run.explain()
+    assert not run.reports, "no rank started"
+    assert len(run.calls("stop_copper.sh")) == 1, "Copper stopped on the way out"
     check_cleanup(run)
 
 
 def test_aurora_copper_stops_even_when_a_rank_fails(tmp_path, emu_bin):
-    plan = plan_for("aurora", copper=True, copper_paths=("/lus/flare/projects/p/venv",))
-    run = run_script(render(plan), SITES["aurora"], tmp_path, emu_bin,
+    pkgs = tmp_path / "pkgs"
+    pkgs.mkdir()
+    plan = plan_for("aurora", copper=True, copper_paths=(str(pkgs),))
+    run = run_script(render(plan), SITES["aurora"], tmp_path / "job", emu_bin,
                      env={"JOBGEN_EMU_FAIL_RANK": "0"})
     assert run.proc.returncode == 7, run.explain()
     assert len(run.calls("stop_copper.sh")) == 1

@@ -76,6 +76,24 @@ def test_detect_dist_env(env: dict[str, str], expected: tuple) -> None:
 
 
 @needs_torch
+@pytest.mark.parametrize(("env", "count", "expected"), [
+    # every device visible (Aurora with the frameworks module): LOCAL_RANK // ranks per device
+    ({"JOBGEN_RANKS_PER_DEVICE": "1"}, 12, list(range(12))),
+    ({"JOBGEN_RANKS_PER_DEVICE": "2"}, 12, [r // 2 for r in range(24)]),
+    ({"JOBGEN_RANKS_PER_DEVICE": "4"}, 12, [r // 4 for r in range(48)]),
+    ({}, 6, list(range(6))),
+    # a wrapper narrowed the rank to one device (Polaris, LUMI, CCS masks): device 0
+    ({"JOBGEN_RANKS_PER_DEVICE": "2"}, 1, [0] * 8),
+    ({}, 1, [0] * 4),
+])
+def test_device_index_is_the_one_the_site_plans(env: dict[str, str], count: int,
+                                                expected: list[int]) -> None:
+    from workloads.runtime.device import device_index
+
+    assert [device_index(r, count, env) for r in range(len(expected))] == expected
+
+
+@needs_torch
 def test_atomic_write_and_incomplete_checkpoints(tmp_path: Path) -> None:
     from workloads.runtime.checkpoint import CheckpointManager, atomic_write
 

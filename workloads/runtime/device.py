@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import torch
@@ -48,12 +49,22 @@ def maybe_import_ipex(want: bool | None) -> bool:
     return True
 
 
-def select_device(requested: str, local_rank: int, ipex: bool | None = None) -> DeviceInfo:
-    """Pick the device for this rank.
+def device_index(local_rank: int, device_count: int,
+                 environ: Mapping[str, str] | None = None) -> int:
+    """This rank's device among the ``device_count`` it sees.
 
-    The per-rank wrapper may have narrowed the visible devices (CUDA_VISIBLE_DEVICES,
-    ROCR_VISIBLE_DEVICES, ZE_AFFINITY_MASK), so the index is ``local_rank % device_count``.
+    Where the site leaves every device visible, consecutive local ranks share a device:
+    ``local_rank // JOBGEN_RANKS_PER_DEVICE`` (the jobgen script exports it; 1 when unset).
+    Where a wrapper narrowed visibility (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES,
+    ZE_AFFINITY_MASK) the rank sees its own device only, and the modulo makes it device 0.
     """
+    env = os.environ if environ is None else environ
+    per_device = max(int(env.get("JOBGEN_RANKS_PER_DEVICE") or 1), 1)
+    return (local_rank // per_device) % max(device_count, 1)
+
+
+def select_device(requested: str, local_rank: int, ipex: bool | None = None) -> DeviceInfo:
+    """Pick the device for this rank (see :func:`device_index`)."""
     requested = requested.lower()
     if requested not in ("auto", "cpu", "cuda", "xpu"):
         raise ValueError(f"unknown device {requested!r}")
@@ -70,7 +81,7 @@ def select_device(requested: str, local_rank: int, ipex: bool | None = None) -> 
     if requested == "cuda":
         if not torch.cuda.is_available():
             raise RuntimeError("--device cuda requested but torch.cuda.is_available() is False")
-        idx = local_rank % torch.cuda.device_count()
+        idx = device_index(local_rank, torch.cuda.device_count())
         torch.cuda.set_device(idx)
         stack = "rocm" if getattr(torch.version, "hip", None) else "cuda"
         return DeviceInfo(torch.device("cuda", idx), "cuda", torch.cuda.get_device_name(idx),
@@ -78,7 +89,7 @@ def select_device(requested: str, local_rank: int, ipex: bool | None = None) -> 
     if requested == "xpu":
         if not _xpu_native_available():
             raise RuntimeError("--device xpu requested but torch.xpu.is_available() is False")
-        idx = local_rank % torch.xpu.device_count()
+        idx = device_index(local_rank, torch.xpu.device_count())
         torch.xpu.set_device(idx)
         return DeviceInfo(torch.device("xpu", idx), "xpu", torch.xpu.get_device_name(idx),
                           "xpu", used_ipex)
