@@ -19,6 +19,8 @@ from jobgen.render import render
 HERE = Path(__file__).resolve().parent
 SUFFIX = {"pbs": "pbs", "slurm": "slurm", "lsf": "lsf", "cobalt": "cobalt", "none": "sh"}
 ACCOUNT = "MYPROJECT"
+# Sites that provide no PyTorch environment: the examples name one (--python).
+SITE_OPTIONS: dict[str, dict] = {"jlse-mi250": {"python": "/home/MYUSER/rocm-torch/bin/python"}}
 # Site extras (render options beyond the basics), one example each: examples/extras/NAME.EXT
 EXTRAS: list[tuple[str, dict]] = [
     ("aurora-copper", dict(site="aurora", app="cosmictagger", nodes=8, copper=True,
@@ -51,7 +53,7 @@ def expected() -> dict[Path, str]:
         for app in app_names():
             req = Request(
                 site=p.name, app=app, nodes=1 if local else 2,
-                account=None if local else ACCOUNT,
+                account=None if local else ACCOUNT, **SITE_OPTIONS.get(p.name, {}),
             )
             text = render(build_plan(loaded, req))
             out[HERE / p.name / f"{app}.{SUFFIX[p.scheduler.dialect]}"] = text
@@ -59,6 +61,8 @@ def expected() -> dict[Path, str]:
         path = bundled_dir() / f"{kwargs['site']}.yaml"
         loaded = load_profile_file(ProfileFile(path.stem, path, "bundled"))
         kwargs = {"account": ACCOUNT, **kwargs}
+        if not kwargs.get("container"):
+            kwargs = {**SITE_OPTIONS.get(kwargs["site"], {}), **kwargs}
         text = render(build_plan(loaded, Request(**kwargs)))
         out[HERE / "extras" / f"{name}.{SUFFIX[loaded.profile.scheduler.dialect]}"] = text
     return out

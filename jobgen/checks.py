@@ -214,6 +214,11 @@ def check_profile(p: Profile) -> list[str]:
     if sched.alloc_flags and sched.dialect != "lsf":
         add("scheduler.alloc_flags: only LSF has -alloc_flags")
 
+    problems.extend(_check_storage(p))
+    rs = p.launcher.signal_ranks
+    if rs and "SIGNUM" not in rs.command:
+        add("launcher.signal_ranks.command: name the signal's place with the word SIGNUM")
+
     master = p.launcher.master
     if master.method == "hostfile" and not master.hostfile:
         add("launcher.master.hostfile: method 'hostfile' needs the host-list variable")
@@ -270,6 +275,20 @@ def _check_releases(stack: FrameworkStack) -> list[str]:
     return out
 
 
+def _check_storage(p: Profile) -> list[str]:
+    """Storage paths are absolute and expand nothing but ${NAME}; an allocation flag is LSF's."""
+    out = []
+    local, shared = p.node.local_storage, p.node.shared_storage
+    paths = [("node.local_storage.path", local.path)] if local else []
+    paths += [(f"node.shared_storage.paths[{x}]", x) for x in (shared.paths if shared else [])]
+    for where, path in paths:
+        if not path.startswith("/") or not SAFE_EXPANSION.fullmatch(path):
+            out.append(f"{where}: {path!r} must be an absolute path (${{NAME}} allowed)")
+    if local and local.alloc_flag and p.scheduler.dialect != "lsf":
+        out.append("node.local_storage.alloc_flag: only LSF has -alloc_flags")
+    return out
+
+
 def _check_env(var: EnvVar, prefix: str) -> list[str]:
     where = f"{prefix}[{var.name}]"
     out = []
@@ -279,6 +298,8 @@ def _check_env(var: EnvVar, prefix: str) -> list[str]:
         out.append(f"{where}.value: 'unset' takes no value")
     if var.action != "unset" and var.value is None:
         out.append(f"{where}.value: action {var.action!r} needs a value")
+    if var.node_dir and (var.action != "set" or not (var.value or "").startswith(("/", "$"))):
+        out.append(f"{where}.node_dir: a node directory is set to an absolute path")
     if var.expand and var.value is not None and not SAFE_EXPANSION.fullmatch(var.value):
         out.append(f"{where}.value: an expandable value may only reference ${{NAME}}; "
                    "no $(...), backquotes, quotes or backslashes")

@@ -213,6 +213,8 @@ def render(
         raise JobgenError(f"{out} exists: add --force to overwrite it")
     plan = build_plan(load_profile(site), req)
     text = render_text(plan)
+    for note in plan.notes:
+        typer.echo(f"jobgen: note: {note}", err=True)
     for warning in plan.warnings:
         typer.echo(f"jobgen: warning: {warning}", err=True)
     if out is None:

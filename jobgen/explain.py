@@ -119,7 +119,7 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
             "queue": plan.queue, "walltime_seconds": plan.walltime, "precision": plan.precision,
             "device": plan.device_kind, "framework": plan.framework,
         },
-        "notes": list(notes or []),
+        "notes": [*(notes or []), *plan.notes],
         "placement": [
             {"local_rank": s.local_rank, "cpus": format_cpu_list(s.cpus),
              "cores": format_cpu_list(s.cores), "device": s.device, "device_label": s.device_label,
@@ -206,6 +206,18 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
     if stage is not None:
         out.append(_fact(f"unpack {stage.archive} to {stage.dest} on every node", stage.why,
                          "request", "command line (--stage)", None))
+    if plan.node_dirs:
+        out.append(_fact(f"mkdir -p {join(plan.node_dirs)} on every node (removed at exit)",
+                         "node-local directories the environment names (node_dir)",
+                         "profile env", layers.prov.layer("env"), None))
+    pre = plan.preemption
+    if pre is not None:
+        out.append(_fact(pre.text, pre.why, pre.source, layers.simple(pre.layer,
+                         "scheduler.preemption"), pre.unconfirmed))
+    rs = plan.rank_signal_fact
+    if rs is not None:
+        out.append(_fact(f"signals reach the ranks with: {rs.text}", rs.why, rs.source,
+                         layers.prov.layer("launcher.signal_ranks"), rs.unconfirmed))
     return out
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .errors import JobgenError
 from .facts import EnvSetting, Fact
-from .model import EnvVar, FrameworkStack, FrameworkVariant, Profile
+from .model import EnvVar, Flag, FrameworkStack, FrameworkVariant, Profile
 from .placement import Slot, visible_devices, whole_gpus
 from .shell import SAFE_EXPANSION, Expand, quote
 
@@ -31,6 +31,9 @@ class StageStep:
     archive: str
     dest: str  # may reference ${USER}; rendered double-quoted
     why: str
+    cleanup: bool = False  # removed on every node at exit (memory-backed storage)
+    warnings: tuple[str, ...] = ()
+    alloc_flag: Flag | None = None  # the scheduler flag that provides the storage (LSF NVME)
 
 
 @dataclass(frozen=True)
@@ -179,20 +182,59 @@ def container_prefix(
 
 
 # ---------------------------------------------------------------- data staging
+def _braced(path: str) -> str:
+    """$USER and ${USER} written alike, so paths compare by meaning."""
+    return re.sub(r"\$([A-Za-z_][A-Za-z0-9_]*)", r"${\1}", path)
+
+
+def _under(path: str, prefixes: list[str]) -> str | None:
+    """The first prefix `path` is, or lies under."""
+    path = _braced(path).rstrip("/") or "/"
+    for prefix in prefixes:
+        top = _braced(prefix).rstrip("/")
+        if path == top or path.startswith(top + "/"):
+            return prefix
+    return None
+
+
 def stage_step(profile: Profile, archive: str | None, dest: str | None) -> StageStep | None:
+    """Unpack `archive` once per node, on storage each node has to itself: a directory that
+    every node sees would be unpacked into by all nodes at once."""
     if archive is None:
         if dest is not None:
             raise JobgenError("--stage-to goes with --stage ARCHIVE")
         return None
     if not re.search(r"\.(tar|tar\.gz|tgz|tar\.bz2|tar\.xz|tar\.zst)$", archive):
         raise JobgenError(f"--stage {archive!r} must be a tar archive (.tar, .tar.gz, .tgz, ...)")
-    local = profile.node.local_storage or "/tmp"
-    target = dest or f"{local}/jobgen-data"
+    local = profile.node.local_storage
+    local_path = local.path if local else "/tmp"
+    target = dest or f"{local_path}/jobgen-data"
     if not target.startswith("/") or not SAFE_EXPANSION.fullmatch(target):
         raise JobgenError(f"--stage-to {target!r} must be an absolute path (${{USER}} allowed)")
-    where = (f"the node-local {local}" if profile.node.local_storage
-             else "/tmp on each node")
-    return StageStep(archive, target, f"untar once per node to {where} before the launch")
+    shared = profile.node.shared_storage
+    hit = _under(target, shared.paths) if shared else None
+    if shared and hit:
+        raise JobgenError(
+            f"--stage-to {target}: {hit} is shared by every node of a {profile.name} job, so "
+            f"all nodes would unpack into the same directory at once; stage to node-local "
+            f"{local_path} instead (or drop --stage-to)")
+    if local is None or not _under(target, [local.path]):
+        return StageStep(archive, target, f"untar once per node to {target} before the launch",
+                         warnings=(f"--stage-to {target}: {profile.name}'s profile does not know "
+                                   "it as node-local storage; if every node sees it, all nodes "
+                                   "unpack into the same directory at once",))
+    warnings = [f"--stage: {local.unconfirmed}"] if local.unconfirmed else []
+    if local.memory:
+        warnings.append(f"--stage: {local.path} on {profile.name} is memory ({local.why}): the "
+                        "unpacked data counts against the job's memory; the script removes it "
+                        "on every node at exit")
+    flag = None
+    if local.alloc_flag:
+        flag = Flag(value=local.alloc_flag, why=f"{local.path} exists only with it (--stage)",
+                    source=local.source, unconfirmed=local.unconfirmed)
+    return StageStep(archive, target, f"untar once per node to the node-local {local.path} "
+                     f"before the launch ({local.why})", cleanup=local.memory,
+                     warnings=tuple(warnings), alloc_flag=flag)
 
 
 # ---------------------------------------------------------------- framework stacks

@@ -31,6 +31,7 @@ class EnvSetting:
     source: str
     layer: str
     unconfirmed: str | None = None
+    node_dir: bool = False  # a node-local directory: created on every node, removed at exit
 
     @property
     def literal_dollar(self) -> bool:

@@ -375,7 +375,7 @@ def _queue_nodes(ctx: Context) -> list[Hit]:
         return []
     top = queue.max_nodes
     if nodes < queue.min_nodes or (top is not None and nodes > top):
-        other = [q.name for q in ctx.profile.scheduler.queues if q.auto and
+        other = [q.name for q in ctx.profile.scheduler.queues if q.purpose == "production" and
                  q.min_nodes <= nodes and (q.max_nodes is None or nodes <= q.max_nodes)]
         fix = f"use queue {other[0]}" if other else "change the node count"
         return [(item.line, f"queue {queue.name} takes {queue.min_nodes}-{top or '?'} nodes, "

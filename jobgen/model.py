@@ -129,6 +129,24 @@ class Nics(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LocalStorage(Sourced):
+    """Storage each node has to itself: where --stage unpacks data, one copy per node."""
+
+    path: ExpandablePath  # may reference ${USER} (Summit's /mnt/bb/${USER})
+    # In memory (LUMI /tmp): what is stored there counts against the job's memory.
+    memory: StrictBool = False
+    # The scheduler allocation flag that makes the storage exist (LSF -alloc_flags NVME).
+    alloc_flag: Token | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SharedStorage(Sourced):
+    """Path prefixes every node of a job sees (parallel filesystems, home): never per node."""
+
+    paths: list[ExpandablePath]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Node(Sourced):
     sockets: Annotated[int, STRICT, Ge(1), Le(64)]
     cores_per_socket: Annotated[int, STRICT, Ge(1), Le(4096)]
@@ -140,7 +158,8 @@ class Node(Sourced):
     numa: list[NumaDomain] = field(default_factory=list)
     gpus: Gpus | None = None
     nics: Nics | None = None
-    local_storage: ExpandablePath | None = None
+    local_storage: LocalStorage | None = None
+    shared_storage: SharedStorage | None = None
 
 
 # ---------------------------------------------------------------- scheduler
@@ -165,9 +184,13 @@ class Queue(Sourced):
     # None where no public source states the limit: jobgen then cannot check it and says so.
     max_nodes: PositiveInt | None
     max_walltime: str | None
-    # Chosen automatically from the node count; false for queues granted by request.
-    auto: StrictBool = True
+    # What the queue is for. production: chosen automatically when it fits; debug: for
+    # debugging and tests only, chosen automatically (with a warning) only when no production
+    # queue fits; by_request: never chosen automatically (access on request, preemptable...).
+    purpose: Literal["production", "debug", "by_request"] = "production"
     walltime_limits: list[WalltimeLimit] = field(default_factory=list)
+    # Directives this queue needs beside the partition line (LUMI small-g: --exclusive).
+    directives: list[Directive] = field(default_factory=list)
     notes: str = ""
     # The shortest walltime the queue accepts (PBS refuses shorter jobs at qsub); None: no floor.
     min_walltime: str | None = None
@@ -238,12 +261,24 @@ class Master(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RankSignal(Sourced):
+    """How a signal reaches the ranks when signalling the launcher process may not (IBM jskill).
+
+    `command` is the command's words; the word SIGNUM stands for the signal's number.
+    """
+
+    command: list[Token]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Launcher(Sourced):
     dialect: LauncherDialect
     command: Token
     rank_env: RankEnv
     master: Master
     args: list[Flag] = field(default_factory=list)
+    # None: the launcher passes the signals it gets on to the ranks (srun, mpiexec, mpirun).
+    signal_ranks: RankSignal | None = None
 
 
 # ---------------------------------------------------------------- placement
@@ -336,6 +371,8 @@ class ContainerRuntime(Sourced):
     binds: list[Token] = field(default_factory=list)
     exec_args: list[Token] = field(default_factory=list)
     python: Token = "python3"
+    # What a user's own image must provide to run well here, said once when --container is used.
+    hint: str | None = None
 
 
 # ---------------------------------------------------------------- software environment
@@ -362,6 +399,9 @@ class EnvVar(Sourced):
     # expand: value may reference ${VAR} (rendered in double quotes); otherwise literal.
     expand: StrictBool = False
     when: When | None = None
+    # The value is a directory on node-local storage: the script creates it once on every node
+    # before the launch and removes it at exit (MIOpen's caches on LUMI's /tmp).
+    node_dir: StrictBool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -385,6 +425,9 @@ class Container(Sourced):
 @dataclass(frozen=True, kw_only=True)
 class Python(Sourced):
     executable: Token = "python3"
+    # false: the site provides no framework environment, so a bundled app needs --python
+    # (your environment's interpreter) or --container.
+    provides_framework: StrictBool = True
     conda_env: Token | None = None
     venv: Token | None = None
     container: Container | None = None

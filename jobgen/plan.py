@@ -25,7 +25,7 @@ from .extras import (
 )
 from .facts import EnvSetting, Fact
 from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
-from .model import EnvVar, Master, Profile, RankEnv
+from .model import EnvVar, Flag, Master, Profile, RankEnv
 from .placement import Slot, place, visible_devices
 from .profiles import LoadedProfile
 from .schedulers import DIALECTS, PREFIX, JobShape, choose_queue
@@ -35,6 +35,8 @@ from .walltime import parse_walltime
 SAFE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,62}")
 SAFE_ACCOUNT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 MAX_NODES_ANY = 100_000
+HOROVOD_AFFINITY_SOURCE = ("horovod/horovod docs/oneccl.rst (Advanced settings: Affinity, "
+                           "HOROVOD_THREAD_AFFINITY); the cores from the site's binding")
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,13 @@ class Plan:
     requeue_method: str = "none"
     master_port: int = 29500
     launcher_dialect: str = ""
+    # How a signal reaches the ranks when the launcher may not pass it on (jskill); the
+    # launcher process is signalled when empty. With its reason and source.
+    rank_signal: tuple[Word, ...] = ()
+    rank_signal_fact: Fact | None = None
+    node_dirs: tuple[Word, ...] = ()  # node-local directories made before the launch
     warnings: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = field(default=())  # how jobgen chose (the queue), for stderr
 
     @property
     def launch_line(self) -> str:
@@ -172,6 +180,13 @@ class Plan:
     @property
     def stage_dest(self) -> Word:
         return Expand(self.stage.dest) if self.stage else ""
+
+    @property
+    def node_cleanup(self) -> tuple[Word, ...]:
+        """What the script removes on every node at exit: its node directories and data staged
+        on memory-backed storage."""
+        staged = (self.stage_dest,) if self.stage and self.stage.cleanup else ()
+        return (*self.node_dirs, *staged)
 
     @property
     def literal_dollar(self) -> bool:
@@ -311,7 +326,7 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     merged = [replaced.pop(v.name, v) for v in profile.env] + list(replaced.values())
     out = [
         EnvSetting(v.name, v.value, v.action, v.expand, v.why, v.source,
-                   "profile", v.unconfirmed)
+                   "profile", v.unconfirmed, v.node_dir)
         for v in merged
         if applies(v) and v.name not in user
     ]
@@ -360,8 +375,10 @@ def _command(profile: Profile, req: Request, app: App | None, precision: str,
 
 
 def _preemption(profile: Profile, req: Request, app: App | None
-                ) -> tuple[tuple[str, ...], Fact | None]:
-    """Signals the script forwards to the ranks, and the requeue request checked."""
+                ) -> tuple[tuple[str, ...], Fact | None, bool]:
+    """Signals the script forwards to the ranks, the requeue request checked, and whether to
+    ask for the scheduler's warning signal (only when the program handles it: a bundled app,
+    or --requeue/--checkpoint-dir given; otherwise it only ends the run early)."""
     pre = profile.scheduler.preemption
     if req.requeue < 0:
         raise JobgenError(f"--requeue must be 0 or more, not {req.requeue}")
@@ -373,14 +390,22 @@ def _preemption(profile: Profile, req: Request, app: App | None
     if req.checkpoint_dir is not None and not req.checkpoint_dir.strip():
         raise JobgenError("--checkpoint-dir needs a directory")
     if pre is None:
-        return ("TERM", "INT"), None
+        return ("TERM", "INT"), None, False
+    handled = app is not None or bool(req.requeue) or req.checkpoint_dir is not None
+    if pre.lead_seconds and not handled:
+        text = (f"no SIG{pre.signal} warning before the time limit: the program after -- is not "
+                f"known to checkpoint on it, and unhandled it would end the run "
+                f"{pre.lead_seconds} s early (give --checkpoint-dir or --requeue if it does); "
+                "TERM and INT are still forwarded to the ranks")
+        return ("TERM", "INT"), Fact(text, pre.why, pre.source, "plan", pre.unconfirmed), False
     signals = tuple(dict.fromkeys([pre.signal, "TERM", "INT"]))
     when = (f"sent {pre.lead_seconds} s before the end" if pre.lead_seconds
             else "sent when the job is preempted or killed")
     text = f"forward {pre.signal} ({when}) to the ranks"
     if req.requeue:
         text += f"; requeue up to {req.requeue} times ({pre.requeue})"
-    return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed)
+    return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed), \
+        bool(pre.lead_seconds)
 
 
 def _master_port(profile: Profile, env: tuple[EnvSetting, ...]) -> int:
@@ -405,6 +430,48 @@ def _python_setup(profile: Profile) -> tuple[Fact, ...]:
     return tuple(out)
 
 
+def _alloc_flags(profile: Profile, sharing: str | None, stage: StageStep | None
+                 ) -> tuple[Flag, ...]:
+    """Allocation flags the request adds (LSF): MPS for shared GPUs, NVMe for staged data."""
+    out = []
+    sh = profile.device_sharing
+    if sharing == "alloc_flag" and sh and sh.alloc_flag:
+        out.append(Flag(value=sh.alloc_flag, why="several ranks share a GPU", source=sh.source,
+                        unconfirmed=sh.unconfirmed))
+    if stage and stage.alloc_flag:
+        out.append(stage.alloc_flag)
+    return tuple(out)
+
+
+def _environment_warnings(profile: Profile, req: Request, app: App | None) -> list[str]:
+    """Refuse a bundled app where the site provides no framework and none was named; say what
+    a user's own program or image must bring."""
+    py = profile.python
+    warnings = []
+    if not py.provides_framework and not (req.python or req.container or py.container):
+        if app:
+            raise JobgenError(f"{profile.name} provides no PyTorch environment ({py.why}): "
+                              "give --python /path/to/your/env/bin/python or --container IMAGE")
+        if req.command and req.command[0] in ("python", "python3"):
+            warnings.append(f"{profile.name} provides no PyTorch environment and jobgen loads "
+                            f"none: start your program with your environment's interpreter "
+                            f"(-- /path/to/env/bin/python ...) ({py.why})")
+    rt = profile.containers
+    if req.container and rt and rt.hint:
+        warnings.append(f"--container: {rt.hint}")
+    return warnings
+
+
+def _rank_signal(profile: Profile) -> dict[str, object]:
+    """Plan fields for the launcher's documented way to signal its ranks, if it needs one."""
+    rs = profile.launcher.signal_ranks
+    if rs is None:
+        return {}
+    words = tuple(Var("jobgen_signum") if w == "SIGNUM" else w for w in rs.command)
+    return {"rank_signal": words,
+            "rank_signal_fact": Fact(join(words), rs.why, rs.source, "profile", rs.unconfirmed)}
+
+
 def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     profile = loaded.profile
     if bool(req.app) == bool(req.command):
@@ -422,7 +489,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     walltime = parse_walltime(req.walltime or profile.scheduler.default_walltime)
     if profile.scheduler.dialect == "none" and req.walltime:
         raise JobgenError(f"{profile.name} has no scheduler to enforce --walltime: drop it")
-    queue = choose_queue(profile, nodes, walltime, req.queue)
+    queue_choice = choose_queue(profile, nodes, walltime, req.queue)
+    queue = queue_choice.queue
     account = _account(profile, req)
     job_name = _job_name(req, app)
     filesystems = _filesystems(profile, req)
@@ -465,8 +533,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     if framework == "tensorflow" and not any(e.name == "HOROVOD_THREAD_AFFINITY" for e in env) \
             and all(s.cpus for s in slots):
         env += (EnvSetting("HOROVOD_THREAD_AFFINITY", ",".join(str(s.cpus[0]) for s in slots),
-                           "set", False, "Horovod's background thread on the first core of its "
-                           "rank", b.source, "plan", b.unconfirmed),)
+                           "set", False, "Horovod's background thread of each local rank on the "
+                           "first core of that rank (one core per local rank, comma-separated)",
+                           HOROVOD_AFFINITY_SOURCE, "plan", b.unconfirmed),)
     forwarded: tuple[str, ...] = ()
     if profile.launcher.master.method != "localhost":
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
@@ -479,14 +548,12 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     launcher.append(Var("JOBGEN_WRAPPER"))
 
     pre = profile.scheduler.preemption
-    signals, preempt_fact = _preemption(profile, req, app)
+    signals, preempt_fact, warn = _preemption(profile, req, app)
     master_port = _master_port(profile, env)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
-    alloc = ()
-    if sharing == "alloc_flag" and profile.device_sharing and profile.device_sharing.alloc_flag:
-        alloc = (profile.device_sharing.alloc_flag,)
     job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
-                   job_name, filesystems, alloc, req.requeue)
+                   job_name, filesystems, _alloc_flags(profile, sharing, stage), req.requeue,
+                   queue_choice.reason, warn)
     directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
     modules = _modules(profile, choice.module_line, framework)
     prefix, inner_python, container_module = container_prefix(profile, req.container)
@@ -494,11 +561,15 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
     command = _command(profile, req, app, precision, prefix, inner_python,
                        choice.app_args + ckpt, stage)
-    warnings = []
+    warnings = [*_environment_warnings(profile, req, app)]
     if profile.status == "decommissioned":
         warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
+    if queue_choice.warning:
+        warnings.append(queue_choice.warning)
     if queue is not None and queue.unconfirmed:
         warnings.append(f"queue {queue.name}: {queue.unconfirmed}")
+    if stage:
+        warnings += stage.warnings
     if account and profile.scheduler.dialect == "none":
         warnings.append(f"{profile.name} has no scheduler: --account is not used")
     if sharing and profile.device_sharing and profile.device_sharing.unconfirmed:
@@ -550,6 +621,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         requeue_method=pre.requeue if pre else "none",
         master_port=master_port,
         launcher_dialect=profile.launcher.dialect,
+        **_rank_signal(profile),
+        node_dirs=tuple(Var(e.name) for e in env if e.node_dir),
         warnings=tuple(warnings),
+        notes=(queue_choice.reason,) if queue_choice.reason else (),
     )
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .errors import JobgenError
 from .facts import Fact
-from .model import Profile, Queue
+from .model import Flag, Profile, Queue
 from .registry import Registry
 from .walltime import hms, lsf_minutes, parse_walltime
 
@@ -29,8 +29,21 @@ class JobShape:
     account: str | None
     job_name: str
     filesystems: tuple[str, ...]
-    alloc_flags: tuple[str, ...] = ()  # added by the plan (LSF gpumps for shared GPUs)
+    alloc_flags: tuple[Flag, ...] = ()  # added by the plan (LSF gpumps, NVME), with why
     requeue: int = 0
+    queue_reason: str = ""  # why this queue (QueueChoice.reason)
+    # Ask the scheduler for its warning signal before the time limit: only when the program
+    # handles it (bundled apps, --requeue, --checkpoint-dir); otherwise it would just end early.
+    warn: bool = False
+
+
+@dataclass(frozen=True)
+class QueueChoice:
+    """The queue of a plan and why: the reason is a plan note, the warning a plan warning."""
+
+    queue: Queue | None
+    reason: str = ""
+    warning: str | None = None
 
 
 DirectiveFn = Callable[[Profile, JobShape], list[Fact]]
@@ -74,26 +87,54 @@ def _below_minimum(queues: list[Queue], nodes: int, walltime: int) -> str | None
             f"that take {nodes} nodes: use --walltime {hms(min(floors))} or more")
 
 
-def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) -> Queue | None:
+def _limits(queue: Queue, nodes: int) -> str:
+    limit = walltime_limit(queue, nodes)
+    return (f"{queue.name}: {queue.min_nodes}-{queue.max_nodes or '?'} nodes, "
+            + (f"{queue.min_walltime}-" if queue.min_walltime else "")
+            + (hms(limit) if limit else "unknown walltime limit"))
+
+
+def _by_request(profile: Profile) -> str:
+    """The queues jobgen never picks by itself, for the messages that send users to them."""
+    named = [f"{_limits(q, q.min_nodes)}" + (f" ({q.notes})" if q.notes else "")
+             for q in profile.scheduler.queues if q.purpose == "by_request"]
+    return f"; by request only (name one with --queue): {'; '.join(named)}" if named else ""
+
+
+def _requested(profile: Profile, nodes: int, walltime: int, name: str) -> QueueChoice:
+    queue = next((q for q in profile.scheduler.queues if q.name == name), None)
+    if queue is None:
+        names = ", ".join(q.name for q in profile.scheduler.queues)
+        raise JobgenError(f"unknown queue {name!r} on {profile.name}: use one of {names}")
+    problem = _fits(queue, nodes, walltime)
+    if problem:
+        raise JobgenError(f"{problem}: change --nodes/--walltime or pick another --queue")
+    return QueueChoice(queue, f"queue {queue.name}: requested with --queue")
+
+
+def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) -> QueueChoice:
+    """The requested queue, else the first production queue that fits; a debug queue only
+    when no production queue fits, with a warning; by-request queues only when named."""
     sched = profile.scheduler
     if sched.dialect == "none":
         if name:
             raise JobgenError(f"site {profile.name} has no scheduler, so no queue: drop --queue")
-        return None
+        return QueueChoice(None)
     if name:
-        queue = next((q for q in sched.queues if q.name == name), None)
-        if queue is None:
-            names = ", ".join(q.name for q in sched.queues)
-            raise JobgenError(f"unknown queue {name!r} on {profile.name}: use one of {names}")
-        problem = _fits(queue, nodes, walltime)
-        if problem:
-            raise JobgenError(f"{problem}: change --nodes/--walltime or pick another --queue")
-        return queue
-    auto = [q for q in sched.queues if q.auto]
-    for queue in auto:
-        if _fits(queue, nodes, walltime) is None:
-            return queue
-    short = _below_minimum(auto, nodes, walltime)
+        return _requested(profile, nodes, walltime, name)
+    shape = f"{nodes} nodes for {hms(walltime)}"
+    for queue in sched.queues:
+        if queue.purpose == "production" and _fits(queue, nodes, walltime) is None:
+            return QueueChoice(queue, f"queue {queue.name}: the first production queue that "
+                               f"takes {shape}")
+    for queue in sched.queues:
+        if queue.purpose == "debug" and _fits(queue, nodes, walltime) is None:
+            why = f"queue {queue.name}: no production queue takes {shape}"
+            return QueueChoice(queue, why, f"queue {queue.name} is for debugging and tests, "
+                               "not production runs: for a production run change "
+                               f"--nodes/--walltime{_by_request(profile)}")
+    short = _below_minimum([q for q in sched.queues if q.purpose != "by_request"], nodes,
+                           walltime)
     if short:
         raise JobgenError(short)
     largest = max((q.max_nodes or 0) for q in sched.queues)
@@ -102,15 +143,10 @@ def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) 
             f"{nodes} nodes exceed every queue on {profile.name} (the largest takes {largest}): "
             "use fewer --nodes"
         )
-    limits = "; ".join(
-        f"{q.name}: {q.min_nodes}-{q.max_nodes or '?'} nodes, "
-        + (f"{q.min_walltime}-" if q.min_walltime else "")
-        + f"{hms(walltime_limit(q, nodes) or 0) if walltime_limit(q, nodes) else 'unknown'}"
-        for q in auto
-    )
+    limits = "; ".join(_limits(q, nodes) for q in sched.queues if q.purpose != "by_request")
     raise JobgenError(
-        f"no queue on {profile.name} takes {nodes} nodes for {hms(walltime)} ({limits}): "
-        "change --nodes or --walltime, or name a --queue"
+        f"no queue on {profile.name} takes {shape} ({limits}): change --nodes or --walltime"
+        f"{_by_request(profile)}"
     )
 
 
@@ -120,13 +156,18 @@ def _sched_fact(profile: Profile, text: str, why: str) -> Fact:
 
 
 def _queue_fact(shape: JobShape, line: str) -> list[Fact]:
-    """The queue directive, `line` formatted with the queue name; none without a queue."""
+    """The queue directive, `line` formatted with the queue name, and the directives the queue
+    itself needs; none without a queue."""
     q = shape.queue
     if q is None:
         return []
-    how = "chosen from the node count and walltime" if q.auto else "requested"
-    return [Fact(line.format(q.name), f"queue {q.name} ({how}): {q.why}", q.source, "plan",
-                 q.unconfirmed)]
+    prefix = line.split()[0]
+    return [Fact(line.format(q.name), f"{shape.queue_reason or q.name} ({q.why})", q.source,
+                 "plan", q.unconfirmed)] + [
+        Fact(f"{prefix} {d.value}", f"queue {q.name}: {d.why}", d.source, "profile",
+             d.unconfirmed)
+        for d in q.directives
+    ]
 
 
 def _fixed(profile: Profile, prefix: str) -> list[Fact]:
@@ -174,11 +215,13 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
         out.append(_sched_fact(profile, f"#SBATCH --gpus-per-node={shape.gpus_per_node}",
                                "every GPU device of each node"))
     if shape.cpus_per_rank:
-        out.append(_sched_fact(profile, f"#SBATCH --cpus-per-task={shape.cpus_per_rank}",
-                               "the cores each rank is bound to (within the usable cores)"))
+        b = profile.cpu_binding
+        out.append(Fact(f"#SBATCH --cpus-per-task={shape.cpus_per_rank}",
+                        "the cores each rank is bound to (within the usable cores)", b.source,
+                        "plan", b.unconfirmed))
     out.append(_sched_fact(profile, f"#SBATCH --time={hms(shape.walltime)}", "wall-clock limit"))
     pre = profile.scheduler.preemption
-    if pre is not None and pre.lead_seconds:
+    if pre is not None and pre.lead_seconds and shape.warn:
         out.append(Fact(f"#SBATCH --signal=B:{pre.signal}@{pre.lead_seconds}",
                         f"warn the batch shell {pre.lead_seconds} s before the end so the ranks "
                         f"checkpoint: {pre.why}", pre.source, "profile", pre.unconfirmed))
@@ -201,15 +244,14 @@ def _lsf(profile: Profile, shape: JobShape) -> list[Fact]:
     out.append(_sched_fact(profile, f"#BSUB -nnodes {shape.nodes}", "whole nodes (single hyphen)"))
     out.append(_sched_fact(profile, f"#BSUB -W {lsf_minutes(shape.walltime)}",
                            "wall-clock limit in [hours:]minutes, not HH:MM:SS"))
-    flags = [f.value for f in s.alloc_flags] + list(shape.alloc_flags)
+    flags = [*s.alloc_flags, *shape.alloc_flags]
     if flags:
-        why = "; ".join([f"{f.value}: {f.why}" for f in s.alloc_flags]
-                        + [f"{f}: several ranks share a GPU" for f in shape.alloc_flags])
-        source = s.alloc_flags[0].source if s.alloc_flags else s.source
-        out.append(Fact(f'#BSUB -alloc_flags "{" ".join(flags)}"',
-                        f"one -alloc_flags line ({why})", source))
+        why = "; ".join(f"{f.value}: {f.why}" for f in flags)
+        sources = "; ".join(dict.fromkeys(f.source for f in flags))
+        out.append(Fact(f'#BSUB -alloc_flags "{" ".join(f.value for f in flags)}"',
+                        f"one -alloc_flags line ({why})", sources))
     pre = profile.scheduler.preemption
-    if pre is not None and pre.lead_seconds:
+    if pre is not None and pre.lead_seconds and shape.warn:
         out.append(Fact(f"#BSUB -wa {pre.signal}", f"warning action: send SIG{pre.signal} so the "
                         f"ranks checkpoint ({pre.why})", pre.source, "profile", pre.unconfirmed))
         out.append(Fact(f"#BSUB -wt {-(-pre.lead_seconds // 60)}", "warning time in minutes "

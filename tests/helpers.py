@@ -22,6 +22,17 @@ def run_jobgen(*args: str, env: dict[str, str] | None = None, cwd: Path | None =
     )
 
 
+# Sites that provide no PyTorch environment: a bundled app there needs --python (or a container).
+SITE_PYTHON = {"jlse-mi250": "/home/me/rocm-torch/bin/python"}
+
+
+def with_site_python(site: str, kw: dict) -> dict:
+    """A bundled app's request names a Python where the site provides none (and no image)."""
+    if kw.get("app") and not kw.get("container") and site in SITE_PYTHON:
+        return {"python": SITE_PYTHON[site], **kw}
+    return kw
+
+
 def plan_for(site: str, **kw):
     """The plan of a render request as tests write it: a bundled app and an account by default."""
     from jobgen.plan import Request, build_plan
@@ -29,6 +40,7 @@ def plan_for(site: str, **kw):
 
     if "command" not in kw:
         kw.setdefault("app", "cosmictagger")
+    kw = with_site_python(site, kw)
     if not site.startswith("local"):
         kw.setdefault("account", "proj")
     return build_plan(load_profile(site), Request(site=site, **kw))

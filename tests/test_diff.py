@@ -20,7 +20,7 @@ def test_aurora_vs_sunspot_names_system_filesystem_and_queue_only():
     assert result.returncode == 1, result.stderr
     changes = {(c["group"], c["key"]): (c["old"], c["new"]) for c in _changes(result)}
     assert changes == {
-        ("directives", "#PBS -q"): ("debug", "workq"),
+        ("directives", "#PBS -q"): ("capacity", "workq"),
         ("directives", "#PBS -l select"): ("1", "1:system=sunspot"),
         ("directives", "#PBS -l filesystems"): ("home:flare", "home:tegu"),
         ("environment", "MASTER_ADDR"): (
@@ -30,7 +30,7 @@ def test_aurora_vs_sunspot_names_system_filesystem_and_queue_only():
     text = run_jobgen("diff", "--site", "aurora", "--site", "sunspot", "--app", "gpt")
     assert text.returncode == 1
     assert text.stdout.splitlines()[:3] == ["--- aurora", "+++ sunspot", "directives:"]
-    assert "~ #PBS -q: debug -> workq" in text.stdout
+    assert "~ #PBS -q: capacity -> workq" in text.stdout
 
 
 def test_same_site_twice_is_equal_and_exits_0():

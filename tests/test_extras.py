@@ -123,8 +123,9 @@ def test_copper_needs_a_safe_path():
 def test_lumi_default_container_and_own_image():
     default = plan_for("lumi")
     assert default.command[:3] == ("singularity", "exec",
-                                   "/appl/local/containers/sif-images/lumi-pytorch-rocm-6.2.4-"
-                                   "python-3.12-pytorch-v2.7.1.sif")
+                                   "/appl/local/laifs/containers/lumi-multitorch-u24r70f21m50t210-"
+                                   "20260415_130625/lumi-multitorch-full-u24r70f21m50t210-"
+                                   "20260415_130625.sif")
     own = plan_for("lumi", container="/scratch/p/my.sif")
     assert own.command[:4] == ("singularity", "exec", "/scratch/p/my.sif", "python")
     text = render(own)
@@ -133,11 +134,19 @@ def test_lumi_default_container_and_own_image():
     assert "SLURM_PROCID" in text  # RANK comes from the step, in the wrapper
 
 
-def test_jlse_apptainer_loads_its_module():
+def test_jlse_apptainer_runs_as_the_public_scripts_run_it():
     plan = plan_for("jlse-mi250", container="/home/u/img.sif")
     assert plan.command[:5] == ("apptainer", "exec", "--no-mount", "/gpfs/jlse-fs0",
                                 "/home/u/img.sif")
-    assert "module load apptainer" in [m.text for m in plan.modules]
+    # the public JLSE script runs apptainer from a login shell without loading a module
+    assert not any("apptainer" in m.text for m in plan.modules)
+
+
+def test_lumi_own_image_is_told_to_check_the_aws_ofi_rccl_plugin():
+    plan = plan_for("lumi", container="/scratch/p/my.sif")
+    hint = next(w for w in plan.warnings if "aws-ofi-rccl" in w)
+    assert "NCCL_DEBUG=INFO" in hint and "Selected Provider is cxi" in hint
+    assert not any("aws-ofi-rccl" in w for w in plan_for("lumi").warnings)
 
 
 @pytest.mark.parametrize("site", ["aurora", "polaris", "summit"])
@@ -256,7 +265,7 @@ def test_tf32_switch_per_vendor():
     ("polaris", "mpiexec -n 2 --ppn 1", "/local/scratch/jobgen-data"),
     ("aurora", "mpiexec -n 2 --ppn 1", "/tmp/jobgen-data"),
     ("lumi", "srun --nodes=2 --ntasks-per-node=1", "/tmp/jobgen-data"),
-    ("summit", "jsrun --nrs 2 --rs_per_host 1 --tasks_per_rs 1", "/tmp/jobgen-data"),
+    ("summit", "jsrun --nrs 2 --rs_per_host 1 --tasks_per_rs 1", "/mnt/bb/${USER}/jobgen-data"),
     ("jlse-mi250", 'mpirun -np 2 -npernode 1 --hostfile "$COBALT_NODEFILE"', "/tmp/jobgen-data"),
 ])
 def test_staging_untars_once_per_node_before_the_launch(site, per_node, dest):
@@ -267,6 +276,35 @@ def test_staging_untars_once_per_node_before_the_launch(site, per_node, dest):
     assert line.endswith(f'bash "{dest}" /proj/data.tar')
     assert text.index("tar -xf") < text.index('"$JOBGEN_WRAPPER" \\')
     assert f'--data "{dest}"' in text
+
+
+def test_stage_to_a_shared_filesystem_is_refused():
+    with pytest.raises(JobgenError, match="/flash is shared by every node"):
+        plan_for("lumi", nodes=2, stage="/scratch/p/d.tar", stage_to="/flash/project_1/data")
+    with pytest.raises(JobgenError, match="/gpfs/alpine2 is shared by every node"):
+        plan_for("summit", nodes=2, stage="/gpfs/alpine2/p/d.tar",
+                 stage_to="/gpfs/alpine2/p/scratch/u/data")
+    unknown = plan_for("polaris", nodes=2, stage="/eagle/p/d.tar", stage_to="/opt/data")
+    assert any("does not know it as node-local" in w for w in unknown.warnings)
+
+
+def test_lumi_staging_on_memory_tmp_warns_and_is_removed_at_exit():
+    plan = plan_for("lumi", nodes=2, stage="/scratch/p/d.tar")
+    assert any("counts against the job's memory" in w for w in plan.warnings)
+    text = render(plan)
+    cleanup = text[text.index("jobgen_cleanup() {"):text.index("trap jobgen_cleanup EXIT")]
+    assert 'srun --nodes=2 --ntasks-per-node=1 rm -rf "$MIOPEN_USER_DB_PATH" ' \
+        '"/tmp/jobgen-data" || true' in cleanup
+    polaris = plan_for("polaris", nodes=2, stage="/eagle/p/d.tar")  # a disk: data stays
+    assert not polaris.stage.cleanup and not polaris.node_cleanup
+
+
+def test_summit_stages_to_the_nvme_burst_buffer_with_its_alloc_flag():
+    plan = plan_for("summit", nodes=2, stage="/gpfs/alpine2/p/d.tar")
+    assert plan.stage.dest == "/mnt/bb/${USER}/jobgen-data"
+    assert '#BSUB -alloc_flags "smt4 NVME"' in [d.text for d in plan.directives]
+    shared = plan_for("summit", nodes=2, stage="/gpfs/alpine2/p/d.tar", ranks_per_device=2)
+    assert '#BSUB -alloc_flags "smt4 gpumps NVME"' in [d.text for d in shared.directives]
 
 
 def test_staging_options_are_checked():
@@ -329,6 +367,29 @@ def test_pbs_and_lsf_requeue_through_the_scheduler():
     assert "TERM" in polaris.signals and "scontrol" not in render(polaris)
     summit = [x.text for x in plan_for("summit", requeue=1, checkpoint_dir="/gpfs/ck").directives]
     assert {"#BSUB -wa USR1", "#BSUB -wt 2", "#BSUB -r"} <= set(summit)
+
+
+def test_own_program_gets_no_early_warning_signal_unless_it_handles_it():
+    """An unhandled SIGUSR2 two minutes before the end would kill a user's program early
+    (exit 140): ask for the warning only for programs that checkpoint on it."""
+    lumi = plan_for("lumi", command=("python", "train.py"))
+    assert not any(d.text.startswith("#SBATCH --signal") for d in lumi.directives)
+    assert "USR2" not in lumi.signals and "TERM" in lumi.signals
+    assert "no SIGUSR2 warning" in lumi.preemption.text
+    summit = plan_for("summit", command=("python", "train.py"))
+    assert not any(d.text.startswith(("#BSUB -wa", "#BSUB -wt")) for d in summit.directives)
+    for handled in (plan_for("lumi", command=("python", "train.py"), checkpoint_dir="/scratch/c"),
+                    plan_for("lumi")):
+        assert "#SBATCH --signal=B:USR2@120" in [d.text for d in handled.directives]
+    res = run_jobgen("explain", "--site", "lumi", "-A", "p", "--", "python", "train.py")
+    assert res.returncode == 0 and "no SIGUSR2 warning before the time limit" in res.stdout
+
+
+def test_horovod_thread_affinity_cites_horovods_own_docs():
+    env = {e.name: e for e in plan_for("summit", framework="tensorflow",
+                                       command=("python", "train_tf.py")).env}
+    source = env["HOROVOD_THREAD_AFFINITY"].source
+    assert "horovod/horovod docs/oneccl.rst" in source and "ibm-wml-ce" not in source
 
 
 def test_requeue_is_checked():

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, run_jobgen
+from helpers import ROOT, run_jobgen, with_site_python
 
 from jobgen.apps import app_names
 from jobgen.lint import lint, rule_table
@@ -25,7 +25,7 @@ EXPECT = re.compile(r"^# expect: (\S+) site: (\S+) -- (.+)$")
 def rendered(site: str, **kw) -> str:
     if load_profile(site).profile.scheduler.account_required:
         kw.setdefault("account", "proj")
-    return render(build_plan(load_profile(site), Request(site=site, **kw)))
+    return render(build_plan(load_profile(site), Request(site=site, **with_site_python(site, kw))))
 
 
 def rules_of(text: str, site: str) -> list[str]:

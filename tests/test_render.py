@@ -15,6 +15,7 @@ from jobgen.errors import JobgenError
 from jobgen.plan import Plan
 from jobgen.profiles import load_profile
 from jobgen.render import render
+from jobgen.shell import join
 
 sys.path.insert(0, str(ROOT / "examples"))
 import regenerate  # noqa: E402
@@ -110,17 +111,20 @@ def test_aurora_more_ranks_than_gpus_use_tiles_in_local_rank_order():
     assert [s.gpu for s in plan.slots] == [0, 0, 1, 1, 2, 2, 3, 3]
 
 
-def test_aurora_directives_and_queue_choice():
+def test_aurora_directives_and_production_queue_first():
     plan = plan_for("aurora", nodes=2)
     d = directive_texts(plan)
     for line in ["#PBS -A proj", "#PBS -l select=2", "#PBS -l walltime=00:30:00",
                  "#PBS -l filesystems=home:flare", "#PBS -l place=scatter", "#PBS -k doe",
-                 "#PBS -q debug"]:
+                 "#PBS -q capacity"]:
         assert line in d
-    assert plan_for("aurora", nodes=1).queue == "debug"
-    assert plan_for("aurora", nodes=128).queue == "debug-scaling"
+    assert plan_for("aurora", nodes=1).queue == "capacity"
+    scaling = plan_for("aurora", nodes=128)  # between capacity's 16 and prod's 256 nodes
+    assert scaling.queue == "debug-scaling"
+    assert any("debug-scaling is for debugging" in w for w in scaling.warnings)
     assert plan_for("aurora", nodes=512, walltime="06:00:00").queue == "prod"
     assert plan_for("aurora", nodes=4, walltime="12:00:00").queue == "capacity"
+    assert plan_for("aurora", nodes=1, queue="debug").queue == "debug"
 
 
 def test_aurora_env_follows_oneccl_minimal_set_and_tf32_only_when_asked():
@@ -215,7 +219,76 @@ def test_polaris_queues_by_node_count():
         plan_for("polaris", nodes=12, walltime="05:00:00", queue="prod")
 
 
+def test_debug_queue_only_when_no_production_queue_fits_and_then_with_a_warning():
+    plan = plan_for("polaris", nodes=2)  # prod starts at 10 nodes; preemptable is by request
+    assert plan.queue == "debug"
+    warning = next(w for w in plan.warnings if "debug is for debugging" in w)
+    assert "not production runs" in warning and "preemptable" in warning
+    assert plan.notes == ("queue debug: no production queue takes 2 nodes for 00:30:00",)
+    asked = plan_for("polaris", nodes=2, queue="debug")
+    assert not any("for debugging" in w for w in asked.warnings)
+    assert asked.notes == ("queue debug: requested with --queue",)
+
+
+def test_no_queue_error_names_the_queues_given_by_request():
+    with pytest.raises(JobgenError, match=r"by request only .*preemptable.*demand.*capacity"):
+        plan_for("polaris", nodes=12, walltime="04:00:00")
+    with pytest.raises(JobgenError, match=r"by request only .*killable.*batch-hm"):
+        plan_for("summit", nodes=2, walltime="03:00:00")
+
+
+def test_render_prints_the_chosen_queue_and_why_on_stderr():
+    res = run_jobgen("render", "--site", "lumi", "--app", "ffn", "-A", "p", "--nodes", "2")
+    assert res.returncode == 0, res.stderr
+    assert ("jobgen: note: queue standard-g: the first production queue that takes 2 nodes "
+            "for 00:30:00") in res.stderr.splitlines()
+
+
 # ---------------------------------------------------------------- LUMI
+def test_lumi_production_runs_use_standard_g_never_dev_g_by_default():
+    for nodes in (1, 2, 4, 32):
+        assert plan_for("lumi", nodes=nodes).queue == "standard-g"
+    assert plan_for("lumi", nodes=2, walltime="60:00:00").queue == "small-g"  # > 2 days
+    assert plan_for("lumi", nodes=2, queue="dev-g").queue == "dev-g"
+
+
+def test_lumi_shared_partitions_get_exclusive_so_the_cpu_masks_apply():
+    for queue in ("small-g", "dev-g"):
+        plan = plan_for("lumi", nodes=2, queue=queue)
+        assert "#SBATCH --exclusive" in directive_texts(plan)
+        assert "--cpu-bind=mask_cpu:" in plan.launch_line
+    assert "#SBATCH --exclusive" not in directive_texts(plan_for("lumi", nodes=2))
+
+
+def test_lumi_loads_the_2026_ai_factory_stack():
+    plan = plan_for("lumi")
+    assert [m.text for m in plan.modules] == [
+        "module purge", "module use /appl/local/laifs/modules",
+        "module load lumi-aif-singularity-bindings"]
+    image = plan.command[2]
+    assert image.startswith("/appl/local/laifs/containers/") and "/lumi-multitorch-full-" in image
+
+
+@pytest.mark.parametrize("site", ["lumi", "jlse-mi250"])
+def test_miopen_cache_is_node_local_and_made_and_removed_once_per_node(site):
+    plan = plan_for(site, nodes=2)
+    assert env_of(plan)["MIOPEN_USER_DB_PATH"].startswith("/tmp/${USER}-miopen-cache-")
+    text = render(plan)
+    per_node = join(plan.per_node)
+    made = text.index(f'{per_node} mkdir -p "$MIOPEN_USER_DB_PATH"')
+    cleanup = text[text.index("jobgen_cleanup() {"):text.index("trap jobgen_cleanup EXIT")]
+    assert f'{per_node} rm -rf "$MIOPEN_USER_DB_PATH"' in cleanup
+    assert made < text.index('"$JOBGEN_WRAPPER" \\')
+
+
+def test_lumi_citations_name_the_scripts_that_show_the_values():
+    plan = plan_for("lumi", nodes=2)
+    source = {d.text: d.source for d in plan.directives}
+    assert "run_ddp_srun.sh" in source["#SBATCH --mem-per-gpu=60G"]
+    assert "lumig-job.md" not in source["#SBATCH --mem-per-gpu=60G"]
+    assert "run_ddp_srun.sh" in source["#SBATCH --cpus-per-task=7"]
+    sharing = load_profile("lumi").profile.device_sharing
+    assert "frontier_user_guide.rst" in sharing.source  # several ranks per MI250X GCD
 def test_lumi_masks_match_the_documented_gcd_masks():
     plan = plan_for("lumi", nodes=2)
     documented = ("0x00fe000000000000,0xfe00000000000000,0x0000000000fe0000,0x00000000fe000000,"
@@ -236,10 +309,10 @@ def test_lumi_four_ranks_stay_within_56_usable_cores():
     assert all(len(s.cores) == 7 for s in plan.slots)
 
 
-def test_lumi_runs_python_inside_the_container_with_its_conda():
+def test_lumi_runs_the_ai_factory_image_directly_without_conda_activation():
     plan = plan_for("lumi")
     assert plan.command[:2] == ("singularity", "exec")
-    assert "$WITH_CONDA && exec \"$@\"" in plan.command
+    assert plan.command[3] == "python" and not any("WITH_CONDA" in str(w) for w in plan.command)
 
 
 # ---------------------------------------------------------------- Summit
@@ -253,6 +326,10 @@ def test_summit_lsf_directives_and_jsrun_packing():
     assert [s.cores[0] for s in plan.slots] == [0, 7, 14, 22, 29, 36]
     assert plan.mask_variable is None  # every task sees all six GPUs
     assert any("decommissioned" in w for w in plan.warnings)
+
+
+def test_summit_preemption_source_is_not_cut_by_a_yaml_comment():
+    assert "PUBLIC Summit job scripts (#BSUB -wa ... -wt 2)" in render(plan_for("summit"))
 
 
 def test_summit_small_jobs_are_limited_to_two_hours():
@@ -273,6 +350,29 @@ def test_jlse_cobalt_script_uses_rocr_and_forwards_env():
     assert plan.mask_variable == "ROCR_VISIBLE_DEVICES"
     assert "-x MASTER_ADDR -x MASTER_PORT" in plan.launch_line
     assert '--hostfile "$COBALT_NODEFILE"' in plan.launch_line
+
+
+def test_jlse_script_runs_in_a_login_shell_so_module_is_defined():
+    text = render(plan_for("jlse-mi250"))
+    assert text.startswith("#!/bin/bash -l\n") and "\nmodule use /soft/modulefiles\n" in text
+
+
+def test_jlse_bundled_app_needs_your_python_or_an_image():
+    res = run_jobgen("render", "--site", "jlse-mi250", "--app", "ffn", "-A", "p")
+    assert res.returncode == 2 and res.stdout == ""
+    assert len(res.stderr.strip().splitlines()) == 1 and "--python" in res.stderr
+    venv = "/home/me/venv/bin/python"
+    assert plan_for("jlse-mi250", python=venv).command[0] == venv
+    assert plan_for("jlse-mi250", container="/home/me/torch.sif").command[0] == "apptainer"
+    own = plan_for("jlse-mi250", command=("python", "train.py"))
+    assert any("provides no PyTorch environment" in w for w in own.warnings)
+
+
+def test_jlse_launcher_and_module_facts_cite_sources_that_show_them():
+    p = load_profile("jlse-mi250").profile
+    facts = [p.launcher, p.launcher.rank_env, p.launcher.master, *p.modules, p.scheduler]
+    assert not any("run-throughput-bench.sh" in f.source for f in facts)
+    assert "job-and-queue-scheduling.md" in p.launcher.source  # mpirun -hostfile $COBALT_NODEFILE
 
 
 def test_local_runs_torchrun_without_scheduler():
@@ -326,6 +426,13 @@ def test_every_export_has_a_reason_comment(site):
     for i, line in enumerate(lines):
         if line.startswith(("export ", "unset ")) and "JOBGEN_EOF" not in line:
             assert lines[i - 1].startswith("# "), (site, line)
+
+
+@pytest.mark.parametrize("site", [*SITES, "local", "local-mpich", "local-slurm"])
+def test_every_script_turns_core_files_off_before_anything_runs(site):
+    text = render(plan_for(site))
+    assert "\nulimit -c 0\n" in text
+    assert text.index("ulimit -c 0") < text.index("JOBGEN_WRAPPER=")
 
 
 # ---------------------------------------------------------------- text quality

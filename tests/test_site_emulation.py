@@ -25,6 +25,7 @@ from emulation.harness import (
     run_wrapper,
     start_script,
 )
+from helpers import with_site_python
 
 from jobgen.plan import Plan, Request, build_plan
 from jobgen.profiles import load_profile
@@ -67,6 +68,7 @@ def emu_bin(tmp_path_factory):
 def plan_for(site: str, **kw) -> Plan:
     if "app" not in kw:
         kw.setdefault("command", REPORT_COMMAND)
+    kw = with_site_python(site, kw)
     return build_plan(load_profile(site), Request(site=site, nodes=2, account="MYPROJECT", **kw))
 
 
@@ -328,10 +330,39 @@ def test_stage_untars_on_every_node_before_the_launch(site, tmp_path, emu_bin):
     plan = plan_for(site, stage=str(archive), stage_to=str(dest))
     run = run_script(render(plan), SITES[site], tmp_path / "job", emu_bin)
     check_ranks(plan, run, SITES[site])
-    assert (dest / "train" / "sample.txt").read_text() == "tensor\n"
     staging = [e for e in run.events if e.get("event") == "launch" and str(archive) in e["argv"]]
     assert len(staging) == 1 and staging[0]["ntasks"] == 2, "one task on each node"
     assert staging[0]["t"] < min(run.rank_times())
+    removed = per_node_calls(run, "rm", str(dest))
+    if plan.stage.cleanup:  # LUMI's /tmp is memory: the data goes on every node at exit
+        assert not dest.exists() and len(removed) == 1 and removed[0]["t"] > max(run.rank_times())
+    else:
+        assert (dest / "train" / "sample.txt").read_text() == "tensor\n" and not removed
+    check_cleanup(run)
+
+
+def per_node_calls(run: EmuRun, program: str, argument: str) -> list[dict]:
+    """The launches of `program` on one task per node whose arguments name `argument`."""
+    return [e for e in run.events if e.get("event") == "launch" and program in e["argv"]
+            and argument in e["argv"] and e["ntasks"] == len(run_hosts(run))]
+
+
+def run_hosts(run: EmuRun) -> set[str]:
+    return {r["env"]["JOBGEN_EMU_NODE"] for r in run.reports.values()}
+
+
+def test_lumi_miopen_cache_directory_is_made_and_removed_once_per_node(tmp_path, emu_bin):
+    """One node-local MIOpen directory per node, made by one task on each node before the
+    ranks start and removed the same way at exit (not per rank, not in a shared directory)."""
+    plan = plan_for("lumi")
+    run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin)
+    check_ranks(plan, run, SITES["lumi"])
+    cache = "/tmp/emu-miopen-cache-4242"  # USER=emu, SLURM_JOB_ID=4242 in the emulation
+    assert {r["env"]["MIOPEN_USER_DB_PATH"] for r in run.reports.values()} == {cache}
+    made, removed = per_node_calls(run, "mkdir", cache), per_node_calls(run, "rm", cache)
+    assert len(made) == 1 and len(removed) == 1, run.explain()
+    assert made[0]["t"] < min(run.rank_times()) and removed[0]["t"] > max(run.rank_times())
+    assert not os.path.exists(cache)
     check_cleanup(run)
 
 
@@ -433,19 +464,16 @@ def test_lumi_own_container_execs_the_program_in_the_image(tmp_path, emu_bin):
     check_cleanup(run)
 
 
-def test_lumi_default_container_activates_its_conda_env(tmp_path, emu_bin):
-    """`bash -c '$WITH_CONDA && exec "$@"' bash CMD`: CMD runs only when the activation
-    succeeds, with the ranks' variables set outside the container."""
+def test_lumi_default_container_runs_the_program_directly(tmp_path, emu_bin):
+    """The AI Factory image has its Python first on PATH: `singularity exec IMAGE CMD`, no
+    activation step, with the ranks' variables set outside the container."""
     plan = plan_for("lumi")
     image = plan.command[plan.command.index("exec") + 1]
     run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["lumi"])
     assert {e["image"] for e in run.calls("singularity")} == {image}
-    assert all(e["command"][:2] == ["bash", "-c"] for e in run.calls("singularity"))
-    failed = run_script(render(plan), SITES["lumi"], tmp_path / "no-conda", emu_bin,
-                        env={"WITH_CONDA": "false"})
-    assert failed.proc.returncode != 0 and not failed.reports
-    check_cleanup(failed)
+    assert all(e["command"] == list(REPORT_COMMAND) for e in run.calls("singularity"))
+    check_cleanup(run)
 
 
 def test_jlse_apptainer_and_forwarded_rendezvous(tmp_path, emu_bin):
@@ -516,6 +544,29 @@ def test_sigterm_reaches_every_rank_through_the_launcher(site, tmp_path, emu_bin
     assert {e["signal"] for e in signalled} == {signal.SIGTERM}
     assert run.proc.returncode == 128 + signal.SIGTERM, run.explain()
     assert "SIGTERM received" in run.proc.stderr
+    check_cleanup(run)
+
+
+def test_summit_warning_signal_reaches_every_rank_through_jskill(tmp_path, emu_bin):
+    """LSF's warning signal (-wa USR1) to the batch shell reaches the ranks through IBM's jskill
+    even when jsrun itself does not pass SIGUSR1 on to the tasks JSM started."""
+    plan = plan_for("summit", checkpoint_dir="/gpfs/alpine2/proj/ck")
+    assert plan.signals[0] == "USR1"
+    proc, run = start_script(render(plan), SITES["summit"], tmp_path, emu_bin,
+                             env={"JOBGEN_EMU_AWAIT_SIGNAL": "1", "JOBGEN_EMU_JSRUN_NO_USR": "1"})
+    out = run.emu_dir / "out"
+    deadline = time.time() + 30
+    while len(list(out.glob("rank-*.json"))) < plan.world_size and proc.poll() is None \
+            and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # jsrun lists its tasks once all have started
+    proc.send_signal(signal.SIGUSR1)
+    run = finish(proc, run)
+    signalled = [e for e in run.calls("report_rank") if e["event"] == "signalled"]
+    assert sorted(e["rank"] for e in signalled) == list(range(plan.world_size)), run.explain()
+    assert {e["signal"] for e in signalled} == {signal.SIGUSR1}
+    assert [e["signal"] for e in run.calls("jskill")] == [signal.SIGUSR1]
+    assert "SIGUSR1 received" in run.proc.stderr
     check_cleanup(run)
 
 

@@ -116,7 +116,6 @@ def start_script(text: str, site: Site, tmp: Path, bin_dir: Path,
         "SHELL": "/bin/bash",
         "JOBGEN_EMU_OUT": str(emu / "out"), "JOBGEN_EMU_LOG": str(emu / "events.jsonl"),
         "JOBGEN_EMU_STATE": str(emu / "state"),
-        "WITH_CONDA": "true",  # what the LUMI AI containers define for `$WITH_CONDA && ...`
         **scheduler_env(site, workdir, site.hosts),
         **(env or {}),
     }

@@ -123,10 +123,18 @@ def want_extra_rank(command: list[str]) -> bool:
     return os.environ.get("JOBGEN_EMU_EXTRA_RANK") == "1" and starts_wrapper(command)
 
 
+def step_file() -> str | None:
+    """Where a running launch lists its tasks' pids (for `jskill`); None outside a test run."""
+    state = os.environ.get("JOBGEN_EMU_STATE")
+    return os.path.join(state, f"step-{os.getpid()}.json") if state else None
+
+
 def run_tasks(tasks: list[Task], command: list[str], hosts: list[str],
-              env_for=None) -> int:
+              env_for=None, forwarded=FORWARDED) -> int:
     """Start every task in parallel, wait for all, return the first non-zero exit status
-    in rank order (0 when all succeed). Signals the launcher gets are passed on to the ranks."""
+    in rank order (0 when all succeed). The `forwarded` signals the launcher gets are passed on
+    to the ranks; other signals of FORWARDED are ignored (a launcher that does not pass them on).
+    While the tasks run, their pids are listed in step_file() for `jskill`."""
     if not command:
         fail("no program to launch")
     log({"event": "launch", "argv": sys.argv[1:], "ntasks": len(tasks)})
@@ -151,7 +159,11 @@ def run_tasks(tasks: list[Task], command: list[str], hosts: list[str],
                 proc.send_signal(signum)
 
     for sig in FORWARDED:
-        signal.signal(sig, forward)
+        signal.signal(sig, forward if sig in forwarded else signal.SIG_IGN)
+    step = step_file()
+    if step:
+        with open(step, "w") as fh:
+            json.dump([p.pid for p in procs], fh)
     status = 0
     for proc in procs:
         rc = proc.wait()
@@ -159,6 +171,8 @@ def run_tasks(tasks: list[Task], command: list[str], hosts: list[str],
             rc = 128 + (-rc if -rc in signal.Signals._value2member_map_ else 1)
         if rc and not status:
             status = rc
+    if step:
+        os.unlink(step)
     return status
 
 
