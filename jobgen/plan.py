@@ -369,8 +369,11 @@ def _command(profile: Profile, req: Request, app: App | None, precision: str,
         raise JobgenError("--stage already points the app at the staged data: drop --data")
     python = req.python or inner_python or profile.python.executable
     data: list[Word] = ["--data", Expand(stage.dest)] if stage else []
-    argv: list[Word] = [*prefix, python, "-m", app.module, "--device", profile.device_kind,
-                        "--precision", precision, *stack_args, *data, *app.default_args, *extra]
+    # the apps' own flag picks their TensorFlow version (workloads/launch.py)
+    flavour = ["--framework", req.framework] if req.framework != "pytorch" else []
+    argv: list[Word] = [*prefix, python, "-m", app.module, *flavour, "--device",
+                        profile.device_kind, "--precision", precision, *stack_args, *data,
+                        *app.default_args, *extra]
     return tuple(argv)
 
 

@@ -17,6 +17,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
+HAVE_TF = importlib.util.find_spec("tensorflow") is not None
+HAVE_HOROVOD = importlib.util.find_spec("horovod") is not None
 MPIEXEC = shutil.which("mpiexec.mpich")
 
 needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed "
@@ -24,7 +26,13 @@ needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed 
 needs_mpich = pytest.mark.skipif(MPIEXEC is None, reason="mpiexec.mpich not found "
                                  "(apt-get install mpich) - MPICH launcher test skipped")
 
+needs_tf = pytest.mark.skipif(not HAVE_TF, reason="tensorflow is not installed (pip install "
+                              "tensorflow-cpu; pip install --no-deps tf-keras) - TF runs skipped")
+needs_horovod = pytest.mark.skipif(not HAVE_HOROVOD, reason="horovod is not installed (opt-in: "
+                                   "tools/build_horovod.sh) - Horovod runs skipped")
+
 TINY = ["--tiny", "--device", "cpu", "--workers", "0"]
+TF = ["--framework", "tensorflow"]
 
 
 @dataclass

@@ -1,7 +1,6 @@
-"""``python -m workloads.cosmictagger``: train the cosmictagger workload."""
+"""``python -m workloads.cosmictagger [--framework pytorch|tensorflow]``: train cosmictagger."""
 
-from workloads.cosmictagger.model import APP
-from workloads.runtime.cli import main
+from workloads.launch import main
 
 if __name__ == "__main__":
-    main(APP)
+    main("cosmictagger")

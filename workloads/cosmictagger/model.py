@@ -14,22 +14,25 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from workloads.cosmictagger.config import (
+    DEFAULT_BATCH_SIZE,
+    DENSE,
+    LR,
+    NAME,
+    SIZES,
+    SLOPE,
+    TINY_BATCH_SIZE,
+)
 from workloads.runtime.spec import AppSpec, Task
-
-SIZES: dict[str, dict[str, Any]] = {
-    "default": {"planes": 3, "height": 640, "width": 1024, "base": 16, "levels": 4,
-                "classes": 3},
-    "tiny": {"planes": 3, "height": 16, "width": 16, "base": 4, "levels": 2, "classes": 3},
-}
 
 
 class ConvBlock(nn.Sequential):
     def __init__(self, cin: int, cout: int) -> None:
         super().__init__(
             nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
-            nn.LeakyReLU(0.1, inplace=True),
+            nn.LeakyReLU(SLOPE, inplace=True),
             nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
-            nn.LeakyReLU(0.1, inplace=True),
+            nn.LeakyReLU(SLOPE, inplace=True),
         )
 
 
@@ -78,7 +81,7 @@ def make_task(cfg: dict[str, Any], device: torch.device) -> Task:
         x = torch.relu(torch.randn((n, *shape), generator=gen, device=device) - 0.5)
         hit = x > 0
         density = F.avg_pool2d(hit.float(), 3, stride=1, padding=1)
-        y = torch.where(hit, torch.where(density > 0.4, 2, 1), 0).long()
+        y = torch.where(hit, torch.where(density > DENSE, 2, 1), 0).long()
         return x, y
 
     return task
@@ -88,6 +91,6 @@ def loss_fn(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return F.cross_entropy(out.float(), y)
 
 
-APP = AppSpec(name="cosmictagger", build_model=build_model, make_task=make_task,
-              loss_fn=loss_fn, sizes=SIZES, default_batch_size=8, tiny_batch_size=2,
-              lr=2e-3, spatial_dims=2)
+APP = AppSpec(name=NAME, build_model=build_model, make_task=make_task, loss_fn=loss_fn,
+              sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE,
+              tiny_batch_size=TINY_BATCH_SIZE, lr=LR, spatial_dims=2)

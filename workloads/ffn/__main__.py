@@ -1,7 +1,6 @@
-"""``python -m workloads.ffn``: train the ffn workload."""
+"""``python -m workloads.ffn [--framework pytorch|tensorflow]``: train ffn."""
 
-from workloads.ffn.model import APP
-from workloads.runtime.cli import main
+from workloads.launch import main
 
 if __name__ == "__main__":
-    main(APP)
+    main("ffn")

@@ -13,12 +13,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from workloads.ffn.config import DEFAULT_BATCH_SIZE, LR, NAME, POM, SEED_POM, SIZES, TINY_BATCH_SIZE
 from workloads.runtime.spec import AppSpec, Task
-
-SIZES: dict[str, dict[str, Any]] = {
-    "default": {"fov": 33, "depth": 8, "filters": 32},
-    "tiny": {"fov": 7, "depth": 1, "filters": 4},
-}
 
 
 class Residual(nn.Module):
@@ -49,8 +45,8 @@ def build_model(cfg: dict[str, Any]) -> nn.Module:
 
 def make_task(cfg: dict[str, Any], device: torch.device) -> Task:
     f = cfg["fov"]
-    pom = torch.full((1, 1, f, f, f), 0.05, device=device)
-    pom[..., f // 2, f // 2, f // 2] = 0.95
+    pom = torch.full((1, 1, f, f, f), POM, device=device)
+    pom[..., f // 2, f // 2, f // 2] = SEED_POM
 
     def task(gen: torch.Generator, n: int) -> tuple[torch.Tensor, torch.Tensor]:
         img = torch.randn((n, 1, f, f, f), generator=gen, device=device)
@@ -65,5 +61,6 @@ def loss_fn(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return F.binary_cross_entropy_with_logits(out.float(), y)
 
 
-APP = AppSpec(name="ffn", build_model=build_model, make_task=make_task, loss_fn=loss_fn,
-              sizes=SIZES, default_batch_size=16, tiny_batch_size=2, lr=1e-3, spatial_dims=3)
+APP = AppSpec(name=NAME, build_model=build_model, make_task=make_task, loss_fn=loss_fn,
+              sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE,
+              tiny_batch_size=TINY_BATCH_SIZE, lr=LR, spatial_dims=3)

@@ -4,6 +4,10 @@ Layout: ``<dir>/step_000000120/{state.pt, rng_rank<r>.pt, COMPLETE}``. Every fil
 temporary name, fsynced and ``os.replace``-d; ``COMPLETE`` is written by rank 0 only after all
 ranks finished their files (barrier), so a kill at any moment leaves the previous complete
 checkpoint intact and an incomplete directory is ignored on resume.
+
+The directory logic is the same for both frameworks; a :class:`Codec` says how one file is
+written and read (``torch.save`` here, pickled NumPy arrays for TensorFlow). Importing this
+module does not import torch.
 """
 
 from __future__ import annotations
@@ -11,20 +15,54 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pickle
 import random
 import shutil
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
 
-from .device import DeviceInfo
+if TYPE_CHECKING:
+    from .device import DeviceInfo
 
 _PREFIX = "step_"
+
+
+@dataclass(frozen=True)
+class Codec:
+    """How a checkpoint file is written (``dump(obj, fileobj)``) and read (``load(path)``)."""
+
+    suffix: str
+    dump: Callable[[Any, Any], None]
+    load: Callable[[Path], Any]
+
+
+def _torch_dump(obj: Any, fh: Any) -> None:
+    import torch
+
+    torch.save(obj, fh)
+
+
+def _torch_load(path: Path) -> Any:
+    import torch
+
+    return torch.load(path, map_location="cpu", weights_only=False)
+
+
+def _pickle_load(path: Path) -> Any:
+    with path.open("rb") as fh:
+        return pickle.load(fh)
+
+
+TORCH = Codec(".pt", _torch_dump, _torch_load)
+#: plain Python containers of NumPy arrays (the TensorFlow runtime's variables)
+PICKLE = Codec(".pkl", lambda obj, fh: pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL),
+               _pickle_load)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -57,11 +95,9 @@ def atomic_write(path: Path, writer: Callable[[Any], None]) -> None:
     _fsync_dir(path.parent)
 
 
-def atomic_torch_save(obj: Any, path: Path) -> None:
-    atomic_write(path, lambda fh: torch.save(obj, fh))
-
-
 def capture_rng(dev: DeviceInfo) -> dict[str, Any]:
+    import torch
+
     state: dict[str, Any] = {
         "torch": torch.get_rng_state(),
         "numpy": np.random.get_state(),
@@ -75,6 +111,8 @@ def capture_rng(dev: DeviceInfo) -> dict[str, Any]:
 
 
 def restore_rng(state: dict[str, Any], dev: DeviceInfo) -> None:
+    import torch
+
     torch.set_rng_state(state["torch"])
     np.random.set_state(state["numpy"])
     random.setstate(state["python"])
@@ -84,11 +122,29 @@ def restore_rng(state: dict[str, Any], dev: DeviceInfo) -> None:
         torch.xpu.set_rng_state_all(state["xpu"])
 
 
+def check_meta(saved: dict[str, Any], current: dict[str, Any], where: str,
+               warn: Callable[[str], None]) -> None:
+    """Refuse a checkpoint of another app or model size; warn when the world or batch size
+    changed (the run then cannot reproduce an uninterrupted one)."""
+    if saved.get("app") != current["app"] or saved.get("config") != current["config"]:
+        raise RuntimeError(f"checkpoint in {where} is for {saved.get('app')} "
+                           f"{saved.get('size')}, not {current['app']} {current['size']}")
+    if (saved.get("world_size") != current["world_size"]
+            or saved.get("batch_size") != current["batch_size"]):
+        warn("warning: resuming with a different world size or batch size; the run will not "
+             "reproduce an uninterrupted one")
+
+
 class CheckpointManager:
-    def __init__(self, directory: str | os.PathLike[str], rank: int, keep: int = 2) -> None:
+    def __init__(self, directory: str | os.PathLike[str], rank: int, keep: int = 2,
+                 codec: Codec = TORCH) -> None:
         self.dir = Path(directory)
         self.rank = rank
         self.keep = max(1, keep)
+        self.codec = codec
+
+    def _save_file(self, obj: Any, path: Path) -> None:
+        atomic_write(path, lambda fh: self.codec.dump(obj, fh))
 
     def step_dir(self, step: int) -> Path:
         return self.dir / f"{_PREFIX}{step:09d}"
@@ -106,15 +162,18 @@ class CheckpointManager:
                     continue
         return sorted(steps, reverse=True)
 
-    def save(self, step: int, state: dict[str, Any] | None, rng: dict[str, Any],
+    def save(self, step: int, state: dict[str, Any] | None, rng: dict[str, Any] | None,
              barrier: Callable[[], None], meta: dict[str, Any]) -> Path:
-        """Collective: every rank calls it. Rank 0 passes the model/optimizer ``state``."""
+        """Collective: every rank calls it. Rank 0 passes the model/optimizer ``state``; ranks
+        pass their ``rng`` state (None: nothing per rank to keep)."""
         d = self.step_dir(step)
         d.mkdir(parents=True, exist_ok=True)
-        atomic_torch_save(rng, d / f"rng_rank{self.rank}.pt")
+        suffix = self.codec.suffix
+        if rng is not None:
+            self._save_file(rng, d / f"rng_rank{self.rank}{suffix}")
         if self.rank == 0:
             assert state is not None
-            atomic_torch_save(state, d / "state.pt")
+            self._save_file(state, d / f"state{suffix}")
         barrier()
         if self.rank == 0:
             payload = json.dumps({"step": step, **meta}, sort_keys=True).encode()
@@ -141,14 +200,12 @@ class CheckpointManager:
         for step in self.complete_steps():
             d = self.step_dir(step)
             try:
-                state = torch.load(d / "state.pt", map_location="cpu", weights_only=False)
+                state = self.codec.load(d / f"state{self.codec.suffix}")
             except Exception as exc:  # corrupt despite COMPLETE: try the previous one
                 print(f"[workloads] warning: cannot read {d}: {exc}; trying an older checkpoint",
                       flush=True, file=sys.stderr)
                 continue
-            rng_path = d / f"rng_rank{self.rank}.pt"
-            rng = None
-            if rng_path.is_file():
-                rng = torch.load(rng_path, map_location="cpu", weights_only=False)
+            rng_path = d / f"rng_rank{self.rank}{self.codec.suffix}"
+            rng = self.codec.load(rng_path) if rng_path.is_file() else None
             return step, state, rng
         return None

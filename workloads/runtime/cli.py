@@ -1,4 +1,9 @@
-"""Common command line of every app: ``python -m workloads.<app> [options]``."""
+"""Common command line of every app: ``python -m workloads.<app> [--framework F] [options]``.
+
+One parser for both frameworks: the options mean the same in each, and the few that belong to
+one framework only (``--ipex``; ``--xla``, ``--scale-lr``) are added for it. Importing this
+module imports no framework.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +12,29 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import Any
 
-from .spec import AppSpec
+from .loop import EXIT_NONFINITE
 
 EXIT_OK = 0
 EXIT_ERROR = 1
-EXIT_NONFINITE = 3
+__all__ = ["EXIT_ERROR", "EXIT_NONFINITE", "EXIT_OK", "build_parser", "main"]
 # After a signal: checkpoint written (when --checkpoint-dir is set), exit 128 + signal number
 # (SIGTERM 143, SIGUSR1 138, SIGUSR2 140), the shell convention for "ended by that signal".
 
 
-def build_parser(spec: AppSpec) -> argparse.ArgumentParser:
+def build_parser(spec: Any) -> argparse.ArgumentParser:
+    """The command line of ``spec`` (a PyTorch ``AppSpec`` or a TensorFlow ``TFAppSpec``)."""
+    tf = spec.framework == "tensorflow"
     p = argparse.ArgumentParser(
         prog=f"python -m workloads.{spec.name}",
-        description=f"{spec.name} training workload (prints one JSON result line on stdout)",
+        description=f"{spec.name} training workload, {spec.framework} (prints one JSON result "
+                    "line on stdout)",
     )
     g = p.add_argument_group("run")
+    g.add_argument("--framework", choices=(spec.framework,), default=spec.framework,
+                   help="pytorch (default) or tensorflow, for the apps with a TensorFlow "
+                        "version (workloads/README.md)")
     g.add_argument("--steps", type=int, default=100,
                    help="total optimizer steps (including warm-up); default 100")
     g.add_argument("--warmup", type=int, default=10,
@@ -34,12 +46,19 @@ def build_parser(spec: AppSpec) -> argparse.ArgumentParser:
     g.add_argument("--device", choices=("auto", "cpu", "cuda", "xpu"), default="auto")
     g.add_argument("--tiny", action="store_true", help="tiny model and batch (CPU tests)")
     g.add_argument("--channels-last", action="store_true",
-                   help="channels-last memory format (2D / 3D conv apps)")
-    g.add_argument("--compile", action="store_true", help="torch.compile the model")
+                   help="no effect: the TensorFlow models are channels-last (NHWC / NDHWC)"
+                   if tf else "channels-last memory format (2D / 3D conv apps)")
+    g.add_argument("--compile", *(["--xla"] if tf else []), action="store_true",
+                   help="XLA-compile the forward and backward pass (jit_compile=True)"
+                   if tf else "torch.compile the model")
     g.add_argument("--mode", choices=("train", "data", "compute"), default="train",
                    help="train: input pipeline + compute; data: input pipeline alone; "
                         "compute: compute alone on one synthetic batch")
     g.add_argument("--lr", type=float, default=None, help=f"learning rate (default {spec.lr})")
+    if tf:
+        g.add_argument("--scale-lr", action="store_true",
+                       help="multiply the learning rate by the number of workers (Horovod's "
+                            "advice for a global batch that grows with them)")
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--sync-every", type=int, default=20,
                    help="steps between host syncs (loss check, log line, signal agreement)")
@@ -59,12 +78,18 @@ def build_parser(spec: AppSpec) -> argparse.ArgumentParser:
     c.add_argument("--no-resume", action="store_true",
                    help="ignore existing checkpoints in --checkpoint-dir")
     x = p.add_argument_group("distributed / platform")
-    x.add_argument("--dist-backend", default=None, help="override nccl / xccl / ccl / gloo")
+    if tf:
+        x.add_argument("--dist-backend", choices=("auto", "horovod", "multiworker"),
+                       default="auto", help="auto: Horovod when importable and launched by MPI "
+                       "or horovodrun, else MultiWorkerMirroredStrategy")
+    else:
+        x.add_argument("--dist-backend", default=None, help="override nccl / xccl / ccl / gloo")
     x.add_argument("--dist-timeout", type=float, default=300.0,
                    help="collective timeout in seconds (a dead rank fails the others)")
-    x.add_argument("--ipex", action=argparse.BooleanOptionalAction, default=None,
-                   help="import intel_extension_for_pytorch (default: only if torch.xpu "
-                        "is not natively available)")
+    if not tf:
+        x.add_argument("--ipex", action=argparse.BooleanOptionalAction, default=None,
+                       help="import intel_extension_for_pytorch (default: only if torch.xpu "
+                            "is not natively available)")
     dbg = p.add_argument_group("debugging")
     dbg.add_argument("--inject-nan-at-step", type=int, default=None,
                      help="make the loss NaN at this (1-based) step")
@@ -83,8 +108,16 @@ def _report_fatal(exc: BaseException) -> None:
     sys.stdout.flush()
 
 
-def main(spec: AppSpec, argv: Sequence[str] | None = None) -> None:
-    args = build_parser(spec).parse_args(argv)
+def main(spec: Any, argv: Sequence[str] | None = None) -> None:
+    parser = build_parser(spec)
+    args = parser.parse_args(argv)
+    if spec.framework == "tensorflow":
+        if args.make_data or args.data != "synthetic":
+            parser.error("the TensorFlow version trains on --data synthetic only (datasets on "
+                         "disk: the PyTorch version)")
+        from workloads.tfruntime import run
+    else:
+        from .train import run
     if args.make_data:
         from .data import make_dataset
 
@@ -95,8 +128,6 @@ def main(spec: AppSpec, argv: Sequence[str] | None = None) -> None:
         print(f"[workloads] wrote {args.samples} {spec.name} samples ({size}) to {out}",
               file=sys.stderr)
         sys.exit(EXIT_OK)
-    from .train import run
-
     try:
         rc = run(spec, args)
     except SystemExit:

@@ -35,3 +35,4 @@ class AppSpec:
     #: optional hook: (path, cfg) -> torch Dataset or None (None = use the generic .npy shards)
     open_dataset: Callable[[str, dict[str, Any]], Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    framework: str = "pytorch"

@@ -2,18 +2,23 @@
 
 On CUDA / XPU an event is recorded at each step boundary and all are resolved once at the end;
 on the CPU work is synchronous, so ``time.perf_counter`` at the boundaries is exact.
+:class:`StepTimer` itself imports no framework: the PyTorch runtime builds it with
+:func:`device_timer`, the TensorFlow runtime with its own device synchronisation.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-import torch
+if TYPE_CHECKING:
+    from .device import DeviceInfo
 
-from .device import DeviceInfo, synchronize
 
+def _event_class(dev: DeviceInfo) -> Any:
+    import torch
 
-def _event_class(dev: DeviceInfo):
     if dev.type == "cuda":
         return torch.cuda.Event
     if dev.type == "xpu":
@@ -21,10 +26,20 @@ def _event_class(dev: DeviceInfo):
     return None
 
 
+def device_timer(dev: DeviceInfo) -> StepTimer:
+    """A timer for a torch device: device events on CUDA / XPU, ``perf_counter`` on the CPU."""
+    from .device import synchronize
+
+    return StepTimer(lambda: synchronize(dev), _event_class(dev))
+
+
 class StepTimer:
-    def __init__(self, dev: DeviceInfo) -> None:
-        self.dev = dev
-        self._event_cls = _event_class(dev)
+    """``sync`` waits for the device; ``event_cls`` (None: host clock) records step boundaries
+    on the device's own timeline."""
+
+    def __init__(self, sync: Callable[[], None], event_cls: Any = None) -> None:
+        self._sync = sync
+        self._event_cls = event_cls
         self._marks: list = []
         self.t_start: float | None = None
         self.t_end: float | None = None
@@ -34,7 +49,7 @@ class StepTimer:
         return self.t_start is not None
 
     def start(self) -> None:
-        synchronize(self.dev)
+        self._sync()
         self.t_start = time.perf_counter()
         self._marks = []
         self.mark()
@@ -49,7 +64,7 @@ class StepTimer:
             self._marks.append(time.perf_counter())
 
     def stop(self) -> None:
-        synchronize(self.dev)
+        self._sync()
         self.t_end = time.perf_counter()
 
     @property

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-import math
-import signal
-import sys
+import random
 import time
 from typing import Any
 
@@ -26,54 +23,21 @@ from .distributed import (
     init_distributed,
     shutdown,
 )
+from .loop import (
+    Hooks,
+    Logger,
+    NonFiniteLoss,
+    SignalFlag,
+    emit,
+    report_nonfinite,
+    result_line,
+    run_steps,
+    stop_code,
+    warmup_steps,
+)
 from .precision import setup_precision
 from .spec import AppSpec
-from .timing import StepTimer, percentile
-
-EXIT_NONFINITE = 3
-_HANDLED_SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2")
-
-
-class NonFiniteLoss(RuntimeError):
-    def __init__(self, step: int, value: float) -> None:
-        super().__init__(f"loss became {value} at step {step}")
-        self.step = step
-        self.value = value
-
-
-class _SignalFlag:
-    """Signal handlers only set a flag; the loop acts on it at the next step boundary."""
-
-    def __init__(self) -> None:
-        self.signum = 0
-        self._previous: dict[int, Any] = {}
-
-    def install(self) -> None:
-        for name in _HANDLED_SIGNALS:
-            sig = getattr(signal, name, None)
-            if sig is not None:
-                self._previous[sig] = signal.signal(sig, self._handler)
-
-    def _handler(self, signum: int, frame: object) -> None:
-        if not self.signum:
-            self.signum = signum
-
-    def restore(self) -> None:
-        for sig, prev in self._previous.items():
-            signal.signal(sig, prev)
-        self._previous.clear()
-
-
-class Logger:
-    def __init__(self, rank: int) -> None:
-        self.rank = rank
-
-    def info(self, msg: str) -> None:
-        if self.rank == 0:
-            print(f"[workloads] {msg}", file=sys.stderr, flush=True)
-
-    def all(self, msg: str) -> None:
-        print(f"[workloads rank {self.rank}] {msg}", file=sys.stderr, flush=True)
+from .timing import device_timer
 
 
 def param_sha256(model: nn.Module) -> str:
@@ -120,21 +84,20 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
     dev = select_device(args.device, denv.local_rank, args.ipex)
     configure_threads(denv, dev)
     ctx = init_distributed(denv, dev, args.dist_timeout, args.dist_backend)
-    flag = _SignalFlag()
+    flag = SignalFlag()
     flag.install()
     try:
         return _run(spec, args, ctx, dev, log, flag, emit_json)
     except NonFiniteLoss as exc:
-        log.all(f"ERROR: {exc}; stopping the run (non-finite loss at step {exc.step}). "
-                "Lower --lr, use --precision fp32/bf16, or check the input data.")
+        rc = report_nonfinite(log, exc)
         shutdown(ctx)
-        return EXIT_NONFINITE, None
+        return rc, None
     finally:
         flag.restore()
 
 
 def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceInfo,
-         log: Logger, flag: _SignalFlag, emit_json: bool) -> tuple[int, dict[str, Any] | None]:
+         log: Logger, flag: SignalFlag, emit_json: bool) -> tuple[int, dict[str, Any] | None]:
     rank, world = ctx.env.rank, ctx.env.world_size
     size = "tiny" if args.tiny else "default"
     cfg = dict(spec.sizes[size])
@@ -153,8 +116,6 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
 
     torch.manual_seed(args.seed)
     np.random.seed(args.seed % 2**32)
-    import random
-
     random.seed(args.seed)
 
     # --- checkpoint: resume before building the data source (its position depends on it) ---
@@ -183,14 +144,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
 
     if loaded is not None:
         start_step, state, rng = loaded
-        saved_meta = state.get("meta", {})
-        if saved_meta.get("app") != spec.name or saved_meta.get("config") != cfg:
-            raise RuntimeError(f"checkpoint in {args.checkpoint_dir} is for "
-                               f"{saved_meta.get('app')} {saved_meta.get('size')}, not "
-                               f"{spec.name} {size}")
-        if saved_meta.get("world_size") != world or saved_meta.get("batch_size") != batch_size:
-            log.info("warning: resuming with a different world size or batch size; the run "
-                     "will not reproduce an uninterrupted one")
+        ckpt.check_meta(state.get("meta", {}), meta, args.checkpoint_dir, log.info)
         raw_model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         if scaler is not None and state.get("scaler"):
@@ -211,156 +165,66 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     train_model.train()
 
     loss_fn = spec.loss_fn
-    timer = StepTimer(dev)
-    remaining = total - start_step
-    warmup = min(max(args.warmup, 0), max(remaining - 1, 0))
-    timed_from = start_step + warmup  # 0-based index of the first timed step
-    sync_every = max(1, args.sync_every)
-    ckpt_every = max(0, args.checkpoint_every)
-    fixed_batch = source.get(start_step) if args.mode == "compute" else None
-    window: list[torch.Tensor] = []  # detached losses since the last host sync
-    window_start = start_step + 1
-    last_loss: float | None = None
-    stop_signal = 0
-    step = start_step  # steps completed
     reset_peak_memory(dev)
+    warmup = warmup_steps(args, start_step)
     log.info(f"{spec.name} ({size}) on {dev.name} [{dev.type}], world size {world}, "
              f"batch {batch_size}/rank, precision {prec.effective}, mode {args.mode}, "
              f"steps {start_step}->{total} (warm-up {warmup})")
 
-    def host_sync(step_done: int) -> None:
-        """Check losses for NaN/inf, agree on signals across ranks, log."""
-        nonlocal window, window_start, last_loss, first_loss, stop_signal
-        bad_step = math.inf
-        bad_value = 0.0
-        if window:
-            vals = torch.stack(window).float().cpu()
-            finite = torch.isfinite(vals)
-            if not bool(finite.all()):
-                i = int((~finite).nonzero()[0, 0])
-                bad_step, bad_value = float(window_start + i), float(vals[i])
-            if first_loss is None and window_start == 1:
-                first_loss = float(vals[0])
-            last_loss = float(vals[-1])
-        sig = float(flag.signum)
-        if ctx.enabled:
-            bad_step, neg_sig = ctx.all_reduce([bad_step, -sig], op="min")
-            sig = -neg_sig
-        if math.isfinite(bad_step):
-            raise NonFiniteLoss(int(bad_step), bad_value if bad_value else math.nan)
-        stop_signal = int(sig)
-        window = []
-        window_start = step_done + 1
-        if last_loss is not None:
-            log.info(f"step {step_done}/{total} loss {last_loss:.6g}")
+    def train(batch: tuple[torch.Tensor, torch.Tensor], i: int) -> torch.Tensor:
+        x, y = batch
+        with prec.autocast():
+            out = train_model(x)
+            loss = loss_fn(out, y)
+        if args.inject_nan_at_step == i + 1:
+            loss = loss * float("nan")
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.step(optimizer)
+            scaler.update()
+        else:
+            loss.backward()
+            optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        return loss.detach()
 
-    def save(step_done: int) -> None:
+    def save(step_done: int, first: float | None) -> None:
         assert mgr is not None
         t0 = time.perf_counter()
         state = None
         if rank == 0:
             state = {"model": raw_model.state_dict(), "optimizer": optimizer.state_dict(),
                      "scaler": scaler.state_dict() if scaler is not None else None,
-                     "step": step_done, "first_loss": first_loss, "meta": meta,
+                     "step": step_done, "first_loss": first, "meta": meta,
                      "data_position": {"kind": source.kind, "step": step_done,
                                        "seed": args.seed}}
         d = mgr.save(step_done, state, ckpt.capture_rng(dev), ctx.barrier,
                      {"app": spec.name, "size": size})
         log.info(f"checkpoint step {step_done} -> {d} ({time.perf_counter() - t0:.2f}s)")
 
-    for i in range(start_step, total):
-        if i == timed_from:
-            timer.start()
-        if args.mode == "data":
-            x, y = source.get(i)
-        else:
-            x, y = fixed_batch if fixed_batch is not None else source.get(i)
-            if args.debug_fail_at_step == i + 1 and args.debug_fail_rank == rank:
-                raise RuntimeError(f"injected failure at step {i + 1} on rank {rank}")
-            with prec.autocast():
-                out = train_model(x)
-                loss = loss_fn(out, y)
-            if args.inject_nan_at_step == i + 1:
-                loss = loss * float("nan")
-            if scaler is not None:
-                scaler.scale(loss).backward()
-                scaler.step(optimizer)
-                scaler.update()
-            else:
-                loss.backward()
-                optimizer.step()
-            optimizer.zero_grad(set_to_none=True)
-            window.append(loss.detach())
-        if args.debug_step_sleep:
-            time.sleep(args.debug_step_sleep)
-        step = i + 1
-        if timer.started:
-            timer.mark()
-        need_ckpt = mgr is not None and (
-            (ckpt_every and step % ckpt_every == 0) or step == total)
-        if (step % sync_every == 0 or step == total or need_ckpt
-                or (not ctx.enabled and flag.signum)):
-            host_sync(step)
-        if mgr is not None and (need_ckpt or stop_signal):
-            save(step)
-        if stop_signal:
-            name = signal.Signals(stop_signal).name
-            code = 128 + stop_signal
-            where = (f"saved a checkpoint at step {step} in {args.checkpoint_dir}" if mgr
-                     else "no --checkpoint-dir, nothing saved")
-            log.info(f"received {name}: {where}; exiting with code {code}")
-            shutdown(ctx)
-            return code, None
-    if timer.started:
-        timer.stop()
+    hooks = Hooks(
+        batch=source.get, train=train,
+        losses=lambda window: torch.stack(window).float().cpu().tolist(),
+        all_reduce=(lambda v, op: ctx.all_reduce(v, op=op)) if ctx.enabled else None,
+        save=save if mgr is not None else None, timer=device_timer(dev))
+    out = run_steps(args, hooks, log, flag, rank, start_step, first_loss)
+    if out.stop_signal:
+        shutdown(ctx)
+        return stop_code(log, out, args.checkpoint_dir, mgr is not None), None
 
-    timed_steps = max(0, total - timed_from) if timer.started else 0
-    elapsed = timer.elapsed_s
-    if ctx.enabled:
-        elapsed = ctx.all_reduce([elapsed], op="max")[0]
-    step_ms = timer.step_times_ms()
     result: dict[str, Any] | None = None
     if rank == 0:
-        per_rank = batch_size * timed_steps / elapsed if elapsed > 0 else None
-        result = {
-            "app": spec.name,
-            "framework": "pytorch",
-            "framework_version": torch.__version__,
-            "device": dev.type,
-            "device_name": dev.name,
-            "device_stack": dev.stack,
-            "precision": prec.effective,
-            "precision_requested": prec.requested,
-            "precision_note": "; ".join(prec.notes) or None,
-            "mode": args.mode,
-            "size": size,
-            "world_size": world,
-            "launcher": ctx.env.launcher,
-            "dist_backend": ctx.backend,
-            "batch_size": batch_size,
-            "global_batch_size": batch_size * world,
-            "steps": total,
-            "warmup_steps": warmup,
-            "timed_steps": timed_steps,
-            "resumed_from_step": start_step or None,
-            "samples_per_sec": per_rank * world if per_rank is not None else None,
-            "samples_per_sec_per_rank": per_rank,
-            "step_time_ms_p50": percentile(step_ms, 50),
-            "step_time_ms_p90": percentile(step_ms, 90),
-            "step_time_ms_mean": sum(step_ms) / len(step_ms) if step_ms else None,
-            "elapsed_s": elapsed,
-            "peak_mem_mb": peak_memory_mb(dev),
-            "first_loss": first_loss,
-            "final_loss": last_loss,
-            "param_sha256": param_sha256(raw_model) if args.mode != "data" else None,
-            "data": args.data,
-            "channels_last": fmt is not None,
-            "compile": bool(args.compile),
-            "seed": args.seed,
-        }
+        result = result_line(
+            args, out, batch_size, world, start_step,
+            app=spec.name, framework="pytorch", framework_version=torch.__version__,
+            device=dev.type, device_name=dev.name, device_stack=dev.stack,
+            precision=prec.effective, precision_requested=prec.requested,
+            precision_note="; ".join(prec.notes) or None, size=size,
+            launcher=ctx.env.launcher, dist_backend=ctx.backend,
+            peak_mem_mb=peak_memory_mb(dev),
+            param_sha256=param_sha256(raw_model) if args.mode != "data" else None,
+            channels_last=fmt is not None, compile=bool(args.compile))
         if emit_json:
-            sys.stdout.write(json.dumps(result) + "\n")
-            sys.stdout.flush()
+            emit(result)
     shutdown(ctx)
     return 0, result
-

@@ -1,0 +1,225 @@
+"""The TensorFlow versions of cosmictagger and ffn, run as real processes on the CPU: one
+process, two MultiWorkerMirroredStrategy workers (one host, and "two hosts" meeting at
+MASTER_ADDR), Horovod over MPICH when the opt-in build is installed, checkpoint and resume,
+the NaN guard, precisions and XLA."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from workloads_testlib import (
+    MPIEXEC,
+    REPO,
+    TF,
+    TINY,
+    Result,
+    base_env,
+    free_port,
+    needs_horovod,
+    needs_mpich,
+    needs_tf,
+    run_app,
+)
+
+from workloads.runtime.loop import RESULT_KEYS
+
+TF_APPS = ["cosmictagger", "ffn"]
+TIMEOUT = 600  # importing TensorFlow alone takes 5-20 s on a loaded 2-core machine
+
+
+def _check(res: Result, app: str, world: int, steps: int) -> dict:
+    assert res.returncode == 0, res.stderr[-4000:]
+    out = res.result()
+    assert tuple(out) == RESULT_KEYS  # the PyTorch apps' keys, in the same order
+    assert (out["app"], out["framework"], out["device"]) == (app, "tensorflow", "cpu")
+    assert (out["world_size"], out["steps"]) == (world, steps)
+    assert out["samples_per_sec"] > 0 and out["peak_mem_mb"] is None
+    assert out["first_loss"] > 0 and out["final_loss"] > 0
+    return out
+
+
+def _spawn(app: str, args: list[str], rank: int, world: int, local_world: int, port: int,
+           **env: str) -> subprocess.Popen:
+    """One rank as the jobgen wrapper starts it: RANK, LOCAL_RANK, WORLD_SIZE, MASTER_*."""
+    e = base_env(RANK=str(rank), LOCAL_RANK=str(rank % local_world), WORLD_SIZE=str(world),
+                 LOCAL_WORLD_SIZE=str(local_world), MASTER_ADDR="127.0.0.1",
+                 MASTER_PORT=str(port), **env)
+    return subprocess.Popen([sys.executable, "-m", f"workloads.{app}", *TF, *args], cwd=REPO,
+                            env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _finish(procs: list[subprocess.Popen]) -> list[Result]:
+    done = [p.communicate(timeout=TIMEOUT) for p in procs]
+    return [Result(p.returncode, out, err) for p, (out, err) in zip(procs, done, strict=True)]
+
+
+# ---------------------------------------------------------------- command line, no TensorFlow
+def test_framework_flag_is_refused_where_there_is_no_such_version() -> None:
+    gpt = run_app("gpt", *TF, "--steps", "1")
+    assert gpt.returncode == 2 and "invalid choice: 'tensorflow'" in gpt.stderr
+    disk = run_app("ffn", *TF, "--data", "/nonexistent")
+    assert disk.returncode == 2
+    assert disk.stderr.strip().splitlines()[-1].endswith(
+        "the TensorFlow version trains on --data synthetic only (datasets on disk: the PyTorch "
+        "version)")
+    bad = run_app("ffn", "--framework", "jax")
+    assert bad.returncode == 2 and "invalid choice: 'jax'" in bad.stderr
+
+
+# ---------------------------------------------------------------- one process
+@needs_tf
+@pytest.mark.parametrize("app", TF_APPS)
+def test_single_process_prints_the_pytorch_json_keys_without_importing_torch(app: str) -> None:
+    env = base_env(PYTHONPROFILEIMPORTTIME="1")  # -X importtime: every import on stderr
+    res = run_app(app, *TF, *TINY, "--steps", "4", "--warmup", "1", env=env, timeout=TIMEOUT)
+    out = _check(res, app, 1, 4)
+    assert (out["launcher"], out["dist_backend"], out["compile"]) == ("none", None, False)
+    imported = {ln.rsplit("|", 1)[-1].strip() for ln in res.stderr.splitlines()
+                if ln.startswith("import time:")}
+    assert "tensorflow" in imported and "torch" not in imported
+
+
+# ---------------------------------------------------------------- two workers
+@needs_tf
+@pytest.mark.parametrize("app", TF_APPS)
+def test_two_multiworker_ranks_under_torchrun(app: str) -> None:
+    res = run_app(app, *TF, *TINY, "--steps", "3", "--warmup", "1", "--dist-backend",
+                  "multiworker", launcher="torchrun", timeout=TIMEOUT)
+    out = _check(res, app, 2, 3)
+    assert (out["launcher"], out["dist_backend"]) == ("torchrun", "multiworker-ring")
+    assert out["global_batch_size"] == 2 * out["batch_size"]
+
+
+@needs_tf
+def test_workers_on_different_hosts_meet_at_master_addr() -> None:
+    """LOCAL_WORLD_SIZE=1 per rank, as on two nodes: the workers exchange their addresses
+    through MASTER_ADDR:MASTER_PORT instead of assuming one host."""
+    port = free_port()
+    args = [*TINY, "--steps", "3", "--warmup", "1", "--dist-backend", "multiworker"]
+    res = _finish([_spawn("ffn", args, r, 2, 1, port) for r in range(2)])
+    out = _check(res[0], "ffn", 2, 3)
+    assert out["dist_backend"] == "multiworker-ring"
+    assert res[1].returncode == 0 and res[1].json_lines() == []
+
+
+# ---------------------------------------------------------------- checkpoint and resume
+def _uninterrupted_hash(app: str, args: list[str], **kw) -> str:
+    res = run_app(app, *TF, *args, timeout=TIMEOUT, **kw)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return res.result()["param_sha256"]
+
+
+@needs_tf
+def test_sigterm_checkpoint_and_resume_is_bit_identical(tmp_path: Path) -> None:
+    app, steps = "cosmictagger", 16
+    ckdir = tmp_path / "ckpt"
+    args = [*TINY, "--steps", str(steps), "--warmup", "1", "--sync-every", "1"]
+    ck = ["--checkpoint-dir", str(ckdir), "--checkpoint-every", "5"]
+    cmd = [sys.executable, "-m", f"workloads.{app}", *TF, *args, *ck,
+           "--debug-step-sleep", "0.2"]
+    proc = subprocess.Popen(cmd, cwd=REPO, env=base_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    seen = []
+    for line in proc.stderr:  # wait until training is under way
+        seen.append(line)
+        if line.startswith("[workloads] step 6/"):
+            break
+    else:
+        pytest.fail("run ended before step 6:\n" + "".join(seen))
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=TIMEOUT)
+    err = "".join(seen) + err
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "received SIGTERM" in err and out.strip() == ""
+    stopped = int(err.split("saved a checkpoint at step ")[1].split()[0])
+    assert 6 <= stopped < steps
+    assert (ckdir / f"step_{stopped:09d}" / "state.pkl").is_file()
+
+    res = run_app(app, *TF, *args, *ck, timeout=TIMEOUT)  # the same command again: resumes
+    resumed = _check(res, app, 1, steps)
+    assert resumed["resumed_from_step"] == stopped
+    assert resumed["param_sha256"] == _uninterrupted_hash(app, args)
+
+
+@needs_tf
+def test_two_workers_stop_together_when_one_is_signalled_and_resume(tmp_path: Path) -> None:
+    """SIGUSR1 reaches rank 1 only: the ranks agree at the next sync point, both checkpoint
+    and exit 138; the relaunch resumes and ends where an uninterrupted 2-worker run ends."""
+    app, steps = "ffn", 14
+    args = [*TINY, "--steps", str(steps), "--warmup", "1", "--sync-every", "2",
+            "--dist-backend", "multiworker"]
+    ck = ["--checkpoint-dir", str(tmp_path / "ckpt")]
+    port = free_port()
+    procs = [_spawn(app, [*args, *ck, "--debug-step-sleep", "0.2"], r, 2, 2, port)
+             for r in range(2)]
+    assert procs[0].stderr is not None
+    seen = []
+    for line in procs[0].stderr:
+        seen.append(line)
+        if line.startswith("[workloads] step 4/"):
+            break
+    else:
+        pytest.fail("run ended before step 4:\n" + "".join(seen))
+    procs[1].send_signal(signal.SIGUSR1)
+    stopped_runs = _finish(procs)
+    err0 = "".join(seen) + stopped_runs[0].stderr
+    assert [r.returncode for r in stopped_runs] == [138, 138], err0
+    stopped = int(err0.split("saved a checkpoint at step ")[1].split()[0])
+    assert 4 <= stopped < steps
+
+    port = free_port()
+    resumed = _check(_finish([_spawn(app, [*args, *ck], r, 2, 2, port) for r in range(2)])[0],
+                     app, 2, steps)
+    assert resumed["resumed_from_step"] == stopped
+    port = free_port()
+    whole = _check(_finish([_spawn(app, args, r, 2, 2, port) for r in range(2)])[0], app, 2,
+                   steps)
+    assert resumed["param_sha256"] == whole["param_sha256"]
+
+
+# ---------------------------------------------------------------- NaN, precision, XLA
+@needs_tf
+def test_nan_loss_stops_with_step_number() -> None:
+    res = run_app("ffn", *TF, *TINY, "--steps", "8", "--warmup", "1", "--sync-every", "4",
+                  "--inject-nan-at-step", "3", timeout=TIMEOUT)
+    assert res.returncode == 3, res.stderr[-3000:]
+    assert "loss became nan at step 3" in res.stderr
+    assert res.json_lines() == []
+
+
+@needs_tf
+def test_reduced_precision_and_xla_on_cpu() -> None:
+    fp16 = run_app("ffn", *TF, *TINY, "--steps", "3", "--warmup", "1", "--precision", "fp16",
+                   "--xla", timeout=TIMEOUT)
+    out = _check(fp16, "ffn", 1, 3)
+    assert (out["precision"], out["precision_requested"], out["compile"]) == (
+        "bf16", "fp16", True)
+    assert "fell back to mixed_bfloat16" in out["precision_note"]
+    bf16 = run_app("cosmictagger", *TF, *TINY, "--steps", "3", "--warmup", "1",
+                   "--precision", "bf16", timeout=TIMEOUT)
+    assert _check(bf16, "cosmictagger", 1, 3)["precision"] == "bf16"
+    assert "mixed_bfloat16" in bf16.stderr
+    tf32 = run_app("ffn", *TF, *TINY, "--steps", "2", "--warmup", "1", "--precision", "tf32",
+                   timeout=TIMEOUT)
+    out = _check(tf32, "ffn", 1, 2)
+    assert out["precision"] == "fp32" and "tf32 has no effect on the CPU" in out["precision_note"]
+
+
+# ---------------------------------------------------------------- Horovod (opt-in build)
+@needs_tf
+@needs_horovod
+@needs_mpich
+@pytest.mark.parametrize("app", TF_APPS)
+def test_horovod_two_ranks_over_mpich(app: str) -> None:
+    """mpiexec.mpich starts the ranks: Horovod is importable and MPI launched them, so the
+    runtime picks it on its own (--dist-backend auto)."""
+    assert MPIEXEC is not None
+    res = run_app(app, *TF, *TINY, "--steps", "3", "--warmup", "1", launcher="mpich",
+                  timeout=TIMEOUT)
+    out = _check(res, app, 2, 3)
+    assert (out["launcher"], out["dist_backend"]) == ("mpich", "horovod")

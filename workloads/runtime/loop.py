@@ -1,0 +1,233 @@
+"""The step loop, signal handling, NaN guard and result line shared by both frameworks.
+
+A runtime (PyTorch in ``train.py``, TensorFlow in ``workloads.tfruntime``) sets up its device,
+model and distribution, then hands :func:`run_steps` a few callables (:class:`Hooks`). What a
+run does between steps is therefore the same in both: when it times, when it syncs with the
+host, how it agrees on signals and non-finite losses across ranks, when it checkpoints and how
+it stops. :func:`result_line` builds the JSON line with the same keys for both. Importing this
+module imports no framework.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .timing import StepTimer, percentile
+
+EXIT_NONFINITE = 3
+_HANDLED_SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2")
+
+#: The keys of the JSON result line, in order (workloads/README.md, "Measurement").
+RESULT_KEYS = (
+    "app", "framework", "framework_version", "device", "device_name", "device_stack",
+    "precision", "precision_requested", "precision_note", "mode", "size", "world_size",
+    "launcher", "dist_backend", "batch_size", "global_batch_size", "steps", "warmup_steps",
+    "timed_steps", "resumed_from_step", "samples_per_sec", "samples_per_sec_per_rank",
+    "step_time_ms_p50", "step_time_ms_p90", "step_time_ms_mean", "elapsed_s", "peak_mem_mb",
+    "first_loss", "final_loss", "param_sha256", "data", "channels_last", "compile", "seed",
+)
+
+
+class NonFiniteLoss(RuntimeError):
+    def __init__(self, step: int, value: float) -> None:
+        super().__init__(f"loss became {value} at step {step}")
+        self.step = step
+        self.value = value
+
+
+class SignalFlag:
+    """Signal handlers only set a flag; the loop acts on it at the next step boundary."""
+
+    def __init__(self) -> None:
+        self.signum = 0
+        self._previous: dict[int, Any] = {}
+
+    def install(self) -> None:
+        for name in _HANDLED_SIGNALS:
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                self._previous[sig] = signal.signal(sig, self._handler)
+
+    def _handler(self, signum: int, frame: object) -> None:
+        if not self.signum:
+            self.signum = signum
+
+    def restore(self) -> None:
+        for sig, prev in self._previous.items():
+            signal.signal(sig, prev)
+        self._previous.clear()
+
+
+class Logger:
+    def __init__(self, rank: int) -> None:
+        self.rank = rank
+
+    def info(self, msg: str) -> None:
+        if self.rank == 0:
+            print(f"[workloads] {msg}", file=sys.stderr, flush=True)
+
+    def all(self, msg: str) -> None:
+        print(f"[workloads rank {self.rank}] {msg}", file=sys.stderr, flush=True)
+
+
+def report_nonfinite(log: Logger, exc: NonFiniteLoss) -> int:
+    log.all(f"ERROR: {exc}; stopping the run (non-finite loss at step {exc.step}). "
+            "Lower --lr, use --precision fp32/bf16, or check the input data.")
+    return EXIT_NONFINITE
+
+
+@dataclass
+class Hooks:
+    """What the loop needs from a framework.
+
+    ``batch(i)`` is the batch of step index ``i`` (0-based); ``train(batch, i)`` runs one
+    optimizer step and returns the loss without waiting for the device; ``losses(handles)``
+    brings those losses to the host (the only device sync besides the timer's);
+    ``all_reduce(values, op)`` reduces floats over ranks (None: one process); ``save(step,
+    first_loss)`` writes a checkpoint on every rank (None: no checkpointing).
+    """
+
+    batch: Callable[[int], Any]
+    train: Callable[[Any, int], Any]
+    losses: Callable[[list[Any]], list[float]]
+    all_reduce: Callable[[list[float], str], list[float]] | None
+    save: Callable[[int, float | None], None] | None
+    timer: StepTimer
+
+
+@dataclass
+class Outcome:
+    step: int  # steps completed
+    stop_signal: int  # 0, or the signal all ranks agreed to stop on
+    first_loss: float | None
+    last_loss: float | None
+    warmup: int
+    timed_steps: int
+    elapsed_s: float  # the slowest rank's
+    step_ms: list[float] = field(default_factory=list)
+
+
+def warmup_steps(args: argparse.Namespace, start_step: int) -> int:
+    """Untimed steps of this run: ``--warmup``, leaving at least one timed step."""
+    return min(max(args.warmup, 0), max(args.steps - start_step - 1, 0))
+
+
+def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalFlag,
+              rank: int, start_step: int, first_loss: float | None) -> Outcome:
+    """Steps ``start_step``..``args.steps``; the device is synchronised only at the start and
+    end of the timed region and every ``--sync-every`` steps (losses checked, log line, ranks
+    agree on signals), and before a checkpoint."""
+    total = args.steps
+    distributed = hooks.all_reduce is not None
+    warmup = warmup_steps(args, start_step)
+    timed_from = start_step + warmup  # 0-based index of the first timed step
+    sync_every = max(1, args.sync_every)
+    ckpt_every = max(0, args.checkpoint_every)
+    fixed = hooks.batch(start_step) if args.mode == "compute" else None
+    out = Outcome(start_step, 0, first_loss, None, warmup, 0, 0.0)
+    window: list[Any] = []  # device losses since the last host sync
+    window_start = start_step + 1
+    timer = hooks.timer
+
+    def host_sync(step_done: int) -> None:
+        """Check losses for NaN/inf, agree on signals across ranks, log."""
+        nonlocal window, window_start
+        bad_step, bad_value = math.inf, 0.0
+        if window:
+            vals = hooks.losses(window)
+            bad = [k for k, v in enumerate(vals) if not math.isfinite(v)]
+            if bad:
+                bad_step, bad_value = float(window_start + bad[0]), vals[bad[0]]
+            if out.first_loss is None and window_start == 1:
+                out.first_loss = vals[0]
+            out.last_loss = vals[-1]
+        sig = float(flag.signum)
+        if hooks.all_reduce is not None:
+            bad_step, neg_sig = hooks.all_reduce([bad_step, -sig], "min")
+            sig = -neg_sig
+        if math.isfinite(bad_step):
+            raise NonFiniteLoss(int(bad_step), bad_value if bad_value else math.nan)
+        out.stop_signal = int(sig)
+        window = []
+        window_start = step_done + 1
+        if out.last_loss is not None:
+            log.info(f"step {step_done}/{total} loss {out.last_loss:.6g}")
+
+    for i in range(start_step, total):
+        if i == timed_from:
+            timer.start()
+        batch = fixed if fixed is not None else hooks.batch(i)
+        if args.mode != "data":
+            if args.debug_fail_at_step == i + 1 and args.debug_fail_rank == rank:
+                raise RuntimeError(f"injected failure at step {i + 1} on rank {rank}")
+            window.append(hooks.train(batch, i))
+        if args.debug_step_sleep:
+            time.sleep(args.debug_step_sleep)
+        step = out.step = i + 1
+        if timer.started:
+            timer.mark()
+        need_ckpt = hooks.save is not None and (
+            (ckpt_every and step % ckpt_every == 0) or step == total)
+        if (step % sync_every == 0 or step == total or need_ckpt
+                or (not distributed and flag.signum)):
+            host_sync(step)
+        if hooks.save is not None and (need_ckpt or out.stop_signal):
+            hooks.save(step, out.first_loss)
+        if out.stop_signal:
+            return out
+    if timer.started:
+        timer.stop()
+        out.timed_steps = max(0, total - timed_from)
+    out.elapsed_s = timer.elapsed_s
+    if hooks.all_reduce is not None:
+        out.elapsed_s = hooks.all_reduce([out.elapsed_s], "max")[0]
+    out.step_ms = timer.step_times_ms()
+    return out
+
+
+def stop_code(log: Logger, out: Outcome, checkpoint_dir: str | None, saved: bool) -> int:
+    """Log why the run stops on a signal; the exit code is 128 + the signal number."""
+    name = signal.Signals(out.stop_signal).name
+    code = 128 + out.stop_signal
+    where = (f"saved a checkpoint at step {out.step} in {checkpoint_dir}" if saved
+             else "no --checkpoint-dir, nothing saved")
+    log.info(f"received {name}: {where}; exiting with code {code}")
+    return code
+
+
+def result_line(args: argparse.Namespace, out: Outcome, batch_size: int, world: int,
+                start_step: int, **values: Any) -> dict[str, Any]:
+    """The JSON result: measurements from ``out`` plus the runtime's ``values`` for every other
+    key of :data:`RESULT_KEYS` (a missing or unknown key is a bug, not a null)."""
+    elapsed = out.elapsed_s
+    per_rank = batch_size * out.timed_steps / elapsed if elapsed > 0 else None
+    step_ms = out.step_ms
+    measured = {
+        "mode": args.mode, "world_size": world, "batch_size": batch_size,
+        "global_batch_size": batch_size * world, "steps": args.steps,
+        "warmup_steps": out.warmup, "timed_steps": out.timed_steps,
+        "resumed_from_step": start_step or None,
+        "samples_per_sec": per_rank * world if per_rank is not None else None,
+        "samples_per_sec_per_rank": per_rank,
+        "step_time_ms_p50": percentile(step_ms, 50), "step_time_ms_p90": percentile(step_ms, 90),
+        "step_time_ms_mean": sum(step_ms) / len(step_ms) if step_ms else None,
+        "elapsed_s": elapsed, "first_loss": out.first_loss, "final_loss": out.last_loss,
+        "data": args.data, "seed": args.seed,
+    }
+    merged = {**measured, **values}
+    if set(merged) != set(RESULT_KEYS) or len(merged) != len(measured) + len(values):
+        raise AssertionError(f"result keys differ from RESULT_KEYS: {sorted(merged)}")
+    return {k: merged[k] for k in RESULT_KEYS}
+
+
+def emit(result: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,28 @@
+"""What a TensorFlow app hands to the runtime (the counterpart of runtime/spec.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+#: A synthetic task: (seed, batch size) -> (inputs, targets), where seed is a shape-[2] int64
+#: tensor for TensorFlow's stateless random ops; targets are a deterministic function of inputs.
+Task = Callable[[Any, int], tuple[Any, Any]]
+
+
+@dataclass(frozen=True)
+class TFAppSpec:
+    """One app's TensorFlow version. ``build_model(cfg)`` returns a Keras 2 model whose output
+    layer computes in float32; ``loss_fn(out, y)`` the mean loss as a float32 scalar. Both
+    import TensorFlow through ``backend.load()`` when called, not when the app is imported."""
+
+    name: str
+    build_model: Callable[[dict[str, Any]], Any]
+    make_task: Callable[[dict[str, Any]], Task]
+    loss_fn: Callable[[Any, Any], Any]
+    sizes: dict[str, dict[str, Any]]
+    default_batch_size: int
+    tiny_batch_size: int
+    lr: float = 1e-3
+    framework: str = "tensorflow"
