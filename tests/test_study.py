@@ -220,6 +220,20 @@ def test_collect_flags_a_failed_run_and_an_unsubmitted_one(tmp_path):
     assert "FATAL" in rows[0]["note"] and "not submitted" in rows[1]["note"]
 
 
+def test_collect_finds_the_output_of_a_script_submitted_by_hand(tmp_path):
+    out = tmp_path / "s"
+    assert sweep(out, "--site", "local", "--ranks-per-node", "1").returncode == 0
+    run_dir = out / "rpn1" / "r1"
+    with open(run_dir / "my-own.log", "w") as log:
+        subprocess.run(["bash", "job.sh"], cwd=run_dir, stdout=log, stderr=subprocess.STDOUT,
+                       check=True, timeout=300)
+    found = collect([out])
+    [run] = found.runs
+    assert run.status == "ok" and run.output == "rpn1/r1/my-own.log"
+    assert run.samples_per_sec == results_in(run_dir / "my-own.log")[0]["samples_per_sec"]
+    assert found.rows[0].status == "ok" and not found.incomplete
+
+
 def test_submit_refuses_a_sweep_already_submitted(local_sweep):
     out, _ = local_sweep
     res = run_jobgen("submit", str(out))
@@ -227,12 +241,13 @@ def test_submit_refuses_a_sweep_already_submitted(local_sweep):
     assert "every run in" in res.stderr and "add --again" in res.stderr
 
 
-def test_instance_result_lines_add_up_when_a_job_prints_no_total():
-    lines = [{"app": "qcnn", "samples_per_sec": 10.0, "instance": 0},
-             {"app": "qcnn", "samples_per_sec": 12.5, "instance": 1}]
+def test_a_jobs_instance_summary_line_wins_and_instances_add_up_without_one():
+    lines = [{"app": "qcnn", "samples_per_sec": 10.0, "instance": 0, "instances": 2},
+             {"app": "qcnn", "samples_per_sec": 12.5, "instance": 1, "instances": 2}]
     assert job_result(lines)["samples_per_sec"] == 22.5
-    assert job_result([*lines, {"app": "qcnn", "samples_per_sec": 23.0}])[
-        "samples_per_sec"] == 23.0
+    summary = {"summary": "instances", "app": "qcnn", "instances": 2, "expected": 2,
+               "samples_per_sec": 22.5}
+    assert job_result([*lines, summary]) is summary
 
 
 # ---------------------------------------------------------------- the test Slurm
@@ -267,3 +282,19 @@ def test_slurm_sweep_submits_collects_and_scales_with_local_in_one_table(slurm, 
     [line] = data.lines
     assert line.series == "local-slurm (CPU)" and line.nodes == (1, 2)
     assert line.efficiency == (1.0, pytest.approx(two.scaling_efficiency))
+
+
+def test_render_imports_neither_matplotlib_nor_the_study_modules():
+    code = (
+        "import sys\n"
+        "from jobgen.cli import main\n"
+        "try:\n"
+        "    main(['render', '--site', 'polaris', '--app', 'qcnn', '-A', 'p'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "bad = sorted(m for m in sys.modules if m.startswith(('matplotlib', 'jobgen.study.')) "
+        "and m != 'jobgen.study.commands')\n"
+        "print('LOADED', bad, file=sys.stderr)\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert "LOADED []" in res.stderr, res.stderr

@@ -123,6 +123,14 @@ def job_result(lines: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {**lines[-1], INSTANCE_KEY: None, "instances": len(last), "samples_per_sec": total}
 
 
+def _missing_instances(result: dict[str, Any] | None) -> str | None:
+    """A job's instances summary that counts fewer results than instances it started."""
+    if not result or not result.get("expected"):
+        return None
+    got, expected = result.get("instances") or 0, result["expected"]
+    return f"{expected - got} of {expected} instances wrote no result" if got < expected else None
+
+
 def _failure_line(text: str) -> str | None:
     lines = text.splitlines()
     for pattern in FAILURES:
@@ -133,9 +141,10 @@ def _failure_line(text: str) -> str | None:
 
 
 def _outputs(directory: Path, run: mf.Run) -> list[Path]:
-    """The recorded output file, else the files in the run's directory, newest first."""
-    if run.output and (directory / run.output).is_file():
-        return [directory / run.output]
+    """The recorded output file (once it exists); without one (a script submitted by hand)
+    the files in the run's directory, newest first."""
+    if run.output:
+        return [directory / run.output] if (directory / run.output).is_file() else []
     run_dir = directory / run.dir
     if not run_dir.is_dir():
         return []
@@ -150,9 +159,16 @@ def read_run(directory: Path, point: mf.Point, run: mf.Run) -> RunResult:
     texts = [(p, p.read_text(encoding="utf-8", errors="replace")) for p in files]
     for path, text in texts:
         result = job_result(result_lines(text))
+        short = _missing_instances(result)
+        if short:
+            return RunResult(**base, status="failed", samples_per_sec=None,
+                             output=str(path.relative_to(directory)), reason=short,
+                             result=result)
         if result is not None and result.get("samples_per_sec") is not None:
+            late = (f"exit {run.exit_code} after the result line"
+                    if run.exit_code not in (None, 0) else None)
             return RunResult(**base, status="ok", samples_per_sec=result["samples_per_sec"],
-                             output=str(path.relative_to(directory)), reason=None,
+                             output=str(path.relative_to(directory)), reason=late,
                              result=result)
     output = str(texts[0][0].relative_to(directory)) if texts else None
     failed = _failure_line(texts[0][1]) if texts else None
@@ -160,7 +176,7 @@ def read_run(directory: Path, point: mf.Point, run: mf.Run) -> RunResult:
         return RunResult(**base, status="failed", samples_per_sec=None, output=output,
                          reason=f"exit {run.exit_code}: {failed or 'no result line'}",
                          result=None)
-    if failed:
+    if failed and FAILURES[0].search(failed):  # a rank died; other lines may be warnings
         return RunResult(**base, status="failed", samples_per_sec=None, output=output,
                          reason=failed, result=None)
     if run.submit_error:
@@ -169,7 +185,8 @@ def read_run(directory: Path, point: mf.Point, run: mf.Run) -> RunResult:
         why = (f"no output yet (job {run.job_id})" if run.job_id else
                "not submitted (jobgen submit DIR, or submit its script from its directory)")
     else:
-        why = "no result line yet (still running?)"
+        why = "no result line yet (still running?)" + (f"; last error: {failed}" if failed
+                                                        else "")
     return RunResult(**base, status="missing", samples_per_sec=None, output=output,
                      reason=why, result=None)
 

@@ -96,6 +96,9 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
         command=sweep_command(base, axes, repeat, out), repeat=repeat, axes=axes,
         points=points, jobgen_version=__version__)
     manifest.write(out)
+    reasons = {p.error for p in points}
+    if not valid and len(reasons) == 1:
+        raise JobgenError(str(reasons.pop()))  # the request itself, not an axis, is wrong
     if not valid:
         raise JobgenError(f"none of the {len(points)} points can run on {base.site} (each "
                           f"reason is in {out / mf.NAME}): change the axes")
