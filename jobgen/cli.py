@@ -17,6 +17,7 @@ import typer
 
 from .cliopts import with_options_of
 from .errors import JobgenError
+from .study.commands import register as register_study
 
 app = typer.Typer(
     add_completion=False,
@@ -345,6 +346,10 @@ def verify(
     else:
         sys.stdout.write(verdict.format())
     _exit_with(not verdict.up_to_date)
+
+
+# The study: sweep, submit, collect, report (their logic lives in jobgen/study/).
+register_study(app, render, _COMMAND)
 
 
 def _write_atomically(path: Path, text: str) -> None:

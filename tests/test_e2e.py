@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers import run_jobgen
-from slurm_cluster import SlurmCluster, ensure_node_names, missing_tools
+from slurm_cluster import SlurmCluster
 
 pytest.importorskip("torch", reason="the workloads need torch (pip install torch==2.13.0)")
 
@@ -70,21 +70,7 @@ def test_local_fail_fast_when_a_rank_dies(tmp_path):
 
 
 # ---------------------------------------------------------------- a real Slurm
-@pytest.fixture(scope="module")
-def slurm(tmp_path_factory):
-    missing = missing_tools()
-    if missing:
-        pytest.skip(f"Slurm is not installed ({', '.join(missing)} missing; "
-                    "apt-get install slurm-wlm; .ci/run does)")
-    problem = ensure_node_names()
-    if problem:
-        pytest.skip(problem)
-    cluster = SlurmCluster(tmp_path_factory.mktemp("slurm"))
-    cluster.start()
-    yield cluster
-    cluster.stop()
-
-
+# (the `slurm` fixture, one cluster for the whole session, is in conftest.py)
 def submit_and_wait(slurm: SlurmCluster, script: Path, timeout: float = 180):
     job_id = slurm.submit(script)
     job = slurm.wait(job_id, timeout)

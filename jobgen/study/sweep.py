@@ -1,0 +1,177 @@
+"""`jobgen sweep`: the cartesian product of the axes, each point planned and rendered by the
+same code as `jobgen render`, one script per point and repeat, and `manifest.json`.
+
+Each run gets its own directory (`POINT/rK/job.sh`): submitted from there, a job writes its
+output beside its script whatever the scheduler's naming, so collect finds it even when the
+scripts were submitted by hand. Invalid points are kept in the manifest with their reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..errors import JobgenError
+from ..plan import Plan, Request, build_plan
+from ..profiles import LoadedProfile, load_profile
+from ..render import render
+from ..shell import join, split
+from . import manifest as mf
+from .progress import note, steps
+from .submit import output_pattern
+
+SCRIPT = "job.sh"
+PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A sweepable Request field: its option, how a value is spelt in a point's id."""
+
+    field: str
+    flag: str
+    tag: str  # the id prefix: n2, rpn4...; "" for precision (its value is the tag)
+    kind: type = int
+
+
+AXES = (
+    Axis("precision", "--precision", "", str),
+    Axis("nodes", "--nodes", "n"),
+    Axis("ranks_per_node", "--ranks-per-node", "rpn"),
+    Axis("ranks_per_device", "--ranks-per-device", "rpd"),
+    Axis("instances_per_device", "--instances-per-device", "ipd"),
+)
+
+
+def parse_axes(raw: dict[str, list[str] | None]) -> dict[str, list[Any]]:
+    """Comma lists (or repeated options) -> the values of each axis given, in order, once."""
+    fields = {f.name for f in dataclasses.fields(Request)}
+    axes: dict[str, list[Any]] = {}
+    for axis in AXES:
+        words = [w for item in raw.get(axis.field) or [] for w in item.split(",") if w.strip()]
+        if not words:
+            continue
+        if axis.field not in fields:
+            raise JobgenError(f"{axis.flag} is not available in this jobgen version")
+        axes[axis.field] = list(dict.fromkeys(_value(axis, w.strip()) for w in words))
+    return axes
+
+
+def _value(axis: Axis, word: str) -> Any:
+    if axis.kind is str:
+        if word not in PRECISIONS:
+            raise JobgenError(f"{axis.flag}: {word!r} is not one of {', '.join(PRECISIONS)}")
+        return word
+    if not word.isdigit() or int(word) < 1:
+        raise JobgenError(f"{axis.flag}: {word!r} is not a whole number of at least 1")
+    return int(word)
+
+
+def point_id(params: dict[str, Any]) -> str:
+    """A readable, unique directory name: bf16-n2-rpn4 (only the axes that were swept)."""
+    parts = [f"{a.tag}{params[a.field]}" for a in AXES if a.field in params]
+    return "-".join(parts) or "default"
+
+
+def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
+          force: bool = False) -> mf.Manifest:
+    """Plan and render every point and repeat into `out`; write and return the manifest."""
+    if repeat < 1:
+        raise JobgenError(f"--repeat must be at least 1, not {repeat}")
+    _check_out(out, force)
+    loaded = load_profile(base.site)
+    combos = [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
+    points = []
+    for params in steps(combos, "sweep", point_id):
+        points.append(_point(loaded, base, params, repeat, out))
+    valid = [p for p in points if p.status == "valid"]
+    manifest = mf.Manifest(
+        site=base.site, app=base.app, dialect=loaded.profile.scheduler.dialect,
+        device=device_label(loaded),
+        command=sweep_command(base, axes, repeat, out), repeat=repeat, axes=axes,
+        points=points, jobgen_version=__version__)
+    manifest.write(out)
+    reasons = {p.error for p in points}
+    if not valid and len(reasons) == 1:
+        raise JobgenError(str(reasons.pop()))  # the request itself, not an axis, is wrong
+    if not valid:
+        raise JobgenError(f"none of the {len(points)} points can run on {base.site} (each "
+                          f"reason is in {out / mf.NAME}): change the axes")
+    return manifest
+
+
+def _check_out(out: Path, force: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise JobgenError(f"{out} is a file: --out names a directory for the sweep")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise JobgenError(f"{out} is not empty: pick a new --out directory or add --force")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise JobgenError(f"cannot create {out}: {exc.strerror}") from None
+
+
+def _point(loaded: LoadedProfile, base: Request, params: dict[str, Any], repeat: int,
+           out: Path) -> mf.Point:
+    pid = point_id(params)
+    name = base.job_name or base.app or "jobgen"
+    try:
+        plan = build_plan(loaded, dataclasses.replace(base, **params, job_name=f"{name}-{pid}"))
+        runs = [_write_run(loaded, base, params, pid, name, k, out) for k in range(1, repeat + 1)]
+    except JobgenError as exc:
+        note(f"warning: point {pid} skipped: {exc}")
+        return mf.Point(pid, params, "invalid", error=str(exc))
+    return mf.Point(pid, params, "valid", plan=plan_summary(plan), runs=runs)
+
+
+def _write_run(loaded: LoadedProfile, base: Request, params: dict[str, Any], pid: str,
+               name: str, k: int, out: Path) -> mf.Run:
+    """Plan, render and write one repeat's script (its job name ends in rK)."""
+    job_name = f"{name}-{pid}-r{k}"
+    plan = build_plan(loaded, dataclasses.replace(base, **params, job_name=job_name))
+    run_dir = out / pid / f"r{k}"
+    if run_dir.exists():
+        shutil.rmtree(run_dir)  # --force: no stale output may be collected as this run's
+    run_dir.mkdir(parents=True)
+    script = run_dir / SCRIPT
+    script.write_text(render(plan), encoding="utf-8")
+    script.chmod(0o755)
+    rel = f"{pid}/r{k}"
+    return mf.Run(k, rel, f"{rel}/{SCRIPT}", job_name, output_pattern(plan))
+
+
+def plan_summary(plan: Plan) -> dict[str, Any]:
+    """What the plan resolved for a point: what collect and report group and scale by."""
+    summary = {
+        "nodes": plan.nodes, "ranks_per_node": plan.ranks_per_node,
+        "ranks_per_device": plan.ranks_per_device, "world_size": plan.world_size,
+        "devices_per_node": plan.devices_per_node, "precision": plan.precision,
+        "queue": plan.queue, "walltime_s": plan.walltime, "app": plan.app,
+        "command": plan.command_line,
+    }
+    if hasattr(plan, "instances_per_device"):
+        summary["instances_per_device"] = plan.instances_per_device
+    return summary
+
+
+def device_label(loaded: LoadedProfile) -> str:
+    gpus = loaded.profile.node.gpus
+    return gpus.model if gpus else "CPU"
+
+
+def sweep_command(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path) -> str:
+    """The `jobgen sweep` line that makes this directory again (base options, then axes)."""
+    words = split(base.command_line())[2:]
+    tail: list[str] = []
+    if "--" in words:
+        cut = words.index("--")
+        words, tail = words[:cut], words[cut:]
+    flags = {a.field: a.flag for a in AXES}
+    swept = [f"{flags[f]}={','.join(map(str, v))}" for f, v in axes.items()]
+    return join(["jobgen", "sweep", *words, *swept, f"--repeat={repeat}", f"--out={out}",
+                 *tail])
