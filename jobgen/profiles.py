@@ -281,18 +281,26 @@ def _entry_name(start: ProfileFile, head: bytes) -> str:
 
 
 def _read_cached(start: ProfileFile) -> LoadedProfile | None:
+    """The cached profile if it is exactly what validating the files would give, else None.
+
+    The entry must name the same version, chain and file contents (its key), rebuild into a
+    profile whose digest is the one stored, and pass the semantic checks again, so an edited
+    or damaged entry is rebuilt from the source rather than trusted.
+    """
     try:
-        head = start.path.read_bytes()
+        head = _read_bytes(start.path)
         entry = cache.read(_entry_name(start, head))
-        if not entry or entry.get("version") != __version__:
+        if not isinstance(entry, dict) or entry.get("version") != __version__:
             return None
         # The chain must resolve to the same files with the same bytes.
         chain = _resolve_chain(start, lambda pf: entry["extends"].get(str(pf.path)))
-        blobs = [head] + [pf.path.read_bytes() for pf in chain[1:]]
+        blobs = [head] + [_read_bytes(pf.path) for pf in chain[1:]]
         if entry.get("key") != _cache_key(chain, blobs):
             return None
         profile = from_dict(Profile, entry["profile"])
-    except (OSError, ValueError, KeyError, TypeError, JobgenError):
+        if digest_of(profile) != entry["digest"] or semantic_problems(profile, start.path):
+            return None
+    except Exception:  # an entry is untrusted data: any failure at all means rebuild
         return None
     return LoadedProfile(profile, tuple(chain), entry["digest"])
 
