@@ -62,9 +62,9 @@ def load_app(name: str) -> App:
             return _app(cached, path)
         except JobgenError:
             pass  # a damaged entry: read the manifest again
-    import yaml
+    from .yamlload import load
 
-    data = yaml.safe_load(raw.decode("utf-8"))
+    data = load(raw.decode("utf-8"))
     app = _app(data, path)
     cache.write(entry, data)
     return app

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from .cliopts import with_options_of
-from .errors import JobgenError
+from .errors import JobgenError, printable
 
 app = typer.Typer(
     add_completion=False,
@@ -58,8 +58,14 @@ def _console(stderr: bool = False):
 def sites() -> None:
     """List the site profiles on the search path."""
     from rich.table import Table
+    from rich.text import Text
 
     from .profiles import bundled_dir, discover, load_profile_file
+
+    def row(*cells: str, style: str = "") -> None:
+        # Text, not markup: names and profile values are input and may hold '[' or controls
+        table.add_row(*(Text(printable(c), style=style if i == 5 else "")
+                        for i, c in enumerate(cells)))
 
     table = Table("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",
                   "profile source", "file")
@@ -72,10 +78,10 @@ def sites() -> None:
         try:
             p = load_profile_file(pf).profile
         except JobgenError as exc:
-            table.add_row(name, "-", "-", "-", "-", "[red]invalid[/red]", where, str(exc))
+            row(name, "-", "-", "-", "-", "invalid", where, str(exc), style="red")
             continue
         gpus = p.node.gpus
-        table.add_row(
+        row(
             name, p.scheduler.dialect, f"{p.launcher.dialect} ({p.launcher.command})",
             f"{gpus.count} x {gpus.model}" if gpus else "none",
             f"{gpus.subdevices_per_gpu} {gpus.subdevice_name}s" if gpus and gpus.subdevice_name

@@ -1,4 +1,45 @@
-"""The one exception type for user mistakes: the CLI prints it as one line and exits 2."""
+"""The one exception type for user mistakes: the CLI prints it as one line and exits 2.
+
+A message often echoes what the user gave (an option value, a file name, a profile field),
+so it is made safe to print here, once: whitespace runs become one space, other control
+characters are shown escaped (a terminal never sees a raw escape sequence), and a long run of
+text is clipped so a 100 KB value does not become a 100 KB error line.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_RUN = 200  # characters of one word kept in a message
+MAX_MESSAGE = 2000  # characters of a whole message kept
+_CONTROL = {"Cc", "Cf", "Zl", "Zp"}  # C0/C1 controls, format (bidi) and line separators
+_LONG_RUN = re.compile(rf"\S{{{MAX_RUN + 1},}}")
+
+
+def has_control(text: str) -> bool:
+    """True when `text` holds a character that can break a line or steer a terminal."""
+    return any(unicodedata.category(ch) in _CONTROL for ch in text)
+
+
+def printable(text: str) -> str:
+    """`text` with every control character written as its escape (\\n, \\x1b, \\u202e)."""
+    if not has_control(text):
+        return text
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(ch) in _CONTROL else ch for ch in text)
+
+
+def _clip(text: str, limit: int) -> str:
+    more = len(text) - limit
+    return text if more <= 0 else f"{text[:limit]}…({more} more characters)"
+
+
+def one_line(message: str) -> str:
+    """A message as the CLI prints it: one line, no control characters, bounded length."""
+    text = printable(" ".join(message.split()))
+    text = _LONG_RUN.sub(lambda m: _clip(m.group(0), MAX_RUN), text)
+    return _clip(text, MAX_MESSAGE)
 
 
 class JobgenError(Exception):
@@ -10,8 +51,8 @@ class JobgenError(Exception):
     exit_code = 2
 
     def __init__(self, message: str) -> None:
-        super().__init__(" ".join(message.split()))
-        self.message = " ".join(message.split())
+        self.message = one_line(message)
+        super().__init__(self.message)
 
     def __str__(self) -> str:
         return self.message

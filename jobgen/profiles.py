@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, cache
-from .errors import JobgenError
+from .errors import JobgenError, has_control, printable
 from .model import Profile
+from .textfile import read_bytes
 
 PROFILE_SUFFIXES = (".yaml", ".yml")
 
@@ -138,13 +139,16 @@ def _resolve_chain(start: ProfileFile, read_extends) -> list[ProfileFile]:
 def _read_yaml(path: Path, blob: bytes) -> dict[str, Any]:
     import yaml
 
+    from .yamlload import YAMLProblem, load
+
     try:
-        data = yaml.safe_load(blob.decode("utf-8"))
+        data = load(blob.decode("utf-8"))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise JobgenError(f"{path}{where}: YAML syntax error: {problem}") from None
+        kind = "" if isinstance(exc, YAMLProblem) else "YAML syntax error: "
+        raise JobgenError(f"{path}{where}: {kind}{problem}") from None
     except UnicodeDecodeError as exc:
         raise JobgenError(f"{path}: not UTF-8 text ({exc.reason})") from None
     if not isinstance(data, dict):
@@ -153,10 +157,11 @@ def _read_yaml(path: Path, blob: bytes) -> dict[str, Any]:
 
 
 def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise JobgenError(f"{path}: cannot read profile: {exc.strerror}") from None
+    """A profile file's bytes: a regular file of sane size with a printable name."""
+    if has_control(path.name):
+        raise JobgenError(f"{printable(str(path))}: a profile file name may not contain "
+                          "control characters (a line break or an escape): rename the file")
+    return read_bytes(path, "profile")
 
 
 def read_profile_data(path: Path) -> dict[str, Any]:
