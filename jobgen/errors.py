@@ -30,16 +30,26 @@ def printable(text: str) -> str:
                    if unicodedata.category(ch) in _CONTROL else ch for ch in text)
 
 
-def _clip(text: str, limit: int) -> str:
-    more = len(text) - limit
-    return text if more <= 0 else f"{text[:limit]}…({more} more characters)"
+def _clip_run(run: str) -> str:
+    """A word over MAX_RUN characters: its start, '…' and how much was left out."""
+    kept = MAX_RUN - 1  # with the '…' the word is MAX_RUN long: clipping again changes nothing
+    return f"{run[:kept]}… ({len(run) - kept} more characters)"
+
+
+def _clip_message(text: str) -> str:
+    if len(text) <= MAX_MESSAGE:
+        return text
+    kept = MAX_MESSAGE - len(f" … ({len(text)} more characters)")
+    return f"{text[:kept]} … ({len(text) - kept} more characters)"
 
 
 def one_line(message: str) -> str:
-    """A message as the CLI prints it: one line, no control characters, bounded length."""
+    """A message as the CLI prints it: one line, no control characters, bounded length.
+
+    Applying it twice gives the same text, so a message quoted in another is not clipped twice.
+    """
     text = printable(" ".join(message.split()))
-    text = _LONG_RUN.sub(lambda m: _clip(m.group(0), MAX_RUN), text)
-    return _clip(text, MAX_MESSAGE)
+    return _clip_message(_LONG_RUN.sub(lambda m: _clip_run(m.group(0)), text))
 
 
 class JobgenError(Exception):
