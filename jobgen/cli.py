@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from .cliopts import with_options_of
-from .errors import JobgenError, printable
+from .errors import JobgenError
 
 app = typer.Typer(
     add_completion=False,
@@ -61,10 +61,11 @@ def sites() -> None:
     from rich.text import Text
 
     from .profiles import bundled_dir, discover, load_profile_file
+    from .shell import comment
 
     def row(*cells: str, style: str = "") -> None:
         # Text, not markup: names and profile values are input and may hold '[' or controls
-        table.add_row(*(Text(printable(c), style=style if i == 5 else "")
+        table.add_row(*(Text(comment(c), style=style if i == 5 else "")
                         for i, c in enumerate(cells)))
 
     table = Table("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",

@@ -9,25 +9,10 @@ text is clipped so a 100 KB value does not become a 100 KB error line.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 MAX_RUN = 200  # characters of one word kept in a message
 MAX_MESSAGE = 2000  # characters of a whole message kept
-_CONTROL = {"Cc", "Cf", "Zl", "Zp"}  # C0/C1 controls, format (bidi) and line separators
 _LONG_RUN = re.compile(rf"\S{{{MAX_RUN + 1},}}")
-
-
-def has_control(text: str) -> bool:
-    """True when `text` holds a character that can break a line or steer a terminal."""
-    return any(unicodedata.category(ch) in _CONTROL for ch in text)
-
-
-def printable(text: str) -> str:
-    """`text` with every control character written as its escape (\\n, \\x1b, \\u202e)."""
-    if not has_control(text):
-        return text
-    return "".join(ch.encode("unicode_escape").decode("ascii")
-                   if unicodedata.category(ch) in _CONTROL else ch for ch in text)
 
 
 def _clip_run(run: str) -> str:
@@ -48,7 +33,10 @@ def one_line(message: str) -> str:
 
     Applying it twice gives the same text, so a message quoted in another is not clipped twice.
     """
-    text = printable(" ".join(message.split()))
+    # shell owns what a control character is and how it is shown (it imports this module)
+    from .shell import comment
+
+    text = str(comment(" ".join(message.split())))
     return _clip_message(_LONG_RUN.sub(lambda m: _clip_run(m.group(0)), text))
 
 

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, cache
-from .errors import JobgenError, has_control, printable
+from .errors import JobgenError
 from .model import Profile
+from .shell import CONTROL, comment
 from .textfile import read_bytes
 
 PROFILE_SUFFIXES = (".yaml", ".yml")
@@ -158,8 +159,8 @@ def _read_yaml(path: Path, blob: bytes) -> dict[str, Any]:
 
 def _read_bytes(path: Path) -> bytes:
     """A profile file's bytes: a regular file of sane size with a printable name."""
-    if has_control(path.name):
-        raise JobgenError(f"{printable(str(path))}: a profile file name may not contain "
+    if CONTROL.search(path.name):
+        raise JobgenError(f"{comment(str(path))}: a profile file name may not contain "
                           "control characters (a line break or an escape): rename the file")
     return read_bytes(path, "profile")
 

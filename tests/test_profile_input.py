@@ -65,8 +65,8 @@ def test_a_duplicate_key_names_the_key_and_both_lines(tmp_path):
     _sites_still_work(env, "dup")
 
 
-@pytest.mark.parametrize("name", ["evil\nx", "evil\rx", "evil\x1b[31mx", "evil\u202ex",
-                                  "evil\u2028x"], ids=["LF", "CR", "ESC", "bidi", "LSEP"])
+@pytest.mark.parametrize("name", ["evil\nx", "evil\rx", "evil\x1b[31mx", "evil\x9bx",
+                                  "evil\u2028x"], ids=["LF", "CR", "ESC", "CSI", "LSEP"])
 def test_a_profile_file_name_with_a_control_character_is_refused(tmp_path, name):
     env = _profiles(tmp_path, **{f"{name}.yaml": f"name: {name!r}\nextends: mini\n"})
     path = tmp_path / "profiles" / f"{name}.yaml"
@@ -76,7 +76,7 @@ def test_a_profile_file_name_with_a_control_character_is_refused(tmp_path, name)
     assert "may not contain control" in _one_line_error(
         run_jobgen("render", "--site", name, "--", "x", env=env))
     res = run_jobgen("sites", env=env)
-    assert res.returncode == 0 and "\x1b" not in res.stdout and "\u202e" not in res.stdout
+    assert res.returncode == 0 and "\x1b" not in res.stdout and "\x9b" not in res.stdout
     assert "aurora" in res.stdout and "invalid" in res.stdout
 
 
@@ -93,7 +93,8 @@ def test_a_hostfile_that_is_not_a_variable_is_one_line_error_with_openmpi(tmp_pa
            "    hostfile: 'COBALT NODEFILE'\n"
     env = _profiles(tmp_path, **{"mpi.yaml": text})
     line = _one_line_error(run_jobgen("render", "--site", "mpi", "-A", "p", "--", "x", env=env))
-    assert "launcher.master.hostfile: 'COBALT NODEFILE' is not a variable name" in line
+    assert "launcher.master.hostfile: value error, 'COBALT NODEFILE' is not a shell variable " \
+        "name" in line
 
 
 @settings(max_examples=300, deadline=None)
