@@ -56,23 +56,54 @@ def load_app(name: str) -> App:
     path = root / name / "manifest.yaml"
     raw = path.read_bytes()
     entry = f"app-{name}-{cache.sha256(raw)[:32]}.json"
-    data = cache.read(entry)
-    if data is None:
-        import yaml
+    cached = cache.read(entry)
+    if cached is not None:
+        try:
+            return _app(cached, path)
+        except JobgenError:
+            pass  # a damaged entry: read the manifest again
+    from .yamlload import load
 
-        data = yaml.safe_load(raw.decode("utf-8"))
-        cache.write(entry, data)
-    missing = [k for k in REQUIRED if not isinstance(data, dict) or k not in data]
+    data = load(raw.decode("utf-8"))
+    app = _app(data, path)
+    cache.write(entry, data)
+    return app
+
+
+def _app(data: object, path: Path) -> App:
+    """The manifest's fields checked and typed, from the YAML or from the cache alike."""
+    if not isinstance(data, dict):
+        raise JobgenError(f"{path}: a manifest is a mapping of keys to values")
+    missing = [k for k in REQUIRED if k not in data]
     if missing:
         raise JobgenError(f"{path}: manifest lacks {', '.join(missing)}")
-    return App(
-        name=str(data["name"]),
-        description=str(data["description"]),
-        module=str(data["module"]),
-        frameworks=tuple(data["frameworks"]),
-        model=str(data["model"]),
-        default_batch_size=int(data["default_batch_size"]),
-        default_args=tuple(str(a) for a in data.get("default_args") or ()),
-        sizes=tuple((str(k), str(v)) for k, v in (data.get("sizes") or {}).items()),
-        path=path,
-    )
+    sizes = data.get("sizes") or {}
+    try:
+        fields = dict(
+            name=_text(data["name"]), description=_text(data["description"]),
+            module=_text(data["module"]), frameworks=_texts(data["frameworks"]),
+            model=_text(data["model"]), default_batch_size=_count(data["default_batch_size"]),
+            default_args=_texts(data.get("default_args") or []),
+            sizes=tuple((_text(k), _text(v)) for k, v in sizes.items()),
+        )
+    except (TypeError, AttributeError) as exc:
+        raise JobgenError(f"{path}: {exc}") from None
+    return App(**fields, path=path)
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise TypeError(f"{value!r} is not text")
+    return str(value)
+
+
+def _texts(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise TypeError(f"{value!r} is not a list")
+    return tuple(_text(v) for v in value)
+
+
+def _count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise TypeError(f"{value!r} is not a positive whole number")
+    return value

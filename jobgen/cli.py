@@ -7,7 +7,6 @@ mistake is one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -60,8 +59,15 @@ def _console(stderr: bool = False):
 def sites() -> None:
     """List the site profiles on the search path."""
     from rich.table import Table
+    from rich.text import Text
 
     from .profiles import bundled_dir, discover, load_profile_file
+    from .shell import comment
+
+    def row(*cells: str, style: str = "") -> None:
+        # Text, not markup: names and profile values are input and may hold '[' or controls
+        table.add_row(*(Text(comment(c), style=style if i == 5 else "")
+                        for i, c in enumerate(cells)))
 
     table = Table("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",
                   "profile source", "file")
@@ -74,10 +80,10 @@ def sites() -> None:
         try:
             p = load_profile_file(pf).profile
         except JobgenError as exc:
-            table.add_row(name, "-", "-", "-", "-", "[red]invalid[/red]", where, str(exc))
+            row(name, "-", "-", "-", "-", "invalid", where, str(exc), style="red")
             continue
         gpus = p.node.gpus
-        table.add_row(
+        row(
             name, p.scheduler.dialect, f"{p.launcher.dialect} ({p.launcher.command})",
             f"{gpus.count} x {gpus.model}" if gpus else "none",
             f"{gpus.subdevices_per_gpu} {gpus.subdevice_name}s" if gpus and gpus.subdevice_name
@@ -198,20 +204,21 @@ def render(
                                          "warning, at most this many times.")] = 0,
     checkpoint_dir: Annotated[str | None, typer.Option(help="Where the app checkpoints "
                                                        "(needed with --requeue).")] = None,
-    out: Annotated[Path | None, typer.Option(help="Write the script here instead of "
-                                             "stdout.")] = None,
+    out: Annotated[str | None, typer.Option(help="Write the script here instead of "
+                                            "stdout.")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
 ) -> None:
     """Render a job script for SITE that runs --app APP or your program after `--`."""
     options = {k: v for k, v in locals().items() if k not in ("out", "force")}
+    from .output import check_target, write_script
     from .plan import build_plan
     from .profiles import load_profile
     from .render import render as render_text
     from .requestopts import request_from_options
 
     req = request_from_options(options, _COMMAND)
-    if out is not None and out.exists() and not force:
-        raise JobgenError(f"{out} exists: add --force to overwrite it")
+    if out is not None:
+        check_target(out, force)
     plan = build_plan(load_profile(site), req)
     text = render_text(plan)
     for note in plan.notes:
@@ -221,7 +228,7 @@ def render(
     if out is None:
         sys.stdout.write(text)
         return
-    _write_atomically(out, text)
+    write_script(out, text, force)
 
 
 # ---------------------------------------------------------------- review: explain, diff, lint,
@@ -350,18 +357,6 @@ def verify(
 
 # The study: sweep, submit, collect, report (their logic lives in jobgen/study/).
 register_study(app, render, _COMMAND)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write next to the target and rename, so a failure never leaves a partial script."""
-    tmp = path.with_name(f".{path.name}.jobgen-{os.getpid()}")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.chmod(0o755)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise JobgenError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def main(argv: list[str] | None = None) -> None:

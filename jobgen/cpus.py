@@ -5,26 +5,37 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-_DIGITS = re.compile(r"[0-9]{1,7}")
-MAX_CPUS = 1 << 16  # logical CPU ids above this are a typo, not a node
+MAX_CPUS = 1 << 16  # logical CPU ids from this on are a typo, not a node; also the longest list
+_RANGE = re.compile(r"([0-9]+)(?:-([0-9]+))?")
 
 
 def parse_cpu_list(text: str) -> list[int]:
-    """'1-3,7' -> [1, 2, 3, 7]; raises ValueError on malformed text or a reversed range."""
+    """'1-3,7' -> [1, 2, 3, 7]; raises ValueError on malformed text or a reversed range.
+
+    CPU ids stop below MAX_CPUS and a list at that many entries, so a hostile '0-99999999999'
+    (in a profile or a script under lint) is an error, not a billion-element list.
+    """
     cpus: list[int] = []
     for part in text.replace(" ", "").split(","):
         if not part:
-            raise ValueError(f"empty element in cpu list {text!r}")
-        lo, sep, hi = part.partition("-")
-        if not _DIGITS.fullmatch(lo) or (sep and not _DIGITS.fullmatch(hi)):
+            raise ValueError(f"empty element in cpu list {text[:80]!r}")
+        m = _RANGE.fullmatch(part)
+        if m is None:
             raise ValueError(f"malformed cpu list {text[:80]!r}")
-        start, end = int(lo), int(hi) if sep else int(lo)
+        start = _cpu_id(m.group(1))
+        end = _cpu_id(m.group(2)) if m.group(2) is not None else start
         if end < start:
             raise ValueError(f"reversed range {part!r} in cpu list {text[:80]!r}")
-        if end >= MAX_CPUS:
-            raise ValueError(f"CPU {end} in {text[:80]!r} is beyond any node ({MAX_CPUS} CPUs)")
+        if end >= MAX_CPUS or len(cpus) + end - start >= MAX_CPUS:
+            raise ValueError(f"cpu list {text[:80]!r} goes beyond CPU {MAX_CPUS - 1}, more than "
+                             "any node has")
         cpus.extend(range(start, end + 1))
     return cpus
+
+
+def _cpu_id(digits: str) -> int:
+    """The number, or MAX_CPUS when it has too many digits to be a CPU."""
+    return int(digits) if len(digits) <= 7 else MAX_CPUS
 
 
 def format_cpu_list(cpus: Iterable[int], sep: str = ",") -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .cpus import format_cpu_list, logical_cpus, parse_cpu_list
+from .cpus import MAX_CPUS, format_cpu_list, logical_cpus, parse_cpu_list
 from .model import Profile, Queue
 from .schedulers import PREFIX, walltime_limit
 from .scriptparse import PREFIXES, Script, directive_items, launcher_items
@@ -84,7 +84,7 @@ class Context:
         keys = {"pbs": ("-l select",), "slurm": ("--nodes", "-N"), "lsf": ("-nnodes",),
                 "cobalt": ("-n", "--nodecount")}.get(self.dialect, ())
         for item in self.find(*keys):
-            m = re.match(r"^(\d+)", item.value)
+            m = re.match(r"^([0-9]{1,9})", item.value)
             if m:
                 return int(m.group(1))
         return 1 if self.dialect == "none" else None
@@ -123,7 +123,8 @@ class Context:
 
 
 def _int(value: str | None) -> int | None:
-    return int(value) if value is not None and value.isdigit() else None
+    """A count or index as written, or None when it is not a plain number of sane size."""
+    return int(value) if value is not None and _COUNT.fullmatch(value) else None
 
 
 def _normalise(argv: list[str]) -> list[str]:
@@ -138,6 +139,7 @@ def _normalise(argv: list[str]) -> list[str]:
     return out
 
 
+_COUNT = re.compile(r"[0-9]{1,9}")
 RuleFn = Callable[[Context], list[Finding]]
 RULES: list[tuple[str, str, RuleFn]] = []
 
@@ -263,7 +265,7 @@ def _walltime_seconds(dialect: str, value: str) -> tuple[int | None, str | None]
     """Seconds, or the problem with the value (format or arithmetic)."""
     v = value.strip()
     if dialect == "lsf":
-        m = re.fullmatch(r"(?:(\d+):)?(\d+)", v)
+        m = re.fullmatch(r"(?:([0-9]{1,9}):)?([0-9]{1,9})", v)
         if not m:
             return None, "format"
         h, mi = int(m.group(1) or 0), int(m.group(2))
@@ -271,7 +273,7 @@ def _walltime_seconds(dialect: str, value: str) -> tuple[int | None, str | None]
             return None, f"{mi} minutes after the hours"
         return (h * 60 + mi) * 60, None
     if dialect == "slurm":
-        m = re.fullmatch(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?", v)
+        m = re.fullmatch(r"(?:([0-9]{1,9})-)?([0-9]{1,9})(?::([0-9]{1,9}))?(?::([0-9]{1,9}))?", v)
         if not m:
             return None, "format"
         days = int(m.group(1) or 0)
@@ -289,9 +291,9 @@ def _walltime_seconds(dialect: str, value: str) -> tuple[int | None, str | None]
                 (m.group(1) is not None and h >= 24):
             return None, "a field out of range"
         return ((days * 24 + h) * 60 + mi) * 60 + s, None
-    if dialect == "cobalt" and v.isdigit():
+    if dialect == "cobalt" and _int(v) is not None:
         return int(v) * 60, None
-    m = re.fullmatch(r"(\d+):(\d+):(\d+)", v)
+    m = re.fullmatch(r"([0-9]{1,9}):([0-9]{1,9}):([0-9]{1,9})", v)
     if not m:
         return None, "format"
     h, mi, s = (int(x) for x in m.groups())
@@ -313,7 +315,7 @@ def _lsf_walltime(ctx: Context) -> list[Hit]:
         _, problem = _walltime_seconds("lsf", item.value)
         if problem == "format":
             fix = "write [hours:]minutes, e.g. `-W 0:30` or `-W 30`"
-            m = re.fullmatch(r"(\d+):(\d+):(\d+)", item.value)
+            m = re.fullmatch(r"([0-9]{1,9}):([0-9]{1,9}):([0-9]{1,9})", item.value)
             if m:
                 mins = int(m.group(1)) * 60 + int(m.group(2)) + (1 if int(m.group(3)) else 0)
                 fix = f"write `-W {mins // 60}:{mins % 60:02d}` ([hours:]minutes)"
@@ -475,8 +477,7 @@ def _mask_hierarchy(ctx: Context) -> list[Hit]:
             out.append((line, f"ZE_AFFINITY_MASK={value} is COMPOSITE syntax (GPU.tile) but "
                         "the device hierarchy is FLAT, where each tile is one device index",
                         f"use the flat index {_flat(value, gpus.subdevices_per_gpu)}"))
-        elif mode == "COMPOSITE" and not composite and value.isdigit() and \
-                int(value) >= gpus.count:
+        elif mode == "COMPOSITE" and not composite and (_int(value) or 0) >= gpus.count:
             out.append((line, f"ZE_AFFINITY_MASK={value} is a tile index (FLAT) but the "
                         "hierarchy is COMPOSITE, where indices name whole GPUs",
                         "write GPU.tile, e.g. 0.1, or keep the FLAT hierarchy"))
@@ -485,7 +486,8 @@ def _mask_hierarchy(ctx: Context) -> list[Hit]:
 
 def _flat(value: str, subs: int) -> str:
     g, _, t = value.partition(".")
-    return str(int(g) * subs + int(t)) if g.isdigit() and t.isdigit() else "N"
+    gpu, tile = _int(g), _int(t)
+    return str(gpu * subs + tile) if gpu is not None and tile is not None else "N"
 
 
 @rule("GPU003", "mask-out-of-range")
@@ -496,7 +498,7 @@ def _mask_range(ctx: Context) -> list[Hit]:
     out = []
     for _, (var, value, line) in sorted(ctx.script.masks.items()):
         for part in value.split(","):
-            if part.isdigit() and int(part) >= ndev:
+            if (_int(part) or 0) >= ndev:
                 out.append((line, f"{var}={value}: device {part} does not exist on a node with "
                             f"{ndev} devices (0-{ndev - 1})", f"use a device index below {ndev}"))
     return out
@@ -522,7 +524,7 @@ def rank_cpus(ctx: Context) -> list[list[int]] | None:
             return None
         if bind == "depth":
             depth, rpn = _int(ctx.flag("--depth", "-d")), ctx.ranks_per_node
-            if depth and rpn:
+            if depth and rpn and depth * rpn <= MAX_CPUS:
                 return [list(range(i * depth, (i + 1) * depth)) for i in range(rpn)]
         return None
     if d == "mpich":
@@ -536,6 +538,8 @@ def rank_cpus(ctx: Context) -> list[list[int]] | None:
 
 
 def _mask_bits(text: str) -> list[int]:
+    if len(text) > MAX_CPUS // 4 + 2:
+        raise ValueError(f"mask {text[:20]}... is wider than any node")
     value = int(text, 16)
     return [i for i in range(value.bit_length()) if value >> i & 1]
 
@@ -726,6 +730,17 @@ def _rocm_elsewhere(ctx: Context) -> list[Hit]:
 @rule("VENDOR003", "intel-elsewhere")
 def _intel_elsewhere(ctx: Context) -> list[Hit]:
     return _vendor_hits(ctx, "intel")
+
+
+# ---------------------------------------------------------------- the text itself
+@rule("TEXT001", "crlf-line-endings")
+def _crlf(ctx: Context) -> list[Hit]:
+    line = next((n for n, text in enumerate(ctx.script.lines, 1) if text.endswith("\r")), None)
+    if line is None:
+        return []
+    return [(line, "CRLF line endings: bash reads each \\r as part of the command, so "
+             "`#!/bin/bash\\r` and every command fail", "convert with `dos2unix` or "
+             "`sed -i 's/\\r$//'`")]
 
 
 # ---------------------------------------------------------------- entry point

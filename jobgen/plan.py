@@ -7,7 +7,7 @@ assert on, `explain` prints and `diff` compares; the templates only turn it into
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from . import __version__
 from .apps import App, load_app
@@ -37,6 +37,8 @@ SAFE_ACCOUNT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 MAX_NODES_ANY = 100_000
 HOROVOD_AFFINITY_SOURCE = ("horovod/horovod docs/oneccl.rst (Advanced settings: Affinity, "
                            "HOROVOD_THREAD_AFFINITY); the cores from the site's binding")
+MAX_RANKS_PER_THREAD = 64  # oversubscription a machine without a scheduler may be asked for
+MAX_REQUEUE = 1000
 
 
 @dataclass(frozen=True)
@@ -194,13 +196,27 @@ class Plan:
         return any(isinstance(w, str) and "$" in w for w in (*self.launcher, *self.command))
 
 
+def _no_empty_values(req: Request) -> None:
+    """An option given as '' (or blanks) is a mistake, not a request for the default."""
+    for f in fields(Request):
+        value = getattr(req, f.name)
+        if f.name in ("command", "app_args", "env"):  # checked where they are read
+            continue
+        if any(isinstance(v, str) and not v.strip()
+               for v in (value if isinstance(value, tuple) else (value,))):
+            flag = "--" + {"copper_paths": "copper_path"}.get(f.name, f.name).replace("_", "-")
+            raise JobgenError(f"{flag} is empty: give a value or leave the option out")
+    if req.command and not req.command[0].strip():
+        raise JobgenError("the program after `--` is an empty word: name the program to run")
+
+
 def _positive(value: int | None, flag: str) -> None:
     if value is not None and value < 1:
         raise JobgenError(f"{flag} must be at least 1, not {value}")
 
 
-def _ranks(profile: Profile, req: Request) -> tuple[int, int]:
-    """(ranks per node, ranks per device), checked against the devices."""
+def _ranks(profile: Profile, req: Request) -> tuple[int, int, str | None]:
+    """(ranks per node, ranks per device, a warning), checked against devices and cores."""
     _positive(req.ranks_per_node, "--ranks-per-node")
     _positive(req.ranks_per_device, "--ranks-per-device")
     ndev = profile.devices_per_node
@@ -229,7 +245,31 @@ def _ranks(profile: Profile, req: Request) -> tuple[int, int]:
         raise JobgenError(
             f"--ranks-per-node {rpn} is not a multiple of --ranks-per-device {per_dev}"
         )
-    return rpn, per_dev
+    return rpn, per_dev, _cpu_room(profile, rpn)
+
+
+def _cpu_room(profile: Profile, rpn: int) -> str | None:
+    """Refuse more ranks than a node can hold; a warning when they share physical cores.
+
+    A batch node holds one rank per hardware thread. A site without a scheduler is this
+    machine, whose OS time-shares: more ranks than threads only warn, up to
+    MAX_RANKS_PER_THREAD each, so a typo like 10000000 cannot write a 500 MB script.
+    """
+    node = profile.node
+    cores = node.sockets * node.cores_per_socket
+    threads = cores * node.threads_per_core
+    shared = profile.scheduler.dialect == "none"
+    limit = threads * MAX_RANKS_PER_THREAD if shared else threads
+    if rpn > limit:
+        what = (f"{MAX_RANKS_PER_THREAD} per hardware thread of this machine's {threads}" if
+                shared else f"the {threads} hardware threads of a {profile.name} node")
+        raise JobgenError(f"--ranks-per-node {rpn} is more than {what} ({cores} cores, "
+                          f"{node.threads_per_core} thread(s) per core): use "
+                          f"--ranks-per-node {limit} or less")
+    if rpn > cores:
+        return (f"{rpn} ranks per node share the {cores} physical cores of a {profile.name} "
+                "node: they compete for the cores and run slower than fewer ranks would")
+    return None
 
 
 def _nodes(profile: Profile, req: Request) -> int:
@@ -383,15 +423,13 @@ def _preemption(profile: Profile, req: Request, app: App | None
     ask for the scheduler's warning signal (only when the program handles it: a bundled app,
     or --requeue/--checkpoint-dir given; otherwise it only ends the run early)."""
     pre = profile.scheduler.preemption
-    if req.requeue < 0:
-        raise JobgenError(f"--requeue must be 0 or more, not {req.requeue}")
+    if not 0 <= req.requeue <= MAX_REQUEUE:
+        raise JobgenError(f"--requeue must be 0 to {MAX_REQUEUE}, not {req.requeue}")
     if req.requeue and (pre is None or pre.requeue == "none"):
         raise JobgenError(f"{profile.name} has no documented way to requeue a job: drop --requeue")
     if req.requeue and app and not req.checkpoint_dir:
         raise JobgenError("--requeue needs --checkpoint-dir DIR so the requeued run resumes "
                           "where it stopped")
-    if req.checkpoint_dir is not None and not req.checkpoint_dir.strip():
-        raise JobgenError("--checkpoint-dir needs a directory")
     if pre is None:
         return ("TERM", "INT"), None, False
     handled = app is not None or bool(req.requeue) or req.checkpoint_dir is not None
@@ -486,8 +524,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     if app and framework not in app.frameworks:
         raise JobgenError(f"app {app.name} runs on {', '.join(app.frameworks)}, not {framework}: "
                           "launch your own program after --")
+    _no_empty_values(req)
     nodes = _nodes(profile, req)
-    rpn, per_dev = _ranks(profile, req)
+    rpn, per_dev, rank_warning = _ranks(profile, req)
     precision = _precision(profile, req)
     walltime = parse_walltime(req.walltime or profile.scheduler.default_walltime)
     if profile.scheduler.dialect == "none" and req.walltime:
@@ -565,6 +604,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     command = _command(profile, req, app, precision, prefix, inner_python,
                        choice.app_args + ckpt, stage)
     warnings = [*_environment_warnings(profile, req, app)]
+    if rank_warning:
+        warnings.append(rank_warning)
     if profile.status == "decommissioned":
         warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
     if queue_choice.warning:

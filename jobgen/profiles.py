@@ -28,6 +28,8 @@ from typing import Any
 from . import __version__, cache
 from .errors import JobgenError
 from .model import Profile
+from .shell import CONTROL, comment
+from .textfile import read_bytes
 
 PROFILE_SUFFIXES = (".yaml", ".yml")
 
@@ -138,13 +140,16 @@ def _resolve_chain(start: ProfileFile, read_extends) -> list[ProfileFile]:
 def _read_yaml(path: Path, blob: bytes) -> dict[str, Any]:
     import yaml
 
+    from .yamlload import YAMLProblem, load
+
     try:
-        data = yaml.safe_load(blob.decode("utf-8"))
+        data = load(blob.decode("utf-8"))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise JobgenError(f"{path}{where}: YAML syntax error: {problem}") from None
+        kind = "" if isinstance(exc, YAMLProblem) else "YAML syntax error: "
+        raise JobgenError(f"{path}{where}: {kind}{problem}") from None
     except UnicodeDecodeError as exc:
         raise JobgenError(f"{path}: not UTF-8 text ({exc.reason})") from None
     if not isinstance(data, dict):
@@ -153,10 +158,11 @@ def _read_yaml(path: Path, blob: bytes) -> dict[str, Any]:
 
 
 def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise JobgenError(f"{path}: cannot read profile: {exc.strerror}") from None
+    """A profile file's bytes: a regular file of sane size with a printable name."""
+    if CONTROL.search(path.name):
+        raise JobgenError(f"{comment(str(path))}: a profile file name may not contain "
+                          "control characters (a line break or an escape): rename the file")
+    return read_bytes(path, "profile")
 
 
 def read_profile_data(path: Path) -> dict[str, Any]:
@@ -281,18 +287,26 @@ def _entry_name(start: ProfileFile, head: bytes) -> str:
 
 
 def _read_cached(start: ProfileFile) -> LoadedProfile | None:
+    """The cached profile if it is exactly what validating the files would give, else None.
+
+    The entry must name the same version, chain and file contents (its key), rebuild into a
+    profile whose digest is the one stored, and pass the semantic checks again, so an edited
+    or damaged entry is rebuilt from the source rather than trusted.
+    """
     try:
-        head = start.path.read_bytes()
+        head = _read_bytes(start.path)
         entry = cache.read(_entry_name(start, head))
-        if not entry or entry.get("version") != __version__:
+        if not isinstance(entry, dict) or entry.get("version") != __version__:
             return None
         # The chain must resolve to the same files with the same bytes.
         chain = _resolve_chain(start, lambda pf: entry["extends"].get(str(pf.path)))
-        blobs = [head] + [pf.path.read_bytes() for pf in chain[1:]]
+        blobs = [head] + [_read_bytes(pf.path) for pf in chain[1:]]
         if entry.get("key") != _cache_key(chain, blobs):
             return None
         profile = from_dict(Profile, entry["profile"])
-    except (OSError, ValueError, KeyError, TypeError, JobgenError):
+        if digest_of(profile) != entry["digest"] or semantic_problems(profile, start.path):
+            return None
+    except Exception:  # an entry is untrusted data: any failure at all means rebuild
         return None
     return LoadedProfile(profile, tuple(chain), entry["digest"])
 

@@ -11,8 +11,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import JobgenError
+from .arith import evaluate
 from .shell import split
+from .textfile import read_text
 
 PREFIXES = {"#PBS": "pbs", "#SBATCH": "slurm", "#BSUB": "lsf", "#COBALT": "cobalt"}
 LAUNCHERS = ("mpiexec", "mpirun", "srun", "jsrun", "aprun", "torchrun")
@@ -27,10 +28,11 @@ _ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _EXPORT_ONLY = re.compile(r"^export\s+([A-Za-z_][A-Za-z0-9_]*(?:\s+[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
 _UNSET = re.compile(r"^unset\s+(.+)$")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)['\"]?")
-_CASE = re.compile(r"^\s*(\d+)\)\s*(?:export\s+([A-Za-z_][A-Za-z0-9_]*)=(\S*?))?\s*;;")
-_SLOT_COMMENT = re.compile(r"^\s*#\s*local rank (\d+):\s*(.*)$")
+_CASE = re.compile(r"^\s*([0-9]{1,9})\)\s*(?:export\s+([A-Za-z_][A-Za-z0-9_]*)=(\S*?))?\s*;;")
+_SLOT_COMMENT = re.compile(r"^\s*#\s*local rank ([0-9]{1,9}):\s*(.*)$")
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _ARITH = re.compile(r"\$\(\(([^()]*)\)\)")
+MAX_EXPANDED = 1 << 20  # characters one statement may grow to by variable substitution
 
 
 @dataclass(frozen=True)
@@ -116,26 +118,27 @@ def _unquote(value: str) -> str:
 
 
 def substitute(text: str, variables: dict[str, str]) -> str:
-    """Replace $NAME / ${NAME} with known literal values and evaluate simple $(( ))."""
+    """Replace $NAME / ${NAME} with known literal values and evaluate small literal $(( )).
+
+    Both are bounded: expansion stops growing the text past MAX_EXPANDED characters, and
+    arithmetic is left as written unless `arith.evaluate` finds it small and literal.
+    """
+    budget = [MAX_EXPANDED - len(text)]
 
     def var(m: re.Match[str]) -> str:
         name = m.group(1) or m.group(2)
         value = variables.get(name)
         # only literal values: a command substitution is known at run time only
-        if value is None or "$" in value or "`" in value:
+        if value is None or "$" in value or "`" in value or len(value) > budget[0]:
             return m.group(0)
+        budget[0] -= len(value)
         return value
 
     out = _VAR.sub(var, text)
 
     def arith(m: re.Match[str]) -> str:
-        expr = m.group(1)
-        if re.fullmatch(r"[\d\s+\-*/()]+", expr):
-            try:
-                return str(int(eval(expr.replace("/", "//"), {"__builtins__": {}})))  # noqa: S307
-            except (SyntaxError, ZeroDivisionError, ValueError):
-                return m.group(0)
-        return m.group(0)
+        value = evaluate(m.group(1))
+        return m.group(0) if value is None else str(value)
 
     return _ARITH.sub(arith, out)
 
@@ -153,7 +156,10 @@ def _header(lines: list[str]) -> Header:
 
 
 def parse_text(text: str, path: str = "<script>") -> Script:
-    lines = text.splitlines()
+    # Lines end where bash ends them, at \n only: a \r stays on its line (and lint reports it).
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
     script = Script(path=path, text=text, lines=lines)
     if lines and lines[0].startswith("#!"):
         script.shebang = lines[0][2:].strip()
@@ -187,16 +193,24 @@ def parse_text(text: str, path: str = "<script>") -> Script:
             continue
         if not stripped:
             continue
-        # join continuation lines
-        logical = stripped
-        while logical.endswith("\\") and i < len(lines):
-            logical = logical[:-1].rstrip() + " " + lines[i].strip()
-            i += 1
+        logical, i = _join_continued(lines, i, stripped)
         if m := _HEREDOC.search(logical):
             heredoc_end = m.group(1)
         for part in _split_commands(logical):
             _command(script, part, number)
     return script
+
+
+def _join_continued(lines: list[str], i: int, first: str) -> tuple[str, int]:
+    """A statement continued with trailing backslashes, as one line (linear in its length)."""
+    pieces = [first]
+    while pieces[-1].endswith("\\") and i < len(lines):
+        pieces[-1] = pieces[-1][:-1].rstrip()
+        if not pieces[-1]:
+            pieces.pop()
+        pieces.append(lines[i].strip())
+        i += 1
+    return " ".join(pieces), i
 
 
 def _split_commands(logical: str) -> list[str]:
@@ -299,14 +313,8 @@ def _runtime_values(text: str) -> str:
 
 
 def parse_file(path: Path | str) -> Script:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise JobgenError(f"{p}: cannot read script: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise JobgenError(f"{p}: not a text file") from None
-    return parse_text(text, str(p))
+    """A script from disk: a regular text file of bounded size, read once."""
+    return parse_text(read_text(Path(path), "script"), str(path))
 
 
 # ---------------------------------------------------------------- tokenising

@@ -12,13 +12,17 @@ PROFILE_FIXTURES = ROOT / "tests" / "profiles"
 
 
 def run_jobgen(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
-               input: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the real CLI in a fresh interpreter, as a user would."""
+               input: str | None = None, timeout: float = 120
+               ) -> subprocess.CompletedProcess[str]:
+    """Run the real CLI in a fresh interpreter, as a user would (a hang fails the test)."""
     full_env = dict(os.environ)
     full_env.update(env or {})
+    # this checkout's jobgen, whatever the working directory (not another editable install)
+    full_env["PYTHONPATH"] = os.pathsep.join(
+        x for x in (str(ROOT), full_env.get("PYTHONPATH")) if x)
     return subprocess.run(
         [sys.executable, "-m", "jobgen", *args], capture_output=True, text=True,
-        env=full_env, cwd=cwd or ROOT, input=input, timeout=120,
+        env=full_env, cwd=cwd or ROOT, input=input, timeout=timeout,
     )
 
 

