@@ -105,10 +105,12 @@ def test_sharing_steps_and_backend_in_the_plan_and_the_script(site, mode, n):
     elif method == "ccs":
         ccs = ",".join(f"{i}:{n}" for i in range(profile.devices_per_node))
         assert f"export ZEX_NUMBER_OF_CCS={ccs}" in text
-        assert [s.mask for s in plan.slots] == [str(r // n) for r in range(plan.ranks_per_node)]
+        # every tile visible: the program selects LOCAL_RANK // n (ALCF pytorch.md, CCS)
+        assert plan.mask_variable is None and f"LOCAL_RANK // {n}" in plan.device_selection.text
     elif method == "alloc_flag":
         assert '#BSUB -alloc_flags "smt4 gpumps"' in text
         assert f"--rs_per_host 6 --tasks_per_rs {n} --gpu_per_rs 1 --cpu_per_rs 7" in text
+        assert "jsrun gives each resource set one GPU" in plan.device_selection.text
     else:
         assert method == "concurrent" and any("per-device" in w for w in plan.warnings)
 

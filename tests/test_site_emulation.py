@@ -150,7 +150,13 @@ def check_device(plan: Plan, slot, env: dict[str, str], where: str) -> None:
         return
     mask = env.get(plan.mask_variable or "") or env.get("JOBGEN_EMU_GPUS")
     visible = len(mask.split(",")) if mask else plan.devices_per_node
-    expected = 0 if plan.mask_variable else slot.device
+    gpus = env.get("JOBGEN_EMU_GPUS")  # jsrun narrows visibility to the resource set's GPUs
+    if plan.mask_variable:
+        expected = 0
+    elif gpus:
+        expected = gpus.split(",").index(str(slot.device))
+    else:
+        expected = slot.device
     assert device_index(slot.local_rank, visible, env) == expected, where
     exported = {e.name: e.value for e in plan.env}
     if "ZE_FLAT_DEVICE_HIERARCHY" in exported:
