@@ -34,6 +34,8 @@ EXTRAS: list[tuple[str, dict]] = [
                                command=("python3", "train_tf.py", "--epochs", "3"))),
     ("polaris-mps-2-ranks-per-gpu", dict(site="polaris", app="qcnn", nodes=2,
                                          ranks_per_device=2)),
+    ("polaris-mps-4-instances-per-gpu", dict(site="polaris", app="qcnn", nodes=2,
+                                            instances_per_device=4)),
     ("polaris-staged-data", dict(site="polaris", app="unet3d", nodes=2,
                                  stage="/eagle/MYPROJECT/unet3d-data.tar")),
     ("summit-gpumps", dict(site="summit", app="pointnet", nodes=2, ranks_per_device=2)),

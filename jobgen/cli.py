@@ -40,6 +40,13 @@ class FrameworkChoice(str, Enum):
     tensorflow = "tensorflow"
 
 
+class BackendChoice(str, Enum):
+    nccl = "nccl"
+    gloo = "gloo"
+    xccl = "xccl"
+    ccl = "ccl"
+
+
 class PrecisionChoice(str, Enum):
     fp32 = "fp32"
     tf32 = "tf32"
@@ -169,7 +176,15 @@ def render(
     nodes: Annotated[int | None, typer.Option(help="Nodes (default 1).")] = None,
     ranks_per_node: Annotated[int | None, typer.Option(help="Ranks per node (default: one "
                                                        "per GPU device).")] = None,
-    ranks_per_device: Annotated[int | None, typer.Option(help="Ranks per GPU device.")] = None,
+    ranks_per_device: Annotated[int | None, typer.Option(
+        help="Ranks of one data-parallel job per GPU device (NVIDIA/AMD: over gloo).")] = None,
+    instances_per_device: Annotated[int | None, typer.Option(
+        help="Independent trainings per GPU device (per node without GPUs), each world "
+             "size 1; the job sums their throughput.")] = None,
+    dist_backend: Annotated[BackendChoice | None, typer.Option(
+        help="torch.distributed backend (default: the site's; gloo where ranks share a "
+             "GPU). For your own program, a promise exported as JOBGEN_DIST_BACKEND.")]
+    = None,
     queue: Annotated[str | None, typer.Option(help="Queue / partition (default: chosen "
                                               "from nodes and walltime).")] = None,
     walltime: Annotated[str | None, typer.Option(help="HH:MM:SS")] = None,

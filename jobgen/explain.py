@@ -116,6 +116,7 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
         "summary": {
             "nodes": plan.nodes, "ranks_per_node": plan.ranks_per_node,
             "ranks_per_device": plan.ranks_per_device, "world_size": plan.world_size,
+            "instances": plan.instances, "dist_backend": plan.backend,
             "queue": plan.queue, "walltime_seconds": plan.walltime, "precision": plan.precision,
             "device": plan.device_kind, "framework": plan.framework,
         },
@@ -189,8 +190,17 @@ def _device_selection(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
 
 
 def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
-    """Framework variant, Copper and staging, where the plan has them."""
+    """Device sharing and collectives, framework variant, Copper and staging, where the plan
+    has them."""
     out = []
+    for f, path in ((plan.sharing_fact, "device_sharing"), (plan.backend_fact, "")):
+        if f is not None:
+            layer = layers.simple(f.layer, path) if path else "computed by jobgen"
+            out.append(_fact(f.text, f.why, f.source, layer, f.unconfirmed))
+    if plan.summary:
+        out.append(_fact(f"after the run: {join(plan.summary)}", "sums the instances' "
+                         "result lines into the job's total throughput (samples/s)",
+                         "workloads/summarize.py", "computed by jobgen", None))
     fv = getattr(plan, "framework_variant", None)
     if fv is not None:
         out.append(_fact(fv.text, fv.why, fv.source, layers.simple(fv.layer, "framework_stack"),
@@ -351,7 +361,10 @@ def format_text(report: dict[str, Any]) -> str:
         f"request: {report['request']}",
         "profile: " + " <- ".join(f"{c['name']} ({c['layer']})" for c in report["profile"]["chain"])
         + f"  sha256:{report['profile']['digest'][:16]}",
-        f"job: {s['nodes']} node(s) x {s['ranks_per_node']} rank(s) = {s['world_size']} ranks, "
+        (f"job: {s['nodes']} node(s) x {s['ranks_per_node']} instance(s) = {s['instances']} "
+         "independent trainings (world size 1 each), " if s["instances"] else
+         f"job: {s['nodes']} node(s) x {s['ranks_per_node']} rank(s) = {s['world_size']} ranks, ")
+        + f"collectives {s['dist_backend'] or '-'}, "
         f"queue {s['queue'] or '-'}, walltime {hms(s['walltime_seconds'])}, "
         f"{s['precision']} on {s['device']}",
     ]
@@ -395,7 +408,7 @@ def format_text(report: dict[str, Any]) -> str:
     for a in la["args"]:
         lines += _fmt_fact(a)
     if report["steps"]:
-        section("framework and job steps", report["steps"])
+        section("device sharing, collectives, framework and job steps", report["steps"])
     lines += ["", "== app command", f"  {report['app_command']}"]
     if report["unconfirmed"]:
         lines += ["", f"== unconfirmed values used ({len(report['unconfirmed'])})"]

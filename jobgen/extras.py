@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from .errors import JobgenError
 from .facts import EnvSetting, Fact
 from .model import EnvVar, Flag, FrameworkStack, FrameworkVariant, Profile
-from .placement import Slot, visible_devices, whole_gpus
+from .placement import resource_set_per_device, visible_devices, whole_gpus
 from .shell import SAFE_EXPANSION, Expand, quote
 
 SAFE_PATH = re.compile(r"/[A-Za-z0-9._/+@-]*")
@@ -42,11 +42,28 @@ class FrameworkChoice:
     app_args: tuple[str, ...]
     fact: Fact | None
     ipex: bool = False  # the stack imports intel_extension_for_pytorch
+    backend: str | None = None  # the stack's collective backend
 
 
-# ---------------------------------------------------------------- device sharing
+# ---------------------------------------------------------------- several processes per device
+# NCCL and RCCL check, when a communicator is created, that no two of its ranks sit on one GPU.
+COLLECTIVE_CHECK = ("NCCL and RCCL src/init.cc: two ranks of one communicator on the same GPU "
+                    "make communicator creation fail ('Duplicate GPU detected', invalid usage); "
+                    "measured on an H100 (README: Several processes per device)")
+BACKENDS = {"cuda": ("nccl", "gloo"), "xpu": ("xccl", "ccl", "gloo"), "cpu": ("gloo",)}
+
+
+@dataclass(frozen=True)
+class Backend:
+    """The torch.distributed backend of the job's ranks, and why."""
+
+    name: str | None  # None: no process group (instances) or the user's program decides
+    fact: Fact | None
+    app_flag: bool  # a bundled app is told with --dist-backend NAME
+
+
 def sharing_pieces(profile: Profile, per_dev: int) -> tuple[list[EnvSetting], str | None]:
-    """Env for several ranks per device, and the sharing method (None when unshared)."""
+    """Env for several processes per device, and the sharing method (None when unshared)."""
     sh = profile.device_sharing
     if per_dev == 1 or sh is None:
         return [], None
@@ -57,19 +74,66 @@ def sharing_pieces(profile: Profile, per_dev: int) -> tuple[list[EnvSetting], st
         env.append(EnvSetting("ZEX_NUMBER_OF_CCS", value, "set", False,
                               f"{per_dev} compute command streamers per device, one per rank "
                               "sharing it", sh.source, "command line", sh.unconfirmed))
+    env.append(EnvSetting("JOBGEN_RANKS_PER_DEVICE", str(per_dev), "set", False,
+                          f"{per_dev} processes share each device: a program that sees every "
+                          f"device selects LOCAL_RANK // {per_dev}; the bundled apps also keep "
+                          "NCCL/RCCL off a shared GPU", sh.source, "command line",
+                          sh.unconfirmed))
     return env, sh.method
 
 
-def shared_masks(
-    profile: Profile, slots: list[Slot], per_dev: int
-) -> tuple[list[Slot], str | None]:
-    """Where sharing narrows visibility although the site's scheme does not (Summit)."""
-    from dataclasses import replace
+def _refuse_shared_gpu(profile: Profile, per_dev: int, what: str) -> JobgenError:
+    lib = "RCCL" if profile.node.gpus and profile.node.gpus.vendor == "amd" else "NCCL"
+    return JobgenError(
+        f"{what} with {per_dev} ranks per GPU would die at start-up: {lib} refuses two ranks "
+        f"of one communicator on one GPU ('Duplicate GPU detected'); use --instances-per-device "
+        f"{per_dev} for independent trainings, or --dist-backend gloo if your program "
+        "initialises torch.distributed with gloo (the script exports JOBGEN_DIST_BACKEND=gloo)"
+    )
 
-    sh = profile.device_sharing
-    if per_dev == 1 or sh is None or not sh.mask_variable:
-        return slots, None
-    return [replace(s, mask=str(s.device)) for s in slots], sh.mask_variable
+
+def dist_backend(profile: Profile, per_dev: int, instances: bool, requested: str | None,
+                 framework: str, bundled_app: bool, stack_backend: str | None) -> Backend:
+    """The collective backend: never NCCL/RCCL for ranks that share a GPU (they refuse it at
+    init), gloo instead; none for independent instances; otherwise the stack's or the
+    app's default, or what the user asked for."""
+    kind = profile.device_kind
+    if requested is not None:
+        if framework != "pytorch" or instances:
+            why = ("every instance trains alone (world size 1)" if instances
+                   else "it chooses torch.distributed's backend")
+            raise JobgenError(f"--dist-backend has no use here: {why}; drop it")
+        if requested not in BACKENDS[kind]:
+            raise JobgenError(f"--dist-backend {requested} does not drive {kind} devices on "
+                              f"{profile.name}: use {' or '.join(BACKENDS[kind])}")
+    if instances:
+        return Backend(None, Fact("none: every instance trains alone (world size 1), no "
+                                  "process group, nothing shared but the device",
+                                  "independent trainings (--instances-per-device)", "request",
+                                  "command line"), False)
+    if kind == "cuda" and per_dev > 1:
+        if requested == "nccl" or framework != "pytorch" or not (bundled_app or requested):
+            what = ("--dist-backend nccl" if requested else
+                    "Horovod's NCCL allreduce" if framework != "pytorch" else "your program")
+            raise _refuse_shared_gpu(profile, per_dev, what)
+        lib = "RCCL" if profile.node.gpus and profile.node.gpus.vendor == "amd" else "NCCL"
+        return Backend("gloo", Fact(
+            f"gloo: {per_dev} ranks share each GPU and {lib} refuses two ranks of one "
+            "communicator on one GPU; gloo reduces the gradients through host memory",
+            "a data-parallel job whose ranks share GPUs must not use NCCL/RCCL; for throughput "
+            "from small models prefer --instances-per-device (no communication at all)",
+            COLLECTIVE_CHECK, "plan"), True)
+    if requested:
+        return Backend(requested, Fact(f"{requested}: chosen on the command line",
+                                       "--dist-backend", "request", "command line"), True)
+    if stack_backend:
+        return Backend(stack_backend, None, True)  # the framework variant says why
+    if not bundled_app:
+        return Backend(None, None, False)
+    default = {"cuda": "nccl", "xpu": "xccl", "cpu": "gloo"}[kind]
+    return Backend(default, Fact(f"{default}: the bundled apps' default on {kind} devices",
+                                 "one rank per device", "workloads/README.md (Backend)",
+                                 "plan"), False)
 
 
 # ---------------------------------------------------------------- device selection
@@ -84,6 +148,10 @@ def device_selection(
     whole = whole_gpus(profile, ranks_per_node, per_dev)
     layout = list(aff.whole_gpu.env) if whole and aff.whole_gpu else []
     kind = profile.device_kind
+    if resource_set_per_device(profile, per_dev) and profile.device_sharing:
+        sh = profile.device_sharing
+        text = f"jsrun gives each resource set one GPU: the program uses device 0 ({kind}:0)"
+        return Fact(text, sh.why, sh.source, "profile", sh.unconfirmed), [], layout
     if mask_variable:
         src = aff if aff.scheme == "mask" or profile.device_sharing is None \
             else profile.device_sharing
@@ -283,10 +351,10 @@ def framework_choice(
     variant = variant_for(stack, version) if version else stack.variants[0]
     args: tuple[str, ...] = ()
     if bundled_app:
-        args = ("--dist-backend", variant.backend, "--ipex" if variant.ipex else "--no-ipex")
+        args = ("--ipex" if variant.ipex else "--no-ipex",)
     label = module or stack.module
     fact = Fact(f"{label}: backend {variant.backend}" + (" with IPEX" if variant.ipex else ""),
                 variant.why, variant.source, "command line" if module else "profile",
                 variant.unconfirmed)
     return FrameworkChoice(f"module load {quote(module)}" if module else None, args, fact,
-                           variant.ipex)
+                           variant.ipex, variant.backend)

@@ -33,6 +33,8 @@ class LaunchShape:
     slots: tuple[Slot, ...]
     gpus_per_node: int
     forwarded_env: tuple[str, ...]  # variables the ranks need from the batch script
+    # jsrun: cores of one resource set per device (ranks sharing a GPU); 0: one set per node
+    resource_set_cores: int = 0
 
 
 LauncherFn = Callable[[Profile, LaunchShape], list[LaunchArg]]
@@ -109,6 +111,8 @@ def _srun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
 
 @launcher("jsrun")
 def _jsrun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
+    if shape.resource_set_cores:
+        return _jsrun_per_device(profile, shape)
     usable = sum(len(s.cores) for s in shape.slots)
     per = cpus_per_rank(profile, shape)
     out = [
@@ -120,6 +124,32 @@ def _jsrun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
              str(shape.gpus_per_node)),
         _binding(profile, "the cores of the resource set", "--cpu_per_rs", str(usable)),
         _binding(profile, "each task packed on its own consecutive cores", f"--bind=packed:{per}"),
+        _arg(profile, "tasks placed in order", "--launch_distribution", "packed"),
+    ]
+    return out + _profile_args(profile)
+
+
+def _jsrun_per_device(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
+    """One resource set per GPU holding the ranks that share it: jsrun places each set on
+    its GPU's socket and shows its tasks only that GPU."""
+    sh = profile.device_sharing
+    source = sh.source if sh else profile.launcher.source
+    devices = len({s.device for s in shape.slots})
+    tasks = shape.ranks_per_node // max(devices, 1)
+
+    def arg(text: str, *words: str) -> LaunchArg:
+        return LaunchArg(tuple(words), text, source, "plan", sh.unconfirmed if sh else None)
+
+    out = [
+        arg("one resource set per GPU in use, on every node", "--nrs",
+            str(shape.nodes * devices)),
+        arg("resource sets per host: one per GPU in use", "--rs_per_host", str(devices)),
+        arg("the ranks sharing one GPU", "--tasks_per_rs", str(tasks)),
+        arg("one GPU per resource set, the only one its tasks see", "--gpu_per_rs", "1"),
+        _binding(profile, "the GPU's share of its socket's cores", "--cpu_per_rs",
+                 str(shape.resource_set_cores)),
+        _binding(profile, "each task packed on its own consecutive cores",
+                 f"--bind=packed:{cpus_per_rank(profile, shape)}"),
         _arg(profile, "tasks placed in order", "--launch_distribution", "packed"),
     ]
     return out + _profile_args(profile)

@@ -327,7 +327,8 @@ class GpuAffinity(Sourced):
 
 @dataclass(frozen=True, kw_only=True)
 class DeviceSharing(Sourced):
-    """Several ranks on one device (--ranks-per-device), as the site documents it.
+    """Several processes on one device (--ranks-per-device, --instances-per-device), as the
+    site documents it.
 
     mps: NVIDIA MPS daemon started and stopped once per node around the launch;
     ccs: Intel compute command streamers (ZEX_NUMBER_OF_CCS per device);
@@ -338,9 +339,10 @@ class DeviceSharing(Sourced):
     method: Literal["mps", "ccs", "alloc_flag", "concurrent"]
     ranks_per_device: list[Annotated[int, STRICT, Ge(1), Le(64)]]
     alloc_flag: Token | None = None
-    # With sharing, narrow each rank's visibility with this variable even where the
-    # affinity scheme otherwise leaves every device visible (Summit resource sets).
-    mask_variable: Identifier | None = None
+    # jsrun: with sharing, one resource set per device (-g 1 and that device's share of its
+    # socket's cores) instead of one per node, so that jsrun itself keeps the ranks of a GPU
+    # on its socket and shows them only that GPU (Summit "Multiple tasks, single GPU per RS").
+    resource_set_per_device: StrictBool = False
     env: list[EnvVar] = field(default_factory=list)
 
 

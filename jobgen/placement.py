@@ -4,7 +4,9 @@ A documented recipe for the requested ranks per node wins. Otherwise the binding
 from the topology: ranks are grouped by the cores nearest their device (its NUMA domain or
 L3 region), and each group's usable cores (reserved and excluded cores removed) are split
 into equal contiguous blocks in local-rank order. Depth and jsrun styles pack blocks from the
-first usable core, because that is what those launchers do.
+first usable core, because that is what those launchers do; where several ranks share each
+device and the site gives every device its own jsrun resource set, each device first gets
+its share of its socket's cores and its ranks are packed inside that share, as jsrun does.
 """
 
 from __future__ import annotations
@@ -83,7 +85,9 @@ def _device_for(
     ndev = visible_devices(profile, ranks_per_node, ranks_per_device)
     if not ndev:
         return None
-    if profile.gpu_affinity.scheme == "all_visible":
+    if profile.gpu_affinity.scheme == "all_visible" or \
+            resource_set_per_device(profile, ranks_per_device):
+        # the program selects LOCAL_RANK // N, or jsrun fills one resource set per device
         return local_rank // ranks_per_device
     used = -(-ranks_per_node // ranks_per_device)
     slot = (local_rank // ranks_per_device) * ndev // used
@@ -103,6 +107,31 @@ def _locality(profile: Profile, index: int | None, whole: bool) -> Device | None
     return None
 
 
+def resource_set_per_device(profile: Profile, ranks_per_device: int) -> bool:
+    """The launcher gives each shared device its own resource set (jsrun on Summit)."""
+    sh = profile.device_sharing
+    return bool(ranks_per_device > 1 and sh and sh.resource_set_per_device
+                and profile.cpu_binding.style == "jsrun")
+
+
+def device_blocks(profile: Profile, usable: list[int]) -> dict[int, list[int]]:
+    """Each device's share of the usable cores nearest it: devices with the same nearest
+    cores (the GPUs of one socket) split them into equal contiguous blocks in index order."""
+    ndev = profile.devices_per_node
+    table = {d.index: d for d in (profile.node.gpus.devices if profile.node.gpus else [])}
+    allowed = set(usable)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for index in range(ndev):
+        dev = table.get(index)
+        near = parse_cpu_list(dev.cores) if dev and dev.cores else usable
+        groups.setdefault(tuple(c for c in near if c in allowed), []).append(index)
+    out: dict[int, list[int]] = {}
+    for cores, devices in groups.items():
+        label = f"the domain {cores[0]}-{cores[-1]}" if cores else "an empty domain"
+        out.update(_split(list(cores), devices, label))
+    return out
+
+
 def _split(cores: list[int], ranks: list[int], what: str) -> dict[int, list[int]]:
     per_rank = len(cores) // len(ranks)
     if per_rank == 0:
@@ -113,6 +142,20 @@ def _split(cores: list[int], ranks: list[int], what: str) -> dict[int, list[int]
     return {r: cores[i * per_rank : (i + 1) * per_rank] for i, r in enumerate(ranks)}
 
 
+def _per_device_cores(profile: Profile, usable: list[int], ranks_per_node: int,
+                      ranks_per_device: int) -> dict[int, list[int]]:
+    """The ranks of each device packed into that device's block of cores."""
+    blocks = device_blocks(profile, usable)
+    sharing: dict[int, list[int]] = {}
+    for r in range(ranks_per_node):
+        dev = _device_for(profile, r, ranks_per_node, ranks_per_device) or 0
+        sharing.setdefault(dev, []).append(r)
+    out: dict[int, list[int]] = {}
+    for dev, members in sharing.items():
+        out.update(_split(blocks[dev], members, f"device {dev}'s {len(blocks[dev])} cores"))
+    return out
+
+
 def compute_cores(
     profile: Profile, ranks_per_node: int, ranks_per_device: int, exclude: frozenset[int]
 ) -> dict[int, list[int]]:
@@ -121,6 +164,8 @@ def compute_cores(
     ranks = list(range(ranks_per_node))
     if style == "none":
         return {r: [] for r in ranks}
+    if resource_set_per_device(profile, ranks_per_device):
+        return _per_device_cores(profile, usable, ranks_per_node, ranks_per_device)
     if style in ("depth", "jsrun") or not profile.devices_per_node:
         return _split(usable, ranks, "the node")
     whole = whole_gpus(profile, ranks_per_node, ranks_per_device)

@@ -13,20 +13,28 @@ from . import __version__
 from .apps import App, load_app
 from .errors import JobgenError
 from .extras import (
+    Backend,
     CopperStep,
     StageStep,
     container_prefix,
     copper_pieces,
     device_selection,
+    dist_backend,
     framework_choice,
-    shared_masks,
     sharing_pieces,
     stage_step,
 )
 from .facts import EnvSetting, Fact
 from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
 from .model import EnvVar, Flag, Master, Profile, RankEnv
-from .placement import Slot, place, visible_devices
+from .placement import (
+    Slot,
+    device_blocks,
+    place,
+    resource_set_per_device,
+    usable_cores,
+    visible_devices,
+)
 from .profiles import LoadedProfile
 from .schedulers import DIALECTS, PREFIX, JobShape, choose_queue
 from .shell import NAME, Expand, Var, Word, join, quote, split
@@ -52,6 +60,8 @@ class Request:
     nodes: int | None = None
     ranks_per_node: int | None = None
     ranks_per_device: int | None = None
+    instances_per_device: int | None = None
+    dist_backend: str | None = None
     queue: str | None = None
     walltime: str | None = None
     account: str | None = None
@@ -77,7 +87,9 @@ class Request:
             words += ["--app", self.app]
         opts = [
             ("--nodes", self.nodes), ("--ranks-per-node", self.ranks_per_node),
-            ("--ranks-per-device", self.ranks_per_device), ("--queue", self.queue),
+            ("--ranks-per-device", self.ranks_per_device),
+            ("--instances-per-device", self.instances_per_device),
+            ("--dist-backend", self.dist_backend), ("--queue", self.queue),
             ("--walltime", self.walltime), ("--account", self.account),
             ("--job-name", self.job_name), ("--filesystems", self.filesystems),
             ("--precision", self.precision), ("--python", self.python),
@@ -134,6 +146,14 @@ class Plan:
     command: tuple[Word, ...]
     app: str | None
     sharing: str | None = None  # mps, ccs, alloc_flag, concurrent when ranks share a device
+    # Independent trainings (--instances-per-device): how many in the whole job; 0 for one
+    # data-parallel job. Each instance is one process with world size 1.
+    instances: int = 0
+    backend: str | None = None  # torch.distributed backend; None: no group or the program's
+    backend_fact: Fact | None = None
+    sharing_fact: Fact | None = None  # how the processes share a device, and the source
+    summary: tuple[Word, ...] = ()  # command that sums the instances' results after the run
+    threads_per_process: int = 1  # OMP_NUM_THREADS default of an instance
     per_node: tuple[Word, ...] = ()  # launcher prefix that runs one task on each node
     copper: CopperStep | None = None
     stage: StageStep | None = None
@@ -219,12 +239,24 @@ def _ranks(profile: Profile, req: Request) -> tuple[int, int, str | None]:
     """(ranks per node, ranks per device, a warning), checked against devices and cores."""
     _positive(req.ranks_per_node, "--ranks-per-node")
     _positive(req.ranks_per_device, "--ranks-per-device")
+    _positive(req.instances_per_device, "--instances-per-device")
+    if req.ranks_per_device and req.instances_per_device:
+        raise JobgenError("give --ranks-per-device (one data-parallel job) or "
+                          "--instances-per-device (independent trainings), not both")
+    flag = "--instances-per-device" if req.instances_per_device else "--ranks-per-device"
     ndev = profile.devices_per_node
-    per_dev = req.ranks_per_device or 1
+    if not ndev and req.instances_per_device:
+        if req.ranks_per_node is not None:
+            raise JobgenError(f"{profile.name} has no GPUs: --instances-per-device N runs N "
+                              "instances on the node; drop --ranks-per-node")
+        return (req.instances_per_device, 1,
+                _cpu_room(profile, req.instances_per_device))
+    asked = req.ranks_per_device or req.instances_per_device
+    per_dev = asked or 1
     allowed = [1, *(profile.device_sharing.ranks_per_device if profile.device_sharing else [])]
     if ndev and per_dev not in allowed:
         raise JobgenError(
-            f"--ranks-per-device {per_dev} is not supported on {profile.name} "
+            f"{flag} {per_dev} is not supported on {profile.name} "
             f"(it allows {', '.join(map(str, allowed))})"
         )
     if not ndev and req.ranks_per_device:
@@ -241,10 +273,8 @@ def _ranks(profile: Profile, req: Request) -> tuple[int, int, str | None]:
             f"{rpn} ranks per node exceed the {ndev} devices ({kind}s) of a {profile.name} node "
             f"at {per_dev} rank per device: use --ranks-per-node {ndev * per_dev} or less"
         )
-    if ndev and req.ranks_per_device and req.ranks_per_node and rpn % per_dev:
-        raise JobgenError(
-            f"--ranks-per-node {rpn} is not a multiple of --ranks-per-device {per_dev}"
-        )
+    if ndev and asked and req.ranks_per_node and rpn % per_dev:
+        raise JobgenError(f"--ranks-per-node {rpn} is not a multiple of {flag} {per_dev}")
     return rpn, per_dev, _cpu_room(profile, rpn)
 
 
@@ -407,7 +437,7 @@ def _command(profile: Profile, req: Request, app: App | None, precision: str,
         return tuple(prefix) + tuple(req.command)
     if stage and any(a == "--data" or a.startswith("--data=") for a in extra):
         raise JobgenError("--stage already points the app at the staged data: drop --data")
-    python = req.python or inner_python or profile.python.executable
+    python = _python(profile, req, inner_python)
     data: list[Word] = ["--data", Expand(stage.dest)] if stage else []
     # the apps' own flag picks their TensorFlow version (workloads/launch.py)
     flavour = ["--framework", req.framework] if req.framework != "pytorch" else []
@@ -415,6 +445,50 @@ def _command(profile: Profile, req: Request, app: App | None, precision: str,
                         profile.device_kind, "--precision", precision, *stack_args, *data,
                         *app.default_args, *extra]
     return tuple(argv)
+
+
+def _python(profile: Profile, req: Request, inner_python: str | None) -> str:
+    return req.python or inner_python or profile.python.executable
+
+
+@dataclass(frozen=True)
+class _Sharing:
+    """Several processes per device: the plan pieces of --ranks/--instances-per-device."""
+
+    instances: int  # independent trainings in the job; 0: one data-parallel job
+    method: str | None  # the site's sharing method (mps, ccs, ...) when processes share
+    env: list[EnvSetting]
+    backend: Backend
+    fact: Fact | None
+
+
+def _sharing(profile: Profile, req: Request, bundled_app: bool, nodes: int, rpn: int,
+             per_dev: int, stack_backend: str | None) -> _Sharing:
+    instances = nodes * rpn if req.instances_per_device else 0
+    env, method = sharing_pieces(profile, per_dev)
+    backend = dist_backend(profile, per_dev, bool(instances), req.dist_backend, req.framework,
+                           bundled_app, stack_backend)
+    if req.dist_backend and not bundled_app and backend.name:
+        env.append(EnvSetting("JOBGEN_DIST_BACKEND", backend.name, "set", False,
+                              "your program initialises torch.distributed with this backend "
+                              "(--dist-backend)", "request", "command line"))
+    sh = profile.device_sharing
+    what = (f"{per_dev} instances" if instances else f"{per_dev} ranks") + " per device"
+    fact = None
+    if method and sh:
+        fact = Fact(f"{method}: {what}", sh.why, sh.source, "profile", sh.unconfirmed)
+    elif instances and not profile.devices_per_node:
+        fact = Fact(f"{rpn} instances on the node (no GPUs)", "independent trainings share "
+                    "the node's cores", "request", "command line")
+    return _Sharing(instances, method, env, backend, fact)
+
+
+def _threads(profile: Profile, slots: list[Slot], rpn: int, exclude: frozenset[int]) -> int:
+    """Threads per process: its own cores where it is bound, else a share of the node's."""
+    bound = [len(s.cores) for s in slots if s.cores]
+    if bound:
+        return max(1, min(bound))
+    return max(1, len(usable_cores(profile, exclude)) // max(rpn, 1))
 
 
 def _preemption(profile: Profile, req: Request, app: App | None
@@ -547,19 +621,18 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         exclude = frozenset(profile.copper.service_cores) if profile.copper else exclude
     elif req.copper_paths:
         raise JobgenError("--copper-path goes with --copper")
-    sharing_env, sharing = sharing_pieces(profile, per_dev)
-    extra_env += sharing_env
     choice = framework_choice(profile, req.framework_module, app is not None, framework)
+    shared = _sharing(profile, req, app is not None, nodes, rpn, per_dev, choice.backend)
     stage = stage_step(profile, req.stage, req.stage_to)
 
     slots, recipe = place(profile, rpn, per_dev, framework, exclude)
-    slots, shared_mask_variable = shared_masks(profile, slots, per_dev)
-    mask_variable = shared_mask_variable or (
+    mask_variable = (
         profile.gpu_affinity.variable if profile.gpu_affinity.scheme == "mask" else None)
     ndev = profile.devices_per_node
     selection, selection_env, layout_env = device_selection(profile, rpn, per_dev,
                                                             mask_variable)
-    extra_env += selection_env
+    extra_env += selection_env  # JOBGEN_RANKS_PER_DEVICE where every device is visible
+    extra_env += [e for e in shared.env if e.name not in {v.name for v in selection_env}]
     b = profile.cpu_binding
     if recipe is not None:
         binding = Fact(f"{b.style}: documented recipe for {rpn} ranks per node", recipe.why,
@@ -582,7 +655,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     if profile.launcher.master.method != "localhost":
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
         forwarded = tuple(dict.fromkeys(names))
-    shape = LaunchShape(nodes, rpn, tuple(slots), ndev, forwarded)
+    rs_cores = len(device_blocks(profile, usable_cores(profile, exclude))[0]) \
+        if resource_set_per_device(profile, per_dev) else 0
+    shape = LaunchShape(nodes, rpn, tuple(slots), ndev, forwarded, rs_cores)
     launch_args = tuple(LAUNCHERS[profile.launcher.dialect](profile, shape))
     launcher: list[Word] = [profile.launcher.command]
     for arg in launch_args:
@@ -594,15 +669,21 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     master_port = _master_port(profile, env)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
     job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
-                   job_name, filesystems, _alloc_flags(profile, sharing, stage), req.requeue,
+                   job_name, filesystems, _alloc_flags(profile, shared.method, stage), req.requeue,
                    queue_choice.reason, warn)
     directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
     modules = _modules(profile, choice.module_line, framework)
     prefix, inner_python, container_module = container_prefix(profile, req.container)
     modules += tuple(extra_modules) + ((container_module,) if container_module else ())
     ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
+    backend_args = ("--dist-backend", shared.backend.name) \
+        if shared.backend.app_flag and shared.backend.name else ()
     command = _command(profile, req, app, precision, prefix, inner_python,
-                       choice.app_args + ckpt, stage)
+                       backend_args + choice.app_args + ckpt, stage)
+    summary: tuple[Word, ...] = ()
+    if shared.instances and app:
+        summary = (*prefix, _python(profile, req, inner_python), "-m", "workloads.summarize",
+                   "--expect", str(shared.instances), Expand("${JOBGEN_DIR}/results"))
     warnings = [*_environment_warnings(profile, req, app)]
     if rank_warning:
         warnings.append(rank_warning)
@@ -616,8 +697,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         warnings += stage.warnings
     if account and profile.scheduler.dialect == "none":
         warnings.append(f"{profile.name} has no scheduler: --account is not used")
-    if sharing and profile.device_sharing and profile.device_sharing.unconfirmed:
-        warnings.append(f"--ranks-per-device: {profile.device_sharing.unconfirmed}")
+    if shared.method and profile.device_sharing and profile.device_sharing.unconfirmed:
+        flag = "--instances-per-device" if shared.instances else "--ranks-per-device"
+        warnings.append(f"{flag}: {profile.device_sharing.unconfirmed}")
     return Plan(
         version=__version__,
         site=profile.name,
@@ -631,7 +713,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         nodes=nodes,
         ranks_per_node=rpn,
         ranks_per_device=per_dev,
-        world_size=nodes * rpn,
+        world_size=1 if shared.instances else nodes * rpn,
         queue=queue.name if queue else None,
         walltime=walltime,
         account=account,
@@ -653,7 +735,13 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         launch_args=launch_args,
         command=command,
         app=app.name if app else None,
-        sharing=sharing,
+        sharing=shared.method,
+        instances=shared.instances,
+        backend=shared.backend.name,
+        backend_fact=shared.backend.fact,
+        sharing_fact=shared.fact,
+        summary=summary,
+        threads_per_process=_threads(profile, slots, rpn, exclude),
         per_node=tuple(PER_NODE[profile.launcher.dialect](profile, nodes)),
         copper=copper,
         stage=stage,

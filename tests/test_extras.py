@@ -52,12 +52,16 @@ def test_polaris_mps_starts_and_stops_the_daemon_on_every_node():
     assert "--depth=4 --cpu-bind=depth" in text
 
 
-def test_summit_gpumps_alloc_flag_and_per_task_gpu():
+def test_summit_gpumps_one_resource_set_per_gpu_keeps_ranks_on_its_socket():
+    """Issue 10: rank 6 drove GPU 3 (socket 1) from cores 18-20 (socket 0), cores 37-42 idle."""
     plan = plan_for("summit", ranks_per_device=2)
     assert '#BSUB -alloc_flags "smt4 gpumps"' in [d.text for d in plan.directives]
-    assert plan.mask_variable == "CUDA_VISIBLE_DEVICES"
-    assert [s.mask for s in plan.slots][:4] == ["0", "0", "1", "1"]
-    assert "--bind=packed:3" in plan.launch_line
+    assert plan.mask_variable is None, "jsrun shows each resource set its own GPU"
+    assert [s.device for s in plan.slots] == [r // 2 for r in range(12)]
+    assert plan.slots[6].cores == (22, 23, 24) and plan.slots[7].cores == (25, 26, 27)
+    assert [s.cores[0] for s in plan.slots] == [0, 3, 7, 10, 14, 17, 22, 25, 29, 32, 36, 39]
+    assert ("jsrun --nrs 6 --rs_per_host 6 --tasks_per_rs 2 --gpu_per_rs 1 --cpu_per_rs 7 "
+            "--bind=packed:3 --launch_distribution packed") in plan.launch_line
 
 
 def test_lumi_several_ranks_per_gcd_are_flagged_unconfirmed():

@@ -7,9 +7,11 @@ tests/emulation/report_rank.py reports its environment; the tests check it again
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import signal
+import sys
 import tarfile
 import time
 
@@ -25,7 +27,7 @@ from emulation.harness import (
     run_wrapper,
     start_script,
 )
-from helpers import with_site_python
+from helpers import ROOT, with_site_python
 
 from jobgen.plan import Plan, Request, build_plan
 from jobgen.profiles import load_profile
@@ -80,7 +82,13 @@ def app_script(plan: Plan) -> str:
     text = render(plan)
     old = join(plan.command)
     assert text.count(old) == 1, "the app command appears once, after the launcher"
-    return text.replace(old, join([*words[:python], *REPORT_COMMAND]))
+    text = text.replace(old, join([*words[:python], *REPORT_COMMAND]))
+    if plan.summary:  # the instances' summary: this interpreter for the site's Python
+        words = list(plan.summary)
+        python = words.index("-m") - 1
+        text = text.replace(join(plan.summary),
+                            join([*words[:python], sys.executable, *words[python + 1:]]))
+    return text
 
 
 def master_port(plan: Plan) -> int:
@@ -143,7 +151,13 @@ def check_device(plan: Plan, slot, env: dict[str, str], where: str) -> None:
         return
     mask = env.get(plan.mask_variable or "") or env.get("JOBGEN_EMU_GPUS")
     visible = len(mask.split(",")) if mask else plan.devices_per_node
-    expected = 0 if plan.mask_variable else slot.device
+    gpus = env.get("JOBGEN_EMU_GPUS")  # jsrun narrows visibility to the resource set's GPUs
+    if plan.mask_variable:
+        expected = 0
+    elif gpus:
+        expected = gpus.split(",").index(str(slot.device))
+    else:
+        expected = slot.device
     assert device_index(slot.local_rank, visible, env) == expected, where
     exported = {e.name: e.value for e in plan.env}
     if "ZE_FLAT_DEVICE_HIERARCHY" in exported:
@@ -285,7 +299,7 @@ def test_aurora_six_ranks_drive_whole_gpus_next_to_their_cores(site, tmp_path, e
 
 
 def test_polaris_mps_daemons_start_before_and_stop_after_the_ranks(tmp_path, emu_bin):
-    plan = plan_for("polaris", ranks_per_device=2)
+    plan = plan_for("polaris", ranks_per_device=2, dist_backend="gloo")
     run = run_script(render(plan), SITES["polaris"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["polaris"])
     mps = run.calls("nvidia-cuda-mps-control")
@@ -305,15 +319,56 @@ def test_polaris_mps_daemons_start_before_and_stop_after_the_ranks(tmp_path, emu
     assert min(e["t"] for e in quits) > max(ranks)
     for report in run.reports.values():
         assert report["env"]["CUDA_MPS_PIPE_DIRECTORY"] == "/tmp/nvidia-mps"
+        assert report["env"]["JOBGEN_DIST_BACKEND"] == "gloo"  # the program's promise
+        assert report["env"]["JOBGEN_RANKS_PER_DEVICE"] == "2"
     check_cleanup(run)
 
 
 def test_summit_gpumps_two_ranks_per_gpu(tmp_path, emu_bin):
-    plan = plan_for("summit", ranks_per_device=2)
+    """One jsrun resource set per GPU: jsrun shows each pair of ranks its GPU and binds them
+    to that GPU's cores (rank 6: GPU 3, cores 22-24 on socket 1)."""
+    plan = plan_for("summit", ranks_per_device=2, dist_backend="gloo")
     run = run_script(render(plan), SITES["summit"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["summit"])
     masks = [run.reports[r]["env"]["CUDA_VISIBLE_DEVICES"] for r in range(12)]
     assert masks == [str(r // 2) for r in range(12)]
+    assert cpus_of(run.reports[6]["env"]) == [22, 23, 24]
+    check_cleanup(run)
+
+
+INSTANCE_SITES = ["aurora", "polaris", "summit", "lumi", "jlse-mi250"]
+
+
+@pytest.mark.parametrize("site", INSTANCE_SITES)
+def test_instances_train_alone_on_their_device_and_the_job_sums_them(site, tmp_path, emu_bin):
+    """--instances-per-device 2: every process is its own training (world size 1) with its
+    instance id, rendezvous port, device and cores, and the job prints the total."""
+    plan = plan_for(site, app=APPS[site], instances_per_device=2)
+    total = plan.instances
+    run = run_script(app_script(plan), SITES[site], tmp_path, emu_bin,
+                     env={"PYTHONPATH": str(ROOT)})
+    assert run.proc.returncode == 0, run.explain()
+    assert sorted(run.reports) == list(range(total)), run.explain()
+    for rank, report in sorted(run.reports.items()):
+        env = report["env"]
+        node, local = divmod(rank, plan.ranks_per_node)
+        slot = plan.slots[local]
+        where = f"instance {rank} (node {node}, local rank {local})"
+        assert env["JOBGEN_EMU_NODE"] == SITES[site].hosts[node], where
+        assert (env["RANK"], env["WORLD_SIZE"], env["LOCAL_WORLD_SIZE"]) == ("0", "1", "1")
+        assert env["LOCAL_RANK"] == str(local), where
+        assert env["JOBGEN_INSTANCE"] == str(rank) and env["JOBGEN_INSTANCES"] == str(total)
+        assert env["MASTER_ADDR"] == "127.0.0.1", where
+        assert env["MASTER_PORT"] == str(master_port(plan) + local), where
+        assert env["JOBGEN_RANKS_PER_DEVICE"] == "2", where
+        if plan.mask_variable:
+            assert env[plan.mask_variable] == slot.mask, where
+        expected = slot.cores if env["JOBGEN_EMU_LAUNCHER"] == "jsrun" else slot.cpus
+        assert cpus_of(env) == list(expected), where
+    summary = json.loads(run.proc.stdout.strip().splitlines()[-1])
+    assert summary["summary"] == "instances" and summary["instances"] == total
+    assert summary["instance_ids"] == list(range(total))
+    assert summary["samples_per_sec"] == sum(1.0 + r for r in range(total))
     check_cleanup(run)
 
 

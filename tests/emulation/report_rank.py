@@ -3,6 +3,7 @@
 Writes one JSON file per rank, `$JOBGEN_EMU_OUT/rank-<N>.json` (N: the emulated launcher's
 global rank), holding torch's rank variables, the GPU mask variables, the launcher's rank
 variables, the emulated node and the CPUs the launcher stand-in recorded for this rank.
+An instance (JOBGEN_RESULT_FILE set) also writes a result line there, as the bundled apps do.
 `JOBGEN_EMU_FAIL_RANK=N` makes rank N exit 7 after reporting; `JOBGEN_EMU_AWAIT_SIGNAL=1`
 makes every rank wait (up to 30 s) for SIGTERM/SIGINT/SIGUSR1, log it and exit 128 + signal.
 """
@@ -21,8 +22,8 @@ KEYS = {
     "ZE_FLAT_DEVICE_HIERARCHY", "ZEX_NUMBER_OF_CCS", "PYTHONPATH",
     "JOBGEN_RANKS_PER_DEVICE", "TMPDIR", "CONDA_PREFIX",
 }
-PREFIXES = ("PALS_", "PMI_", "PMIX_", "SLURM_", "OMPI_", "JSM_", "JOBGEN_EMU_", "CUDA_MPS_",
-            "CCL_", "NCCL_", "MIOPEN_")
+PREFIXES = ("PALS_", "PMI_", "PMIX_", "SLURM_", "OMPI_", "JSM_", "JOBGEN_", "CUDA_MPS_",
+            "CCL_", "NCCL_", "MIOPEN_", "OMP_")
 
 
 def log_event(event: dict) -> None:
@@ -66,6 +67,11 @@ def main() -> int:
     with open(os.path.join(env["JOBGEN_EMU_OUT"], f"rank-{rank}.json"), "x") as fh:
         json.dump(report, fh)
     log_event({"event": "rank", "rank": int(rank)})
+    if env.get("JOBGEN_RESULT_FILE"):  # an instance: a result line for the job's summary
+        result = {"app": "report_rank", "instance": int(env["JOBGEN_INSTANCE"]),
+                  "samples_per_sec": 1.0 + int(rank), "elapsed_s": 0.5}
+        with open(env["JOBGEN_RESULT_FILE"], "x") as fh:
+            fh.write(json.dumps(result) + "\n")
     if waiting:
         return await_signal(int(rank), got)
     return 7 if os.environ.get("JOBGEN_EMU_FAIL_RANK") == rank else 0

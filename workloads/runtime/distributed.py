@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -10,15 +11,46 @@ import torch
 import torch.distributed as dist
 
 from .device import DeviceInfo
-from .ranks import DistEnv, detect_dist_env, export_env
+from .ranks import DistEnv, _int, detect_dist_env, export_env
 
 __all__ = ["DistEnv", "detect_dist_env", "export_env", "init_distributed", "shutdown"]
 
 
-def backend_for(dev: DeviceInfo) -> str:
-    """nccl (CUDA and ROCm/RCCL), xccl or ccl (XPU), gloo (CPU)."""
+def ranks_per_device(environ: Mapping[str, str] | None = None) -> int:
+    """Processes sharing each device, as the jobgen script says (JOBGEN_RANKS_PER_DEVICE)."""
+    env = os.environ if environ is None else environ
+    try:
+        return max(int(env.get("JOBGEN_RANKS_PER_DEVICE") or 1), 1)
+    except ValueError:
+        return 1
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One of several independent trainings of a job (jobgen --instances-per-device)."""
+
+    index: int
+    count: int
+    result_file: str | None  # where the job's summary step reads this instance's result
+
+
+def detect_instance(environ: Mapping[str, str] | None = None) -> Instance | None:
+    env = os.environ if environ is None else environ
+    if not env.get("JOBGEN_INSTANCE"):
+        return None
+    index = _int(env["JOBGEN_INSTANCE"])
+    count = _int(env.get("JOBGEN_INSTANCES") or str(index + 1))
+    return Instance(index, count, env.get("JOBGEN_RESULT_FILE") or None)
+
+
+SHARED_GPU = ("{n} ranks share each GPU, and NCCL/RCCL refuse two ranks of one communicator "
+              "on one GPU ('Duplicate GPU detected')")
+
+
+def backend_for(dev: DeviceInfo, per_device: int = 1) -> str:
+    """nccl (CUDA and ROCm/RCCL), gloo where ranks share a GPU, xccl or ccl (XPU), gloo (CPU)."""
     if dev.type == "cuda":
-        return "nccl"
+        return "gloo" if per_device > 1 else "nccl"
     if dev.type == "xpu":
         is_xccl = getattr(dist, "is_xccl_available", None)
         if is_xccl is not None and is_xccl():
@@ -72,7 +104,10 @@ def init_distributed(de: DistEnv, dev: DeviceInfo, timeout_s: float,
     """
     if de.world_size == 1:
         return DistContext(de, None, dev)
-    backend = backend or backend_for(dev)
+    per_device = ranks_per_device()
+    if backend == "nccl" and dev.type == "cuda" and per_device > 1:
+        raise RuntimeError(SHARED_GPU.format(n=per_device) + ": use --dist-backend gloo")
+    backend = backend or backend_for(dev, per_device)
     if backend == "nccl":
         os.environ.setdefault("TORCH_NCCL_ASYNC_ERROR_HANDLING", "1")
     dist.init_process_group(backend=backend, init_method="env://", rank=de.rank,

@@ -67,12 +67,13 @@ class SignalFlag:
 
 
 class Logger:
-    def __init__(self, rank: int) -> None:
+    def __init__(self, rank: int, instance: int | None = None) -> None:
         self.rank = rank
+        self.tag = f"[workloads instance {instance}]" if instance is not None else "[workloads]"
 
     def info(self, msg: str) -> None:
         if self.rank == 0:
-            print(f"[workloads] {msg}", file=sys.stderr, flush=True)
+            print(f"{self.tag} {msg}", file=sys.stderr, flush=True)
 
     def all(self, msg: str) -> None:
         print(f"[workloads rank {self.rank}] {msg}", file=sys.stderr, flush=True)

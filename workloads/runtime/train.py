@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
+import os
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,10 +20,13 @@ from .data import DiskSource, ShardDataset, SyntheticSource
 from .device import DeviceInfo, peak_memory_mb, reset_peak_memory, select_device
 from .distributed import (
     DistContext,
+    Instance,
     configure_threads,
     detect_dist_env,
+    detect_instance,
     export_env,
     init_distributed,
+    ranks_per_device,
     shutdown,
 )
 from .loop import (
@@ -80,14 +86,17 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
     """Run one training job; returns (exit code, result dict on rank 0)."""
     denv = detect_dist_env()
     export_env(denv)
-    log = Logger(denv.rank)
+    instance = detect_instance()
+    if instance is not None:
+        args = _for_instance(args, instance)
+    log = Logger(denv.rank, instance.index if instance else None)
     dev = select_device(args.device, denv.local_rank, args.ipex)
     configure_threads(denv, dev)
     ctx = init_distributed(denv, dev, args.dist_timeout, args.dist_backend)
     flag = SignalFlag()
     flag.install()
     try:
-        return _run(spec, args, ctx, dev, log, flag, emit_json)
+        return _run(spec, args, ctx, dev, log, flag, emit_json, instance)
     except NonFiniteLoss as exc:
         rc = report_nonfinite(log, exc)
         shutdown(ctx)
@@ -96,8 +105,33 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
         flag.restore()
 
 
+def _for_instance(args: argparse.Namespace, instance: Instance) -> argparse.Namespace:
+    """An instance of several independent trainings: its own seed and checkpoints."""
+    out = argparse.Namespace(**vars(args))
+    out.seed = args.seed + instance.index
+    if args.checkpoint_dir:
+        out.checkpoint_dir = str(Path(args.checkpoint_dir) / f"instance-{instance.index}")
+    return out
+
+
+def _model_after_ddp(dev: DeviceInfo, ctx: DistContext, args: argparse.Namespace) -> bool:
+    """Ranks sharing an Intel GPU tile (several CCSs): ALCF's PyTorch guide says to move the
+    model to the XPU only after the DDP wrapper, to avoid hangs."""
+    return dev.type == "xpu" and ctx.enabled and args.mode != "data" and ranks_per_device() > 1
+
+
+def _write_result(path: str, result: dict[str, Any]) -> None:
+    """The result line, also in the file the job's summary step reads (written atomically)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(json.dumps(result) + "\n", encoding="utf-8")
+    os.replace(tmp, target)
+
+
 def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceInfo,
-         log: Logger, flag: SignalFlag, emit_json: bool) -> tuple[int, dict[str, Any] | None]:
+         log: Logger, flag: SignalFlag, emit_json: bool,
+         instance: Instance | None = None) -> tuple[int, dict[str, Any] | None]:
     rank, world = ctx.env.rank, ctx.env.world_size
     size = "tiny" if args.tiny else "default"
     cfg = dict(spec.sizes[size])
@@ -133,11 +167,12 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     source = _build_source(spec, args, cfg, dev, ctx, batch_size,
                            loaded[0] if loaded else 0, fmt)
 
-    model = spec.build_model(cfg).to(dev.device)
+    after_ddp = _model_after_ddp(dev, ctx, args)
+    raw_model = spec.build_model(cfg)
+    if not after_ddp:
+        raw_model = raw_model.to(dev.device)
     if fmt is not None:
-        model = model.to(memory_format=fmt)
-    raw_model = model
-    optimizer = torch.optim.AdamW(raw_model.parameters(), lr=lr)
+        raw_model = raw_model.to(memory_format=fmt)
     scaler = prec.scaler
     meta = {"app": spec.name, "size": size, "config": cfg, "batch_size": batch_size,
             "world_size": world}
@@ -146,6 +181,19 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         start_step, state, rng = loaded
         ckpt.check_meta(state.get("meta", {}), meta, args.checkpoint_dir, log.info)
         raw_model.load_state_dict(state["model"])
+
+    train_model: nn.Module = raw_model
+    if ctx.enabled and args.mode != "data":
+        from torch.nn.parallel import DistributedDataParallel as DDP
+
+        ids = [dev.device.index] if dev.type in ("cuda", "xpu") and not after_ddp else None
+        train_model = DDP(raw_model, device_ids=ids)
+        if after_ddp:
+            train_model.to(dev.device)  # moves raw_model's parameters in place
+    # The optimizer and its state after the model's last move, so they sit on its device.
+    optimizer = torch.optim.AdamW(raw_model.parameters(), lr=lr)
+    if loaded is not None:
+        _, state, rng = loaded
         optimizer.load_state_dict(state["optimizer"])
         if scaler is not None and state.get("scaler"):
             scaler.load_state_dict(state["scaler"])
@@ -154,12 +202,6 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             ckpt.restore_rng(rng, dev)
         log.info(f"resumed from {mgr.step_dir(start_step) if mgr else '?'} at step {start_step}")
 
-    train_model: nn.Module = raw_model
-    if ctx.enabled and args.mode != "data":
-        from torch.nn.parallel import DistributedDataParallel as DDP
-
-        ids = [dev.device.index] if dev.type in ("cuda", "xpu") else None
-        train_model = DDP(raw_model, device_ids=ids)
     if args.compile and args.mode != "data":
         train_model = torch.compile(train_model)  # type: ignore[assignment]
     train_model.train()
@@ -224,7 +266,13 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             peak_mem_mb=peak_memory_mb(dev),
             param_sha256=param_sha256(raw_model) if args.mode != "data" else None,
             channels_last=fmt is not None, compile=bool(args.compile))
+        result["ranks_per_device"] = ranks_per_device()
+        if instance is not None:
+            result["instance"] = instance.index
+            result["instances"] = instance.count
         if emit_json:
             emit(result)
+        if instance is not None and instance.result_file:
+            _write_result(instance.result_file, result)
     shutdown(ctx)
     return 0, result
