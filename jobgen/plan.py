@@ -6,6 +6,7 @@ assert on, `explain` prints and `diff` compares; the templates only turn it into
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -25,7 +26,7 @@ from .extras import (
 )
 from .facts import EnvSetting, Fact
 from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
-from .model import EnvVar, Master, Profile, RankEnv
+from .model import EnvVar, Master, Profile, Queue, RankEnv
 from .placement import Slot, place, visible_devices
 from .profiles import LoadedProfile
 from .schedulers import DIALECTS, PREFIX, JobShape, choose_queue
@@ -65,6 +66,10 @@ class Request:
     stage_to: str | None = None
     requeue: int = 0
     checkpoint_dir: str | None = None
+    # From the user's defaults (jobgen.defaults), not the command line: queues to try in
+    # order before the automatic choice, and where each defaulted field came from.
+    queue_preference: tuple[str, ...] = ()
+    origins: tuple[tuple[str, str], ...] = ()
 
     def command_line(self) -> str:
         """The canonical `jobgen render` command that regenerates this plan."""
@@ -383,6 +388,24 @@ def _preemption(profile: Profile, req: Request, app: App | None
     return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed)
 
 
+def _queue(profile: Profile, nodes: int, walltime: int, req: Request) -> Queue | None:
+    """The named queue, else the first preferred one that takes the job, else the automatic
+    choice; a preferred queue the site does not have is a mistake in the user's defaults."""
+    if req.queue or not req.queue_preference or profile.scheduler.dialect == "none":
+        return choose_queue(profile, nodes, walltime, req.queue)
+    names = [q.name for q in profile.scheduler.queues]
+    origin = dict(req.origins).get("queue", "the queue preference")
+    for name in req.queue_preference:
+        if name not in names:
+            raise JobgenError(f"{origin}: unknown queue {name!r} on {profile.name}: use any of "
+                              f"{', '.join(names)}")
+        try:
+            return choose_queue(profile, nodes, walltime, name)
+        except JobgenError:
+            continue  # too small or too short for this job: try the next preference
+    return choose_queue(profile, nodes, walltime, None)
+
+
 def _master_port(profile: Profile, env: tuple[EnvSetting, ...]) -> int:
     """The profile's port, unless the user set MASTER_PORT with --env."""
     for e in env:
@@ -407,8 +430,11 @@ def _python_setup(profile: Profile) -> tuple[Fact, ...]:
 
 def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     profile = loaded.profile
-    if bool(req.app) == bool(req.command):
+    if req.app and req.command:
         raise JobgenError("give either --app APP or your own program after `--`, not both")
+    if not req.app and not req.command:
+        raise JobgenError("nothing to run: give --app APP or your program after -- (for "
+                          "example: -- python train.py); `jobgen apps` lists the apps")
     app = load_app(req.app) if req.app else None
     framework = req.framework
     if framework not in ("pytorch", "tensorflow"):
@@ -422,7 +448,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     walltime = parse_walltime(req.walltime or profile.scheduler.default_walltime)
     if profile.scheduler.dialect == "none" and req.walltime:
         raise JobgenError(f"{profile.name} has no scheduler to enforce --walltime: drop it")
-    queue = choose_queue(profile, nodes, walltime, req.queue)
+    queue = _queue(profile, nodes, walltime, req)
+    if queue is not None and req.queue is None and queue.name in req.queue_preference:
+        req = dataclasses.replace(req, queue=queue.name)  # the header regenerates without it
     account = _account(profile, req)
     job_name = _job_name(req, app)
     filesystems = _filesystems(profile, req)
