@@ -30,11 +30,6 @@ class Opt:
     required: bool = False
     complete: str | None = None  # "sites" or "apps": shell completion offers those names
 
-    @property
-    def negative(self) -> str | None:
-        """Typer spells a boolean option's off switch --no-NAME."""
-        return f"--no-{self.flags[0][2:]}" if self.kind == "bool" else None
-
 
 PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
 FRAMEWORKS = ("pytorch", "tensorflow")
@@ -96,7 +91,6 @@ def _convert(opt: Opt, value: str) -> Any:
 def fast_parse(args: list[str]) -> dict[str, Any] | None:
     """render's options from a simple command line, or None to let Typer parse it."""
     by_flag = {f: o for o in RENDER_OPTIONS for f in o.flags}
-    negative = {o.negative: o for o in RENDER_OPTIONS if o.negative}
     values: dict[str, Any] = {o.name: ([] if o.kind == "list" else o.default)
                               for o in RENDER_OPTIONS}
     k = 0
@@ -104,9 +98,7 @@ def fast_parse(args: list[str]) -> dict[str, Any] | None:
         word = args[k]
         flag, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
         opt = by_flag.get(flag)
-        if flag in negative and not eq:
-            values[negative[flag].name] = False
-        elif opt is None or opt.name in SLOW_OPTIONS:
+        if opt is None or opt.name in SLOW_OPTIONS:
             return None
         elif opt.kind == "bool":
             if eq:

@@ -105,13 +105,15 @@ def _site_rows() -> list[dict[str, str]]:
     return rows
 
 
-def _print_table(columns: tuple[str, ...], rows: list[dict[str, str]], keep: int = 1) -> None:
-    """A Rich table whose first `keep` columns never wrap (names users type), the rest fold."""
+def _print_table(columns: tuple[str, ...], rows: list[dict[str, str]],
+                 whole: tuple[str, ...]) -> None:
+    """A Rich table whose `whole` columns never wrap (names users type); the others wrap at
+    spaces and fold words longer than the column, so a narrow terminal cuts nothing off."""
     from rich.table import Table
 
     table = Table()
-    for i, name in enumerate(columns):
-        if i < keep:
+    for name in columns:
+        if name in whole:
             table.add_column(name, no_wrap=True)
         else:
             table.add_column(name, overflow="fold")
@@ -129,7 +131,7 @@ def sites(
     if fmt is ListFormat.json:
         typer.echo(json.dumps(rows, indent=2))
     else:
-        _print_table(SITE_COLUMNS, rows)
+        _print_table(SITE_COLUMNS, rows, whole=("site", "scheduler", "status"))
 
 
 @app.command(epilog="Examples: jobgen show sunspot; jobgen show aurora --format json")
@@ -208,7 +210,7 @@ def apps(
         return
     _print_table(APP_COLUMNS, [{"app": a.name, "frameworks": ", ".join(a.frameworks),
                                 "model": a.model, "batch": str(a.default_batch_size),
-                                "description": a.description} for a in found])
+                                "description": a.description} for a in found], whole=("app",))
 
 
 def _complete_sites(incomplete: str) -> list[str]:
@@ -346,7 +348,9 @@ def diff(
     _exit_with(any(c.changes for c in comparisons))
 
 
-@app.command(epilog="Exit code 0 when clean, 1 with findings, 2 on error.")
+@app.command(epilog="Exit code 0 when clean, 1 with findings, 2 on error. Examples: jobgen "
+             "lint job.pbs (site from the jobgen header); jobgen lint my-job.slurm --site lumi; "
+             "jobgen lint job.pbs --format json")
 def lint(
     script: Annotated[Path, typer.Argument(help="A job script, generated or hand-written.")],
     site: Annotated[str | None, typer.Option(
@@ -375,7 +379,8 @@ def lint(
     _exit_with(bool(findings))
 
 
-@app.command(epilog="Exit code 0 when up to date, 1 when it drifted, 2 on error.")
+@app.command(epilog="Exit code 0 when up to date, 1 when it drifted, 2 on error. Examples: "
+             "jobgen verify job.pbs; jobgen verify job.pbs --format json")
 def verify(
     script: Annotated[Path, typer.Argument(help="A script written by jobgen render.")],
     fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]

@@ -35,6 +35,7 @@ from .errors import JobgenError
 
 KEYS = ("account", "queue", "filesystems", "python")
 CONFIG_NAMES = ("config.yaml", "config.toml")
+_KEY = "\0"  # stands for the key in a layer's label
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def _layers(site: str) -> list[tuple[str, dict[str, Any]]]:
     for scope in (site, "*"):
         if scope in env:
             label = f"{scope}." if scope != "*" else ""
-            layers.append((f"environment (JOBGEN_DEFAULTS {label}KEY)", env[scope]))
+            layers.append((f"environment (JOBGEN_DEFAULTS {label}{_KEY})", env[scope]))
     account = os.environ.get("JOBGEN_ACCOUNT")
     if account:
         layers.append(("environment (JOBGEN_ACCOUNT)",
@@ -178,7 +179,7 @@ def _layers(site: str) -> list[tuple[str, dict[str, Any]]]:
         config = _read_config(path)
         for scope, label in ((site, f"sites.{site}"), ("*", "defaults")):
             if scope in config:
-                layers.append((f"user config ({path}: {label})", config[scope]))
+                layers.append((f"user config ({path}: {label}.{_KEY})", config[scope]))
     return layers
 
 
@@ -190,7 +191,7 @@ def defaults_for(site: str, wanted: tuple[str, ...]) -> list[Default]:
             if key in values and key not in out:
                 value = values[key]
                 value = tuple(value) if isinstance(value, list) else value
-                out[key] = Default(key, value, label.replace("KEY", key))
+                out[key] = Default(key, value, label.replace(_KEY, key))
     return [out[k] for k in wanted if k in out]
 
 

@@ -53,9 +53,11 @@ def _usage_line(exc: Any) -> str:
     ctx = getattr(exc, "ctx", None)
     where = ctx.command_path if ctx is not None else "jobgen"
     param = getattr(exc, "param", None)
-    if type(exc).__name__ == "MissingParameter" and param is not None and param.opts:
-        metavar = param.name.upper() if param.name else "VALUE"
-        message += f": add {param.opts[0]} {metavar}"
+    if type(exc).__name__ == "MissingParameter" and param is not None and param.name:
+        if getattr(param, "param_type_name", "") == "option":
+            message += f": add {param.opts[0]} {param.name.upper()}"
+        else:
+            message += f": give the {param.name.upper()}"
     return f"{message} (see `{where} -h`)"
 
 
