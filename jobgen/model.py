@@ -159,6 +159,14 @@ class WalltimeLimit:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SharedNodes(Sourced):
+    """The queue allocates parts of nodes: CPU and GPU binding hold only for a job that asks
+    for whole nodes with this directive (e.g. Slurm `--exclusive`)."""
+
+    exclusive: DirectiveValue
+
+
+@dataclass(frozen=True, kw_only=True)
 class Queue(Sourced):
     name: Token
     min_nodes: PositiveInt = 1
@@ -171,6 +179,7 @@ class Queue(Sourced):
     notes: str = ""
     # The shortest walltime the queue accepts (PBS refuses shorter jobs at qsub); None: no floor.
     min_walltime: str | None = None
+    shared: SharedNodes | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -213,6 +222,8 @@ class Scheduler(Sourced):
     default_walltime: str = "00:30:00"
     gpus_per_node_directive: StrictBool = False  # Slurm: --gpus-per-node
     preemption: Preemption | None = None
+    # Directives the site's documentation warns against (lint reports them), e.g. PBS -V.
+    avoid: list[Directive] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- launcher
@@ -362,6 +373,11 @@ class EnvVar(Sourced):
     # expand: value may reference ${VAR} (rendered in double quotes); otherwise literal.
     expand: StrictBool = False
     when: When | None = None
+    # The documented set this variable belongs to when the set is essential (e.g. "oneCCL
+    # minimal set"): lint reports a script that drops a member.
+    required: str | None = None
+    # A module that already sets this value: a script loading it need not export it again.
+    preset_by: Token | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -129,6 +129,16 @@ def _queue_fact(shape: JobShape, line: str) -> list[Fact]:
                  q.unconfirmed)]
 
 
+def _whole_nodes(profile: Profile, shape: JobShape, prefix: str) -> list[Fact]:
+    """On a queue that shares nodes, ask for whole ones: the plan's binding needs them."""
+    q = shape.queue
+    if q is None or q.shared is None or profile.cpu_binding.style == "none":
+        return []
+    sh = q.shared
+    return [Fact(f"{prefix} {sh.exclusive}", f"whole nodes for the CPU and GPU binding: "
+                 f"queue {q.name} {sh.why}", sh.source, "profile", sh.unconfirmed)]
+
+
 def _fixed(profile: Profile, prefix: str) -> list[Fact]:
     return [
         Fact(f"{prefix} {d.value}", d.why, d.source, "profile", d.unconfirmed)
@@ -177,6 +187,7 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
         out.append(_sched_fact(profile, f"#SBATCH --cpus-per-task={shape.cpus_per_rank}",
                                "the cores each rank is bound to (within the usable cores)"))
     out.append(_sched_fact(profile, f"#SBATCH --time={hms(shape.walltime)}", "wall-clock limit"))
+    out += _whole_nodes(profile, shape, "#SBATCH")
     pre = profile.scheduler.preemption
     if pre is not None and pre.lead_seconds:
         out.append(Fact(f"#SBATCH --signal=B:{pre.signal}@{pre.lead_seconds}",

@@ -56,7 +56,9 @@ def test_completion_offers_commands_options_and_site_names():
     assert "--ranks-per-node" in complete("jobgen render --ranks")
     assert complete("jobgen render --site su") == ["summit", "sunspot"]
     assert complete("jobgen explain --app cosm") == ["cosmictagger"]
-    script = run_jobgen("--show-completion", "bash")
+    # Typer detects the user's shell from the process tree; name it instead (as in its tests)
+    script = run_jobgen("--show-completion", "bash",
+                        env={"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"})
     assert script.returncode == 0 and "complete -o default -F _jobgen_completion jobgen" in \
         script.stdout
 
