@@ -15,8 +15,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from annotated_types import Ge, Le, MinLen
-
 FORBID = {"extra": "forbid"}
 
 
@@ -34,11 +32,11 @@ class _Matches:
     """pydantic hook: the whole string must match `pattern` (fullmatch, so no stray newline)."""
 
     def __init__(self, pattern: str, what: str) -> None:
-        self.pattern = re.compile(pattern)
+        self.source = pattern  # compiled when pydantic first validates: render never does
         self.what = what
 
     def _check(self, value: str) -> str:
-        if not self.pattern.fullmatch(value):
+        if not re.fullmatch(self.source, value):
             raise ValueError(f"{value[:80]!r} is not {self.what}")
         return value
 
@@ -46,6 +44,29 @@ class _Matches:
         from pydantic_core import core_schema
 
         return core_schema.no_info_after_validator_function(self._check, handler(source))
+
+
+class _Bound:
+    """pydantic hook for one bound (core schema key `ge`, `le` or `min_length`): what
+    annotated_types.Ge/Le/MinLen say, without importing annotated_types on the render path."""
+
+    def __init__(self, key: str, value: int) -> None:
+        self.key, self.value = key, value
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        return {**handler(source), self.key: self.value}
+
+
+def Ge(value: int) -> _Bound:  # noqa: N802 (reads like annotated_types.Ge)
+    return _Bound("ge", value)
+
+
+def Le(value: int) -> _Bound:  # noqa: N802
+    return _Bound("le", value)
+
+
+def MinLen(value: int) -> _Bound:  # noqa: N802
+    return _Bound("min_length", value)
 
 
 STRICT = _Strict()
