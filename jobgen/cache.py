@@ -49,3 +49,28 @@ def write(name: str, data: Any) -> None:
         os.replace(tmp, target)
     except OSError:
         tmp.unlink(missing_ok=True)
+
+
+def read_bytes(name: str) -> bytes | None:
+    """A binary entry (compiled templates), or None when absent or unreadable."""
+    directory = cache_dir()
+    if directory is None:
+        return None
+    try:
+        return (directory / name).read_bytes()
+    except OSError:
+        return None
+
+
+def write_bytes(name: str, data: bytes) -> None:
+    directory = cache_dir()
+    if directory is None:
+        return
+    target = directory / name
+    tmp = target.with_name(f".{target.name}.{os.getpid()}")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    except OSError:
+        tmp.unlink(missing_ok=True)
