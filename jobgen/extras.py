@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import JobgenError
 from .facts import EnvSetting, Fact
-from .model import EnvVar, FrameworkStack, FrameworkVariant, Profile
 from .placement import Slot, visible_devices, whole_gpus
 from .shell import SAFE_EXPANSION, Expand, quote
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import EnvVar, FrameworkStack, FrameworkVariant, Profile
 
 SAFE_PATH = re.compile(r"/[A-Za-z0-9._/+@-]*")
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .cpus import cpu_mask, format_cpu_list
-from .model import Profile
 from .placement import Slot
 from .registry import Registry
 from .shell import Var, Word
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import Profile
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ class LaunchShape:
     forwarded_env: tuple[str, ...]  # variables the ranks need from the batch script
 
 
-LauncherFn = Callable[[Profile, LaunchShape], list[LaunchArg]]
+LauncherFn = Callable[["Profile", LaunchShape], list[LaunchArg]]
 LAUNCHERS: Registry[LauncherFn] = Registry()
 launcher = LAUNCHERS.register
 
@@ -164,7 +167,7 @@ def _torchrun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
     ] + _profile_args(profile)
 
 
-PerNodeFn = Callable[[Profile, int], list[Word]]
+PerNodeFn = Callable[["Profile", int], list[Word]]
 # How a launcher runs one task on each node (MPS daemons, data staging).
 PER_NODE: Registry[PerNodeFn] = Registry()
 per_node = PER_NODE.register

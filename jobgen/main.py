@@ -27,7 +27,7 @@ def script_for(options: dict[str, Any]) -> str:
     from .requestopts import cli_request
 
     req = cli_request(options, COMMAND)
-    plan = build_plan(load_profile(req.site), req)
+    plan = build_plan(load_profile(req.site, light=True), req)
     text = render(plan)
     for warning in plan.warnings:
         print(f"jobgen: warning: {warning}", file=sys.stderr)

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
+from .records import device_kind, devices_per_node
+
 FORBID = {"extra": "forbid"}
 
 
@@ -468,14 +470,6 @@ class Profile:
     default_ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)] | None = None
     extends: Annotated[str, SITE_NAME] | None = None
 
-    @property
-    def devices_per_node(self) -> int:
-        gpus = self.node.gpus
-        return gpus.count * gpus.subdevices_per_gpu if gpus else 0
-
-    @property
-    def device_kind(self) -> Literal["cuda", "xpu", "cpu"]:
-        gpus = self.node.gpus
-        if gpus is None:
-            return "cpu"
-        return "xpu" if gpus.vendor == "intel" else "cuda"
+    # Derived values, shared with the render path's light records (jobgen.records).
+    devices_per_node = property(devices_per_node)
+    device_kind = property(device_kind)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .apps import App, load_app
@@ -26,12 +27,14 @@ from .extras import (
 )
 from .facts import EnvSetting, Fact
 from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
-from .model import EnvVar, Master, Profile, Queue, RankEnv
 from .placement import Slot, place, visible_devices
 from .profiles import LoadedProfile
 from .schedulers import DIALECTS, PREFIX, JobShape, choose_queue
 from .shell import NAME, Expand, Var, Word, join, quote, split
 from .walltime import parse_walltime
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import EnvVar, Master, Profile, Queue, RankEnv
 
 SAFE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,62}")
 SAFE_ACCOUNT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")

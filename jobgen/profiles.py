@@ -23,11 +23,13 @@ import types
 import typing
 from dataclasses import MISSING, asdict, dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__, cache
 from .errors import JobgenError
-from .model import Profile
+
+if TYPE_CHECKING:  # imported where a profile is validated; warm renders read records
+    from .model import Profile
 
 PROFILE_SUFFIXES = (".yaml", ".yml")
 
@@ -213,6 +215,8 @@ def _adapter():
     if _ADAPTER is None:
         from pydantic import TypeAdapter
 
+        from .model import Profile
+
         _ADAPTER = TypeAdapter(Profile)
     return _ADAPTER
 
@@ -248,6 +252,8 @@ def validate_data(data: dict[str, Any], path: Path) -> Profile:
 def json_schema() -> dict[str, Any]:
     from pydantic import TypeAdapter
 
+    from .model import Profile
+
     schema = TypeAdapter(Profile).json_schema()
     schema["title"] = "jobgen site profile"
     return schema
@@ -280,7 +286,8 @@ def _entry_name(start: ProfileFile, head: bytes) -> str:
     return f"profile-{start.name}-{cache.sha256(head)[:32]}.json"
 
 
-def _read_cached(start: ProfileFile) -> LoadedProfile | None:
+def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | None:
+    """The cached profile when its chain is unchanged; `light`: as records (no model)."""
     try:
         head = start.path.read_bytes()
         entry = cache.read(_entry_name(start, head))
@@ -291,7 +298,14 @@ def _read_cached(start: ProfileFile) -> LoadedProfile | None:
         blobs = [head] + [pf.path.read_bytes() for pf in chain[1:]]
         if entry.get("key") != _cache_key(chain, blobs):
             return None
-        profile = from_dict(Profile, entry["profile"])
+        if light:
+            from .records import profile_record
+
+            profile = profile_record(entry["profile"])
+        else:
+            from .model import Profile
+
+            profile = from_dict(Profile, entry["profile"])
     except (OSError, ValueError, KeyError, TypeError, JobgenError):
         return None
     return LoadedProfile(profile, tuple(chain), entry["digest"])
@@ -394,9 +408,12 @@ def semantic_problems(profile: Profile, path: Path) -> list[str]:
     return problems
 
 
-def load_profile_file(start: ProfileFile, use_cache: bool = True) -> LoadedProfile:
+def load_profile_file(start: ProfileFile, use_cache: bool = True,
+                      light: bool = False) -> LoadedProfile:
+    """The validated profile; with `light` a warm cache gives records (jobgen.records), which
+    only `render` asks for: it reads a profile and never needs the model's classes."""
     if use_cache:
-        cached = _read_cached(start)
+        cached = _read_cached(start, light)
         if cached is not None:
             return cached
     chain = load_file_chain(start)
@@ -411,11 +428,11 @@ def load_profile_file(start: ProfileFile, use_cache: bool = True) -> LoadedProfi
     return loaded
 
 
-def load_profile(name: str) -> LoadedProfile:
+def load_profile(name: str, light: bool = False) -> LoadedProfile:
     found = discover()
     if name not in found:
         raise unknown_site(name, sorted(found))
-    return load_profile_file(found[name])
+    return load_profile_file(found[name], light=light)
 
 
 def profile_file_for_path(path: Path) -> ProfileFile:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import JobgenError
 from .facts import Fact
-from .model import Profile, Queue
 from .registry import Registry
 from .walltime import hms, lsf_minutes, parse_walltime
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import Profile, Queue
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class JobShape:
     requeue: int = 0
 
 
-DirectiveFn = Callable[[Profile, JobShape], list[Fact]]
+DirectiveFn = Callable[["Profile", JobShape], list[Fact]]
 DIALECTS: Registry[DirectiveFn] = Registry()
 dialect = DIALECTS.register
 PREFIX = {"pbs": "#PBS", "slurm": "#SBATCH", "lsf": "#BSUB", "cobalt": "#COBALT", "none": ""}

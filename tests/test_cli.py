@@ -182,13 +182,14 @@ def test_whatever_the_fast_parser_accepts_typer_accepts_the_same_way(words):
         assert _normalised(fast) == _normalised(_typer_params(args))
 
 
-def test_render_fast_path_imports_neither_typer_nor_pydantic():
+def test_a_warm_render_imports_neither_typer_pydantic_jinja2_nor_the_model():
     code = ("import sys, io; from jobgen.main import _fast_render; sys.stdout = io.StringIO(); "
             "done = _fast_render(['render', '--site', 'aurora', '--app', 'cosmictagger', "
             "'--nodes', '2', '-A', 'p']); sys.stdout = sys.__stdout__; "
-            "print(done, sorted(m for m in ('typer', 'click', 'pydantic', 'torch') "
+            "print(done, sorted(m for m in ('typer', 'click', 'pydantic', 'torch', 'jinja2', "
+            "'jobgen.model', 'annotated_types') "
             "if m in sys.modules))")
-    run_jobgen("render", "--site", "aurora", "--app", "ffn", "-A", "p")  # warm the cache
+    run_jobgen("render", "--site", "aurora", "--app", "cosmictagger", "-A", "p")  # warm cache
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert res.stdout.strip() == "True []", res.stderr
 

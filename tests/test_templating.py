@@ -86,3 +86,33 @@ def test_an_edited_template_is_compiled_again(tmp_path):
     (directory / "extra.j2").write_text("two\n")
     assert compiled_environment(directory, make, FILTERS, TESTS, checked_output) \
         .get_template("extra.j2").render() == "two\n"
+
+
+def _example_requests():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("regenerate", ROOT / "examples" /
+                                                  "regenerate.py")
+    regen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(regen)
+    reqs = [dict(site=s, app=a, nodes=1 if s.startswith("local") else 2,
+                 account=None if s.startswith("local") else "MYPROJECT")
+            for s in site_names() for a in ("cosmictagger", "gpt")]
+    return reqs + [{"account": "MYPROJECT", **kw} for _, kw in regen.EXTRAS]
+
+
+def test_profile_records_plan_and_render_like_the_model():
+    """A warm `jobgen render` reads the profile as records (jobgen.records), not the model's
+    dataclasses: every example request gives the same plan text either way."""
+    from jobgen.plan import Request, build_plan
+    from jobgen.profiles import load_profile
+    from jobgen.records import ProfileRecord
+    from jobgen.render import render
+
+    for kw in _example_requests():
+        model = load_profile(kw["site"])  # validates and fills the cache
+        light = load_profile(kw["site"], light=True)
+        assert isinstance(light.profile, ProfileRecord) and light.digest == model.digest
+        assert light.profile.devices_per_node == model.profile.devices_per_node
+        req = Request(**kw)
+        assert render(build_plan(light, req)) == render(build_plan(model, req)), kw
