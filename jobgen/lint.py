@@ -829,15 +829,25 @@ def _loads(ctx: Context, module: str) -> bool:
                             text) for _, text in ctx.script.modules)
 
 
+def _family(name: str) -> str:
+    """NCCL_SOCKET_IFNAME -> NCCL: the library a variable configures."""
+    return name.split("_", 1)[0]
+
+
 @rule("ENV002", "dropped-variable")
 def _dropped(ctx: Context) -> list[Hit]:
+    """A member of an essential set (`required`) missing, or a variable missing from a
+    library's settings that the script does configure (it sets NCCL_* but not this one)."""
     if not ctx.argv:  # not a launch script: nothing to hold the variables against
         return []
     present = {s.name for s in ctx.script.settings}
+    families = {_family(n) for n in present}
     nodes = ctx.nodes
     out = []
     for var in ctx.profile.env:
         if var.name in present or not _applies(var, nodes):
+            continue
+        if not var.required and _family(var.name) not in families:
             continue
         if var.preset_by and _loads(ctx, var.preset_by):
             continue

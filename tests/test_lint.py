@@ -175,27 +175,14 @@ def test_lumi_renders_on_shared_partitions_ask_for_whole_nodes():
 
 def test_a_tensorflow_script_loading_the_pytorch_stack_is_caught():
     """Aurora: "TensorFlow now has its own module, separate from the frameworks module"
-    (UG docs/aurora/data-science/frameworks/tensorflow.md). Once a profile says which
-    framework a module is for, a script that runs TensorFlow (it sets the TensorFlow recipe's
-    HOROVOD_THREAD_AFFINITY) and loads the PyTorch stack is reported."""
-    import dataclasses
-
-    from jobgen.model import ModuleCommand
-
-    @dataclasses.dataclass(frozen=True, kw_only=True)
-    class FrameworkModule(ModuleCommand):  # the profile fact: this module is one framework's
-        framework: str | None = None
-
-    profile = load_profile("aurora").profile
-    modules = [FrameworkModule(action="load", name="frameworks", framework="pytorch",
-                               why="the ALCF PyTorch stack", source="UG x"),
-               FrameworkModule(action="load", name="tensorflow", framework="tensorflow",
-                               why="TensorFlow has its own module", source="UG x")]
-    split = dataclasses.replace(profile, modules=modules)
+    (UG docs/aurora/data-science/frameworks/tensorflow.md); the profile says which framework
+    each module is for, so a script that runs TensorFlow (it sets the TensorFlow recipe's
+    HOROVOD_THREAD_AFFINITY) and loads `frameworks` is reported, and only that."""
     text = (ROOT / "examples" / "extras" / "aurora-tensorflow.pbs").read_text()
-    findings = [f for f in lint(parse_text(text), split) if f.rule == "MODULE001"]
-    assert len(findings) == 1 and "load tensorflow instead" in findings[0].fix
-    fixed = text.replace("module load frameworks\n", "module load tensorflow\n")
-    assert [f for f in lint(parse_text(fixed), split) if f.rule == "MODULE001"] == []
+    assert rules_of(text, "aurora") == []
+    wrong = text.replace("module load tensorflow\n", "module load frameworks\n")
+    findings = lint(parse_text(wrong), load_profile("aurora").profile)
+    assert [f.rule for f in findings] == ["MODULE001"]
+    assert "load tensorflow" in findings[0].fix
     pytorch = (ROOT / "examples" / "aurora" / "ffn.pbs").read_text()  # no TensorFlow marker
-    assert [f for f in lint(parse_text(pytorch), split) if f.rule == "MODULE001"] == []
+    assert rules_of(pytorch, "aurora") == []

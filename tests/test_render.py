@@ -435,6 +435,8 @@ def test_user_values_cannot_inject_shell(tmp_path):
                                           "after --"),
         (["--site", "aurora", "--app", "ffn", "-A", "p", "--", "python", "t.py"],
          "give either --app APP or your own program after `--`, not both"),
+        (["--site", "aurora", "--app", "ffn", "-A", "p", "--framework-module",
+          "frameworks/bogus"], "frameworks/bogus: not a documented frameworks release"),
         (["--site", "aurora", "--app", "ffn", "-A", "p", "--walltime", "00:75:00"],
          "bad walltime '00:75:00': minutes must be 00-59, not 75"),
         (["--site", "aurora", "--app", "ffn", "-A", "p", "--walltime", "01:00:00\n#PBS -V"],
