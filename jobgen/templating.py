@@ -54,10 +54,6 @@ class _Undefined:
     __hash__ = None  # type: ignore[assignment]
 
 
-class _TemplateRuntimeError(Exception):
-    pass
-
-
 def _identity(x: Any) -> Any:
     return x
 
@@ -132,7 +128,7 @@ class _Environment:
                 raise Fallback(f"no compiled code for {name}")
             namespace = {
                 "environment": self, "missing": MISSING, "Undefined": _Undefined,
-                "TemplateRuntimeError": _TemplateRuntimeError, "TemplateNotFound": Fallback,
+                "TemplateRuntimeError": Fallback, "TemplateNotFound": Fallback,
                 "identity": _identity, "internalcode": _identity, "str_join": _str_join,
                 **{n: None for n in ("LoopContext", "Macro", "Markup", "Namespace",
                                      "TemplateReference", "escape", "markup_join")},
@@ -143,9 +139,10 @@ class _Environment:
 
 
 # ---------------------------------------------------------------- the kept code
-def _key(directory: Path) -> str:
-    """Templates' names and bytes, Jinja2's and Python's versions: any change, new code."""
-    parts = [sys.version.encode(), _jinja_stamp()]
+def _key(directory: Path, names: list[str]) -> str:
+    """Templates' names and bytes, the filter and test names the code looks up, Jinja2's and
+    Python's versions: any change, new code."""
+    parts = [sys.version.encode(), _jinja_stamp(), " ".join(sorted(names)).encode()]
     for path in sorted(directory.glob("*.j2")):
         parts += [path.name.encode(), path.read_bytes()]
     return cache.sha256(b"\0".join(parts))
@@ -183,7 +180,7 @@ def compiled_environment(directory: Path, jinja_env: Callable[[], Any],
                          filters: dict[str, Any], tests: dict[str, Any],
                          finalize: Callable[[Any], Any]) -> _Environment | None:
     """The kept code as an environment; compiles (with Jinja2) and keeps it on a miss."""
-    key = _key(directory)
+    key = _key(directory, [*filters, *tests])
     name = f"templates-{key[:32]}-{sys.implementation.cache_tag}.marshal"
     blob = cache.read_bytes(name)
     codes = None
