@@ -1,6 +1,12 @@
-"""Cold-process render time of `jobgen render` against a bare `python -c pass`, in one run.
+"""Cold-process render time of `jobgen render` against a bare `python -c pass` and LLNL
+HPC-launcher's `launch --dry-run` (when installed), in one run.
 
     python3 benchmarks/render_speed.py [--runs 21]
+
+Install both without editable hooks (an editable install adds an import hook to every start,
+the floor's too): `python3 -m venv V --system-site-packages; V/bin/pip install --no-deps
+--no-build-isolation .; V/bin/pip install hpc-launcher; V/bin/python benchmarks/render_speed.py`.
+The cases run interleaved (one sample of each per round), so machine load hits them alike.
 
 Every sample is a new interpreter, as a user's shell starts it. "warm cache" is the normal
 case (the validated profile, app manifest and compiled templates come from ~/.cache/jobgen);
@@ -23,15 +29,18 @@ from pathlib import Path
 ARGS = ["render", "--site", "aurora", "--app", "cosmictagger", "--nodes", "2", "-A", "proj"]
 
 
-def sample(cmd: list[str], env: dict[str, str], runs: int, fresh_cache: bool) -> list[float]:
-    times = []
-    for _ in range(runs):
-        if fresh_cache:
-            env = dict(env, JOBGEN_CACHE_DIR=tempfile.mkdtemp(prefix="jobgen-bench-"))
-        start = time.perf_counter()
-        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True)
-        times.append(time.perf_counter() - start)
-    return times
+# HPC-launcher's dry run for a comparable job: 2 nodes of 12 ranks, printed, not submitted.
+HPC_LAUNCHER = ["--dry-run", "--scheduler", "slurm", "-N", "2", "-n", "12", "-t", "30", "--",
+                "python3", "train.py"]
+
+
+def once(cmd: list[str], env: dict[str, str], fresh_cache: bool) -> float:
+    if fresh_cache:
+        env = dict(env, JOBGEN_CACHE_DIR=tempfile.mkdtemp(prefix="jobgen-bench-"))
+    start = time.perf_counter()
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=True)
+    return time.perf_counter() - start
 
 
 def main() -> int:
@@ -43,20 +52,37 @@ def main() -> int:
     # Measure what users get: compiled bytecode (.pyc) kept between runs, as after pip install.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([py, "-m", "jobgen", *ARGS], env=env, stdout=subprocess.DEVNULL, check=True)
-    rows = [("python -c pass", sample([py, "-c", "pass"], env, opts.runs, False))]
-    script = Path(py).parent / "jobgen"
-    cases = [("python -m jobgen render (warm cache)", [py, "-m", "jobgen", *ARGS], False)]
-    if script.exists():
-        cases.append(("jobgen render (console script, warm cache)", [str(script), *ARGS], False))
+    bindir = Path(py).parent
+    cases = [("python -c pass", [py, "-c", "pass"], False),
+             ("python -m jobgen render (warm cache)", [py, "-m", "jobgen", *ARGS], False)]
+    if (bindir / "jobgen").exists():
+        cases.append(("jobgen render (console script, warm cache)",
+                      [str(bindir / "jobgen"), *ARGS], False))
     cases.append(("python -m jobgen render (empty cache)", [py, "-m", "jobgen", *ARGS], True))
-    for label, cmd, fresh in cases:
-        rows.append((label, sample(cmd, env, opts.runs, fresh)))
-    base = statistics.median(rows[0][1])
+    launcher = bindir / "launch"
+    if launcher.exists():
+        cases.append(("HPC-launcher launch --dry-run", [str(launcher), *HPC_LAUNCHER], False))
+    for _, cmd, fresh in cases:  # warm the page cache and the .pyc files
+        once(cmd, env, fresh)
+    times: dict[str, list[float]] = {label: [] for label, _, _ in cases}
+    for _ in range(opts.runs):
+        for label, cmd, fresh in cases:
+            times[label].append(once(cmd, env, fresh))
+    med = {label: statistics.median(t) for label, t in times.items()}
+    base = med["python -c pass"]
     print(f"{'case':45} {'median ms':>10} {'min ms':>8} {'x python -c pass':>17}")
-    for label, times in rows:
-        med = statistics.median(times)
-        print(f"{label:45} {med * 1000:10.1f} {min(times) * 1000:8.1f} {med / base:17.2f}")
-    print(f"({opts.runs} runs each, {os.cpu_count()} CPUs, {sys.version.split()[0]})")
+    for label, t in times.items():
+        print(f"{label:45} {med[label] * 1000:10.1f} {min(t) * 1000:8.1f} "
+              f"{med[label] / base:17.2f}")
+    warm = med["python -m jobgen render (warm cache)"]
+    peer = med.get("HPC-launcher launch --dry-run")
+    if peer is None:
+        print("HPC-launcher is not installed here (pip install hpc-launcher): compared with "
+              "the floor only")
+    else:
+        print(f"jobgen render / HPC-launcher dry run: {warm / peer:.2f} "
+              f"({'faster' if warm < peer else 'slower'})")
+    print(f"({opts.runs} rounds, {os.cpu_count()} CPUs, {sys.version.split()[0]})")
     return 0
 
 

@@ -94,18 +94,23 @@ def read(name: str) -> Any | None:
 
 def write(name: str, data: Any) -> None:
     """Store `data` under `name` atomically; any failure leaves the cache as it was."""
-    directory = cache_dir()
-    if directory is None:
-        return
     try:
         text = json.dumps({"name": name, "data": data}, sort_keys=True)
     except (TypeError, ValueError, RecursionError):
         return
+    write_bytes(name, text.encode("utf-8"))
+
+
+def write_bytes(name: str, blob: bytes) -> None:
+    """Store a binary entry atomically, through an unpredictable temporary file."""
+    directory = cache_dir()
+    if directory is None:
+        return
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
         os.replace(tmp, directory / name)
         tmp = None
     except OSError:
@@ -148,3 +153,14 @@ def bytecode_cache():
                 pass
 
     return _Tolerant(str(templates))
+
+
+def read_bytes(name: str) -> bytes | None:
+    """A binary entry (compiled templates), or None when absent or unreadable."""
+    directory = cache_dir()
+    if directory is None:
+        return None
+    try:
+        return (directory / name).read_bytes()
+    except OSError:
+        return None

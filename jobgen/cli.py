@@ -6,28 +6,50 @@ mistake is one line on stderr and exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from . import __version__
+from .argspec import RENDER_OPTIONS, Opt
 from .cliopts import with_options_of
 from .errors import JobgenError
+from .main import COMMAND as _COMMAND
+from .main import script_for
 from .study.commands import register as register_study
 
 app = typer.Typer(
-    add_completion=False,
     no_args_is_help=True,
     help="Correct, fast batch job scripts for AI training on supercomputers.",
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-# Arguments after a bare `--` are the user's own program; main() takes them off argv before
-# Typer parses, so a mistyped option is still an error instead of part of the command.
-_COMMAND: list[str] = []
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"jobgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Correct, fast batch job scripts for AI training on supercomputers."""
+
+
+def click_errors() -> tuple[type[Exception], type[Exception]]:
+    """click's UsageError and ClickException, whether Typer vendors click or depends on it."""
+    mro = typer.BadParameter.__mro__
+    by_name = {c.__name__: c for c in mro}
+    return by_name["UsageError"], by_name["ClickException"]
 
 
 class Format(str, Enum):
@@ -35,23 +57,9 @@ class Format(str, Enum):
     json = "json"
 
 
-class FrameworkChoice(str, Enum):
-    pytorch = "pytorch"
-    tensorflow = "tensorflow"
-
-
-class BackendChoice(str, Enum):
-    nccl = "nccl"
-    gloo = "gloo"
-    xccl = "xccl"
-    ccl = "ccl"
-
-
-class PrecisionChoice(str, Enum):
-    fp32 = "fp32"
-    tf32 = "tf32"
-    bf16 = "bf16"
-    fp16 = "fp16"
+class ListFormat(str, Enum):
+    table = "table"
+    json = "json"
 
 
 def _console(stderr: bool = False):
@@ -62,45 +70,77 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, width=width)
 
 
-@app.command()
-def sites() -> None:
-    """List the site profiles on the search path."""
-    from rich.table import Table
-    from rich.text import Text
+FORMAT_HELP = "table for people, json for scripts."
+SITE_COLUMNS = ("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",
+                "profile source", "file")
 
+
+def _site_rows() -> list[dict[str, str]]:
+    """One row per profile on the search path; a broken profile is a row saying why."""
     from .profiles import bundled_dir, discover, load_profile_file
-    from .shell import comment
 
-    def row(*cells: str, style: str = "") -> None:
-        # Text, not markup: names and profile values are input and may hold '[' or controls
-        table.add_row(*(Text(comment(c), style=style if i == 5 else "")
-                        for i, c in enumerate(cells)))
-
-    table = Table("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",
-                  "profile source", "file")
+    rows = []
     bundled = bundled_dir()
     for name, pf in discover().items():
         where = pf.layer
         if pf.shadows:
             hidden = ["bundled" if p.parent == bundled else str(p) for p in pf.shadows]
             where += f" (overrides {', '.join(hidden)})"
+        row = dict.fromkeys(SITE_COLUMNS, "-") | {"site": name, "profile source": where,
+                                                  "file": str(pf.path)}
         try:
             p = load_profile_file(pf).profile
         except JobgenError as exc:
-            row(name, "-", "-", "-", "-", "invalid", where, str(exc), style="red")
+            rows.append(row | {"status": "invalid", "file": str(exc)})
             continue
         gpus = p.node.gpus
-        row(
-            name, p.scheduler.dialect, f"{p.launcher.dialect} ({p.launcher.command})",
-            f"{gpus.count} x {gpus.model}" if gpus else "none",
-            f"{gpus.subdevices_per_gpu} {gpus.subdevice_name}s" if gpus and gpus.subdevice_name
-            else "-",
-            p.status, where, str(pf.path),
-        )
+        rows.append(row | {
+            "scheduler": p.scheduler.dialect,
+            "launcher": f"{p.launcher.dialect} ({p.launcher.command})",
+            "GPUs/node": f"{gpus.count} x {gpus.model}" if gpus else "none",
+            "sub-devices": f"{gpus.subdevices_per_gpu} {gpus.subdevice_name}s"
+            if gpus and gpus.subdevice_name else "-",
+            "status": p.status,
+        })
+    return rows
+
+
+def _print_table(columns: tuple[str, ...], rows: list[dict[str, str]],
+                 whole: tuple[str, ...]) -> None:
+    """A Rich table whose `whole` columns never wrap (names users type); the others wrap at
+    spaces and fold words longer than the column, so a narrow terminal cuts nothing off."""
+    from rich.table import Table
+
+    table = Table()
+    for name in columns:
+        if name in whole:
+            table.add_column(name, no_wrap=True)
+        else:
+            table.add_column(name, overflow="fold")
+    from rich.text import Text
+
+    from .shell import comment
+
+    for row in rows:
+        # Text, not markup: names and profile values are input and may hold '[' or controls
+        table.add_row(*(Text(comment(row[c]), style="red" if row[c] == "invalid" else "")
+                        for c in columns))
     _console().print(table)
 
 
-@app.command()
+@app.command(epilog="Examples: jobgen sites; jobgen sites --format json | jq -r '.[].site'")
+def sites(
+    fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
+) -> None:
+    """List the site profiles on the search path."""
+    rows = _site_rows()
+    if fmt is ListFormat.json:
+        typer.echo(json.dumps(rows, indent=2))
+    else:
+        _print_table(SITE_COLUMNS, rows, whole=("site", "scheduler", "status"))
+
+
+@app.command(epilog="Examples: jobgen show sunspot; jobgen show aurora --format json")
 def show(
     site: Annotated[str, typer.Argument(help="Site name.")],
     fmt: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.yaml,
@@ -123,21 +163,27 @@ def show(
     typer.echo(yaml.safe_dump(data, sort_keys=False, width=100), nl=False)
 
 
-@app.command()
+@app.command(epilog="Exit code 0 when every profile is valid, 2 otherwise. Examples: jobgen "
+             "validate; jobgen validate ~/.config/jobgen/profiles/aurora.yaml; jobgen validate "
+             "my-profiles/ --format json")
 def validate(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(help="Profile files or directories (default: every profile on the "
                             "search path)."),
     ] = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
 ) -> None:
     """Check profiles: schema, then semantics (bind lists, masks, queues, extends)."""
     from .validate import validate_paths
 
     problems, checked = validate_paths(paths or [])
-    for line in problems:
-        typer.echo(line, err=True)
-    typer.echo(f"{checked} profile(s) checked, {len(problems)} problem(s)")
+    if fmt is ListFormat.json:
+        typer.echo(json.dumps({"checked": checked, "problems": problems}, indent=2))
+    else:
+        for line in problems:
+            typer.echo(line, err=True)
+        typer.echo(f"{checked} profile(s) checked, {len(problems)} problem(s)")
     if problems:
         raise typer.Exit(2)
 
@@ -150,100 +196,86 @@ def schema() -> None:
     typer.echo(json.dumps(json_schema(), indent=2, sort_keys=True))
 
 
-@app.command()
-def apps() -> None:
-    """List the bundled workloads (`--app` names)."""
-    from rich.table import Table
+APP_COLUMNS = ("app", "frameworks", "model", "batch", "description")
 
+
+@app.command(epilog="Examples: jobgen apps; jobgen render --site polaris --app ffn -A PROJ; "
+             "jobgen apps --format json")
+def apps(
+    fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
+) -> None:
+    """List the bundled workloads (`--app` names)."""
     from .apps import app_names, load_app
 
-    table = Table("app", "frameworks", "model", "batch", "description")
-    for name in app_names():
-        a = load_app(name)
-        table.add_row(a.name, ", ".join(a.frameworks), a.model, str(a.default_batch_size),
-                      a.description)
-    _console().print(table)
+    found = [load_app(name) for name in app_names()]
+    if fmt is ListFormat.json:
+        typer.echo(json.dumps([{"app": a.name, "frameworks": list(a.frameworks),
+                                "model": a.model, "batch": a.default_batch_size,
+                                "description": a.description, "module": a.module}
+                               for a in found], indent=2))
+        return
+    _print_table(APP_COLUMNS, [{"app": a.name, "frameworks": ", ".join(a.frameworks),
+                                "model": a.model, "batch": str(a.default_batch_size),
+                                "description": a.description} for a in found], whole=("app",))
+
+
+def _complete_sites(incomplete: str) -> list[str]:
+    from .profiles import site_names
+
+    return [n for n in site_names() if n.startswith(incomplete)]
+
+
+def _complete_apps(incomplete: str) -> list[str]:
+    from .apps import app_names
+
+    return [n for n in app_names() if n.startswith(incomplete)]
+
+
+_COMPLETIONS = {"sites": _complete_sites, "apps": _complete_apps}
+
+
+def _parameter(opt: Opt) -> inspect.Parameter:
+    """A Typer parameter from render's option table (argspec), so both parsers agree."""
+    kinds: dict[str, Any] = {"str": str, "int": int, "bool": bool, "list": list[str],
+                             "path": Path}
+    if opt.kind == "choice":
+        kind: Any = Enum(opt.name.title(), {c: c for c in opt.choices}, type=str)
+        default = kind(opt.default) if opt.default is not None else None
+    else:
+        kind, default = kinds[opt.kind], opt.default
+    if default is None and not opt.required:
+        kind = kind | None
+    info = typer.Option(*opt.flags, help=opt.help,
+                        autocompletion=_COMPLETIONS[opt.complete] if opt.complete else None)
+    return inspect.Parameter(opt.name, inspect.Parameter.KEYWORD_ONLY,
+                             default=inspect.Parameter.empty if opt.required else default,
+                             annotation=Annotated[kind, info])
+
+
+def _render_options(fn: Any) -> Any:
+    params = [_parameter(o) for o in RENDER_OPTIONS]
+    fn.__signature__ = inspect.Signature(params)
+    fn.__annotations__ = {p.name: p.annotation for p in params}
+    return fn
 
 
 @app.command(
     epilog="Put your own program after `--`: jobgen render --site polaris --nodes 8 -- "
     "python train.py --lr 3e-4"
 )
-def render(
-    site: Annotated[str, typer.Option(help="Site profile name (jobgen sites).")],
-    app_name: Annotated[str | None, typer.Option("--app", help="Bundled workload "
-                                                 "(jobgen apps).")] = None,
-    nodes: Annotated[int | None, typer.Option(help="Nodes (default 1).")] = None,
-    ranks_per_node: Annotated[int | None, typer.Option(help="Ranks per node (default: one "
-                                                       "per GPU device).")] = None,
-    ranks_per_device: Annotated[int | None, typer.Option(
-        help="Ranks of one data-parallel job per GPU device (NVIDIA/AMD: over gloo).")] = None,
-    instances_per_device: Annotated[int | None, typer.Option(
-        help="Independent trainings per GPU device (per node without GPUs), each world "
-             "size 1; the job sums their throughput.")] = None,
-    dist_backend: Annotated[BackendChoice | None, typer.Option(
-        help="torch.distributed backend (default: the site's; gloo where ranks share a "
-             "GPU). For your own program, a promise exported as JOBGEN_DIST_BACKEND.")]
-    = None,
-    queue: Annotated[str | None, typer.Option(help="Queue / partition (default: chosen "
-                                              "from nodes and walltime).")] = None,
-    walltime: Annotated[str | None, typer.Option(help="HH:MM:SS")] = None,
-    account: Annotated[str | None, typer.Option("--account", "-A",
-                                                help="Project to charge.")] = None,
-    job_name: Annotated[str | None, typer.Option(help="Job name.")] = None,
-    filesystems: Annotated[str | None, typer.Option(help="PBS filesystems, e.g. "
-                                                    "home:flare.")] = None,
-    precision: Annotated[PrecisionChoice | None, typer.Option(help="Default: the site's.")]
-    = None,
-    env: Annotated[list[str] | None, typer.Option("--env", help="KEY=VALUE, repeatable.")]
-    = None,
-    app_args: Annotated[str, typer.Option(help="Arguments passed to the app.")] = "",
-    python: Annotated[str | None, typer.Option(help="Python executable on the compute "
-                                               "nodes.")] = None,
-    framework: Annotated[FrameworkChoice, typer.Option(help="Framework of the program "
-                                                       "(bundled apps: pytorch).")]
-    = FrameworkChoice.pytorch,
-    framework_module: Annotated[str | None, typer.Option(help="Framework module release, "
-                                                         "e.g. frameworks/2024.2.1_u1.")] = None,
-    copper: Annotated[bool, typer.Option(help="Serve your Python packages through Copper "
-                                         "(Aurora).")] = False,
-    copper_path: Annotated[list[str] | None, typer.Option(help="Directory to read through "
-                                                          "Copper, repeatable.")] = None,
-    container: Annotated[str | None, typer.Option(help="Run the program in this container "
-                                                  "image.")] = None,
-    stage: Annotated[str | None, typer.Option(help="Tar archive to unpack on every node "
-                                              "before the launch.")] = None,
-    stage_to: Annotated[str | None, typer.Option(help="Where --stage unpacks (default: the "
-                                                 "node-local disk).")] = None,
-    requeue: Annotated[int, typer.Option(help="Requeue after preemption or the walltime "
-                                         "warning, at most this many times.")] = 0,
-    checkpoint_dir: Annotated[str | None, typer.Option(help="Where the app checkpoints "
-                                                       "(needed with --requeue).")] = None,
-    out: Annotated[str | None, typer.Option(help="Write the script here instead of "
-                                            "stdout.")] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
-) -> None:
+@_render_options
+def render(**options: Any) -> None:
     """Render a job script for SITE that runs --app APP or your program after `--`."""
-    options = {k: v for k, v in locals().items() if k not in ("out", "force")}
     from .output import check_target, write_script
-    from .plan import build_plan
-    from .profiles import load_profile
-    from .render import render as render_text
-    from .requestopts import request_from_options
 
-    req = request_from_options(options, _COMMAND)
+    out, force = options.pop("out"), options.pop("force")
     if out is not None:
-        check_target(out, force)
-    plan = build_plan(load_profile(site), req)
-    text = render_text(plan)
-    for note in plan.notes:
-        typer.echo(f"jobgen: note: {note}", err=True)
-    for warning in plan.warnings:
-        typer.echo(f"jobgen: warning: {warning}", err=True)
+        check_target(str(out), force)
+    text = script_for(options)
     if out is None:
         sys.stdout.write(text)
         return
-    write_script(out, text, force)
+    write_script(str(out), text, force)
 
 
 # ---------------------------------------------------------------- review: explain, diff, lint,
@@ -268,9 +300,9 @@ def explain(
     from .explain import build_report, format_text
     from .plan import build_plan
     from .profiles import load_profile
-    from .requestopts import request_from_options, with_placeholders
+    from .requestopts import cli_request, with_placeholders
 
-    req = request_from_options(options, _COMMAND)
+    req = cli_request(options, _COMMAND)
     loaded = load_profile(req.site)
     req, notes = with_placeholders(req, loaded)
     plan = build_plan(loaded, req)
@@ -324,7 +356,9 @@ def diff(
     _exit_with(any(c.changes for c in comparisons))
 
 
-@app.command(epilog="Exit code 0 when clean, 1 with findings, 2 on error.")
+@app.command(epilog="Exit code 0 when clean, 1 with findings, 2 on error. Examples: jobgen "
+             "lint job.pbs (site from the jobgen header); jobgen lint my-job.slurm --site lumi; "
+             "jobgen lint job.pbs --format json")
 def lint(
     script: Annotated[Path, typer.Argument(help="A job script, generated or hand-written.")],
     site: Annotated[str | None, typer.Option(
@@ -353,7 +387,8 @@ def lint(
     _exit_with(bool(findings))
 
 
-@app.command(epilog="Exit code 0 when up to date, 1 when it drifted, 2 on error.")
+@app.command(epilog="Exit code 0 when up to date, 1 when it drifted, 2 on error. Examples: "
+             "jobgen verify job.pbs; jobgen verify job.pbs --format json")
 def verify(
     script: Annotated[Path, typer.Argument(help="A script written by jobgen render.")],
     fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
@@ -375,19 +410,10 @@ register_study(app, render, _COMMAND)
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if "--" in args:
-        cut = args.index("--")
-        _COMMAND[:] = args[cut + 1 :]
-        args = args[:cut]
-        if not _COMMAND:
-            typer.echo("jobgen: error: nothing after `--`: give the program to launch", err=True)
-            sys.exit(2)
-    try:
-        app(args=args, prog_name="jobgen", standalone_mode=True)
-    except JobgenError as exc:
-        typer.echo(f"jobgen: error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+    """The console entry point lives in jobgen.main (it avoids importing Typer when it can)."""
+    from .main import main as entry
+
+    entry(argv)
 
 
 if __name__ == "__main__":

@@ -64,6 +64,9 @@ class _Layers:
         items = directive_items(body)
         key = items[0][0] if items else ""
         field, path = _DIRECTIVE_ORIGIN.get(key, ("", None))
+        origins = dict(self.req.origins)
+        if field in origins:  # a user default (config file or environment)
+            return origins[field]
         if field and getattr(self.req, field, None) is not None:
             return f"command line ({_option(field)})"
         if path:
@@ -121,6 +124,8 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
             "device": plan.device_kind, "framework": plan.framework,
         },
         "notes": [*(notes or []), *plan.notes],
+        "defaults": [{"key": key, "value": _default_value(req, key), "layer": layer}
+                     for key, layer in req.origins],
         "placement": [
             {"local_rank": s.local_rank, "cpus": format_cpu_list(s.cpus),
              "cores": format_cpu_list(s.cores), "device": s.device, "device_label": s.device_label,
@@ -187,6 +192,10 @@ def _device_selection(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
         return None
     return _fact(sel.text, sel.why, sel.source, layers.prov.layer("gpu_affinity"),
                  sel.unconfirmed)
+
+def _default_value(req: Request, key: str) -> str:
+    value = req.queue_preference if key == "queue" else getattr(req, key)
+    return ", ".join(value) if isinstance(value, tuple) else str(value)
 
 
 def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
@@ -369,6 +378,8 @@ def format_text(report: dict[str, Any]) -> str:
         f"{s['precision']} on {s['device']}",
     ]
     lines += [f"note: {n}" for n in report["notes"]]
+    lines += [f"default: {d['key']}={d['value']}   layer: {d['layer']}"
+              for d in report["defaults"]]
     lines += [f"WARNING: {w}" for w in report["warnings"]]
 
     lines += ["", "== placement (per node-local rank)"]

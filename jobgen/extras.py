@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import JobgenError
 from .facts import EnvSetting, Fact
-from .model import EnvVar, Flag, FrameworkStack, FrameworkVariant, Profile
 from .placement import resource_set_per_device, visible_devices, whole_gpus
 from .shell import SAFE_EXPANSION, Expand, quote
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import EnvVar, Flag, FrameworkStack, FrameworkVariant, Profile
 
 SAFE_PATH = re.compile(r"/[A-Za-z0-9._/+@-]*")
 
@@ -298,6 +301,8 @@ def stage_step(profile: Profile, archive: str | None, dest: str | None) -> Stage
                         "on every node at exit")
     flag = None
     if local.alloc_flag:
+        from .model import Flag  # Summit only: other renders read records, not the model
+
         flag = Flag(value=local.alloc_flag, why=f"{local.path} exists only with it (--stage)",
                     source=local.source, unconfirmed=local.unconfirmed)
     return StageStep(archive, target, f"untar once per node to the node-local {local.path} "

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .cpus import cpu_mask, format_cpu_list
-from .model import Profile
 from .placement import Slot
 from .registry import Registry
 from .shell import Var, Word
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import Profile
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,7 @@ class LaunchShape:
     resource_set_cores: int = 0
 
 
-LauncherFn = Callable[[Profile, LaunchShape], list[LaunchArg]]
+LauncherFn = Callable[["Profile", LaunchShape], list[LaunchArg]]
 LAUNCHERS: Registry[LauncherFn] = Registry()
 launcher = LAUNCHERS.register
 
@@ -194,7 +197,7 @@ def _torchrun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
     ] + _profile_args(profile)
 
 
-PerNodeFn = Callable[[Profile, int], list[Word]]
+PerNodeFn = Callable[["Profile", int], list[Word]]
 # How a launcher runs one task on each node (MPS daemons, data staging).
 PER_NODE: Registry[PerNodeFn] = Registry()
 per_node = PER_NODE.register

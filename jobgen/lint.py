@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cpus import MAX_CPUS, format_cpu_list, logical_cpus, parse_cpu_list
-from .model import Profile, Queue
+from .model import EnvVar, Profile, Queue
 from .schedulers import PREFIX, walltime_limit
 from .scriptparse import PREFIXES, Script, directive_items, launcher_items
 from .walltime import hms
@@ -443,6 +443,29 @@ def _ranks_devices(ctx: Context) -> list[Hit]:
     return out
 
 
+@rule("GPU004", "shared-device")
+def _shared_device(ctx: Context) -> list[Hit]:
+    """Several local ranks narrowed to one device, without the site's way of sharing it."""
+    if not ctx.profile.devices_per_node:
+        return []
+    users: dict[tuple[str, str], list[int]] = {}
+    for rank, (var, value, _) in sorted(ctx.script.masks.items()):
+        if "$" not in value:
+            users.setdefault((var, value), []).append(rank)
+    limit = _max_per_device(ctx)
+    out = []
+    for (var, value), ranks in users.items():
+        if len(ranks) > limit:
+            sharing = ctx.profile.device_sharing
+            how = (f"; to share on purpose use the site's {sharing.method} sharing "
+                   "(jobgen render --ranks-per-device N)") if sharing else ""
+            out.append((ctx.script.masks[ranks[limit]][2], f"local ranks "
+                        f"{', '.join(map(str, ranks))} all get {var}={value}: they share one "
+                        f"device and the other devices stay idle",
+                        f"give local rank i its own device{how}"))
+    return out
+
+
 @rule("RANK001", "rank-arithmetic")
 def _rank_arith(ctx: Context) -> list[Hit]:
     nodes, rpn, total = ctx.nodes, ctx.ranks_per_node, ctx.total_ranks
@@ -525,7 +548,10 @@ def rank_cpus(ctx: Context) -> list[list[int]] | None:
         if bind == "depth":
             depth, rpn = _int(ctx.flag("--depth", "-d")), ctx.ranks_per_node
             if depth and rpn and depth * rpn <= MAX_CPUS:
-                return [list(range(i * depth, (i + 1) * depth)) for i in range(rpn)]
+                # Depth blocks fill the CPUs the job may use: the OS-reserved ones are not in
+                # its cpuset (Aurora's docs show rank 0 on HWT 1-8 with core 0 reserved).
+                free = [c for c in range(ctx.logical) if c not in _reserved_cpus(ctx)]
+                return [free[i * depth:(i + 1) * depth] for i in range(rpn)]
         return None
     if d == "mpich":
         bind = ctx.flag("-bind-to", "--bind-to")
@@ -612,6 +638,69 @@ def _bind_count(ctx: Context) -> list[Hit]:
              "reuses or leaves out lists", f"give exactly {rpn} lists, one per local rank")]
 
 
+@rule("CPU005", "rank-across-sockets")
+def _across_sockets(ctx: Context) -> list[Hit]:
+    node = ctx.profile.node
+    out = []
+    for rank, cpus in enumerate((rank_cpus(ctx) or []) if node.sockets > 1 else []):
+        sockets = sorted({ctx.core_of(c) // node.cores_per_socket for c in cpus
+                          if c < ctx.logical})
+        if len(sockets) > 1:
+            out.append((ctx.launch_line, f"local rank {rank} is bound to CPUs "
+                        f"{format_cpu_list(cpus)} on sockets {' and '.join(map(str, sockets))}: "
+                        "its threads migrate between sockets and their memory",
+                        "keep each rank on one socket: --cpu-bind=list with per-socket lists "
+                        "(`jobgen render` writes them), or a --depth that divides each socket's "
+                        "usable cores"))
+    return out
+
+
+@rule("CPU006", "cores-oversubscribed")
+def _oversubscribed(ctx: Context) -> list[Hit]:
+    """More cores per node asked for than the node has once its reserved cores are out."""
+    usable = ctx.cores - len(_reserved_cpus(ctx)) // ctx.profile.node.threads_per_core
+    d = ctx.profile.launcher.dialect
+    out = []
+    if d == "srun":
+        item = next(iter(ctx.find("--cpus-per-task", "-c")), None)
+        per_task = _int(ctx.flag("--cpus-per-task", "-c")) or (_int(item.value) if item else None)
+        tasks = ctx.ranks_per_node
+        if per_task and tasks and per_task * tasks > usable:
+            line = item.line if item else ctx.launch_line
+            out.append((line, f"{tasks} tasks x --cpus-per-task={per_task} = {tasks * per_task} "
+                        f"cores per node, but a {ctx.profile.name} node has {usable} usable",
+                        f"--cpus-per-task={usable // tasks} or fewer"))
+    if d == "jsrun":
+        a, c = _int(ctx.flag("-a", "--tasks_per_rs")), _int(ctx.flag("-c", "--cpu_per_rs"))
+        m = re.fullmatch(r"packed:(\d+)", ctx.flag("-b", "--bind") or "")
+        if a and c and m and a * int(m.group(1)) > c:
+            out.append((ctx.launch_line, f"{a} tasks x packed:{m.group(1)} = "
+                        f"{a * int(m.group(1))} cores, but the resource set has -c {c}",
+                        f"-b packed:{c // a} or fewer"))
+    return out
+
+
+@rule("COPPER001", "copper-service-cores")
+def _copper_cores(ctx: Context) -> list[Hit]:
+    cu = ctx.profile.copper
+    loads = any(re.fullmatch(rf"module load {re.escape(cu.module)}(/\S+)?", text)
+                for _, text in ctx.script.modules) if cu else False
+    if cu is None or not (loads or cu.launch in ctx.script.text):
+        return []
+    node = ctx.profile.node
+    service = set(logical_cpus(cu.service_cores, ctx.cores, node.threads_per_core,
+                               node.smt_numbering, True))
+    out = []
+    for rank, cpus in enumerate(rank_cpus(ctx) or []):
+        bad = sorted(set(cpus) & service)
+        if bad:
+            out.append((ctx.launch_line, f"local rank {rank} is bound to CPU "
+                        f"{format_cpu_list(bad)}, where Copper's daemons run (service cores "
+                        f"{format_cpu_list(cu.service_cores)}): {cu.why}",
+                        "bind the ranks clear of them; `jobgen render --copper` does"))
+    return out
+
+
 # ---------------------------------------------------------------- launcher dialect
 _COMMANDS = {"pals": {"mpiexec", "mpirun"}, "srun": {"srun"}, "jsrun": {"jsrun"},
              "openmpi": {"mpirun", "mpiexec"}, "mpich": {"mpiexec", "mpirun"},
@@ -675,6 +764,196 @@ def _launcher_flags(ctx: Context) -> list[Hit]:
                 out.append((ctx.launch_line, f"--cpu-bind={value} is Slurm srun syntax; Cray PALS "
                             "takes list:, depth, core, numa",
                             "write --cpu-bind=list:CPUS:CPUS:..."))
+    return out
+
+
+# ---------------------------------------------------------------- the profile's own facts
+def _profile_env(profile: Profile) -> list[EnvVar]:
+    """Every variable the profile names: its env, binding recipes and device sharing."""
+    out = list(profile.env)
+    out += [v for r in profile.cpu_binding.recipes for v in r.extra_env]
+    out += list(profile.device_sharing.env) if profile.device_sharing else []
+    return out
+
+
+def _known_names(profile: Profile) -> set[str]:
+    names = {v.name for v in _profile_env(profile)}
+    names |= {x for x in (profile.gpu_affinity.variable, profile.launcher.rank_env.rank,
+                          profile.launcher.rank_env.local_rank,
+                          profile.launcher.rank_env.world_size,
+                          profile.launcher.rank_env.local_size) if x}
+    return names
+
+
+def _distance(a: str, b: str, limit: int = 2) -> int:
+    """Levenshtein distance, stopping once it exceeds `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+        if min(row) > limit:
+            return limit + 1
+    return row[-1]
+
+
+@rule("ENV001", "misspelt-variable")
+def _misspelt(ctx: Context) -> list[Hit]:
+    known = _known_names(ctx.profile)
+    by_name = {v.name: v for v in _profile_env(ctx.profile)}
+    out = []
+    for s in ctx.script.settings:
+        if s.name in known or len(s.name) < 8:
+            continue
+        close = sorted(k for k in known if _distance(s.name, k) <= 2)
+        if close:
+            why = f" ({by_name[close[0]].why})" if close[0] in by_name else ""
+            out.append((s.line, f"{s.name} is not a variable {ctx.profile.name} documents; "
+                        f"the profile has {close[0]}{why}", f"rename it to {close[0]}"))
+    return out
+
+
+def _applies(var: EnvVar, nodes: int | None) -> bool:
+    """Whether the profile asks for `var` in this script, as far as the script tells."""
+    w = var.when
+    if var.action == "unset" or w is None:
+        return var.action != "unset"
+    if w.precision or w.framework:
+        return False  # the script does not say its precision or framework
+    if nodes is None:
+        return False
+    return (w.min_nodes is None or nodes >= w.min_nodes) and \
+        (w.max_nodes is None or nodes <= w.max_nodes)
+
+
+def _loads(ctx: Context, module: str) -> bool:
+    return any(re.fullmatch(rf"module load(?: \S+)* {re.escape(module)}(?:/\S+)?(?: \S+)*",
+                            text) for _, text in ctx.script.modules)
+
+
+def _family(name: str) -> str:
+    """NCCL_SOCKET_IFNAME -> NCCL: the library a variable configures."""
+    return name.split("_", 1)[0]
+
+
+@rule("ENV002", "dropped-variable")
+def _dropped(ctx: Context) -> list[Hit]:
+    """A member of an essential set (`required`) missing, or a variable missing from a
+    library's settings that the script does configure (it sets NCCL_* but not this one)."""
+    if not ctx.argv:  # not a launch script: nothing to hold the variables against
+        return []
+    present = {s.name for s in ctx.script.settings}
+    families = {_family(n) for n in present}
+    nodes = ctx.nodes
+    out = []
+    for var in ctx.profile.env:
+        if var.name in present or not _applies(var, nodes):
+            continue
+        if not var.required and _family(var.name) not in families:
+            continue
+        if var.preset_by and _loads(ctx, var.preset_by):
+            continue
+        group = f", one of the {var.required}" if var.required else ""
+        value = var.value or ""
+        out.append((ctx.launch_line, f"{var.name} is not set{group}: {var.why}",
+                    f"export {var.name}={value} ({var.source})"))
+    return out
+
+
+@rule("ENV003", "node-local-path")
+def _node_local(ctx: Context) -> list[Hit]:
+    """A path the profile keeps on node-local storage, moved to the shared home."""
+    exported = ctx.script.exported()
+    out = []
+    for var in ctx.profile.env:
+        s = exported.get(var.name)
+        if not var.value or not var.value.startswith("/") or s is None or not s.value:
+            continue
+        root = "/" + var.value.split("/")[1]
+        moved = s.value.startswith(("$HOME", "${HOME}", "~")) or \
+            (s.value.startswith("/") and not s.value.startswith(root))
+        if moved:
+            out.append((s.line, f"{var.name}={s.value} leaves {root}: {var.why}",
+                        f"keep it under {root}, e.g. {var.value}"))
+    return out
+
+
+@rule("MASTER001", "foreign-master-suffix")
+def _master_suffix(ctx: Context) -> list[Hit]:
+    suffix = ctx.profile.launcher.master.suffix
+    value = ctx.script.variables.get("MASTER_ADDR")
+    if not suffix or not value:
+        return []
+    m = re.search(r"\)((?:\.[A-Za-z0-9-]+)+)[\"']?$", value)
+    if not m or m.group(1) == suffix:
+        return []
+    line = next((s.line for s in ctx.script.settings if s.name == "MASTER_ADDR"),
+                ctx.launch_line)
+    return [(line, f"MASTER_ADDR ends in {m.group(1)}, but {ctx.profile.name}'s nodes are "
+             f"{suffix} on the high-speed network: the ranks wait for a host they cannot reach",
+             f"append {suffix}")]
+
+
+@rule("SCHED004", "discouraged-directive")
+def _discouraged(ctx: Context) -> list[Hit]:
+    out = []
+    for d in ctx.profile.scheduler.avoid:
+        key = directive_items(d.value)[0][0]
+        out += [(i.line, f"`{ctx.prefix} {d.value}`: {d.why}", f"remove it ({d.source})")
+                for i in ctx.find(key)]
+    return out
+
+
+@rule("QUEUE003", "queue-directive-missing")
+def _queue_directives(ctx: Context) -> list[Hit]:
+    """The queue's own directives (LUMI small-g/dev-g: --exclusive, without which the CPU and
+    GPU binding does not apply on nodes shared with other jobs) must be in the script."""
+    item, queue = _queue(ctx)
+    if item is None or queue is None:
+        return []
+    return [(item.line, f"queue {queue.name} needs `{ctx.prefix} {d.value}`: {d.why}",
+             f"add `{ctx.prefix} {d.value}`")
+            for d in queue.directives if not ctx.find(directive_items(d.value)[0][0])]
+
+
+def _framework_markers(profile: Profile) -> dict[str, set[str]]:
+    """Variables the profile sets for one framework only: a script exporting one is that
+    framework's (TensorFlow's ITEX_*, Horovod's affinity)."""
+    seen: dict[str, set[str]] = {}
+    for v in profile.env:
+        if v.when and v.when.framework:
+            seen.setdefault(v.name, set()).add(v.when.framework)
+    for r in profile.cpu_binding.recipes:
+        for v in r.extra_env:
+            seen.setdefault(v.name, set()).add(r.framework or "any")
+    out: dict[str, set[str]] = {}
+    for name, frameworks in seen.items():
+        if len(frameworks) == 1 and "any" not in frameworks:
+            out.setdefault(next(iter(frameworks)), set()).add(name)
+    return out
+
+
+@rule("MODULE001", "other-framework-module")
+def _framework_module(ctx: Context) -> list[Hit]:
+    present = {s.name for s in ctx.script.settings}
+    frameworks = {f for f, names in _framework_markers(ctx.profile).items() if names & present}
+    if len(frameworks) != 1:
+        return []
+    (framework,) = frameworks
+    out = []
+    for m in ctx.profile.modules:
+        other = getattr(m, "framework", None)
+        if m.action != "load" or not m.name or other in (None, framework):
+            continue
+        own = [x.name for x in ctx.profile.modules if getattr(x, "framework", None) == framework
+               and x.action == "load" and x.name]
+        for line, text in ctx.script.modules:
+            if re.fullmatch(rf"module load {re.escape(m.name)}(?:/\S+)?", text):
+                out.append((line, f"`{text}` is {ctx.profile.name}'s {other} stack, but this "
+                            f"script runs {framework}: {m.why}",
+                            f"load {', '.join(own) or f'the {framework} module'} instead"))
     return out
 
 

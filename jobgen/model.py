@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from annotated_types import Ge, Le, MinLen
+from .records import device_kind, devices_per_node
 
 FORBID = {"extra": "forbid"}
 
@@ -34,11 +34,11 @@ class _Matches:
     """pydantic hook: the whole string must match `pattern` (fullmatch, so no stray newline)."""
 
     def __init__(self, pattern: str, what: str) -> None:
-        self.pattern = re.compile(pattern)
+        self.source = pattern  # compiled when pydantic first validates: render never does
         self.what = what
 
     def _check(self, value: str) -> str:
-        if not self.pattern.fullmatch(value):
+        if not re.fullmatch(self.source, value):
             raise ValueError(f"{value[:80]!r} is not {self.what}")
         return value
 
@@ -46,6 +46,29 @@ class _Matches:
         from pydantic_core import core_schema
 
         return core_schema.no_info_after_validator_function(self._check, handler(source))
+
+
+class _Bound:
+    """pydantic hook for one bound (core schema key `ge`, `le` or `min_length`): what
+    annotated_types.Ge/Le/MinLen say, without importing annotated_types on the render path."""
+
+    def __init__(self, key: str, value: int) -> None:
+        self.key, self.value = key, value
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        return {**handler(source), self.key: self.value}
+
+
+def Ge(value: int) -> _Bound:  # noqa: N802 (reads like annotated_types.Ge)
+    return _Bound("ge", value)
+
+
+def Le(value: int) -> _Bound:  # noqa: N802
+    return _Bound("le", value)
+
+
+def MinLen(value: int) -> _Bound:  # noqa: N802
+    return _Bound("min_length", value)
 
 
 STRICT = _Strict()
@@ -236,6 +259,8 @@ class Scheduler(Sourced):
     default_walltime: str = "00:30:00"
     gpus_per_node_directive: StrictBool = False  # Slurm: --gpus-per-node
     preemption: Preemption | None = None
+    # Directives the site's documentation warns against (lint reports them), e.g. PBS -V.
+    avoid: list[Directive] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- launcher
@@ -404,6 +429,11 @@ class EnvVar(Sourced):
     # The value is a directory on node-local storage: the script creates it once on every node
     # before the launch and removes it at exit (MIOpen's caches on LUMI's /tmp).
     node_dir: StrictBool = False
+    # The documented set this variable belongs to when the set is essential (e.g. "oneCCL
+    # minimal set"): lint reports a script that drops a member.
+    required: str | None = None
+    # A module that already sets this value: a script loading it need not export it again.
+    preset_by: Token | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -476,14 +506,6 @@ class Profile:
     default_ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)] | None = None
     extends: Annotated[str, SITE_NAME] | None = None
 
-    @property
-    def devices_per_node(self) -> int:
-        gpus = self.node.gpus
-        return gpus.count * gpus.subdevices_per_gpu if gpus else 0
-
-    @property
-    def device_kind(self) -> Literal["cuda", "xpu", "cpu"]:
-        gpus = self.node.gpus
-        if gpus is None:
-            return "cpu"
-        return "xpu" if gpus.vendor == "intel" else "cuda"
+    # Derived values, shared with the render path's light records (jobgen.records).
+    devices_per_node = property(devices_per_node)
+    device_kind = property(device_kind)

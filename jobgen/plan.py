@@ -6,8 +6,10 @@ assert on, `explain` prints and `diff` compares; the templates only turn it into
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .apps import App, load_app
@@ -26,7 +28,6 @@ from .extras import (
 )
 from .facts import EnvSetting, Fact
 from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
-from .model import EnvVar, Flag, Master, Profile, RankEnv
 from .placement import (
     Slot,
     device_blocks,
@@ -36,9 +37,12 @@ from .placement import (
     visible_devices,
 )
 from .profiles import LoadedProfile
-from .schedulers import DIALECTS, PREFIX, JobShape, choose_queue
+from .schedulers import DIALECTS, PREFIX, JobShape, QueueChoice, choose_queue
 from .shell import NAME, Expand, Var, Word, join, quote, split
 from .walltime import parse_walltime
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import EnvVar, Flag, Master, Profile, RankEnv
 
 SAFE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,62}")
 SAFE_ACCOUNT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -79,6 +83,10 @@ class Request:
     stage_to: str | None = None
     requeue: int = 0
     checkpoint_dir: str | None = None
+    # From the user's defaults (jobgen.defaults), not the command line: queues to try in
+    # order before the automatic choice, and where each defaulted field came from.
+    queue_preference: tuple[str, ...] = ()
+    origins: tuple[tuple[str, str], ...] = ()
 
     def command_line(self) -> str:
         """The canonical `jobgen render` command that regenerates this plan."""
@@ -523,6 +531,24 @@ def _preemption(profile: Profile, req: Request, app: App | None
         bool(pre.lead_seconds)
 
 
+def _queue(profile: Profile, nodes: int, walltime: int, req: Request) -> QueueChoice:
+    """The named queue, else the first preferred one that takes the job, else the automatic
+    choice; a preferred queue the site does not have is a mistake in the user's defaults."""
+    if req.queue or not req.queue_preference or profile.scheduler.dialect == "none":
+        return choose_queue(profile, nodes, walltime, req.queue)
+    names = [q.name for q in profile.scheduler.queues]
+    origin = dict(req.origins).get("queue", "the queue preference")
+    for name in req.queue_preference:
+        if name not in names:
+            raise JobgenError(f"{origin}: unknown queue {name!r} on {profile.name}: use any of "
+                              f"{', '.join(names)}")
+        try:
+            return choose_queue(profile, nodes, walltime, name)
+        except JobgenError:
+            continue  # too small or too short for this job: try the next preference
+    return choose_queue(profile, nodes, walltime, None)
+
+
 def _master_port(profile: Profile, env: tuple[EnvSetting, ...]) -> int:
     """The profile's port, unless the user set MASTER_PORT with --env."""
     for e in env:
@@ -551,6 +577,8 @@ def _alloc_flags(profile: Profile, sharing: str | None, stage: StageStep | None
     out = []
     sh = profile.device_sharing
     if sharing == "alloc_flag" and sh and sh.alloc_flag:
+        from .model import Flag  # Summit only: other renders read records, not the model
+
         out.append(Flag(value=sh.alloc_flag, why="several ranks share a GPU", source=sh.source,
                         unconfirmed=sh.unconfirmed))
     if stage and stage.alloc_flag:
@@ -589,8 +617,11 @@ def _rank_signal(profile: Profile) -> dict[str, object]:
 
 def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     profile = loaded.profile
-    if bool(req.app) == bool(req.command):
+    if req.app and req.command:
         raise JobgenError("give either --app APP or your own program after `--`, not both")
+    if not req.app and not req.command:
+        raise JobgenError("nothing to run: give --app APP or your program after -- (for "
+                          "example: -- python train.py); `jobgen apps` lists the apps")
     app = load_app(req.app) if req.app else None
     framework = req.framework
     if framework not in ("pytorch", "tensorflow"):
@@ -605,8 +636,10 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     walltime = parse_walltime(req.walltime or profile.scheduler.default_walltime)
     if profile.scheduler.dialect == "none" and req.walltime:
         raise JobgenError(f"{profile.name} has no scheduler to enforce --walltime: drop it")
-    queue_choice = choose_queue(profile, nodes, walltime, req.queue)
+    queue_choice = _queue(profile, nodes, walltime, req)
     queue = queue_choice.queue
+    if queue is not None and req.queue is None and queue.name in req.queue_preference:
+        req = dataclasses.replace(req, queue=queue.name)  # the header regenerates without it
     account = _account(profile, req)
     job_name = _job_name(req, app)
     filesystems = _filesystems(profile, req)

@@ -23,13 +23,15 @@ import types
 import typing
 from dataclasses import MISSING, asdict, dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__, cache
 from .errors import JobgenError
-from .model import Profile
 from .shell import CONTROL, comment
 from .textfile import read_bytes
+
+if TYPE_CHECKING:  # imported where a profile is validated; warm renders read records
+    from .model import Profile
 
 PROFILE_SUFFIXES = (".yaml", ".yml")
 
@@ -219,6 +221,8 @@ def _adapter():
     if _ADAPTER is None:
         from pydantic import TypeAdapter
 
+        from .model import Profile
+
         _ADAPTER = TypeAdapter(Profile)
     return _ADAPTER
 
@@ -254,6 +258,8 @@ def validate_data(data: dict[str, Any], path: Path) -> Profile:
 def json_schema() -> dict[str, Any]:
     from pydantic import TypeAdapter
 
+    from .model import Profile
+
     schema = TypeAdapter(Profile).json_schema()
     schema["title"] = "jobgen site profile"
     return schema
@@ -286,11 +292,13 @@ def _entry_name(start: ProfileFile, head: bytes) -> str:
     return f"profile-{start.name}-{cache.sha256(head)[:32]}.json"
 
 
-def _read_cached(start: ProfileFile) -> LoadedProfile | None:
+def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | None:
     """The cached profile if it is exactly what validating the files would give, else None.
 
-    The entry must name the same version, chain and file contents (its key), rebuild into a
-    profile whose digest is the one stored, and pass the semantic checks again, so an edited
+    The entry must name the same version, chain and file contents (its key) and hold the
+    profile whose digest is the one stored. Rebuilt into the model, it passes the semantic
+    checks again; read as records (`light`, a warm render), its strings are checked for control
+    characters, and the render's escaping layer and structure check guard the rest. An edited
     or damaged entry is rebuilt from the source rather than trusted.
     """
     try:
@@ -303,9 +311,20 @@ def _read_cached(start: ProfileFile) -> LoadedProfile | None:
         blobs = [head] + [_read_bytes(pf.path) for pf in chain[1:]]
         if entry.get("key") != _cache_key(chain, blobs):
             return None
-        profile = from_dict(Profile, entry["profile"])
-        if digest_of(profile) != entry["digest"] or semantic_problems(profile, start.path):
-            return None
+        data = entry["profile"]
+        if light:
+            from .records import profile_record
+
+            canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+            if cache.sha256(canonical.encode()) != entry["digest"] or _has_control(data):
+                return None
+            profile = profile_record(data)
+        else:
+            from .model import Profile
+
+            profile = from_dict(Profile, data)
+            if digest_of(profile) != entry["digest"] or semantic_problems(profile, start.path):
+                return None
     except Exception:  # an entry is untrusted data: any failure at all means rebuild
         return None
     return LoadedProfile(profile, tuple(chain), entry["digest"])
@@ -354,6 +373,17 @@ def from_dict(cls: Any, data: Any) -> Any:
         _, value = typing.get_args(cls)
         return {k: from_dict(value, v) for k, v in data.items()}
     return data
+
+
+def _has_control(data: Any) -> bool:
+    """A cached profile dict holding a control character anywhere (keys too)."""
+    if isinstance(data, str):
+        return bool(CONTROL.search(data))
+    if isinstance(data, dict):
+        return any(_has_control(k) or _has_control(v) for k, v in data.items())
+    if isinstance(data, list):
+        return any(_has_control(v) for v in data)
+    return False
 
 
 def digest_of(profile: Profile) -> str:
@@ -408,9 +438,12 @@ def semantic_problems(profile: Profile, path: Path) -> list[str]:
     return problems
 
 
-def load_profile_file(start: ProfileFile, use_cache: bool = True) -> LoadedProfile:
+def load_profile_file(start: ProfileFile, use_cache: bool = True,
+                      light: bool = False) -> LoadedProfile:
+    """The validated profile; with `light` a warm cache gives records (jobgen.records), which
+    only `render` asks for: it reads a profile and never needs the model's classes."""
     if use_cache:
-        cached = _read_cached(start)
+        cached = _read_cached(start, light)
         if cached is not None:
             return cached
     chain = load_file_chain(start)
@@ -425,11 +458,11 @@ def load_profile_file(start: ProfileFile, use_cache: bool = True) -> LoadedProfi
     return loaded
 
 
-def load_profile(name: str) -> LoadedProfile:
+def load_profile(name: str, light: bool = False) -> LoadedProfile:
     found = discover()
     if name not in found:
         raise unknown_site(name, sorted(found))
-    return load_profile_file(found[name])
+    return load_profile_file(found[name], light=light)
 
 
 def profile_file_for_path(path: Path) -> ProfileFile:

@@ -67,9 +67,26 @@ def environment():
             bytecode_cache=cache,
             finalize=checked_output,
         )
-        _ENV.filters.update(sh=quote, shjoin=join, comment=comment, line=line,
-                            directive=directive, name=_name, cpus=format_cpu_list)
+        _ENV.filters.update(FILTERS)
     return _ENV
+
+
+FILTERS = dict(sh=quote, shjoin=join, comment=comment, line=line, directive=directive,
+               name=_name, cpus=format_cpu_list)
+TESTS = {"none": lambda value: value is None}
+_COMPILED: list = []
+
+
+def compiled():
+    """The templates as kept Python code (jobgen.templating), None without a cache."""
+    if not _COMPILED:
+        from .cache import cache_dir
+        from .shell import checked_output
+        from .templating import compiled_environment
+
+        _COMPILED.append(None if cache_dir() is None else compiled_environment(
+            templates_dir(), environment, FILTERS, TESTS, checked_output))
+    return _COMPILED[0]
 
 
 def check_structure(plan: Plan, text: str) -> None:
@@ -89,6 +106,18 @@ def check_structure(plan: Plan, text: str) -> None:
 
 
 def render(plan: Plan) -> str:
-    text = environment().get_template(TEMPLATE_FOR[plan.dialect]).render(plan=plan)
+    """The script: through the kept compiled templates when there are some, else Jinja2."""
+    from .templating import Fallback
+
+    name = TEMPLATE_FOR[plan.dialect]
+    text = None
+    fast = compiled()
+    if fast is not None:
+        try:
+            text = fast.get_template(name).render(plan=plan)
+        except Fallback:
+            text = None
+    if text is None:
+        text = environment().get_template(name).render(plan=plan)
     check_structure(plan, text)
     return text

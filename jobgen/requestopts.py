@@ -46,6 +46,13 @@ def request_from_options(options: dict[str, Any], command: Sequence[str] = ()) -
     return Request(**kwargs)
 
 
+def cli_request(options: dict[str, Any], command: Sequence[str] = ()) -> Request:
+    """render and explain: the options, then the user's defaults for what they leave unset."""
+    from .defaults import with_defaults
+
+    return with_defaults(request_from_options(options, command))
+
+
 def with_placeholders(req: Request, loaded: LoadedProfile) -> tuple[Request, list[str]]:
     """explain and diff look at a site without a project or a program: fill in stand-ins."""
     notes = []

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import JobgenError
 from .facts import Fact
-from .model import Flag, Profile, Queue
 from .registry import Registry
 from .walltime import hms, lsf_minutes, parse_walltime
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import Flag, Profile, Queue
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class QueueChoice:
     warning: str | None = None
 
 
-DirectiveFn = Callable[[Profile, JobShape], list[Fact]]
+DirectiveFn = Callable[["Profile", JobShape], list[Fact]]
 DIALECTS: Registry[DirectiveFn] = Registry()
 dialect = DIALECTS.register
 PREFIX = {"pbs": "#PBS", "slurm": "#SBATCH", "lsf": "#BSUB", "cobalt": "#COBALT", "none": ""}

@@ -279,7 +279,7 @@ def _command(script: Script, stmt: str, number: int) -> None:
     if script.launch_line is not None:
         return
     try:
-        words = split(_runtime_values(substitute(stmt, script.variables)))
+        words = command_words(_runtime_values(substitute(stmt, script.variables)))
     except ValueError:
         return
     for k, word in enumerate(words[:3]):
@@ -290,6 +290,29 @@ def _command(script: Script, stmt: str, number: int) -> None:
             return
         if word not in ("time", "exec", "env", "command"):
             return
+
+
+_CONTROL = frozenset({"&", "&&", "|", "||", ";", ";;", "|&"})
+_REDIRECT = re.compile(r"(\d*)(>>?|<<?|>&|<&|&>>?|>\|)(.*)")
+
+
+def command_words(text: str) -> list[str]:
+    """The words of one simple command: `cmd args &` or `cmd args > log 2>&1 | tee` ends at
+    the control operator and leaves out redirections, which the shell never passes on."""
+    words: list[str] = []
+    pieces = split(text)
+    k = 0
+    while k < len(pieces):
+        word = pieces[k]
+        if word in _CONTROL:
+            break
+        m = _REDIRECT.fullmatch(word)
+        if m:
+            k += 1 if m.group(3) else 2  # `2>&1`, `>log` carry their target; `>` takes the next
+            continue
+        words.append(word)
+        k += 1
+    return words
 
 
 def _runtime_values(text: str) -> str:

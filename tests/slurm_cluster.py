@@ -3,15 +3,25 @@
 Debian's slurm-wlm (installed by .ci/run) with a generated slurm.conf in a temporary directory:
 no systemd, no cgroups, no munge (auth/none), each slurmd on its own port. The cluster is
 started once per test session, waited for until every node is idle, and stopped by PID.
+
+The same cluster for trying `--site local-slurm` by hand (a developer tool, not part of the
+jobgen package), from the repository root:
+
+    eval "$(python3 -m tests.slurm_cluster start)"   # prints `export SLURM_CONF=...`
+    python3 -m tests.slurm_cluster status
+    python3 -m tests.slurm_cluster stop
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import signal
 import socket
 import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,3 +188,68 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(list(args), env=self.env, capture_output=True, text=True)
+
+
+# ---------------------------------------------------------------- by hand: start, status, stop
+def default_root() -> Path:
+    return Path(tempfile.gettempdir()) / f"jobgen-slurm-{os.getuid()}"
+
+
+def _running(root: Path) -> list[int]:
+    """PIDs of this cluster's daemons that are alive."""
+    alive = []
+    for pidfile in sorted(root.glob("*.pid")):
+        try:
+            pid = int(pidfile.read_text().strip())
+            os.kill(pid, 0)
+        except (OSError, ValueError):
+            continue
+        alive.append(pid)
+    return alive
+
+
+def cli(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python3 -m tests.slurm_cluster",
+        description="Start, inspect or stop the single-host test Slurm (slurmctld and "
+                    f"{len(NODES)} slurmd) that --site local-slurm scripts run on.")
+    parser.add_argument("action", choices=("start", "status", "stop"))
+    parser.add_argument("--dir", type=Path, default=default_root(),
+                        help="state directory (default: %(default)s)")
+    opts = parser.parse_args(argv)
+    cluster = SlurmCluster(opts.dir.resolve())
+    if opts.action == "status":
+        alive = _running(cluster.root)
+        if not alive:
+            print(f"not running (state in {cluster.root})", file=sys.stderr)
+            return 1
+        print(f"export SLURM_CONF={cluster.conf}")
+        res = cluster.run("sinfo")
+        print(res.stdout + res.stderr, end="", file=sys.stderr)
+        return 0
+    if opts.action == "stop":
+        alive = _running(cluster.root)
+        cluster.stop()
+        print(f"stopped {len(alive)} daemon(s)", file=sys.stderr)
+        return 0
+    missing = missing_tools()
+    if missing:
+        print(f"Slurm is not installed ({', '.join(missing)} missing): "
+              "apt-get install slurm-wlm", file=sys.stderr)
+        return 2
+    if _running(cluster.root):
+        print(f"already running: stop it first (state in {cluster.root})", file=sys.stderr)
+        return 2
+    problem = ensure_node_names()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    cluster.start()
+    print(f"export SLURM_CONF={cluster.conf}")
+    print(f"# test Slurm up: {len(NODES)} nodes, partition debug; stop with "
+          "python3 -m tests.slurm_cluster stop", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(cli())

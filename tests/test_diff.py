@@ -61,6 +61,29 @@ def test_script_against_a_hand_edited_copy(tmp_path):
     assert run_jobgen("diff", str(old), str(old)).returncode == 0
 
 
+def test_the_app_command_is_the_program_and_its_arguments_not_the_background_operator(
+        tmp_path):
+    old, new = tmp_path / "job.pbs", tmp_path / "hand.pbs"
+    assert run_jobgen("render", "--site", "aurora", "--app", "ffn", "-A", "p", "--out",
+                      str(old)).returncode == 0
+    new.write_text(old.read_text().replace("--precision bf16", "--precision fp32"))
+    result = run_jobgen("diff", str(old), str(new), "--format", "json")
+    assert result.returncode == 1
+    (change,) = _changes(result)
+    assert change["group"] == "app command"
+    assert change["old"].endswith("--precision bf16 --dist-backend xccl --no-ipex")
+    assert change["new"].endswith("--precision fp32 --dist-backend xccl --no-ipex")
+
+
+def test_launch_words_stop_at_control_operators_and_skip_redirections():
+    from jobgen.scriptparse import command_words
+
+    assert command_words("srun -n 2 python t.py --lr 3e-4 > log 2>&1 &") == \
+        ["srun", "-n", "2", "python", "t.py", "--lr", "3e-4"]
+    assert command_words("mpiexec -n 2 bash -c 'a && b' | tee out; echo done") == \
+        ["mpiexec", "-n", "2", "bash", "-c", "a && b"]
+
+
 def test_profile_before_and_after_an_edit(tmp_path):
     before, after = tmp_path / "before", tmp_path / "after"
     for d in (before, after):

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from helpers import run_jobgen
-from slurm_cluster import SlurmCluster
+from helpers import ROOT, run_jobgen
+from slurm_cluster import SlurmCluster, ensure_node_names, missing_tools
 
 pytest.importorskip("torch", reason="the workloads need torch (pip install torch==2.13.0)")
 
@@ -141,3 +142,34 @@ def test_slurm_fail_fast_when_a_rank_dies(slurm, tmp_path):
     assert job.state == "FAILED", out[-3000:]
     assert job.fields["ExitCode"] != "0:0"
     assert time.monotonic() - start < 60, "a dead rank must end the job within seconds"
+
+
+def _slurm_tool(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tests.slurm_cluster", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_readme_commands_start_use_and_stop_the_test_slurm(tmp_path):
+    """`python3 -m tests.slurm_cluster start|status|stop`, as the README tells users."""
+    missing = missing_tools()
+    if missing or ensure_node_names():
+        pytest.skip(f"Slurm is not usable here ({', '.join(missing) or 'node names'})")
+    state = tmp_path / "state"
+    start = _slurm_tool("start", "--dir", str(state))
+    try:
+        assert start.returncode == 0, start.stderr
+        assert start.stdout.strip() == f"export SLURM_CONF={state / 'slurm.conf'}"
+        status = _slurm_tool("status", "--dir", str(state))
+        assert status.returncode == 0 and "idle" in status.stderr
+        assert _slurm_tool("start", "--dir", str(state)).returncode == 2  # already running
+        script = render(tmp_path, "--site", "local-slurm", "--app", "ffn", "--app-args", TINY,
+                        "--env", "MASTER_PORT=29733", "--job-name", "readme")
+        cluster = SlurmCluster(state)
+        job = cluster.wait(cluster.submit(script))
+        out = (tmp_path / f"readme-{job.id}.out").read_text()
+        assert job.state == "COMPLETED", out[-3000:]
+        assert json_line(out)["steps"] == 6
+    finally:
+        stop = _slurm_tool("stop", "--dir", str(state))
+    assert stop.returncode == 0 and "stopped 3 daemon(s)" in stop.stderr
+    assert _slurm_tool("status", "--dir", str(state)).returncode == 1

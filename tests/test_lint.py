@@ -121,3 +121,74 @@ def test_cli_clean_script_exits_0_and_mistakes_exit_2(tmp_path):
     bare = tmp_path / "bare.sh"
     bare.write_text("#!/bin/bash\nsrun python train.py\n")
     assert run_jobgen("lint", str(bare)).returncode == 2  # no site given, none in the header
+
+
+# ---------------------------------------------------------------- rules from the profile's facts
+CLEAN = sorted((ROOT / "tests" / "scripts" / "clean").iterdir())
+CLEAN_SITE = re.compile(r"^# clean: site: (\S+) -- (.+)$")
+
+
+@pytest.mark.parametrize("path", CLEAN, ids=lambda p: p.name)
+def test_each_clean_twin_of_a_broken_script_lints_clean(path):
+    m = CLEAN_SITE.match(path.read_text().splitlines()[1])
+    assert m, f"{path.name}: second line must be '# clean: site: SITE -- what'"
+    broken = ROOT / "tests" / "scripts" / "broken" / path.name
+    assert broken.exists() and _expectation(broken)[1] == m.group(1)
+    assert rules_of(path.read_text(), m.group(1)) == []
+
+
+def test_depth_binding_skips_the_reserved_core_as_pals_does():
+    """Aurora's docs: `--depth=8 --cpu-bind=depth` puts rank 0 on HWT 1-8 and rank 6 on
+    49-51,53-57. Not a reserved-core problem; a rank split across sockets is."""
+    from jobgen.lint import Context, rank_cpus
+
+    text = (ROOT / "tests" / "scripts" / "broken" /
+            "cpu005_depth_8_splits_rank_6_across_sockets.pbs").read_text()
+    ctx = Context(parse_text(text), load_profile("aurora").profile)
+    cpus = rank_cpus(ctx)
+    assert cpus[0] == list(range(1, 9)) and cpus[6] == [49, 50, 51, 53, 54, 55, 56, 57]
+    assert cpus[11] == list(range(90, 98))
+    assert rules_of(text, "aurora") == ["CPU005"]
+
+
+def test_a_new_profile_fact_brings_its_check():
+    """Rules read the profile: a discouraged directive, a required variable or a node-local
+    path added to a profile is checked without new lint code."""
+    import dataclasses
+
+    from jobgen.model import Directive, EnvVar
+
+    profile = load_profile("polaris").profile
+    text = (REFERENCE / "polaris_ddp_2node.pbs").read_text() if REFERENCE.is_dir() else \
+        rendered("polaris", app="ffn")
+    assert lint(parse_text(text), profile) == []
+    sched = dataclasses.replace(profile.scheduler, avoid=[
+        Directive(value="-j oe", why="test fact", source="UG x")])
+    extra = EnvVar(name="NCCL_TEST_KNOB", value="/tmp/x", why="test fact", source="UG x",
+                   required="test set")
+    changed = dataclasses.replace(profile, scheduler=sched, env=[*profile.env, extra])
+    found = {f.rule for f in lint(parse_text(text + "export NCCL_TEST_KNBO=1\n"), changed)}
+    assert found == {"SCHED004", "ENV001", "ENV002"}
+    moved = text + "export NCCL_TEST_KNOB=$HOME/x\n"
+    assert {f.rule for f in lint(parse_text(moved), changed)} == {"SCHED004", "ENV003"}
+
+
+def test_lumi_renders_on_shared_partitions_ask_for_whole_nodes():
+    text = rendered("lumi", app="ffn", queue="small-g")
+    assert "#SBATCH --exclusive" in text and rules_of(text, "lumi") == []
+    assert "#SBATCH --exclusive" not in rendered("lumi", app="ffn", queue="standard-g")
+
+
+def test_a_tensorflow_script_loading_the_pytorch_stack_is_caught():
+    """Aurora: "TensorFlow now has its own module, separate from the frameworks module"
+    (UG docs/aurora/data-science/frameworks/tensorflow.md); the profile says which framework
+    each module is for, so a script that runs TensorFlow (it sets the TensorFlow recipe's
+    HOROVOD_THREAD_AFFINITY) and loads `frameworks` is reported, and only that."""
+    text = (ROOT / "examples" / "extras" / "aurora-tensorflow.pbs").read_text()
+    assert rules_of(text, "aurora") == []
+    wrong = text.replace("module load tensorflow\n", "module load frameworks\n")
+    findings = lint(parse_text(wrong), load_profile("aurora").profile)
+    assert [f.rule for f in findings] == ["MODULE001"]
+    assert "load tensorflow" in findings[0].fix
+    pytorch = (ROOT / "examples" / "aurora" / "ffn.pbs").read_text()  # no TensorFlow marker
+    assert rules_of(pytorch, "aurora") == []

@@ -547,7 +547,16 @@ def test_user_values_cannot_inject_shell(tmp_path):
          "unknown filesystem eagle on aurora"),
         (["--site", "aurora", "--app", "ffn", "-A", "p", "--env", "1X=2"], "must be NAME=VALUE"),
         (["--site", "local", "--app", "ffn", "--nodes", "2"], "use --nodes 1"),
-        (["--site", "aurora", "-A", "p"], "give either --app APP or your own program"),
+        (["--site", "aurora", "-A", "p"], "nothing to run: give --app APP or your program "
+                                          "after --"),
+        (["--site", "aurora", "--app", "ffn", "-A", "p", "--", "python", "t.py"],
+         "give either --app APP or your own program after `--`, not both"),
+        (["--site", "aurora", "--app", "ffn", "-A", "p", "--framework-module",
+          "frameworks/bogus"], "frameworks/bogus: not a documented frameworks release"),
+        (["--site", "aurora", "--app", "ffn", "-A", "p", "--walltime", "00:75:00"],
+         "bad walltime '00:75:00': minutes must be 00-59, not 75"),
+        (["--site", "aurora", "--app", "ffn", "-A", "p", "--walltime", "01:00:00\n#PBS -V"],
+         "control or non-ASCII characters"),
     ],
 )
 def test_user_mistakes_give_one_line_and_exit_2(args, message):
