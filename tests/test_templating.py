@@ -96,7 +96,8 @@ def _example_requests():
     regen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(regen)
     reqs = [dict(site=s, app=a, nodes=1 if s.startswith("local") else 2,
-                 account=None if s.startswith("local") else "MYPROJECT")
+                 account=None if s.startswith("local") else "MYPROJECT",
+                 **regen.SITE_OPTIONS.get(s, {}))
             for s in site_names() for a in ("cosmictagger", "gpt")]
     return reqs + [{"account": "MYPROJECT", **kw} for _, kw in regen.EXTRAS]
 
