@@ -24,7 +24,8 @@ def _render(cache_dir: Path | None, **env: str) -> str:
         env["JOBGEN_CACHE_DIR"] = str(cache_dir)
     res = run_jobgen(*RENDER, env=env, timeout=60)
     assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr[-2000:]
-    assert res.stderr == ""
+    # only the plan's own notes (the queue choice), never a warning about the cache
+    assert all(line.startswith("jobgen: note: ") for line in res.stderr.splitlines())
     return res.stdout
 
 
