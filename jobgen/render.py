@@ -46,17 +46,9 @@ def environment():
     if _ENV is None:
         import jinja2
 
-        from .cache import cache_dir
+        from .cache import bytecode_cache
         from .shell import checked_output
 
-        cache = None
-        directory = cache_dir()
-        if directory is not None:
-            try:
-                (directory / "templates").mkdir(parents=True, exist_ok=True)
-                cache = jinja2.FileSystemBytecodeCache(str(directory / "templates"))
-            except OSError:
-                cache = None
         _ENV = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(templates_dir())),
             undefined=jinja2.StrictUndefined,
@@ -64,7 +56,7 @@ def environment():
             trim_blocks=True,
             lstrip_blocks=True,
             autoescape=False,
-            bytecode_cache=cache,
+            bytecode_cache=bytecode_cache(),  # private, tolerant of damage
             finalize=checked_output,
         )
         _ENV.filters.update(FILTERS)
