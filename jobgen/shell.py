@@ -172,6 +172,9 @@ _UNESCAPE = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a
              "b": "\b", "e": "\x1b", "f": "\f", "v": "\v"}
 
 
+_HEX = {kind: re.compile(f"[0-9a-fA-F]{{1,{n}}}") for kind, n in (("x", 2), ("u", 4), ("U", 8))}
+
+
 def _read_ansi_c(text: str, i: int, word: list[str]) -> int:
     """$'...': escapes decoded; \\xHH are bytes, joined and read as UTF-8 as bash does."""
     n = len(text)
@@ -183,9 +186,9 @@ def _read_ansi_c(text: str, i: int, word: list[str]) -> int:
             return i + 1
         if ch == "\\" and i + 1 < n:
             kind = text[i + 1]
-            width = {"x": 2, "u": 4, "U": 8}.get(kind)
+            width = _HEX.get(kind)
             if width:
-                digits = re.match(rf"[0-9a-fA-F]{{1,{width}}}", text[i + 2:])
+                digits = width.match(text, i + 2)  # at a position: no copy of the rest
                 if not digits:
                     raise ValueError(f"bad \\{kind} escape")
                 code = int(digits.group(), 16)

@@ -90,9 +90,6 @@ def test_400k_continuation_lines_lint_in_linear_time(tmp_path):
     assert elapsed < 10, f"lint took {elapsed:.1f} s"  # quadratic joining took 24 s here
 
 
-@pytest.mark.xfail(strict=True, reason="jobgen/shell.py (the lead's) slices the rest of the "
-                   "text for every \\x escape in $'...' (_read_ansi_c: text[i + 2:]): quadratic; "
-                   "match with a position instead")
 def test_reading_back_many_ansi_c_escapes_is_linear():
     from jobgen.shell import split
 
