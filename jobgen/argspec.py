@@ -77,7 +77,7 @@ RENDER_OPTIONS: tuple[Opt, ...] = (
         "Requeue after preemption or the walltime warning, at most this many times.", default=0),
     Opt("checkpoint_dir", ("--checkpoint-dir",), "str",
         "Where the app checkpoints (needed with --requeue)."),
-    Opt("out", ("--out",), "path", "Write the script here instead of stdout."),
+    Opt("out", ("--out",), "str", "Write the script here instead of stdout."),
     Opt("force", ("--force",), "bool", "Overwrite --out if it exists.", default=False),
 )
 

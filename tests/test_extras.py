@@ -235,9 +235,11 @@ def test_tensorflow_uses_the_tensorflow_binding_and_horovod_affinity():
     assert "ITEX_FP32_MATH_MODE" not in env_of(plan_for("aurora", precision="tf32"))
 
 
-def test_bundled_apps_are_pytorch():
+def test_pytorch_only_apps_refuse_tensorflow():
+    """cosmictagger and ffn have TensorFlow versions; the other bundled apps do not."""
     with pytest.raises(JobgenError, match="runs on pytorch, not tensorflow"):
-        plan_for("polaris", framework="tensorflow")
+        plan_for("polaris", app="resnet50", framework="tensorflow")
+    assert plan_for("polaris", app="ffn", framework="tensorflow").framework == "tensorflow"
 
 
 # ---------------------------------------------------------------- precision
