@@ -95,14 +95,15 @@ def test_sweep_axis_mistakes_are_one_line_errors(tmp_path, flag, value, message)
     assert res.stderr.strip().splitlines()[-1] == f"jobgen: error: {message}"
 
 
-@pytest.mark.parametrize(("site", "pattern"), [
-    ("lumi", "qcnn-n1-r1-{id}.out"),  # the profile's --output=%x-%j.out
-    ("summit", "qcnn-n1-r1.{id}.out"),  # #BSUB -o JOBNAME.%J.out
-    ("jlse-mi250", "qcnn-n1-r1.output"),  # #COBALT -O JOBNAME
-    ("aurora", "qcnn-n1-r1.o{seq}"),  # PBS default JOBNAME.oSEQ
+@pytest.mark.parametrize(("site", "pattern", "extra"), [
+    ("lumi", "slurm-qcnn-n1-r1-{id}.out", ()),  # the profile's --output=slurm-%x-%j.out
+    ("summit", "qcnn-n1-r1.{id}.out", ()),  # #BSUB -o JOBNAME.%J.out
+    # #COBALT -O JOBNAME; JLSE provides no PyTorch, so the sweep names one
+    ("jlse-mi250", "qcnn-n1-r1.output", ("--python", "/home/me/torch/bin/python")),
+    ("aurora", "qcnn-n1-r1.o{seq}", ()),  # PBS default JOBNAME.oSEQ
 ])
-def test_sweep_records_where_each_scheduler_writes_the_output(tmp_path, site, pattern):
-    res = sweep(tmp_path / "s", "--site", site, "-A", "proj", "--nodes", "1")
+def test_sweep_records_where_each_scheduler_writes_the_output(tmp_path, site, pattern, extra):
+    res = sweep(tmp_path / "s", "--site", site, "-A", "proj", "--nodes", "1", *extra)
     assert res.returncode == 0, res.stderr
     assert mf.read(tmp_path / "s").points[0].runs[0].output_pattern == pattern
 
