@@ -31,7 +31,9 @@ def test_manifest_format(app: str) -> None:
     m = workloads.load_manifest(app)
     assert set(m) == MANIFEST_KEYS
     assert m["name"] == app and m["module"] == f"workloads.{app}"
-    assert m["frameworks"] == ["pytorch"]
+    # the study ran CosmicTagger and FFN in TensorFlow too (issue 13)
+    tf = ["tensorflow"] if m["name"] in ("cosmictagger", "ffn") else []
+    assert m["frameworks"] == ["pytorch", *tf]
     assert isinstance(m["default_batch_size"], int) and m["default_args"] == []
     assert set(m["sizes"]) == {"default", "tiny"}
     pkg = Path(workloads.__file__).parent / app

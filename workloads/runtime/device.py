@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import torch
+
+from .ranks import device_index  # torch-free, shared with the TensorFlow runtime
 
 
 @dataclass(frozen=True)
@@ -47,20 +48,6 @@ def maybe_import_ipex(want: bool | None) -> bool:
     import intel_extension_for_pytorch  # noqa: F401
 
     return True
-
-
-def device_index(local_rank: int, device_count: int,
-                 environ: Mapping[str, str] | None = None) -> int:
-    """This rank's device among the ``device_count`` it sees.
-
-    Where the site leaves every device visible, consecutive local ranks share a device:
-    ``local_rank // JOBGEN_RANKS_PER_DEVICE`` (the jobgen script exports it; 1 when unset).
-    Where a wrapper narrowed visibility (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES,
-    ZE_AFFINITY_MASK) the rank sees its own device only, and the modulo makes it device 0.
-    """
-    env = os.environ if environ is None else environ
-    per_device = max(int(env.get("JOBGEN_RANKS_PER_DEVICE") or 1), 1)
-    return (local_rank // per_device) % max(device_count, 1)
 
 
 def select_device(requested: str, local_rank: int, ipex: bool | None = None) -> DeviceInfo:
