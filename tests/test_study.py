@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -252,6 +253,30 @@ def test_a_jobs_instance_summary_line_wins_and_instances_add_up_without_one():
 
 
 # ---------------------------------------------------------------- the test Slurm
+def test_a_failed_submit_is_recorded_and_collect_says_why(tmp_path):
+    if shutil.which("sbatch") is None:
+        pytest.skip("Slurm is not installed (apt-get install slurm-wlm; .ci/run does)")
+    out = tmp_path / "s"
+    res = sweep(out, "--site", "local-slurm", "--nodes", "1", "--submit",
+                env={"SLURM_CONF": str(tmp_path / "no-such-slurm.conf")})
+    assert res.returncode == 1 and "n1 r1: sbatch failed: " in res.stderr
+    [run] = mf.read(out).points[0].runs
+    assert run.job_id is None and run.submit_error
+    found = collect([out])
+    assert found.rows[0].status == "missing"
+    assert found.rows[0].note.startswith("r1: not submitted: ")
+
+
+def test_submit_without_the_schedulers_command_is_a_one_line_error(tmp_path):
+    out = tmp_path / "s"
+    assert sweep(out, "--site", "local-slurm", "--nodes", "1").returncode == 0
+    res = run_jobgen("submit", str(out), env={"PATH": str(tmp_path)})
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines()[-1] == (
+        "jobgen: error: sbatch not found: submit from a login node of the site, or submit "
+        "the scripts by hand from their directories")
+
+
 def test_slurm_sweep_submits_collects_and_scales_with_local_in_one_table(slurm, local_sweep,
                                                                           tmp_path):
     out = tmp_path / "slurm"

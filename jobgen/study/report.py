@@ -97,7 +97,7 @@ def chart_data(collection: Collection) -> ChartData:
                              r.min or r.best, r.max or r.best, r.verdict,  # type: ignore
                              r.vs_fp32))
     values = [b.value for b in data.bars]
-    data.log_scale = max(values) / min(values) > 100
+    data.log_scale = max(values) / min(values) > 10  # apps differ by decades
     data.lines = _lines(rows, [k for k in varying if k != "nodes"])
     return data
 

@@ -122,11 +122,12 @@ def _submit(directory: Path, run: mf.Run, submitter: Submitter,
         raise JobgenError(f"{argv[0]} not found: submit from a login node of the site, or "
                           "submit the scripts by hand from their directories") from None
     found = job_id.search(res.stdout)
+    run.job_id = run.output = run.exit_code = None  # nothing of an earlier submission is kept
     if res.returncode != 0 or not found:
         why = (res.stderr.strip() or res.stdout.strip() or f"exit {res.returncode}")
         run.submit_error = " ".join(why.split())[:300]
         return f"{argv[0]} failed: {run.submit_error}"
-    run.job_id, run.submit_error, run.exit_code = found.group(1), None, None
+    run.job_id, run.submit_error = found.group(1), None
     seq = re.match(r"\d+", run.job_id)
     if run.output_pattern:
         name = run.output_pattern.format(id=run.job_id, seq=seq.group(0) if seq else run.job_id)
