@@ -233,8 +233,9 @@ def _row(sweep: str, m: mf.Manifest, point: mf.Point, runs: list[RunResult]) -> 
 
 
 def _per_device(plan: dict[str, Any], params: dict[str, Any], key: str) -> int | None:
-    """Ranks or instances per GPU device; None on a site without GPUs (nothing to share)."""
-    if plan and not plan.get("devices_per_node"):
+    """Ranks or instances per GPU device. A site without GPUs has no ranks per device to
+    speak of (the plan says 1), but instances there are per node and are kept."""
+    if key == "ranks_per_device" and plan and not plan.get("devices_per_node"):
         return None
     return plan.get(key, params.get(key))
 
