@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import cache
 from .errors import JobgenError
@@ -23,9 +26,17 @@ class App:
     default_args: tuple[str, ...]
     sizes: tuple[tuple[str, str], ...]
     path: Path
+    # device class -> the manifest's tuned configuration (a mapping) or why there is none
+    tuned: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def package_dir(self) -> Path:
+        """The installed `workloads` package this manifest belongs to."""
+        return self.path.parent.parent
 
 
 def workloads_dir() -> Path | None:
+    """The `workloads` package jobgen would import, found without importing it (or torch)."""
     spec = importlib.util.find_spec("workloads")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -75,4 +86,16 @@ def load_app(name: str) -> App:
         default_args=tuple(str(a) for a in data.get("default_args") or ()),
         sizes=tuple((str(k), str(v)) for k, v in (data.get("sizes") or {}).items()),
         path=path,
+        tuned=dict(data.get("tuned") or {}),
     )
+
+
+def check_app_args(app: App, argv: Sequence[str]) -> Any:
+    """The app's arguments parsed by its own parser (workloads.runtime.cli, torch-free):
+    the namespace, or a one-line JobgenError naming what the app would refuse."""
+    cli = importlib.import_module("workloads.runtime.cli")
+    namespace, error = cli.check_args(app.name, argv)
+    if error is not None:
+        raise JobgenError(f"--app-args: {app.name} would refuse its arguments: {error} "
+                          f"(see python -m {app.module} --help)")
+    return namespace

@@ -16,6 +16,7 @@ from .shell import split
 
 PREFIXES = {"#PBS": "pbs", "#SBATCH": "slurm", "#BSUB": "lsf", "#COBALT": "cobalt"}
 LAUNCHERS = ("mpiexec", "mpirun", "srun", "jsrun", "aprun", "torchrun")
+TORCHRUN_MODULE = "torch.distributed.run"  # `python -m torch.distributed.run` is torchrun
 # Flags that take no value, so the word after them is not theirs.
 BOOLEAN_FLAGS = frozenset({
     "--envall", "-envall", "--genvall", "-genvall", "--standalone", "--no-python",
@@ -273,6 +274,11 @@ def _command(script: Script, stmt: str, number: int) -> None:
             script.launch_line = number
             script.launch_text = stmt
             script.launch_argv = words[k:]
+            return
+        if words[k + 1:k + 3] == ["-m", TORCHRUN_MODULE]:  # a chosen Python's own torchrun
+            script.launch_line = number
+            script.launch_text = stmt
+            script.launch_argv = ["torchrun", *words[k + 3:]]
             return
         if word not in ("time", "exec", "env", "command"):
             return

@@ -1,4 +1,9 @@
-"""Common command line of every app: ``python -m workloads.<app> [options]``."""
+"""Common command line of every app: ``python -m workloads.<app> [options]``.
+
+Torch-free on purpose: jobgen checks ``--app-args`` against this parser at render time
+(:func:`check_args`) without importing a framework, and ``--check`` reports whether the app
+and its framework import before a job launches its ranks.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,10 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from .spec import AppSpec
+if TYPE_CHECKING:
+    from .spec import AppSpec
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -17,25 +24,61 @@ EXIT_NONFINITE = 3
 # (SIGTERM 143, SIGUSR1 138, SIGUSR2 140), the shell convention for "ended by that signal".
 
 
-def build_parser(spec: AppSpec) -> argparse.ArgumentParser:
+#: Optimizer implementations of ``--optimizer-impl`` (AdamW's ``foreach`` / ``fused`` switches).
+OPTIMIZER_IMPLS = ("auto", "foreach", "fused", "for-loop")
+
+
+class Described(Protocol):
+    """What the parser shows of an app: its name and default sizes (an AppSpec has them)."""
+
+    name: str
+    default_batch_size: int
+    tiny_batch_size: int
+    lr: float
+
+
+def batch_size_arg(text: str) -> int | str:
+    """``--batch-size``: a positive integer, or ``auto`` (sized from the device's memory)."""
+    if text == "auto":
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number or 'auto'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive batch size")
+    return value
+
+
+def build_parser(spec: Described) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=f"python -m workloads.{spec.name}",
         description=f"{spec.name} training workload (prints one JSON result line on stdout)",
     )
+    _add_options(p, spec)
+    return p
+
+
+def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
     g = p.add_argument_group("run")
     g.add_argument("--steps", type=int, default=100,
                    help="total optimizer steps (including warm-up); default 100")
     g.add_argument("--warmup", type=int, default=10,
                    help="first steps excluded from timing; default 10")
-    g.add_argument("--batch-size", type=int, default=None,
+    g.add_argument("--batch-size", type=batch_size_arg, default=None,
                    help=f"per-rank batch size (default {spec.default_batch_size}, "
-                        f"--tiny {spec.tiny_batch_size})")
+                        f"--tiny {spec.tiny_batch_size}); 'auto': the largest that fits in "
+                        "the device's memory with headroom (the default on the CPU)")
     g.add_argument("--precision", choices=("fp32", "tf32", "bf16", "fp16"), default="fp32")
     g.add_argument("--device", choices=("auto", "cpu", "cuda", "xpu"), default="auto")
     g.add_argument("--tiny", action="store_true", help="tiny model and batch (CPU tests)")
-    g.add_argument("--channels-last", action="store_true",
+    g.add_argument("--channels-last", action=argparse.BooleanOptionalAction, default=False,
                    help="channels-last memory format (2D / 3D conv apps)")
-    g.add_argument("--compile", action="store_true", help="torch.compile the model")
+    g.add_argument("--compile", action=argparse.BooleanOptionalAction, default=False,
+                   help="torch.compile the model")
+    g.add_argument("--optimizer-impl", choices=OPTIMIZER_IMPLS, default="auto",
+                   help="AdamW implementation: auto (PyTorch's choice: foreach on GPUs), "
+                        "foreach, fused, for-loop")
     g.add_argument("--mode", choices=("train", "data", "compute"), default="train",
                    help="train: input pipeline + compute; data: input pipeline alone; "
                         "compute: compute alone on one synthetic batch")
@@ -47,6 +90,8 @@ def build_parser(spec: AppSpec) -> argparse.ArgumentParser:
     d.add_argument("--data", default="synthetic",
                    help="'synthetic' (generated on the device) or a dataset path")
     d.add_argument("--workers", type=int, default=2, help="DataLoader workers per rank")
+    d.add_argument("--pin-memory", action=argparse.BooleanOptionalAction, default=None,
+                   help="page-locked host buffers for on-disk data (default: on CUDA only)")
     d.add_argument("--make-data", metavar="PATH", default=None,
                    help="write a synthetic dataset to PATH and exit")
     d.add_argument("--samples", type=int, default=1024, help="samples for --make-data")
@@ -65,6 +110,9 @@ def build_parser(spec: AppSpec) -> argparse.ArgumentParser:
     x.add_argument("--ipex", action=argparse.BooleanOptionalAction, default=None,
                    help="import intel_extension_for_pytorch (default: only if torch.xpu "
                         "is not natively available)")
+    x.add_argument("--check", action="store_true",
+                   help="check that the app, its framework and these arguments load, print "
+                        "one line and exit (job scripts run it once before the launch)")
     dbg = p.add_argument_group("debugging")
     dbg.add_argument("--inject-nan-at-step", type=int, default=None,
                      help="make the loss NaN at this (1-based) step")
@@ -72,7 +120,43 @@ def build_parser(spec: AppSpec) -> argparse.ArgumentParser:
                      help="raise an exception at this step (see --debug-fail-rank)")
     dbg.add_argument("--debug-fail-rank", type=int, default=0)
     dbg.add_argument("--debug-step-sleep", type=float, default=0.0, help=argparse.SUPPRESS)
-    return p
+
+
+class _Refused(Exception):
+    """argparse wanted to print and exit; :func:`check_args` turns that into a message."""
+
+
+class _CheckingParser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        raise _Refused(message)
+
+    def exit(self, status: int = 0, message: str | None = None):  # type: ignore[override]
+        raise _Refused("--help and --version print and exit: they do not start a run")
+
+    def print_help(self, file=None) -> None:  # noqa: ARG002 - nothing is printed while checking
+        pass
+
+
+class _Names:
+    """Stand-in for an AppSpec where only the option names matter (help text is not shown)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.default_batch_size = self.tiny_batch_size = 0
+        self.lr = 0.0
+
+
+def check_args(app: str, argv: Sequence[str]) -> tuple[argparse.Namespace | None, str | None]:
+    """Parse an app's arguments without running anything: (namespace, None) or (None, error).
+
+    Imports no framework, so jobgen calls it while rendering.
+    """
+    parser = _CheckingParser(prog=f"python -m workloads.{app}", add_help=True)
+    _add_options(parser, _Names(app))
+    try:
+        return parser.parse_args(list(argv)), None
+    except _Refused as exc:
+        return None, str(exc)
 
 
 def _report_fatal(exc: BaseException) -> None:
@@ -83,8 +167,21 @@ def _report_fatal(exc: BaseException) -> None:
     sys.stdout.flush()
 
 
+def _ready(spec: AppSpec) -> None:
+    """``--check``: everything a run imports is importable; say with what, and leave."""
+    import torch
+
+    from . import train  # noqa: F401 - numpy and the rest of the runtime
+
+    print(f"[workloads] {spec.name} ready: torch {torch.__version__}, Python "
+          f"{sys.version.split()[0]} ({sys.executable})", file=sys.stderr, flush=True)
+    sys.exit(EXIT_OK)
+
+
 def main(spec: AppSpec, argv: Sequence[str] | None = None) -> None:
     args = build_parser(spec).parse_args(argv)
+    if args.check:
+        _ready(spec)
     if args.make_data:
         from .data import make_dataset
 

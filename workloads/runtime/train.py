@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import json
 import math
@@ -25,8 +26,10 @@ from .distributed import (
     export_env,
     init_distributed,
     shutdown,
+    started_by,
 )
-from .precision import setup_precision
+from .memory import MemoryFit, fit_batch, headroom
+from .precision import PrecisionPlan, setup_precision
 from .spec import AppSpec
 from .timing import StepTimer, percentile
 
@@ -92,6 +95,58 @@ def _memory_format(spec: AppSpec, enabled: bool) -> torch.memory_format | None:
     return torch.channels_last if spec.spatial_dims == 2 else torch.channels_last_3d
 
 
+def make_optimizer(params: Any, lr: float, impl: str) -> torch.optim.Optimizer:
+    """AdamW with the requested implementation ("auto": PyTorch's own choice)."""
+    kwargs = {"auto": {}, "foreach": {"foreach": True}, "fused": {"fused": True},
+              "for-loop": {"foreach": False}}[impl]
+    return torch.optim.AdamW(params, lr=lr, **kwargs)
+
+
+def optimizer_impl(impl: str, dev: DeviceInfo) -> str:
+    """What "auto" means: AdamW picks foreach for GPU tensors and the for-loop on the CPU."""
+    if impl != "auto":
+        return impl
+    return "foreach" if dev.type in ("cuda", "xpu") else "for-loop"
+
+
+def _auto_batch(spec: AppSpec, cfg: dict[str, Any], dev: DeviceInfo, ctx: DistContext,
+                prec: PrecisionPlan, fmt: torch.memory_format | None, default: int,
+                lr: float, impl: str) -> MemoryFit:
+    """``--batch-size auto``: probe a throw-away copy of the model (memory.fit_batch); every
+    rank takes the smallest answer so the global batch is the same everywhere."""
+    param_bytes = [0]
+
+    def make_step():
+        model = spec.build_model(cfg).to(dev.device)
+        if fmt is not None:
+            model = model.to(memory_format=fmt)
+        param_bytes[0] = sum(p.numel() * p.element_size() for p in model.parameters())
+        opt = make_optimizer(model.parameters(), lr, impl)
+        task = spec.make_task(cfg, dev.device)
+        gen = torch.Generator(device=dev.device)
+
+        def step(batch: int) -> None:
+            gen.manual_seed(batch)
+            x, y = task(gen, batch)
+            if fmt is not None:
+                x = x.contiguous(memory_format=fmt)
+            with prec.autocast():
+                loss = spec.loss_fn(model(x), y)
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+
+        return step
+
+    # DDP keeps a second copy of the gradients in its buckets.
+    fit = fit_batch(make_step, dev, default, lambda: param_bytes[0] if ctx.enabled else 0)
+    if ctx.enabled:
+        agreed = int(ctx.all_reduce([float(fit.batch)], op="min")[0])
+        if agreed != fit.batch:
+            fit = MemoryFit(agreed, f"{fit.note}; {agreed}, the smallest of all ranks")
+    return fit
+
+
 def _build_source(spec: AppSpec, args: argparse.Namespace, cfg: dict[str, Any],
                   dev: DeviceInfo, ctx: DistContext, batch_size: int, start_step: int,
                   fmt: torch.memory_format | None) -> SyntheticSource | DiskSource:
@@ -103,7 +158,16 @@ def _build_source(spec: AppSpec, args: argparse.Namespace, cfg: dict[str, Any],
     if dataset is None:
         dataset = ShardDataset(args.data, app=spec.name, config=cfg)
     return DiskSource(dataset, batch_size, args.seed, rank, world, dev.device, args.workers,
-                      start_step, fmt)
+                      start_step, fmt, args.pin_memory)
+
+
+def _next_boundary(step: int, sync_every: int, ckpt_every: int, total: int) -> int:
+    """The next step after ``step`` that needs a host sync: every ``sync_every`` steps, every
+    ``ckpt_every`` steps (0: none) and the last step."""
+    nxt = (step // sync_every + 1) * sync_every
+    if ckpt_every:
+        nxt = min(nxt, (step // ckpt_every + 1) * ckpt_every)
+    return min(nxt, total)
 
 
 def run(spec: AppSpec, args: argparse.Namespace) -> int:
@@ -115,6 +179,7 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
                  emit_json: bool = True) -> tuple[int, dict[str, Any] | None]:
     """Run one training job; returns (exit code, result dict on rank 0)."""
     denv = detect_dist_env()
+    launcher = started_by()  # before export_env adds torch's names to the environment
     export_env(denv)
     log = Logger(denv.rank)
     dev = select_device(args.device, denv.local_rank, args.ipex)
@@ -123,7 +188,7 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
     flag = _SignalFlag()
     flag.install()
     try:
-        return _run(spec, args, ctx, dev, log, flag, emit_json)
+        return _run(spec, args, ctx, dev, log, flag, emit_json, launcher)
     except NonFiniteLoss as exc:
         log.all(f"ERROR: {exc}; stopping the run (non-finite loss at step {exc.step}). "
                 "Lower --lr, use --precision fp32/bf16, or check the input data.")
@@ -134,12 +199,12 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
 
 
 def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceInfo,
-         log: Logger, flag: _SignalFlag, emit_json: bool) -> tuple[int, dict[str, Any] | None]:
+         log: Logger, flag: _SignalFlag, emit_json: bool,
+         launcher: str) -> tuple[int, dict[str, Any] | None]:
     rank, world = ctx.env.rank, ctx.env.world_size
     size = "tiny" if args.tiny else "default"
     cfg = dict(spec.sizes[size])
-    batch_size = args.batch_size or (spec.tiny_batch_size if args.tiny else
-                                     spec.default_batch_size)
+    default_batch = spec.tiny_batch_size if args.tiny else spec.default_batch_size
     lr = args.lr if args.lr is not None else spec.lr
     total = args.steps
     if total < 1:
@@ -150,12 +215,6 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     fmt = _memory_format(spec, args.channels_last)
     if args.channels_last and fmt is None:
         log.info(f"note: --channels-last has no effect on {spec.name} (no conv layers)")
-
-    torch.manual_seed(args.seed)
-    np.random.seed(args.seed % 2**32)
-    import random
-
-    random.seed(args.seed)
 
     # --- checkpoint: resume before building the data source (its position depends on it) ---
     mgr = None
@@ -169,6 +228,24 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     elif args.checkpoint_dir:
         log.info(f"note: checkpointing is disabled in --mode {args.mode}")
 
+    batch_note = None
+    if args.batch_size != "auto":
+        batch_size = args.batch_size or default_batch
+    elif loaded is not None:  # a resumed run keeps the batch it was sized with
+        batch_size = int(loaded[1].get("meta", {}).get("batch_size") or default_batch)
+        batch_note = f"auto batch {batch_size}: kept from the checkpoint"
+    else:
+        fit = _auto_batch(spec, cfg, dev, ctx, prec, fmt, default_batch, lr, args.optimizer_impl)
+        batch_size, batch_note = fit.batch, fit.note
+    if batch_note:
+        log.info(batch_note)
+
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed % 2**32)
+    import random
+
+    random.seed(args.seed)
+
     source = _build_source(spec, args, cfg, dev, ctx, batch_size,
                            loaded[0] if loaded else 0, fmt)
 
@@ -176,7 +253,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     if fmt is not None:
         model = model.to(memory_format=fmt)
     raw_model = model
-    optimizer = torch.optim.AdamW(raw_model.parameters(), lr=lr)
+    optimizer = make_optimizer(raw_model.parameters(), lr, args.optimizer_impl)
     scaler = prec.scaler
     meta = {"app": spec.name, "size": size, "config": cfg, "batch_size": batch_size,
             "world_size": world}
@@ -211,10 +288,10 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     train_model.train()
 
     loss_fn = spec.loss_fn
-    timer = StepTimer(dev)
     remaining = total - start_step
     warmup = min(max(args.warmup, 0), max(remaining - 1, 0))
     timed_from = start_step + warmup  # 0-based index of the first timed step
+    timer = StepTimer(dev, pool=max(1, args.sync_every) + 2)
     sync_every = max(1, args.sync_every)
     ckpt_every = max(0, args.checkpoint_every)
     fixed_batch = source.get(start_step) if args.mode == "compute" else None
@@ -249,6 +326,8 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         if math.isfinite(bad_step):
             raise NonFiniteLoss(int(bad_step), bad_value if bad_value else math.nan)
         stop_signal = int(sig)
+        if timer.started:
+            timer.collect()
         window = []
         window_start = step_done + 1
         if last_loss is not None:
@@ -268,42 +347,55 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
                      {"app": spec.name, "size": size})
         log.info(f"checkpoint step {step_done} -> {d} ({time.perf_counter() - t0:.2f}s)")
 
+    # The step loop below does the least host work it can between syncs: a launch-bound step
+    # pays for every line (benchmarks/workloads_overhead.py compares it with a bare loop).
+    # Per-step checks are on precomputed locals; the sync, checkpoint and signal logic runs
+    # only at the boundaries `_next_boundary` computes.
+    compute = args.mode != "data"
+    fail_at = args.debug_fail_at_step if args.debug_fail_rank == rank else None
+    nan_at = args.inject_nan_at_step
+    pause = args.debug_step_sleep
+    single = not ctx.enabled
+    amp = prec.autocast()  # re-entered every step (one context object, not one per step)
+    boundary = _next_boundary(start_step, sync_every, ckpt_every if mgr else 0, total)
+    gc.freeze()  # the model and optimizer are long-lived: keep them out of collector passes
     for i in range(start_step, total):
         if i == timed_from:
             timer.start()
-        if args.mode == "data":
-            x, y = source.get(i)
-        else:
+        if compute:
             x, y = fixed_batch if fixed_batch is not None else source.get(i)
-            if args.debug_fail_at_step == i + 1 and args.debug_fail_rank == rank:
+            if fail_at == i + 1:
                 raise RuntimeError(f"injected failure at step {i + 1} on rank {rank}")
-            with prec.autocast():
-                out = train_model(x)
-                loss = loss_fn(out, y)
-            if args.inject_nan_at_step == i + 1:
+            with amp:
+                loss = loss_fn(train_model(x), y)
+            if nan_at == i + 1:
                 loss = loss * float("nan")
-            if scaler is not None:
+            if scaler is None:
+                loss.backward()
+                optimizer.step()
+            else:
                 scaler.scale(loss).backward()
                 scaler.step(optimizer)
                 scaler.update()
-            else:
-                loss.backward()
-                optimizer.step()
             optimizer.zero_grad(set_to_none=True)
             window.append(loss.detach())
-        if args.debug_step_sleep:
-            time.sleep(args.debug_step_sleep)
+        else:
+            source.get(i)
+        if pause:
+            time.sleep(pause)
         step = i + 1
         if timer.started:
             timer.mark()
+        if step < boundary and not (single and flag.signum):
+            continue
         need_ckpt = mgr is not None and (
             (ckpt_every and step % ckpt_every == 0) or step == total)
-        if (step % sync_every == 0 or step == total or need_ckpt
-                or (not ctx.enabled and flag.signum)):
-            host_sync(step)
+        host_sync(step)
+        boundary = _next_boundary(step, sync_every, ckpt_every if mgr else 0, total)
         if mgr is not None and (need_ckpt or stop_signal):
             save(step)
         if stop_signal:
+            gc.unfreeze()
             name = signal.Signals(stop_signal).name
             code = 128 + stop_signal
             where = (f"saved a checkpoint at step {step} in {args.checkpoint_dir}" if mgr
@@ -313,6 +405,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             return code, None
     if timer.started:
         timer.stop()
+    gc.unfreeze()
 
     timed_steps = max(0, total - timed_from) if timer.started else 0
     elapsed = timer.elapsed_s
@@ -335,9 +428,12 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             "mode": args.mode,
             "size": size,
             "world_size": world,
-            "launcher": ctx.env.launcher,
+            "launcher": launcher,
+            "rank_variables": list(ctx.env.variables),
             "dist_backend": ctx.backend,
             "batch_size": batch_size,
+            "batch_size_requested": args.batch_size,
+            "batch_note": batch_note,
             "global_batch_size": batch_size * world,
             "steps": total,
             "warmup_steps": warmup,
@@ -350,12 +446,15 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             "step_time_ms_mean": sum(step_ms) / len(step_ms) if step_ms else None,
             "elapsed_s": elapsed,
             "peak_mem_mb": peak_memory_mb(dev),
+            **headroom(dev),
             "first_loss": first_loss,
             "final_loss": last_loss,
             "param_sha256": param_sha256(raw_model) if args.mode != "data" else None,
             "data": args.data,
             "channels_last": fmt is not None,
             "compile": bool(args.compile),
+            "optimizer_impl": optimizer_impl(args.optimizer_impl, dev),
+            "pin_memory": getattr(source, "pin_memory", None),
             "seed": args.seed,
         }
         if emit_json:
