@@ -14,7 +14,7 @@ with one line, not after the launcher has started every rank on every node:
 * the checks: `--python` is executable, the bundled package is still there, and the app
   imports with its framework and accepts its arguments (`python -m workloads.APP --check`,
   run through the container when there is one, which also fails when the image is missing);
-  for a program of the user's, that its command is found.
+  for a program of the user's, that its command is found, or that its container starts.
 """
 
 from __future__ import annotations
@@ -81,7 +81,11 @@ def program_setup(app: App | None, python: str, explicit_python: bool,
         checks.append(_python_check(python))
     if app is None:
         first = program[0] if program else ""
-        if not prefix and isinstance(first, str) and first:
+        if prefix:
+            checks.append(Check((*prefix, "true"), "the container does not start",
+                                "the container image exists and starts (the runtime names "
+                                "what is wrong)"))
+        elif isinstance(first, str) and first:
             checks.append(Check(("command", "-v", first), f"{first} is not found",
                                 "the program's command exists on the batch node"))
         facts = tuple(Fact(c.failure, c.why, "request", "computed by jobgen") for c in checks)

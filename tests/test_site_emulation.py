@@ -454,13 +454,15 @@ def test_lumi_own_container_execs_the_program_in_the_image(tmp_path, emu_bin):
     plan = plan_for("lumi", container=image)
     run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["lumi"])
-    execs = run.calls("singularity")
+    execs = [e for e in run.calls("singularity") if e["node"]]  # the ranks' (not preflight)
     assert len(execs) == plan.world_size
     assert {e["image"] for e in execs} == {image}
     binds = [w for i, w in enumerate(plan.command[1:]) if plan.command[i] == "-B"]
     assert all(e["binds"] == [b for x in binds for b in x.split(",")] for e in execs)
     for report in run.reports.values():
         assert report["env"]["JOBGEN_EMU_CONTAINER"] == image
+    preflight = [e for e in run.calls("singularity") if not e["node"]]
+    assert [(e["image"], e["command"]) for e in preflight] == [(image, ["true"])]
     check_cleanup(run)
 
 
@@ -472,7 +474,10 @@ def test_lumi_default_container_runs_the_program_directly(tmp_path, emu_bin):
     run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["lumi"])
     assert {e["image"] for e in run.calls("singularity")} == {image}
-    assert all(e["command"] == list(REPORT_COMMAND) for e in run.calls("singularity"))
+    ranks = [e for e in run.calls("singularity") if e["node"]]  # not the preflight's
+    assert ranks and all(e["command"] == list(REPORT_COMMAND) for e in ranks)
+    preflight = [e["command"] for e in run.calls("singularity") if not e["node"]]
+    assert preflight == [["true"]]  # the container started once before the launch
     check_cleanup(run)
 
 
@@ -482,7 +487,7 @@ def test_jlse_apptainer_and_forwarded_rendezvous(tmp_path, emu_bin):
     plan = plan_for("jlse-mi250", container=image)
     run = run_script(render(plan), SITES["jlse-mi250"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["jlse-mi250"])
-    execs = run.calls("apptainer")
+    execs = [e for e in run.calls("apptainer") if e["node"]]  # the ranks' (not preflight)
     assert len(execs) == plan.world_size and {e["image"] for e in execs} == {image}
     assert all(e["no_mount"] == ["/gpfs/jlse-fs0"] for e in execs)
     remote = [r for r in run.reports.values() if r["env"]["JOBGEN_EMU_NODE_INDEX"] == "1"]
