@@ -35,6 +35,9 @@ class LaunchShape:
     forwarded_env: tuple[str, ...]  # variables the ranks need from the batch script
 
 
+#: `python -m torch.distributed.run` is torchrun, bound to that Python (--python on torchrun sites)
+TORCHRUN_MODULE = "torch.distributed.run"
+
 LauncherFn = Callable[[Profile, LaunchShape], list[LaunchArg]]
 LAUNCHERS: Registry[LauncherFn] = Registry()
 launcher = LAUNCHERS.register

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from .apps import App
 from .facts import Fact
+from .launchers import TORCHRUN_MODULE
 from .model import Profile
-from .scriptparse import TORCHRUN_MODULE
 from .shell import Word
 
 #: The script's exit status when the program cannot start (sysexits EX_CONFIG).

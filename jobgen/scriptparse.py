@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import JobgenError
+from .launchers import TORCHRUN_MODULE
 from .shell import split
 
 PREFIXES = {"#PBS": "pbs", "#SBATCH": "slurm", "#BSUB": "lsf", "#COBALT": "cobalt"}
 LAUNCHERS = ("mpiexec", "mpirun", "srun", "jsrun", "aprun", "torchrun")
-TORCHRUN_MODULE = "torch.distributed.run"  # `python -m torch.distributed.run` is torchrun
 # Flags that take no value, so the word after them is not theirs.
 BOOLEAN_FLAGS = frozenset({
     "--envall", "-envall", "--genvall", "-genvall", "--standalone", "--no-python",
