@@ -73,17 +73,20 @@ def choose_batch(base: float, slope: float, budget: float, floor: int) -> int:
     return max(floor, batch)
 
 
-def _out_of_memory(exc: BaseException) -> bool:
-    return isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower()
+def _out_of_memory(exc: RuntimeError) -> bool:
+    """CUDA's and XPU's out-of-memory errors (RuntimeError subclasses in every release)."""
+    oom = getattr(torch, "OutOfMemoryError", None)
+    return (oom is not None and isinstance(exc, oom)) or "out of memory" in str(exc).lower()
 
 
 def fit_batch(make_step: Callable[[], Callable[[int], None]], dev: DeviceInfo, default: int,
-              extra_bytes: int) -> MemoryFit:
+              extra_bytes: Callable[[], int]) -> MemoryFit:
     """Probe one training step at the default batch and twice it, on the throw-away model that
     ``make_step()`` builds, and return the batch that fills :data:`TARGET_FRACTION` of the
     memory free before the probe.
 
-    ``extra_bytes`` is memory the run needs beyond the probe (DDP's gradient buckets).
+    ``extra_bytes()``, asked after the probe, is memory the run needs beyond it (DDP's
+    gradient buckets).
     """
     api = _api(dev)
     info = free_and_total(dev)
@@ -99,20 +102,20 @@ def fit_batch(make_step: Callable[[], Callable[[int], None]], dev: DeviceInfo, d
             api.reset_peak_memory_stats(dev.device)
             try:
                 step_at(batch)
-            except (torch.OutOfMemoryError, RuntimeError) as exc:
+            except RuntimeError as exc:
                 if not _out_of_memory(exc):
                     raise
                 return MemoryFit(default, f"auto batch: batch {batch} does not fit; the "
                                           f"default {default}")
             peaks.append(api.max_memory_allocated(dev.device) - before)
         slope = (peaks[1] - peaks[0]) / default
-        base = peaks[0] - slope * default + extra_bytes
+        base = peaks[0] - slope * default + extra_bytes()
         batch = choose_batch(base, slope, TARGET_FRACTION * free, default)
         while batch > default:  # confirm: the fit is linear, the allocator is not
             try:
                 step_at(batch)
                 break
-            except (torch.OutOfMemoryError, RuntimeError) as exc:
+            except RuntimeError as exc:
                 if not _out_of_memory(exc):
                     raise
                 _release(api)
