@@ -3,7 +3,10 @@
     python3 examples/regenerate.py          # rewrite the examples
     python3 examples/regenerate.py --check  # exit 1 if any example is stale (the tests do this)
 
-The local site runs on one machine, so its examples use 1 node.
+The local site runs on one machine, so its examples use 1 node. A script names the directory of
+the installed `workloads` package (it copies it into the job); the examples show
+`/path/to/site-packages/workloads` instead of this checkout's, so they read the same from any
+clone or install.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from jobgen.apps import app_names
+from jobgen.apps import app_names, workloads_dir
 from jobgen.plan import Request, build_plan
 from jobgen.profiles import ProfileFile, bundled_dir, load_profile_file
 from jobgen.render import render
@@ -21,6 +24,13 @@ SUFFIX = {"pbs": "pbs", "slurm": "slurm", "lsf": "lsf", "cobalt": "cobalt", "non
 ACCOUNT = "MYPROJECT"
 # Sites that provide no PyTorch environment: the examples name one (--python).
 SITE_OPTIONS: dict[str, dict] = {"jlse-mi250": {"python": "/home/MYUSER/rocm-torch/bin/python"}}
+PACKAGE_PLACEHOLDER = "/path/to/site-packages/workloads"
+
+
+def portable(text: str) -> str:
+    """The script with this install's workloads directory replaced by a placeholder."""
+    package = workloads_dir()
+    return text.replace(str(package), PACKAGE_PLACEHOLDER) if package else text
 # Site extras (render options beyond the basics), one example each: examples/extras/NAME.EXT
 EXTRAS: list[tuple[str, dict]] = [
     ("aurora-copper", dict(site="aurora", app="cosmictagger", nodes=8, copper=True,
@@ -57,7 +67,7 @@ def expected() -> dict[Path, str]:
                 site=p.name, app=app, nodes=1 if local else 2,
                 account=None if local else ACCOUNT, **SITE_OPTIONS.get(p.name, {}),
             )
-            text = render(build_plan(loaded, req))
+            text = portable(render(build_plan(loaded, req)))
             out[HERE / p.name / f"{app}.{SUFFIX[p.scheduler.dialect]}"] = text
     for name, kwargs in EXTRAS:
         path = bundled_dir() / f"{kwargs['site']}.yaml"
@@ -65,7 +75,7 @@ def expected() -> dict[Path, str]:
         kwargs = {"account": ACCOUNT, **kwargs}
         if not kwargs.get("container"):
             kwargs = {**SITE_OPTIONS.get(kwargs["site"], {}), **kwargs}
-        text = render(build_plan(loaded, Request(**kwargs)))
+        text = portable(render(build_plan(loaded, Request(**kwargs))))
         out[HERE / "extras" / f"{name}.{SUFFIX[loaded.profile.scheduler.dialect]}"] = text
     return out
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import cache
 from .errors import JobgenError
@@ -23,9 +26,17 @@ class App:
     default_args: tuple[str, ...]
     sizes: tuple[tuple[str, str], ...]
     path: Path
+    # device class -> the manifest's tuned configuration (a mapping) or why there is none
+    tuned: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def package_dir(self) -> Path:
+        """The installed `workloads` package this manifest belongs to."""
+        return self.path.parent.parent
 
 
 def workloads_dir() -> Path | None:
+    """The `workloads` package jobgen would import, found without importing it (or torch)."""
     spec = importlib.util.find_spec("workloads")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -85,10 +96,25 @@ def _app(data: object, path: Path) -> App:
             model=_text(data["model"]), default_batch_size=_count(data["default_batch_size"]),
             default_args=_texts(data.get("default_args") or []),
             sizes=tuple((_text(k), _text(v)) for k, v in sizes.items()),
+            tuned=_tuned(data.get("tuned") or {}),
         )
     except (TypeError, AttributeError) as exc:
         raise JobgenError(f"{path}: {exc}") from None
     return App(**fields, path=path)
+
+
+def _tuned(value: object) -> dict[str, Any]:
+    """device class -> a measured configuration (a mapping) or the reason there is none."""
+    if not isinstance(value, dict):
+        raise TypeError(f"tuned: {value!r} is not a mapping of device classes")
+    for cls, entry in value.items():
+        if not isinstance(entry, dict | str):
+            raise TypeError(f"tuned.{cls}: {entry!r} is neither a configuration nor a reason")
+        if isinstance(entry, dict):
+            missing = [k for k in ("measured_on", "precision") if k not in entry]
+            if missing:
+                raise TypeError(f"tuned.{cls} lacks {', '.join(missing)}")
+    return dict(value)
 
 
 def _text(value: object) -> str:
@@ -107,3 +133,15 @@ def _count(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise TypeError(f"{value!r} is not a positive whole number")
     return value
+
+
+def check_app_args(app: App, argv: Sequence[str], framework: str = "pytorch") -> Any:
+    """The app's arguments parsed by its own parser (workloads.runtime.cli, framework-free)
+    for the framework's version: the namespace, or a one-line JobgenError naming what the app
+    would refuse."""
+    cli = importlib.import_module("workloads.runtime.cli")
+    namespace, error = cli.check_args(app.name, argv, framework)
+    if error is not None:
+        raise JobgenError(f"--app-args: {app.name} would refuse its arguments: {error} "
+                          f"(see python -m {app.module} --help)")
+    return namespace

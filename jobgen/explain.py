@@ -11,6 +11,7 @@ from typing import Any
 from .cpus import format_cpu_list, parse_cpu_list
 from .plan import Plan, Request
 from .profiles import LoadedProfile
+from .program import PREFLIGHT_EXIT
 from .provenance import Provenance
 from .scriptparse import directive_items
 from .shell import join
@@ -164,7 +165,7 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
             plan.rank_env.why, plan.rank_env.source, layers.prov.layer("launcher.rank_env"),
             plan.rank_env.unconfirmed),
         "launcher": {
-            "command": plan.launcher[0] if plan.launcher else "",
+            "command": plan.launcher_name if plan.launcher else "",
             "line": plan.launch_line,
             "binding": _fact(plan.binding.text, plan.binding.why, plan.binding.source,
                              layers.simple(plan.binding.layer, "cpu_binding.recipes"
@@ -178,6 +179,7 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
             "source": p.launcher.source,
         },
         "app_command": plan.command_line,
+        "program": _program(plan),
         "steps": _steps(plan, layers),
         "warnings": list(plan.warnings),
     }
@@ -196,6 +198,16 @@ def _device_selection(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
 def _default_value(req: Request, key: str) -> str:
     value = req.queue_preference if key == "queue" else getattr(req, key)
     return ", ".join(value) if isinstance(value, tuple) else str(value)
+
+
+def _program(plan: Plan) -> list[dict[str, Any]]:
+    """How the ranks' program starts: launcher command, bundled package, the checks before the
+    launch, and the app's defaults with the measurement behind each."""
+    facts = [f for f in (plan.launcher_fact,) if f is not None]
+    if plan.program is not None:
+        facts += plan.program.facts
+    facts += plan.app_defaults
+    return [_fact(f.text, f.why, f.source, f.layer, f.unconfirmed) for f in facts]
 
 
 def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
@@ -287,7 +299,7 @@ def _unconfirmed(report: dict[str, Any]) -> list[str]:
                 visit(value)
 
     for key in ("node", "device_selection", "directives", "modules", "environment",
-                "rendezvous", "rank_env", "launcher", "steps"):
+                "rendezvous", "rank_env", "launcher", "program", "steps"):
         visit(report[key])
     return out
 
@@ -420,6 +432,9 @@ def format_text(report: dict[str, Any]) -> str:
         lines += _fmt_fact(a)
     if report["steps"]:
         section("device sharing, collectives, framework and job steps", report["steps"])
+    if report["program"]:
+        section(f"program: starts once checked (exit {PREFLIGHT_EXIT} before any rank if "
+                "not); the app's defaults", report["program"])
     lines += ["", "== app command", f"  {report['app_command']}"]
     if report["unconfirmed"]:
         lines += ["", f"== unconfirmed values used ({len(report['unconfirmed'])})"]

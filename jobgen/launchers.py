@@ -40,6 +40,9 @@ class LaunchShape:
     resource_set_cores: int = 0
 
 
+#: `python -m torch.distributed.run` is torchrun, bound to that Python (--python on torchrun sites)
+TORCHRUN_MODULE = "torch.distributed.run"
+
 LauncherFn = Callable[["Profile", LaunchShape], list[LaunchArg]]
 LAUNCHERS: Registry[LauncherFn] = Registry()
 launcher = LAUNCHERS.register

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .apps import App, load_app
+from .apps import App, check_app_args, load_app
 from .errors import JobgenError
 from .extras import (
     Backend,
@@ -37,8 +37,10 @@ from .placement import (
     visible_devices,
 )
 from .profiles import LoadedProfile
+from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
 from .schedulers import DIALECTS, PREFIX, JobShape, QueueChoice, choose_queue
 from .shell import NAME, Expand, Var, Word, join, quote, split
+from .tuning import Tuning, loader_workers, tune
 from .walltime import parse_walltime
 
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
@@ -181,6 +183,10 @@ class Plan:
     node_dirs: tuple[Word, ...] = ()  # node-local directories made before the launch
     warnings: tuple[str, ...] = field(default=())
     notes: tuple[str, ...] = field(default=())  # how jobgen chose (the queue), for stderr
+    launcher_fact: Fact | None = None  # the launcher command and why (--python's torchrun)
+    program: ProgramSetup | None = None  # package copy and the checks before the launch
+    app_defaults: tuple[Fact, ...] = ()  # the app's tuned defaults and loader workers, why
+    preflight_exit: int = PREFLIGHT_EXIT
 
     @property
     def launch_line(self) -> str:
@@ -197,6 +203,11 @@ class Plan:
             return ()
         return ("env", *(f"{e.name}={e.value}" for e in self.env
                          if e.name.startswith("CUDA_MPS_") and e.action == "set"))
+
+    @property
+    def launcher_name(self) -> str:
+        """The launcher as a user knows it (`python -m torch.distributed.run` is torchrun)."""
+        return "torchrun" if self.launcher_dialect == "torchrun" else str(self.launcher[0])
 
     @property
     def local_rendezvous(self) -> bool:
@@ -321,8 +332,8 @@ def _nodes(profile: Profile, req: Request) -> int:
     return nodes
 
 
-def _precision(profile: Profile, req: Request) -> str:
-    prec = req.precision or profile.precision.default
+def _precision(profile: Profile, req: Request, tuned: str | None) -> str:
+    prec = req.precision or tuned or profile.precision.default
     if prec not in profile.precision.supported:
         device = profile.node.gpus.model if profile.node.gpus else "the CPU"
         raise JobgenError(
@@ -432,9 +443,11 @@ def _modules(profile: Profile, stack_line: str | None, framework: str) -> tuple[
     return tuple(out)
 
 
-def _command(profile: Profile, req: Request, app: App | None, precision: str,
-             prefix: list[str], inner_python: str | None, stack_args: tuple[str, ...],
-             stage: StageStep | None) -> tuple[Word, ...]:
+def _program_argv(profile: Profile, req: Request, app: App | None, precision: str,
+                  stack_args: tuple[str, ...], stage: StageStep | None
+                  ) -> tuple[Word, ...]:
+    """The user's command, or the bundled app's arguments after `-m MODULE`, checked by the
+    app's own parser (without importing its framework)."""
     try:
         extra = tuple(split(req.app_args))
     except ValueError as exc:
@@ -442,16 +455,22 @@ def _command(profile: Profile, req: Request, app: App | None, precision: str,
     if app is None:
         if extra:
             raise JobgenError("--app-args goes with --app; put your program's arguments after --")
-        return tuple(prefix) + tuple(req.command)
+        return tuple(req.command)
     if stage and any(a == "--data" or a.startswith("--data=") for a in extra):
         raise JobgenError("--stage already points the app at the staged data: drop --data")
-    python = _python(profile, req, inner_python)
     data: list[Word] = ["--data", Expand(stage.dest)] if stage else []
     # the apps' own flag picks their TensorFlow version (workloads/launch.py)
     flavour = ["--framework", req.framework] if req.framework != "pytorch" else []
-    argv: list[Word] = [*prefix, python, "-m", app.module, *flavour, "--device",
-                        profile.device_kind, "--precision", precision, *stack_args, *data,
-                        *app.default_args, *extra]
+    argv: list[Word] = [*flavour, "--device", profile.device_kind, "--precision", precision,
+                        *stack_args, *data, *app.default_args, *extra]
+    parsed = check_app_args(app, [w if isinstance(w, str) else "X" for w in argv],
+                            req.framework)
+    if parsed.precision != precision:
+        raise JobgenError(f"--app-args sets --precision {parsed.precision}, but the script's "
+                          f"environment is planned for {precision}: use jobgen's --precision")
+    if parsed.device != profile.device_kind:
+        raise JobgenError(f"--app-args sets --device {parsed.device}, but {profile.name} gives "
+                          f"its ranks {profile.device_kind} devices")
     return tuple(argv)
 
 
@@ -632,7 +651,10 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     _no_empty_values(req)
     nodes = _nodes(profile, req)
     rpn, per_dev, rank_warning = _ranks(profile, req)
-    precision = _precision(profile, req)
+    # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
+    tuning: Tuning | None = tune(app, profile, req.precision) \
+        if app and framework == "pytorch" else None
+    precision = _precision(profile, req, tuning.precision if tuning else None)
     walltime = parse_walltime(req.walltime or profile.scheduler.default_walltime)
     if profile.scheduler.dialect == "none" and req.walltime:
         raise JobgenError(f"{profile.name} has no scheduler to enforce --walltime: drop it")
@@ -687,12 +709,15 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     forwarded: tuple[str, ...] = ()
     if profile.launcher.master.method != "localhost":
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
+        # the bundled app's package, put on PYTHONPATH by the script
+        names += ["PYTHONPATH"] if app else []
         forwarded = tuple(dict.fromkeys(names))
     rs_cores = len(device_blocks(profile, usable_cores(profile, exclude))[0]) \
         if resource_set_per_device(profile, per_dev) else 0
     shape = LaunchShape(nodes, rpn, tuple(slots), ndev, forwarded, rs_cores)
     launch_args = tuple(LAUNCHERS[profile.launcher.dialect](profile, shape))
-    launcher: list[Word] = [profile.launcher.command]
+    launch_command, launcher_fact = launcher_words(profile, req.python)
+    launcher: list[Word] = [*launch_command]
     for arg in launch_args:
         launcher += arg.words
     launcher.append(Var("JOBGEN_WRAPPER"))
@@ -711,11 +736,20 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
     backend_args = ("--dist-backend", shared.backend.name) \
         if shared.backend.app_flag and shared.backend.name else ()
-    command = _command(profile, req, app, precision, prefix, inner_python,
-                       backend_args + choice.app_args + ckpt, stage)
+    app_defaults: tuple[Fact, ...] = ()
+    stack_args = backend_args + choice.app_args + ckpt
+    if app is not None and tuning is not None:
+        workers, workers_fact = loader_workers(profile, slots, rpn)
+        stack_args += tuning.args + workers
+        app_defaults = (*tuning.facts, workers_fact)
+    program = _program_argv(profile, req, app, precision, stack_args, stage)
+    python = _python(profile, req, inner_python)
+    command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()),
+                                 *program)
+    setup = program_setup(app, python, bool(req.python), tuple(prefix), program)
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
-        summary = (*prefix, _python(profile, req, inner_python), "-m", "workloads.summarize",
+        summary = (*prefix, python, "-m", "workloads.summarize",
                    "--expect", str(shared.instances), Expand("${JOBGEN_DIR}/results"))
     warnings = [*_environment_warnings(profile, req, app)]
     if rank_warning:
@@ -790,5 +824,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         node_dirs=tuple(Var(e.name) for e in env if e.node_dir),
         warnings=tuple(warnings),
         notes=(queue_choice.reason,) if queue_choice.reason else (),
+        launcher_fact=launcher_fact,
+        program=setup,
+        app_defaults=app_defaults,
     )
 

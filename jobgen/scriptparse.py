@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .arith import evaluate
+from .launchers import TORCHRUN_MODULE
 from .shell import split
 from .textfile import read_text
 
@@ -287,6 +288,11 @@ def _command(script: Script, stmt: str, number: int) -> None:
             script.launch_line = number
             script.launch_text = stmt
             script.launch_argv = words[k:]
+            return
+        if words[k + 1:k + 3] == ["-m", TORCHRUN_MODULE]:  # a chosen Python's own torchrun
+            script.launch_line = number
+            script.launch_text = stmt
+            script.launch_argv = ["torchrun", *words[k + 3:]]
             return
         if word not in ("time", "exec", "env", "command"):
             return

@@ -247,8 +247,9 @@ def test_pytorch_only_apps_refuse_tensorflow():
                                                ("lumi", "fp32"), ("summit", "fp32"),
                                                ("jlse-mi250", "fp32"), ("local", "fp32")])
 def test_site_default_precision(site, default):
-    assert plan_for(site).precision == default
-    assert f"--precision {default}" in plan_for(site).command_line
+    """The site's precision holds for a user's program; bundled apps may bring a measured one
+    (tests/test_apps_program.py)."""
+    assert plan_for(site, command=("python3", "train.py")).precision == default
 
 
 @pytest.mark.parametrize(("site", "bad"), [("summit", "bf16"), ("summit", "tf32"),

@@ -14,8 +14,8 @@ from jobgen.cpus import cpu_mask, format_cpu_list, parse_cpu_list
 from jobgen.errors import JobgenError
 from jobgen.profiles import deep_merge, discover, load_profile, site_names
 
-BUNDLED = ["aurora", "jlse-mi250", "local", "local-mpich", "local-slurm", "lumi", "polaris",
-           "summit", "sunspot"]
+BUNDLED = ["aurora", "jlse-mi250", "local", "local-gpu", "local-mpich", "local-slurm", "lumi",
+           "polaris", "summit", "sunspot"]
 
 
 def test_the_six_systems_and_local_profiles_are_found():

@@ -208,7 +208,7 @@ def test_polaris_reverses_gpu_order_and_binds_by_depth():
     d = directive_texts(plan)
     assert "#PBS -l select=2:system=polaris" in d and "#PBS -l filesystems=home:eagle" in d
     assert env_of(plan)["NCCL_NET"] == "AWS Libfabric"
-    assert plan.precision == "tf32"
+    assert plan_for("polaris", nodes=2, command=("python3", "t.py")).precision == "tf32"
 
 
 def test_polaris_queues_by_node_count():
@@ -503,7 +503,8 @@ def test_header_regenerates_the_same_script():
 def test_user_values_cannot_inject_shell(tmp_path):
     marker = tmp_path / "pwned"
     evil = f"x; touch {marker}; $(touch {marker}) `touch {marker}` \"'"
-    plan = plan_for("local", env=(f"EVIL={evil}",), app_args=shlex.quote(evil))
+    plan = plan_for("local", env=(f"EVIL={evil}",),
+                    app_args=f"--checkpoint-dir {shlex.quote(evil)}")
     text = render(plan)
     assert f"export EVIL={shlex.quote(evil)}" in text
     launch = text.split("--no-python")[-1]

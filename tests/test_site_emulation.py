@@ -27,7 +27,7 @@ from emulation.harness import (
     run_wrapper,
     start_script,
 )
-from helpers import ROOT, with_site_python
+from helpers import ROOT, SITE_PYTHON
 
 from jobgen.plan import Plan, Request, build_plan
 from jobgen.profiles import load_profile
@@ -70,7 +70,10 @@ def emu_bin(tmp_path_factory):
 def plan_for(site: str, **kw) -> Plan:
     if "app" not in kw:
         kw.setdefault("command", REPORT_COMMAND)
-    kw = with_site_python(site, kw)
+    if kw.get("app") and not kw.get("container") and site in SITE_PYTHON:
+        # the user's own Python there: here the stand-in python3 on PATH (the script's
+        # preflight checks that it exists and imports the app)
+        kw = {"python": "python3", **kw}
     return build_plan(load_profile(site), Request(site=site, nodes=2, account="MYPROJECT", **kw))
 
 
@@ -509,13 +512,15 @@ def test_lumi_own_container_execs_the_program_in_the_image(tmp_path, emu_bin):
     plan = plan_for("lumi", container=image)
     run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["lumi"])
-    execs = run.calls("singularity")
+    execs = [e for e in run.calls("singularity") if e["node"]]  # the ranks' (not preflight)
     assert len(execs) == plan.world_size
     assert {e["image"] for e in execs} == {image}
     binds = [w for i, w in enumerate(plan.command[1:]) if plan.command[i] == "-B"]
     assert all(e["binds"] == [b for x in binds for b in x.split(",")] for e in execs)
     for report in run.reports.values():
         assert report["env"]["JOBGEN_EMU_CONTAINER"] == image
+    preflight = [e for e in run.calls("singularity") if not e["node"]]
+    assert [(e["image"], e["command"]) for e in preflight] == [(image, ["true"])]
     check_cleanup(run)
 
 
@@ -527,7 +532,10 @@ def test_lumi_default_container_runs_the_program_directly(tmp_path, emu_bin):
     run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["lumi"])
     assert {e["image"] for e in run.calls("singularity")} == {image}
-    assert all(e["command"] == list(REPORT_COMMAND) for e in run.calls("singularity"))
+    ranks = [e for e in run.calls("singularity") if e["node"]]  # not the preflight's
+    assert ranks and all(e["command"] == list(REPORT_COMMAND) for e in ranks)
+    preflight = [e["command"] for e in run.calls("singularity") if not e["node"]]
+    assert preflight == [["true"]]  # the container started once before the launch
     check_cleanup(run)
 
 
@@ -537,7 +545,7 @@ def test_jlse_apptainer_and_forwarded_rendezvous(tmp_path, emu_bin):
     plan = plan_for("jlse-mi250", container=image)
     run = run_script(render(plan), SITES["jlse-mi250"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["jlse-mi250"])
-    execs = run.calls("apptainer")
+    execs = [e for e in run.calls("apptainer") if e["node"]]  # the ranks' (not preflight)
     assert len(execs) == plan.world_size and {e["image"] for e in execs} == {image}
     assert all(e["no_mount"] == ["/gpfs/jlse-fs0"] for e in execs)
     remote = [r for r in run.reports.values() if r["env"]["JOBGEN_EMU_NODE_INDEX"] == "1"]

@@ -37,6 +37,25 @@ exec "$@"
 JOBGEN_EOF
 chmod +x "$JOBGEN_WRAPPER"
 
+# ---- preflight: the program can start (checked once, here, before any rank; exit 78 if not)
+jobgen_preflight() {
+    local jobgen_what=$1 jobgen_out
+    shift
+    if ! jobgen_out=$("$@" 2>&1); then
+        jobgen_out=$(printf '%s\n' "$jobgen_out" | tail -n 1)
+        echo "jobgen: cannot start the program: $jobgen_what${jobgen_out:+ ($jobgen_out)}" >&2
+        exit 78
+    fi
+}
+# the package jobgen read the app's manifest and parser from
+jobgen_preflight 'the workloads package jobgen rendered for is gone (/path/to/site-packages/workloads): reinstall jobgen or render the script again' test -f /path/to/site-packages/workloads/__init__.py
+# the bundled app's package as jobgen found it, alone first on PYTHONPATH (the job's own packages stay its own)
+mkdir -p "$JOBGEN_DIR/python"
+cp -R /path/to/site-packages/workloads "$JOBGEN_DIR/python/"
+export PYTHONPATH="$JOBGEN_DIR/python${PYTHONPATH:+:$PYTHONPATH}"
+# the app imports with its framework and accepts its arguments, in the job's environment (and container), before any rank starts
+jobgen_preflight 'workloads.anisosgs cannot start under python3' python3 -m workloads.anisosgs --check --device cpu --precision fp32 --workers 0
+
 # ---- launch: none: no binding
 #   --standalone: single node; torchrun picks the rendezvous
 #   --nnodes=1: one node
@@ -53,7 +72,7 @@ jobgen_forward() {
 trap 'jobgen_forward TERM' TERM
 trap 'jobgen_forward INT' INT
 torchrun --standalone --nnodes=1 --nproc-per-node=2 --no-python "$JOBGEN_WRAPPER" \
-    python3 -m workloads.anisosgs --device cpu --precision fp32 &
+    python3 -m workloads.anisosgs --device cpu --precision fp32 --workers 0 &
 jobgen_launch=$!
 jobgen_status=0
 while :; do

@@ -2,7 +2,8 @@
 
 `install_bin` copies the stand-ins of `bin/` (launchers, `module`, `conda`, `scontrol`,
 `singularity`, Copper and MPS stubs) to a scratch directory with this interpreter in their
-`#!` line; `run_script` writes the scheduler's environment for an emulated allocation (a
+`#!` line, and adds `python3`/`python` running this interpreter (the site's Python with
+torch); `run_script` writes the scheduler's environment for an emulated allocation (a
 `PBS_NODEFILE`, an LSF or Cobalt host list, Slurm's node list), runs the script unchanged with
 `bash SCRIPT` in a scratch working directory and the stand-ins first on PATH, and collects what
 each rank of `report_rank.py` reported plus the stand-ins' event log.
@@ -73,6 +74,12 @@ def install_bin(dest: Path) -> Path:
             text = f"#!{sys.executable} -S" + text[len("#!/usr/bin/env python3"):]
         target = dest / src.name
         target.write_text(text)
+        target.chmod(0o755)
+    # The site's Python with its framework (the frameworks / conda / open-ce module's, or the
+    # container's): this interpreter, which has torch, so the scripts' preflight really runs.
+    for name in ("python3", "python"):
+        target = dest / name
+        target.write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
         target.chmod(0o755)
     return dest
 

@@ -12,7 +12,7 @@ from workloads_testlib import HAVE_TORCH, REPO, base_env, needs_torch
 import workloads
 
 MANIFEST_KEYS = {"name", "description", "module", "frameworks", "model", "default_batch_size",
-                 "default_args", "sizes"}
+                 "default_args", "sizes", "tuned"}
 
 
 def test_package_import_and_manifests_do_not_import_torch() -> None:
@@ -36,6 +36,15 @@ def test_manifest_format(app: str) -> None:
     assert m["frameworks"] == ["pytorch", *tf]
     assert isinstance(m["default_batch_size"], int) and m["default_args"] == []
     assert set(m["sizes"]) == {"default", "tiny"}
+    # one entry per device class: a measured configuration, or why there is none
+    assert set(m["tuned"]) == {"cuda", "xpu", "cpu"}
+    for cls, entry in m["tuned"].items():
+        if isinstance(entry, dict):
+            keys = {"measured_on", "precision", "channels_last", "compile", "evidence"}
+            assert keys <= set(entry)
+            assert set(entry["evidence"]) == {"precision", "channels_last", "compile"}
+        else:
+            assert entry.startswith("not measured"), (cls, entry)
     pkg = Path(workloads.__file__).parent / app
     for f in ("__init__.py", "__main__.py", "model.py"):
         assert (pkg / f).is_file()
@@ -75,6 +84,65 @@ def test_detect_dist_env(env: dict[str, str], expected: tuple) -> None:
 
     d = detect_dist_env(env)
     assert (d.rank, d.local_rank, d.world_size, d.local_world_size, d.launcher) == expected
+    assert all(name in env for name in d.variables)
+    assert len(d.variables) == (0 if d.launcher == "none" else 4)
+
+
+STARTERS = [
+    ({}, "none"),
+    ({"RANK": "0", "WORLD_SIZE": "1"}, "unknown"),
+    # the jobgen wrapper exports torch's names under every launcher: the launcher is still known
+    ({"RANK": "1", "PMI_RANK": "1", "MPI_LOCALRANKID": "1", "PMI_FD": "6"}, "mpich"),
+    ({"RANK": "1", "PALS_RANKID": "1", "PMI_RANK": "1"}, "pals"),
+    ({"RANK": "1", "TORCHELASTIC_RUN_ID": "x"}, "torchrun"),
+    ({"OMPI_COMM_WORLD_RANK": "3"}, "openmpi"),
+    ({"JSM_NAMESPACE_RANK": "3", "OMPI_COMM_WORLD_RANK": "3"}, "openmpi"),
+    ({"SLURM_PROCID": "2", "SLURM_STEP_NUM_TASKS": "4"}, "srun"),
+    ({"SLURM_PROCID": "0", "SLURM_NTASKS": "4"}, "none"),  # a batch script, no srun step
+    ({"SLURM_STEP_NUM_TASKS": "2", "MPI_LOCALRANKID": "0"}, "mpich"),  # hydra over srun
+]
+
+
+@needs_torch
+@pytest.mark.parametrize(("env", "expected"), STARTERS)
+def test_started_by_names_the_launcher_not_the_variables(env: dict[str, str],
+                                                           expected: str) -> None:
+    from workloads.runtime.distributed import started_by
+
+    assert started_by(env) == expected
+
+
+@pytest.mark.parametrize(("argv", "error"), [
+    (["--tiny", "--batch-size", "auto", "--no-compile", "--optimizer-impl", "fused"], None),
+    (["--bogus-flag"], "unrecognized arguments: --bogus-flag"),
+    (["--batch-size", "-3"], "argument --batch-size: -3 is not a positive batch size"),
+    (["--optimizer-impl", "adam"], "argument --optimizer-impl: invalid choice: 'adam'"),
+    (["--version"], "unrecognized arguments: --version"),
+    (["-h"], "--help and --version print and exit"),
+])
+def test_check_args_parses_like_the_app_without_torch(argv: list[str], error: str | None) -> None:
+    code = ("import sys, json\n"
+            "from workloads.runtime.cli import check_args\n"
+            f"ns, err = check_args('qcnn', {argv!r})\n"
+            "print(json.dumps([err, 'torch' in sys.modules]))\n")
+    p = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=base_env(),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    err, torch_loaded = __import__("json").loads(p.stdout)
+    assert torch_loaded is False
+    assert (err is None) if error is None else (error in err), err
+
+
+@needs_torch
+def test_auto_batch_fills_the_budget_in_rounded_steps() -> None:
+    from workloads.runtime.memory import choose_batch
+
+    mib = 2**20
+    # 1000 MiB fixed, 100 MiB per sample, 8000 MiB budget: 70 samples, rounded down to 64
+    assert choose_batch(1000 * mib, 100 * mib, 8000 * mib, 8) == 64
+    assert choose_batch(1000 * mib, 2000 * mib, 8000 * mib, 8) == 8  # never below the default
+    assert choose_batch(0, 0, 8000 * mib, 8) == 8
+    assert choose_batch(0, 1000 * mib, 7000 * mib, 2) == 7  # small batches are not rounded
 
 
 @needs_torch

@@ -21,6 +21,27 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 
 
+def global_max_pool(feat: torch.Tensor) -> torch.Tensor:
+    """Max over the points (dim 2), keeping the dim: PointNet's symmetric global feature.
+
+    ``torch.max(dim=...)``, not ``amax``: their backward passes differ. ``max`` sends each
+    channel's gradient to the index it picked in the forward pass. ``amax`` spreads it over
+    every point equal to the maximum, found again in the backward pass by an exact ``==``
+    against the saved maximum, and divides by that tie count. Under ``torch.compile`` with
+    bf16 autocast, Inductor can recompute the batch-norm + ReLU producer for that comparison
+    without the bf16 rounding of the forward output, so no point equals the saved maximum,
+    the count is 0 and the gradients are 0/0 = NaN: the weights are NaN after the first
+    optimizer step and the loss at step 2, as measured on the H100
+    (../shared/measurements/h100-2026-11-23.md). PyTorch tracks this as pytorch/pytorch#195214
+    (CUDA bf16 fusion skips the rounding before the equality: zero tie counts) and #186799
+    (amax/amin gradients under compile). With torch 2.13 on the CPU, a batch-norm + ReLU
+    producer followed by ``amax`` and a concatenation gives non-finite gradients under
+    compile and bf16 autocast; this function gives finite ones
+    (tests/workloads/test_workloads_behaviour.py).
+    """
+    return torch.max(feat, dim=2, keepdim=True).values
+
+
 def shared_mlp(cin: int, widths: list[int]) -> tuple[nn.Sequential, int]:
     layers: list[nn.Module] = []
     for w in widths:
@@ -39,7 +60,7 @@ class PointNetSeg(nn.Module):
 
     def forward(self, pts: torch.Tensor) -> torch.Tensor:  # pts [B, 3, N]
         f = self.point_feat(pts)
-        g = self.global_feat(f).amax(dim=2, keepdim=True)  # max pooling over points
+        g = global_max_pool(self.global_feat(f))
         h = torch.cat([f, g.expand(-1, -1, f.shape[2])], dim=1)
         return self.out(self.head(h))  # [B, classes, N]
 

@@ -1,8 +1,10 @@
 """Common command line of every app: ``python -m workloads.<app> [--framework F] [options]``.
 
 One parser for both frameworks: the options mean the same in each, and the few that belong to
-one framework only (``--ipex``; ``--xla``, ``--scale-lr``) are added for it. Importing this
-module imports no framework.
+one framework only (``--ipex``, ``--optimizer-impl``, ``--batch-size auto``; ``--xla``,
+``--scale-lr``) are added for it. Torch-free on purpose: jobgen checks ``--app-args`` against
+this parser at render time (:func:`check_args`) without importing a framework, and ``--check``
+reports whether the app and its framework import before a job launches its ranks.
 """
 
 from __future__ import annotations
@@ -12,25 +14,62 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from .loop import EXIT_NONFINITE
 
 EXIT_OK = 0
 EXIT_ERROR = 1
-__all__ = ["EXIT_ERROR", "EXIT_NONFINITE", "EXIT_OK", "build_parser", "main"]
+__all__ = ["EXIT_ERROR", "EXIT_NONFINITE", "EXIT_OK", "build_parser", "check_args", "main"]
 # After a signal: checkpoint written (when --checkpoint-dir is set), exit 128 + signal number
 # (SIGTERM 143, SIGUSR1 138, SIGUSR2 140), the shell convention for "ended by that signal".
 
+#: Optimizer implementations of ``--optimizer-impl`` (AdamW's ``foreach`` / ``fused`` switches).
+OPTIMIZER_IMPLS = ("auto", "foreach", "fused", "for-loop")
+FRAMEWORKS = ("pytorch", "tensorflow")
 
-def build_parser(spec: Any) -> argparse.ArgumentParser:
+
+class Described(Protocol):
+    """What the parser shows of an app: its name, framework and default sizes (an AppSpec or a
+    TFAppSpec has them)."""
+
+    name: str
+    framework: str
+    default_batch_size: int
+    tiny_batch_size: int
+    lr: float
+
+
+def batch_size_arg(text: str) -> int | str:
+    """``--batch-size``: a positive integer, or ``auto`` (sized from the device's memory)."""
+    if text == "auto":
+        return text
+    return positive_int(text)
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive batch size")
+    return value
+
+
+def build_parser(spec: Described) -> argparse.ArgumentParser:
     """The command line of ``spec`` (a PyTorch ``AppSpec`` or a TensorFlow ``TFAppSpec``)."""
-    tf = spec.framework == "tensorflow"
     p = argparse.ArgumentParser(
         prog=f"python -m workloads.{spec.name}",
         description=f"{spec.name} training workload, {spec.framework} (prints one JSON result "
                     "line on stdout)",
     )
+    _add_options(p, spec)
+    return p
+
+
+def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
+    tf = spec.framework == "tensorflow"
     g = p.add_argument_group("run")
     g.add_argument("--framework", choices=(spec.framework,), default=spec.framework,
                    help="pytorch (default) or tensorflow, for the apps with a TensorFlow "
@@ -39,18 +78,29 @@ def build_parser(spec: Any) -> argparse.ArgumentParser:
                    help="total optimizer steps (including warm-up); default 100")
     g.add_argument("--warmup", type=int, default=10,
                    help="first steps excluded from timing; default 10")
-    g.add_argument("--batch-size", type=int, default=None,
-                   help=f"per-rank batch size (default {spec.default_batch_size}, "
-                        f"--tiny {spec.tiny_batch_size})")
+    if tf:
+        g.add_argument("--batch-size", type=positive_int, default=None,
+                       help=f"per-rank batch size (default {spec.default_batch_size}, "
+                            f"--tiny {spec.tiny_batch_size})")
+    else:
+        g.add_argument("--batch-size", type=batch_size_arg, default=None,
+                       help=f"per-rank batch size (default {spec.default_batch_size}, "
+                            f"--tiny {spec.tiny_batch_size}); 'auto': the largest that fits "
+                            "in the device's memory with headroom (the default on the CPU)")
     g.add_argument("--precision", choices=("fp32", "tf32", "bf16", "fp16"), default="fp32")
     g.add_argument("--device", choices=("auto", "cpu", "cuda", "xpu"), default="auto")
     g.add_argument("--tiny", action="store_true", help="tiny model and batch (CPU tests)")
-    g.add_argument("--channels-last", action="store_true",
+    g.add_argument("--channels-last", action=argparse.BooleanOptionalAction, default=False,
                    help="no effect: the TensorFlow models are channels-last (NHWC / NDHWC)"
                    if tf else "channels-last memory format (2D / 3D conv apps)")
-    g.add_argument("--compile", *(["--xla"] if tf else []), action="store_true",
+    g.add_argument("--compile", *(["--xla"] if tf else []),
+                   action=argparse.BooleanOptionalAction, default=False,
                    help="XLA-compile the forward and backward pass (jit_compile=True)"
                    if tf else "torch.compile the model")
+    if not tf:
+        g.add_argument("--optimizer-impl", choices=OPTIMIZER_IMPLS, default="auto",
+                       help="AdamW implementation: auto (PyTorch's choice: foreach on GPUs), "
+                            "foreach, fused, for-loop")
     g.add_argument("--mode", choices=("train", "data", "compute"), default="train",
                    help="train: input pipeline + compute; data: input pipeline alone; "
                         "compute: compute alone on one synthetic batch")
@@ -66,6 +116,9 @@ def build_parser(spec: Any) -> argparse.ArgumentParser:
     d.add_argument("--data", default="synthetic",
                    help="'synthetic' (generated on the device) or a dataset path")
     d.add_argument("--workers", type=int, default=2, help="DataLoader workers per rank")
+    if not tf:
+        d.add_argument("--pin-memory", action=argparse.BooleanOptionalAction, default=None,
+                       help="page-locked host buffers for on-disk data (default: on CUDA only)")
     d.add_argument("--make-data", metavar="PATH", default=None,
                    help="write a synthetic dataset to PATH and exit")
     d.add_argument("--samples", type=int, default=1024, help="samples for --make-data")
@@ -90,6 +143,9 @@ def build_parser(spec: Any) -> argparse.ArgumentParser:
         x.add_argument("--ipex", action=argparse.BooleanOptionalAction, default=None,
                        help="import intel_extension_for_pytorch (default: only if torch.xpu "
                             "is not natively available)")
+    x.add_argument("--check", action="store_true",
+                   help="check that the app, its framework and these arguments load, print "
+                        "one line and exit (job scripts run it once before the launch)")
     dbg = p.add_argument_group("debugging")
     dbg.add_argument("--inject-nan-at-step", type=int, default=None,
                      help="make the loss NaN at this (1-based) step")
@@ -97,7 +153,46 @@ def build_parser(spec: Any) -> argparse.ArgumentParser:
                      help="raise an exception at this step (see --debug-fail-rank)")
     dbg.add_argument("--debug-fail-rank", type=int, default=0)
     dbg.add_argument("--debug-step-sleep", type=float, default=0.0, help=argparse.SUPPRESS)
-    return p
+
+
+class _Refused(Exception):
+    """argparse wanted to print and exit; :func:`check_args` turns that into a message."""
+
+
+class _CheckingParser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        raise _Refused(message)
+
+    def exit(self, status: int = 0, message: str | None = None):  # type: ignore[override]
+        raise _Refused("--help and --version print and exit: they do not start a run")
+
+    def print_help(self, file=None) -> None:  # noqa: ARG002 - nothing is printed while checking
+        pass
+
+
+class _Names:
+    """Stand-in for an app spec where only the option names matter (help text is not shown)."""
+
+    def __init__(self, name: str, framework: str) -> None:
+        self.name = name
+        self.framework = framework
+        self.default_batch_size = self.tiny_batch_size = 0
+        self.lr = 0.0
+
+
+def check_args(app: str, argv: Sequence[str], framework: str = "pytorch"
+               ) -> tuple[argparse.Namespace | None, str | None]:
+    """Parse an app's arguments for one framework's version without running anything:
+    (namespace, None) or (None, error). Imports no framework, so jobgen calls it while
+    rendering."""
+    if framework not in FRAMEWORKS:
+        return None, f"no {framework} version (use one of {', '.join(FRAMEWORKS)})"
+    parser = _CheckingParser(prog=f"python -m workloads.{app}", add_help=True)
+    _add_options(parser, _Names(app, framework))
+    try:
+        return parser.parse_args(list(argv)), None
+    except _Refused as exc:
+        return None, str(exc)
 
 
 def _report_fatal(exc: BaseException) -> None:
@@ -108,9 +203,26 @@ def _report_fatal(exc: BaseException) -> None:
     sys.stdout.flush()
 
 
+def _ready(spec: Any) -> None:
+    """``--check``: everything a run imports is importable; say with what, and leave."""
+    if spec.framework == "tensorflow":
+        import tensorflow as framework
+
+        from workloads import tfruntime  # noqa: F401 - the rest of the TensorFlow runtime
+    else:
+        import torch as framework
+
+        from . import train  # noqa: F401 - numpy and the rest of the runtime
+    print(f"[workloads] {spec.name} ready: {spec.framework} {framework.__version__}, Python "
+          f"{sys.version.split()[0]} ({sys.executable})", file=sys.stderr, flush=True)
+    sys.exit(EXIT_OK)
+
+
 def main(spec: Any, argv: Sequence[str] | None = None) -> None:
     parser = build_parser(spec)
     args = parser.parse_args(argv)
+    if args.check:
+        _ready(spec)
     if spec.framework == "tensorflow":
         if args.make_data or args.data != "synthetic":
             parser.error("the TensorFlow version trains on --data synthetic only (datasets on "

@@ -129,7 +129,8 @@ class DiskSource:
 
     def __init__(self, dataset: Dataset, batch_size: int, seed: int, rank: int, world_size: int,
                  device: torch.device, workers: int, start_step: int = 0,
-                 memory_format: torch.memory_format | None = None) -> None:
+                 memory_format: torch.memory_format | None = None,
+                 pin_memory: bool | None = None) -> None:
         self.dataset = dataset
         self.batch_size = batch_size
         self.device = device
@@ -142,7 +143,9 @@ class DiskSource:
                 f"dataset has {len(dataset)} samples: too few for batch size {batch_size} "
                 f"x {world_size} ranks"
             )
-        pin = device.type == "cuda"
+        # Page-locked buffers let the copy to the GPU run asynchronously; on by default on CUDA.
+        pin = device.type == "cuda" if pin_memory is None else pin_memory
+        self.pin_memory = pin
         self.loader = DataLoader(dataset, batch_size=batch_size, sampler=self.sampler,
                                  num_workers=workers, pin_memory=pin, drop_last=True,
                                  persistent_workers=False,

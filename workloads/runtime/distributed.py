@@ -11,9 +11,10 @@ import torch
 import torch.distributed as dist
 
 from .device import DeviceInfo
-from .ranks import DistEnv, _int, detect_dist_env, export_env
+from .ranks import DistEnv, _int, detect_dist_env, export_env, started_by
 
-__all__ = ["DistEnv", "detect_dist_env", "export_env", "init_distributed", "shutdown"]
+__all__ = ["DistEnv", "detect_dist_env", "export_env", "init_distributed", "shutdown",
+           "started_by"]
 
 
 def ranks_per_device(environ: Mapping[str, str] | None = None) -> int:

@@ -11,6 +11,7 @@ module imports no framework.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import signal
@@ -29,11 +30,16 @@ _HANDLED_SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2")
 RESULT_KEYS = (
     "app", "framework", "framework_version", "device", "device_name", "device_stack",
     "precision", "precision_requested", "precision_note", "mode", "size", "world_size",
-    "launcher", "dist_backend", "batch_size", "global_batch_size", "steps", "warmup_steps",
-    "timed_steps", "resumed_from_step", "samples_per_sec", "samples_per_sec_per_rank",
-    "step_time_ms_p50", "step_time_ms_p90", "step_time_ms_mean", "elapsed_s", "peak_mem_mb",
-    "first_loss", "final_loss", "param_sha256", "data", "channels_last", "compile", "seed",
+    "launcher", "rank_variables", "dist_backend", "batch_size", "batch_size_requested",
+    "batch_note", "global_batch_size", "steps", "warmup_steps", "timed_steps",
+    "resumed_from_step", "samples_per_sec", "samples_per_sec_per_rank", "step_time_ms_p50",
+    "step_time_ms_p90", "step_time_ms_mean", "elapsed_s", "peak_mem_mb", "device_mem_mb",
+    "peak_mem_reserved_mb", "mem_headroom_mb", "mem_headroom_pct", "first_loss", "final_loss",
+    "param_sha256", "data", "channels_last", "compile", "optimizer_impl", "pin_memory", "seed",
 )
+#: The memory keys a runtime that cannot measure them reports as null.
+NO_HEADROOM = {"device_mem_mb": None, "peak_mem_reserved_mb": None, "mem_headroom_mb": None,
+               "mem_headroom_pct": None}
 
 
 class NonFiniteLoss(RuntimeError):
@@ -121,22 +127,40 @@ def warmup_steps(args: argparse.Namespace, start_step: int) -> int:
     return min(max(args.warmup, 0), max(args.steps - start_step - 1, 0))
 
 
+def next_boundary(step: int, sync_every: int, ckpt_every: int, total: int) -> int:
+    """The next step after ``step`` that needs a host sync: every ``sync_every`` steps, every
+    ``ckpt_every`` steps (0: none) and the last step."""
+    nxt = (step // sync_every + 1) * sync_every
+    if ckpt_every:
+        nxt = min(nxt, (step // ckpt_every + 1) * ckpt_every)
+    return min(nxt, total)
+
+
 def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalFlag,
               rank: int, start_step: int, first_loss: float | None) -> Outcome:
     """Steps ``start_step``..``args.steps``; the device is synchronised only at the start and
     end of the timed region and every ``--sync-every`` steps (losses checked, log line, ranks
-    agree on signals), and before a checkpoint."""
+    agree on signals), and before a checkpoint.
+
+    The loop does the least host work it can between syncs, because a launch-bound step pays
+    for every line (benchmarks/workloads_overhead.py compares it with a bare loop): per-step
+    checks are on precomputed locals, and the sync, checkpoint and signal logic runs only at
+    the boundaries :func:`next_boundary` computes."""
     total = args.steps
-    distributed = hooks.all_reduce is not None
+    single = hooks.all_reduce is None
     warmup = warmup_steps(args, start_step)
     timed_from = start_step + warmup  # 0-based index of the first timed step
     sync_every = max(1, args.sync_every)
-    ckpt_every = max(0, args.checkpoint_every)
+    ckpt_every = max(0, args.checkpoint_every) if hooks.save is not None else 0
     fixed = hooks.batch(start_step) if args.mode == "compute" else None
     out = Outcome(start_step, 0, first_loss, None, warmup, 0, 0.0)
     window: list[Any] = []  # device losses since the last host sync
     window_start = start_step + 1
     timer = hooks.timer
+    batch_of, train = hooks.batch, hooks.train
+    compute = args.mode != "data"
+    fail_at = args.debug_fail_at_step if args.debug_fail_rank == rank else None
+    pause = args.debug_step_sleep
 
     def host_sync(step_done: int) -> None:
         """Check losses for NaN/inf, agree on signals across ranks, log."""
@@ -157,33 +181,42 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
         if math.isfinite(bad_step):
             raise NonFiniteLoss(int(bad_step), bad_value if bad_value else math.nan)
         out.stop_signal = int(sig)
+        if timer.started:
+            timer.collect()
         window = []
         window_start = step_done + 1
         if out.last_loss is not None:
             log.info(f"step {step_done}/{total} loss {out.last_loss:.6g}")
 
-    for i in range(start_step, total):
-        if i == timed_from:
-            timer.start()
-        batch = fixed if fixed is not None else hooks.batch(i)
-        if args.mode != "data":
-            if args.debug_fail_at_step == i + 1 and args.debug_fail_rank == rank:
-                raise RuntimeError(f"injected failure at step {i + 1} on rank {rank}")
-            window.append(hooks.train(batch, i))
-        if args.debug_step_sleep:
-            time.sleep(args.debug_step_sleep)
-        step = out.step = i + 1
-        if timer.started:
-            timer.mark()
-        need_ckpt = hooks.save is not None and (
-            (ckpt_every and step % ckpt_every == 0) or step == total)
-        if (step % sync_every == 0 or step == total or need_ckpt
-                or (not distributed and flag.signum)):
+    boundary = next_boundary(start_step, sync_every, ckpt_every, total)
+    gc.freeze()  # the model and optimizer are long-lived: keep them out of collector passes
+    try:
+        for i in range(start_step, total):
+            if i == timed_from:
+                timer.start()
+            batch = fixed if fixed is not None else batch_of(i)
+            if compute:
+                if fail_at == i + 1:
+                    raise RuntimeError(f"injected failure at step {i + 1} on rank {rank}")
+                window.append(train(batch, i))
+            if pause:
+                time.sleep(pause)
+            step = i + 1
+            if timer.started:
+                timer.mark()
+            if step < boundary and not (single and flag.signum):
+                continue
+            out.step = step
+            need_ckpt = hooks.save is not None and (
+                (ckpt_every and step % ckpt_every == 0) or step == total)
             host_sync(step)
-        if hooks.save is not None and (need_ckpt or out.stop_signal):
-            hooks.save(step, out.first_loss)
-        if out.stop_signal:
-            return out
+            boundary = next_boundary(step, sync_every, ckpt_every, total)
+            if hooks.save is not None and (need_ckpt or out.stop_signal):
+                hooks.save(step, out.first_loss)
+            if out.stop_signal:
+                return out
+    finally:
+        gc.unfreeze()
     if timer.started:
         timer.stop()
         out.timed_steps = max(0, total - timed_from)

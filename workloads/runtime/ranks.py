@@ -39,13 +39,43 @@ class DistEnv:
     world_size: int
     local_world_size: int
     launcher: str  # which variables were used ("none" for a plain single process)
+    variables: tuple[str, ...] = ()  # the names read: rank, local rank, world, local world
 
 
-def _first(env: Mapping[str, str], names: tuple[str, ...]) -> str | None:
+# (launcher, a variable only it sets in each rank's environment); first hit wins. MPI
+# launchers come before srun because MPICH's hydra starts its proxies with srun under Slurm.
+_STARTERS: tuple[tuple[str, str], ...] = (
+    ("torchrun", "TORCHELASTIC_RUN_ID"),
+    ("horovodrun", "HOROVOD_RANK"),
+    ("pals", "PALS_RANKID"),
+    ("openmpi", "OMPI_COMM_WORLD_RANK"),
+    ("jsrun", "JSM_NAMESPACE_RANK"),
+    ("mpich", "MPI_LOCALRANKID"),
+    ("srun", "SLURM_STEP_NUM_TASKS"),
+)
+
+
+def started_by(environ: Mapping[str, str] | None = None) -> str:
+    """The launcher that started this process, from a variable only it sets ("none": started
+    directly, "unknown": rank variables without a known launcher's mark).
+
+    Unlike :attr:`DistEnv.launcher` (whose variables were read), this names the process
+    manager: under MPICH with the jobgen wrapper the ranks read torch's RANK, but mpiexec
+    started them.
+    """
+    env = os.environ if environ is None else environ
+    for name, mark in _STARTERS:
+        if env.get(mark) not in (None, ""):
+            return name
+    return "unknown" if env.get("RANK") not in (None, "") else "none"
+
+
+def _first(env: Mapping[str, str], names: tuple[str, ...]) -> tuple[str, str] | None:
+    """(name, value) of the first of ``names`` set to something."""
     for n in names:
         v = env.get(n)
         if v not in (None, ""):
-            return v
+            return n, v
     return None
 
 
@@ -66,17 +96,18 @@ def detect_dist_env(environ: Mapping[str, str] | None = None) -> DistEnv:
         if launcher == "slurm" and w is None and r is not None and (
             env.get("SLURM_STEP_ID") or env.get("SLURM_STEPID")
         ):
-            w = env.get("SLURM_NTASKS")
+            w = _first(env, ("SLURM_NTASKS",))
         if r is None or w is None:
             continue
-        rank, world = _int(r), _int(w)
+        rank, world = _int(r[1]), _int(w[1])
         lr = _first(env, lrk)
         lw = _first(env, lws)
-        local_world = _int(lw) if lw is not None else world
-        local_rank = _int(lr) if lr is not None else rank % max(local_world, 1)
+        local_world = _int(lw[1]) if lw is not None else world
+        local_rank = _int(lr[1]) if lr is not None else rank % max(local_world, 1)
         if not 0 <= rank < world:
             raise ValueError(f"{launcher}: rank {rank} outside world size {world}")
-        return DistEnv(rank, local_rank, world, local_world, launcher)
+        names = tuple(x[0] for x in (r, lr, w, lw) if x is not None)
+        return DistEnv(rank, local_rank, world, local_world, launcher, names)
     return DistEnv(0, 0, 1, 1, "none")
 
 

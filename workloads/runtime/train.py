@@ -28,6 +28,7 @@ from .distributed import (
     init_distributed,
     ranks_per_device,
     shutdown,
+    started_by,
 )
 from .loop import (
     Hooks,
@@ -41,7 +42,8 @@ from .loop import (
     stop_code,
     warmup_steps,
 )
-from .precision import setup_precision
+from .memory import MemoryFit, fit_batch, headroom
+from .precision import PrecisionPlan, setup_precision
 from .spec import AppSpec
 from .timing import device_timer
 
@@ -62,6 +64,58 @@ def _memory_format(spec: AppSpec, enabled: bool) -> torch.memory_format | None:
     return torch.channels_last if spec.spatial_dims == 2 else torch.channels_last_3d
 
 
+def make_optimizer(params: Any, lr: float, impl: str) -> torch.optim.Optimizer:
+    """AdamW with the requested implementation ("auto": PyTorch's own choice)."""
+    kwargs = {"auto": {}, "foreach": {"foreach": True}, "fused": {"fused": True},
+              "for-loop": {"foreach": False}}[impl]
+    return torch.optim.AdamW(params, lr=lr, **kwargs)
+
+
+def optimizer_impl(impl: str, dev: DeviceInfo) -> str:
+    """What "auto" means: AdamW picks foreach for GPU tensors and the for-loop on the CPU."""
+    if impl != "auto":
+        return impl
+    return "foreach" if dev.type in ("cuda", "xpu") else "for-loop"
+
+
+def _auto_batch(spec: AppSpec, cfg: dict[str, Any], dev: DeviceInfo, ctx: DistContext,
+                prec: PrecisionPlan, fmt: torch.memory_format | None, default: int,
+                lr: float, impl: str) -> MemoryFit:
+    """``--batch-size auto``: probe a throw-away copy of the model (memory.fit_batch); every
+    rank takes the smallest answer so the global batch is the same everywhere."""
+    param_bytes = [0]
+
+    def make_step():
+        model = spec.build_model(cfg).to(dev.device)
+        if fmt is not None:
+            model = model.to(memory_format=fmt)
+        param_bytes[0] = sum(p.numel() * p.element_size() for p in model.parameters())
+        opt = make_optimizer(model.parameters(), lr, impl)
+        task = spec.make_task(cfg, dev.device)
+        gen = torch.Generator(device=dev.device)
+
+        def step(batch: int) -> None:
+            gen.manual_seed(batch)
+            x, y = task(gen, batch)
+            if fmt is not None:
+                x = x.contiguous(memory_format=fmt)
+            with prec.autocast():
+                loss = spec.loss_fn(model(x), y)
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+
+        return step
+
+    # DDP keeps a second copy of the gradients in its buckets.
+    fit = fit_batch(make_step, dev, default, lambda: param_bytes[0] if ctx.enabled else 0)
+    if ctx.enabled:
+        agreed = int(ctx.all_reduce([float(fit.batch)], op="min")[0])
+        if agreed != fit.batch:
+            fit = MemoryFit(agreed, f"{fit.note}; {agreed}, the smallest of all ranks")
+    return fit
+
+
 def _build_source(spec: AppSpec, args: argparse.Namespace, cfg: dict[str, Any],
                   dev: DeviceInfo, ctx: DistContext, batch_size: int, start_step: int,
                   fmt: torch.memory_format | None) -> SyntheticSource | DiskSource:
@@ -73,7 +127,7 @@ def _build_source(spec: AppSpec, args: argparse.Namespace, cfg: dict[str, Any],
     if dataset is None:
         dataset = ShardDataset(args.data, app=spec.name, config=cfg)
     return DiskSource(dataset, batch_size, args.seed, rank, world, dev.device, args.workers,
-                      start_step, fmt)
+                      start_step, fmt, args.pin_memory)
 
 
 def run(spec: AppSpec, args: argparse.Namespace) -> int:
@@ -85,6 +139,7 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
                  emit_json: bool = True) -> tuple[int, dict[str, Any] | None]:
     """Run one training job; returns (exit code, result dict on rank 0)."""
     denv = detect_dist_env()
+    launcher = started_by()  # before export_env adds torch's names to the environment
     export_env(denv)
     instance = detect_instance()
     if instance is not None:
@@ -96,7 +151,7 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
     flag = SignalFlag()
     flag.install()
     try:
-        return _run(spec, args, ctx, dev, log, flag, emit_json, instance)
+        return _run(spec, args, ctx, dev, log, flag, emit_json, launcher, instance)
     except NonFiniteLoss as exc:
         rc = report_nonfinite(log, exc)
         shutdown(ctx)
@@ -130,13 +185,12 @@ def _write_result(path: str, result: dict[str, Any]) -> None:
 
 
 def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceInfo,
-         log: Logger, flag: SignalFlag, emit_json: bool,
+         log: Logger, flag: SignalFlag, emit_json: bool, launcher: str,
          instance: Instance | None = None) -> tuple[int, dict[str, Any] | None]:
     rank, world = ctx.env.rank, ctx.env.world_size
     size = "tiny" if args.tiny else "default"
     cfg = dict(spec.sizes[size])
-    batch_size = args.batch_size or (spec.tiny_batch_size if args.tiny else
-                                     spec.default_batch_size)
+    default_batch = spec.tiny_batch_size if args.tiny else spec.default_batch_size
     lr = args.lr if args.lr is not None else spec.lr
     total = args.steps
     if total < 1:
@@ -147,10 +201,6 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     fmt = _memory_format(spec, args.channels_last)
     if args.channels_last and fmt is None:
         log.info(f"note: --channels-last has no effect on {spec.name} (no conv layers)")
-
-    torch.manual_seed(args.seed)
-    np.random.seed(args.seed % 2**32)
-    random.seed(args.seed)
 
     # --- checkpoint: resume before building the data source (its position depends on it) ---
     mgr = None
@@ -163,6 +213,23 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             loaded = mgr.load_latest()
     elif args.checkpoint_dir:
         log.info(f"note: checkpointing is disabled in --mode {args.mode}")
+
+    batch_note = None
+    if args.batch_size != "auto":
+        batch_size = args.batch_size or default_batch
+    elif loaded is not None:  # a resumed run keeps the batch it was sized with
+        batch_size = int(loaded[1].get("meta", {}).get("batch_size") or default_batch)
+        batch_note = f"auto batch {batch_size}: kept from the checkpoint"
+    else:
+        fit = _auto_batch(spec, cfg, dev, ctx, prec, fmt, default_batch, lr, args.optimizer_impl)
+        batch_size, batch_note = fit.batch, fit.note
+    if batch_note:
+        log.info(batch_note)
+
+    # seeded after the auto-batch probe, so a run draws the same numbers with or without it
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed % 2**32)
+    random.seed(args.seed)
 
     source = _build_source(spec, args, cfg, dev, ctx, batch_size,
                            loaded[0] if loaded else 0, fmt)
@@ -191,7 +258,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         if after_ddp:
             train_model.to(dev.device)  # moves raw_model's parameters in place
     # The optimizer and its state after the model's last move, so they sit on its device.
-    optimizer = torch.optim.AdamW(raw_model.parameters(), lr=lr)
+    optimizer = make_optimizer(raw_model.parameters(), lr, args.optimizer_impl)
     if loaded is not None:
         _, state, rng = loaded
         optimizer.load_state_dict(state["optimizer"])
@@ -213,21 +280,26 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
              f"batch {batch_size}/rank, precision {prec.effective}, mode {args.mode}, "
              f"steps {start_step}->{total} (warm-up {warmup})")
 
+    # One optimizer step with the least host work: a launch-bound step (qcnn on an H100) pays
+    # for every attribute lookup and context object (benchmarks/workloads_overhead.py).
+    amp = prec.autocast()  # one context object, re-entered every step
+    nan_at = args.inject_nan_at_step
+    zero_grad = optimizer.zero_grad
+
     def train(batch: tuple[torch.Tensor, torch.Tensor], i: int) -> torch.Tensor:
         x, y = batch
-        with prec.autocast():
-            out = train_model(x)
-            loss = loss_fn(out, y)
-        if args.inject_nan_at_step == i + 1:
+        with amp:
+            loss = loss_fn(train_model(x), y)
+        if nan_at == i + 1:
             loss = loss * float("nan")
-        if scaler is not None:
+        if scaler is None:
+            loss.backward()
+            optimizer.step()
+        else:
             scaler.scale(loss).backward()
             scaler.step(optimizer)
             scaler.update()
-        else:
-            loss.backward()
-            optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
+        zero_grad(set_to_none=True)
         return loss.detach()
 
     def save(step_done: int, first: float | None) -> None:
@@ -248,7 +320,8 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         batch=source.get, train=train,
         losses=lambda window: torch.stack(window).float().cpu().tolist(),
         all_reduce=(lambda v, op: ctx.all_reduce(v, op=op)) if ctx.enabled else None,
-        save=save if mgr is not None else None, timer=device_timer(dev))
+        save=save if mgr is not None else None,
+        timer=device_timer(dev, pool=max(1, args.sync_every) + 2))
     out = run_steps(args, hooks, log, flag, rank, start_step, first_loss)
     if out.stop_signal:
         shutdown(ctx)
@@ -262,10 +335,13 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             device=dev.type, device_name=dev.name, device_stack=dev.stack,
             precision=prec.effective, precision_requested=prec.requested,
             precision_note="; ".join(prec.notes) or None, size=size,
-            launcher=ctx.env.launcher, dist_backend=ctx.backend,
-            peak_mem_mb=peak_memory_mb(dev),
+            launcher=launcher, rank_variables=list(ctx.env.variables), dist_backend=ctx.backend,
+            batch_size_requested=args.batch_size, batch_note=batch_note,
+            peak_mem_mb=peak_memory_mb(dev), **headroom(dev),
             param_sha256=param_sha256(raw_model) if args.mode != "data" else None,
-            channels_last=fmt is not None, compile=bool(args.compile))
+            channels_last=fmt is not None, compile=bool(args.compile),
+            optimizer_impl=optimizer_impl(args.optimizer_impl, dev),
+            pin_memory=getattr(source, "pin_memory", None))
         result["ranks_per_device"] = ranks_per_device()
         if instance is not None:
             result["instance"] = instance.index

@@ -14,6 +14,7 @@ import numpy as np
 
 from workloads.runtime import checkpoint as ckpt
 from workloads.runtime.loop import (
+    NO_HEADROOM,
     Hooks,
     Logger,
     NonFiniteLoss,
@@ -25,7 +26,7 @@ from workloads.runtime.loop import (
     stop_code,
     warmup_steps,
 )
-from workloads.runtime.ranks import detect_dist_env, export_env
+from workloads.runtime.ranks import detect_dist_env, export_env, started_by
 from workloads.runtime.seeds import mix_seed
 from workloads.runtime.timing import StepTimer
 
@@ -69,6 +70,7 @@ def run_training(spec: TFAppSpec, args: argparse.Namespace,
                  emit_json: bool = True) -> tuple[int, dict[str, Any] | None]:
     """Run one training job; returns (exit code, result dict on rank 0)."""
     denv = detect_dist_env()
+    launcher = started_by()  # before export_env adds torch-style names to the environment
     export_env(denv)
     be = load()
     dev = select_device(be.tf, args.device, denv.local_rank)
@@ -78,7 +80,8 @@ def run_training(spec: TFAppSpec, args: argparse.Namespace,
     flag = SignalFlag()
     flag.install()
     try:
-        return _run(spec, args, be, dev, dist, denv.launcher, log, flag, emit_json)
+        return _run(spec, args, be, dev, dist, (launcher, denv.variables), log, flag,
+                    emit_json)
     except NonFiniteLoss as exc:
         return report_nonfinite(log, exc), None
     finally:
@@ -133,7 +136,7 @@ def _train_step(be: Backend, spec: TFAppSpec, model: Any, opt: Any, dist: TFDist
 
 
 def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, dist: TFDist,
-         launcher: str, log: Logger, flag: SignalFlag,
+         started: tuple[str, tuple[str, ...]], log: Logger, flag: SignalFlag,
          emit_json: bool) -> tuple[int, dict[str, Any] | None]:
     tf, keras = be.tf, be.keras
     rank, world = dist.rank, dist.world_size
@@ -228,9 +231,11 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
             device=dev.type, device_name=dev.name, device_stack=dev.stack,
             precision=prec.effective, precision_requested=prec.requested,
             precision_note="; ".join(prec.notes) or None, size=size,
-            launcher=launcher, dist_backend=dist.backend,
-            peak_mem_mb=peak_memory_mb(tf, dev), param_sha256=digest,
-            channels_last=True, compile=bool(args.compile))
+            launcher=started[0], rank_variables=list(started[1]), dist_backend=dist.backend,
+            batch_size_requested=args.batch_size, batch_note=None,
+            peak_mem_mb=peak_memory_mb(tf, dev), **NO_HEADROOM, param_sha256=digest,
+            channels_last=True, compile=bool(args.compile), optimizer_impl=None,
+            pin_memory=None)
         if emit_json:
             emit(result)
     dist.barrier()  # nobody leaves while a peer may still read a collective value
