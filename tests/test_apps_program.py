@@ -50,6 +50,23 @@ def test_app_args_the_app_would_refuse_are_one_line_exit_2(app_args, message):
     assert message in lines[0], lines[0]
 
 
+def test_tensorflow_apps_are_checked_by_their_own_parser_and_keep_their_defaults():
+    """The measured configurations are PyTorch's: a TensorFlow app gets none of them, and a
+    PyTorch-only option in --app-args is refused at render time."""
+    res = run_jobgen("render", "--site", "polaris", "--app", "ffn", "--framework",
+                     "tensorflow", "--nodes", "2", "-A", "p", "--app-args",
+                     "--optimizer-impl foreach")
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert "unrecognized arguments: --optimizer-impl foreach" in res.stderr
+    plan = plan_for("polaris", app="ffn", framework="tensorflow", nodes=2)
+    words = _words(plan)
+    assert words[words.index("-m") + 1:words.index("-m") + 4] == [
+        "workloads.ffn", "--framework", "tensorflow"]
+    assert not {"--compile", "--optimizer-impl", "--workers"} & set(words)
+    assert plan.precision == load_profile("polaris").profile.precision.default
+    assert plan.app_defaults == ()
+
+
 def test_app_args_are_checked_without_importing_torch():
     code = ("import sys\n"
             "from helpers import plan_for\n"

@@ -70,6 +70,28 @@ def test_framework_flag_is_refused_where_there_is_no_such_version() -> None:
     assert bad.returncode == 2 and "invalid choice: 'jax'" in bad.stderr
 
 
+def test_pytorch_only_options_are_refused_by_the_tensorflow_parser_at_render_time() -> None:
+    """jobgen checks --app-args with the TensorFlow version's own parser (no framework
+    imported): PyTorch-only options are exit 2 before anything is submitted."""
+    from workloads.runtime.cli import check_args
+
+    for bad in (["--optimizer-impl", "foreach"], ["--batch-size", "auto"], ["--pin-memory"]):
+        ns, error = check_args("ffn", ["--framework", "tensorflow", *bad], "tensorflow")
+        assert ns is None and error, bad
+        ns, error = check_args("ffn", bad, "pytorch")
+        assert error is None, (bad, error)
+    ns, error = check_args("ffn", ["--framework", "tensorflow", "--xla"], "tensorflow")
+    assert error is None and ns.compile is True
+
+
+@needs_tf
+def test_check_imports_tensorflow_says_ready_in_one_line_and_trains_nothing() -> None:
+    res = run_app("ffn", *TF, *TINY, "--check", "--xla", timeout=TIMEOUT)
+    assert res.returncode == 0 and res.stdout == "", res.stderr[-2000:]
+    ready = [ln for ln in res.stderr.splitlines() if ln.startswith("[workloads]")]
+    assert len(ready) == 1 and ready[0].startswith("[workloads] ffn ready: tensorflow "), ready
+
+
 # ---------------------------------------------------------------- one process
 @needs_tf
 @pytest.mark.parametrize("app", TF_APPS)

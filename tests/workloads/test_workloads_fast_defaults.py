@@ -13,7 +13,7 @@ def test_check_says_ready_in_one_line_and_trains_nothing() -> None:
     assert res.returncode == 0, res.stderr
     assert res.stdout == ""
     lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("[workloads] qcnn ready: torch "), lines
+    assert len(lines) == 1 and lines[0].startswith("[workloads] qcnn ready: pytorch "), lines
 
 
 @needs_torch
@@ -50,9 +50,9 @@ def test_step_timer_resolves_every_step_across_collects() -> None:
     import torch
 
     from workloads.runtime.device import DeviceInfo
-    from workloads.runtime.timing import StepTimer
+    from workloads.runtime.timing import device_timer
 
-    timer = StepTimer(DeviceInfo(torch.device("cpu"), "cpu", "cpu", "cpu", False), pool=4)
+    timer = device_timer(DeviceInfo(torch.device("cpu"), "cpu", "cpu", "cpu", False), pool=4)
     timer.start()
     for step in range(1, 11):
         timer.mark()
