@@ -20,12 +20,15 @@ with one line, not after the launcher has started every rank on every node:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .apps import App
 from .facts import Fact
 from .launchers import TORCHRUN_MODULE
-from .model import Profile
 from .shell import Word
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import Profile
 
 #: The script's exit status when the program cannot start (sysexits EX_CONFIG).
 PREFLIGHT_EXIT = 78

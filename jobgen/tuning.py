@@ -13,12 +13,14 @@ not a measured choice).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .apps import App
 from .facts import Fact
-from .model import Profile
 from .placement import Slot
+
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from .model import Profile
 
 MEASUREMENTS = "jobgen H100 measurements 2026-11-23 (shared/measurements/h100-2026-11-23.md)"
 # The H100 runs used AdamW's default implementation, which is foreach for GPU tensors.

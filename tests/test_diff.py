@@ -71,8 +71,8 @@ def test_the_app_command_is_the_program_and_its_arguments_not_the_background_ope
     assert result.returncode == 1
     (change,) = _changes(result)
     assert change["group"] == "app command"
-    assert change["old"].endswith("--precision bf16 --dist-backend xccl --no-ipex")
-    assert change["new"].endswith("--precision fp32 --dist-backend xccl --no-ipex")
+    assert change["old"].endswith("--precision bf16 --dist-backend xccl --no-ipex --workers 3")
+    assert change["new"].endswith("--precision fp32 --dist-backend xccl --no-ipex --workers 3")
 
 
 def test_launch_words_stop_at_control_operators_and_skip_redirections():

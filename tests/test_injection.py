@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import asdict, replace
@@ -24,6 +25,7 @@ from helpers import run_jobgen
 from jobgen.errors import JobgenError
 from jobgen.plan import Request, build_plan
 from jobgen.profiles import load_profile, site_names
+from jobgen.program import PREFLIGHT_EXIT
 from jobgen.render import render
 from jobgen.shell import join, split
 
@@ -152,8 +154,10 @@ def stub_bin(tmp_path_factory) -> Path:
     return d
 
 
-def run_local(plan, text: str, stub_bin: Path, work: Path) -> list:
-    """Run a local site's script with stand-ins first on PATH; return the stand-ins' calls."""
+def run_local(plan, text: str, stub_bin: Path, work: Path) -> list | None:
+    """Run a local site's script with stand-ins first on PATH; return the stand-ins' calls, or
+    None when the script's preflight refused, rightly, a program that cannot start (a
+    generated --python is not an executable here)."""
     work.mkdir(parents=True, exist_ok=True)
     log = work / "calls.jsonl"
     log.unlink(missing_ok=True)
@@ -162,14 +166,25 @@ def run_local(plan, text: str, stub_bin: Path, work: Path) -> list:
            "SLURM_SUBMIT_DIR": str(work), "SLURM_JOB_ID": "1", "USER": "fuzz"}
     script = work / "job.sh"
     script.write_text(text)
-    subprocess.run(["bash", str(script)], cwd=work, env=env, capture_output=True, timeout=60)
+    proc = subprocess.run(["bash", str(script)], cwd=work, env=env, capture_output=True,
+                          timeout=60)
     assert not list(work.rglob(f"*{CANARY}*")), "a value ran as code"
     assert not Path(CANARY).exists()
-    return [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+    calls = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+    if proc.returncode == PREFLIGHT_EXIT:
+        refusal = [ln for ln in proc.stderr.splitlines() if b"cannot start the program" in ln]
+        assert len(refusal) == 1, proc.stderr
+        assert plan.launcher[0] not in [tool for tool, _ in calls], "launched after refusing"
+        python = shutil.which(plan.launcher[0], path=env["PATH"]) if plan.launcher else None
+        assert python is None, f"refused a program that can start: {proc.stderr!r}"
+        event("refused by the preflight (exit 78)")
+        return None
+    return calls
 
 
-def assert_program_words(plan, calls: list) -> None:
+def assert_program_words(plan, calls: list | None) -> None:
     """The launcher got the wrapper and then the program's words, byte for byte."""
+    assert calls is not None, "the preflight refused a program that should start"
     if not all(isinstance(w, str) for w in plan.command):
         return  # an Expand word (staged data) is expanded by the shell on purpose
     launches = [args for tool, args in calls if tool == plan.launcher[0]]
@@ -193,8 +208,9 @@ def test_hostile_option_values_never_inject(site, field, value, app, stub_bin, t
     assert_structure(plan, text)
     if site in LOCAL_SITES and field not in ("stage", "stage_to"):
         calls = run_local(plan, text, stub_bin, tmp_path / "run")
-        assert_program_words(plan, calls)
-        event("ran with stand-in launchers")
+        if calls is not None:
+            assert_program_words(plan, calls)
+            event("ran with stand-in launchers")
 
 
 def _string_leaves(obj, path=()):
