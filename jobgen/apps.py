@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import cache
 from .errors import JobgenError
+from .records import Frozen
 
 REQUIRED = ("name", "description", "module", "frameworks", "model", "default_batch_size")
 
 
-@dataclass(frozen=True)
-class App:
+class App(Frozen):
     name: str
     description: str
     module: str

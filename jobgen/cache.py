@@ -17,7 +17,6 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +105,8 @@ def write_bytes(name: str, blob: bytes) -> None:
     directory = cache_dir()
     if directory is None:
         return
+    import tempfile  # only writes need it (with shutil, random, bz2...): warm renders only read
+
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
