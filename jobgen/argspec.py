@@ -10,9 +10,12 @@ falls back to Typer, so every usage error comes from one place and reads the sam
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .records import Frozen
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 _DIGITS = re.compile(r"[0-9]+")
 

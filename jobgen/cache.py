@@ -18,7 +18,10 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_ENTRY = 1 << 20  # bytes; a cached profile is a few KB
 

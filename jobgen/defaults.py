@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from . import cache
 from .errors import JobgenError
 from .records import Frozen, replace
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 KEYS = ("account", "queue", "filesystems", "python")
 CONFIG_NAMES = ("config.yaml", "config.toml")

@@ -5,7 +5,6 @@ plan pieces; build_plan assembles them. No text here: the templates write the sh
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from .errors import JobgenError
 from .facts import EnvSetting, Fact
@@ -13,6 +12,7 @@ from .placement import resource_set_per_device, visible_devices, whole_gpus
 from .records import Frozen
 from .shell import SAFE_EXPANSION, Expand, quote
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
     from .model import EnvVar, Flag, FrameworkStack, FrameworkVariant, Profile
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 from .errors import JobgenError
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 # Arguments after a bare `--` are the user's own program; main() takes them off argv before
 # any parsing, so a mistyped option is still an error instead of part of the command.

@@ -7,7 +7,6 @@ assert on, `explain` prints and `diff` compares; the templates only turn it into
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from . import __version__
 from .apps import App, load_app
@@ -40,6 +39,7 @@ from .schedulers import DIALECTS, PREFIX, JobShape, QueueChoice, choose_queue
 from .shell import NAME, Expand, Var, Word, join, quote, split
 from .walltime import parse_walltime
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
     from .model import EnvVar, Flag, Master, Profile, RankEnv
 

@@ -20,9 +20,7 @@ import hashlib
 import json
 import os
 import types
-import typing
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from . import __version__, cache
 from .errors import JobgenError
@@ -30,7 +28,10 @@ from .records import Frozen
 from .shell import CONTROL, comment
 from .textfile import read_bytes
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # imported where a profile is validated; warm renders read records
+    from typing import Any
+
     from .model import Profile
 
 PROFILE_SUFFIXES = (".yaml", ".yml")
@@ -344,12 +345,15 @@ def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str
 
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
+    import typing
+
     return typing.get_type_hints(cls)
 
 
 def from_dict(cls: Any, data: Any) -> Any:
     """Rebuild model dataclasses from an already validated dict (no pydantic on this path)."""
     import dataclasses  # the model's own; a warm render reads records instead
+    import typing
 
     if dataclasses.is_dataclass(cls):
         hints = _hints(cls)

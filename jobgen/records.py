@@ -9,9 +9,11 @@ render path turns the cached dict into `Record`s (dicts whose keys read as attri
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
-FrozenT = TypeVar("FrozenT", bound="Frozen")
+    FrozenT = TypeVar("FrozenT", bound="Frozen")
 
 
 def devices_per_node(profile: Any) -> int:

@@ -10,13 +10,16 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from enum import Enum
-from typing import Any
 
 from .errors import JobgenError
 from .plan import Request
 from .profiles import LoadedProfile
 from .records import field_names, replace
 from .shell import split
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 # CLI parameter names that differ from the Request field they fill.
 RENAMED = {"app_name": "app", "copper_path": "copper_paths"}

@@ -7,7 +7,6 @@ fully formatted directive lines as sourced facts, so templates only loop over th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .errors import JobgenError
 from .facts import Fact
@@ -15,6 +14,7 @@ from .records import Frozen
 from .registry import Registry
 from .walltime import hms, lsf_minutes, parse_walltime
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
     from .model import Flag, Profile, Queue
 
