@@ -60,14 +60,22 @@ def test_bundled_examples_lint_clean(path):
     assert [f.format(path.name) for f in lint(script, profile)] == []
 
 
+REFERENCE_SITES = {
+    "aurora_ddp_2node.pbs": "aurora", "sunspot_ddp_2node.pbs": "sunspot",
+    "polaris_ddp_2node.pbs": "polaris", "summit_ddp_2node.lsf": "summit",
+    "lumi_g_ddp_2node.slurm": "lumi", "jlse_mi250_ddp_2node.cobalt": "jlse-mi250",
+}
+
+
 @pytest.mark.skipif(not REFERENCE.is_dir(), reason="shared reference scripts not here")
-@pytest.mark.parametrize("name,site", [
-    ("aurora_ddp_2node.pbs", "aurora"), ("sunspot_ddp_2node.pbs", "sunspot"),
-    ("polaris_ddp_2node.pbs", "polaris"), ("summit_ddp_2node.lsf", "summit"),
-    ("lumi_g_ddp_2node.slurm", "lumi"), ("jlse_mi250_ddp_2node.cobalt", "jlse-mi250"),
-])
+@pytest.mark.parametrize("name,site", sorted(REFERENCE_SITES.items()))
 def test_hand_written_reference_scripts_lint_clean(name, site):
     assert rules_of((REFERENCE / name).read_text(), site) == []
+
+
+@pytest.mark.skipif(not REFERENCE.is_dir(), reason="shared reference scripts not here")
+def test_every_reference_script_is_among_those_linted():
+    assert sorted(p.name for p in REFERENCE.iterdir() if p.is_file()) == sorted(REFERENCE_SITES)
 
 
 def _expectation(path: Path) -> tuple[str, str]:
