@@ -14,7 +14,7 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -24,6 +24,7 @@ from helpers import run_jobgen
 from jobgen.errors import JobgenError
 from jobgen.plan import Request, build_plan
 from jobgen.profiles import load_profile, site_names
+from jobgen.records import replace  # Request and Plan are records.Frozen
 from jobgen.render import render
 from jobgen.shell import join, split
 
