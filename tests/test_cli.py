@@ -185,13 +185,13 @@ def test_whatever_the_fast_parser_accepts_typer_accepts_the_same_way(words):
 
 
 HEAVY = ("typer", "click", "pydantic", "torch", "jinja2", "jobgen.model", "annotated_types",
-         "dataclasses", "tempfile")
+         "dataclasses", "typing", "tempfile")
 
 
 @pytest.mark.parametrize("extra", [[], ["--out", "OUT"], ["--out", "OUT", "--force"]])
 def test_a_warm_render_imports_neither_typer_pydantic_jinja2_nor_the_model(tmp_path, extra):
-    """Nor dataclasses (jobgen's records are Frozen) or tempfile (a warm cache only reads);
-    writing --out, with or without --force, stays on this path."""
+    """Nor dataclasses (its records are Frozen), typing (annotations only) or tempfile (a warm
+    cache only reads); writing --out, with or without --force, stays on this path."""
     out = tmp_path / "job.pbs"
     if "--force" in extra:
         out.write_text("old\n")
