@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from . import cache
 from .errors import JobgenError
+from .records import Frozen
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 REQUIRED = ("name", "description", "module", "frameworks", "model", "default_batch_size")
 
 
-@dataclass(frozen=True)
-class App:
+class App(Frozen):
     name: str
     description: str
     module: str
@@ -27,7 +29,7 @@ class App:
     sizes: tuple[tuple[str, str], ...]
     path: Path
     # device class -> the manifest's tuned configuration (a mapping) or why there is none
-    tuned: dict[str, Any] = field(default_factory=dict)
+    tuned: dict[str, Any]
 
     @property
     def package_dir(self) -> Path:

@@ -10,20 +10,22 @@ falls back to Typer, so every usage error comes from one place and reads the sam
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+
+from .records import Frozen
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 _DIGITS = re.compile(r"[0-9]+")
 
 
-@dataclass(frozen=True)
-class Opt:
+class Opt(Frozen):
     """One option of `render` (and of `explain`/`diff`, which copy render's options)."""
 
     name: str  # the Python parameter (and, via requestopts.RENAMED, the Request field)
     flags: tuple[str, ...]
-    kind: str  # str | int | bool | list | choice | path
+    kind: str  # str | int | bool | list | choice
     help: str
     default: Any = None
     choices: tuple[str, ...] = ()
@@ -81,9 +83,6 @@ RENDER_OPTIONS: tuple[Opt, ...] = (
     Opt("force", ("--force",), "bool", "Overwrite --out if it exists.", default=False),
 )
 
-# Options the fast path leaves to the full CLI (writing files has its own checks there).
-SLOW_OPTIONS = frozenset({"out", "force"})
-
 
 def _convert(opt: Opt, value: str) -> Any:
     """The value as Typer would give it, or None where Typer might say something else."""
@@ -91,8 +90,6 @@ def _convert(opt: Opt, value: str) -> Any:
         return int(value) if _DIGITS.fullmatch(value) else None
     if opt.kind == "choice":
         return value if value in opt.choices else None
-    if opt.kind == "path":
-        return Path(value) if value else None
     return value
 
 
@@ -106,7 +103,7 @@ def fast_parse(args: list[str]) -> dict[str, Any] | None:
         word = args[k]
         flag, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
         opt = by_flag.get(flag)
-        if opt is None or opt.name in SLOW_OPTIONS:
+        if opt is None:
             return None
         elif opt.kind == "bool":
             if eq:

@@ -17,9 +17,11 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_ENTRY = 1 << 20  # bytes; a cached profile is a few KB
 
@@ -106,6 +108,8 @@ def write_bytes(name: str, blob: bytes) -> None:
     directory = cache_dir()
     if directory is None:
         return
+    import tempfile  # only writes need it (with shutil, random, bz2...): warm renders only read
+
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)

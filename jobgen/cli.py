@@ -20,7 +20,7 @@ from .argspec import RENDER_OPTIONS, Opt
 from .cliopts import with_options_of
 from .errors import JobgenError
 from .main import COMMAND as _COMMAND
-from .main import script_for
+from .main import render_command
 from .study.commands import register as register_study
 
 app = typer.Typer(
@@ -236,8 +236,7 @@ _COMPLETIONS = {"sites": _complete_sites, "apps": _complete_apps}
 
 def _parameter(opt: Opt) -> inspect.Parameter:
     """A Typer parameter from render's option table (argspec), so both parsers agree."""
-    kinds: dict[str, Any] = {"str": str, "int": int, "bool": bool, "list": list[str],
-                             "path": Path}
+    kinds: dict[str, Any] = {"str": str, "int": int, "bool": bool, "list": list[str]}
     if opt.kind == "choice":
         kind: Any = Enum(opt.name.title(), {c: c for c in opt.choices}, type=str)
         default = kind(opt.default) if opt.default is not None else None
@@ -266,16 +265,7 @@ def _render_options(fn: Any) -> Any:
 @_render_options
 def render(**options: Any) -> None:
     """Render a job script for SITE that runs --app APP or your program after `--`."""
-    from .output import check_target, write_script
-
-    out, force = options.pop("out"), options.pop("force")
-    if out is not None:
-        check_target(str(out), force)
-    text = script_for(options)
-    if out is None:
-        sys.stdout.write(text)
-        return
-    write_script(str(out), text, force)
+    render_command(options)
 
 
 # ---------------------------------------------------------------- review: explain, diff, lint,

@@ -24,22 +24,23 @@ result kept in the JSON cache, so a warm render neither imports yaml nor parses 
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from . import cache
 from .errors import JobgenError
+from .records import Frozen, replace
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 KEYS = ("account", "queue", "filesystems", "python")
 CONFIG_NAMES = ("config.yaml", "config.toml")
 _KEY = "\0"  # stands for the key in a layer's label
 
 
-@dataclass(frozen=True)
-class Default:
+class Default(Frozen):
     key: str
     value: str | tuple[str, ...]
     layer: str  # where it came from, as explain shows it
@@ -210,4 +211,4 @@ def with_defaults(req: Any) -> Any:
     for d in found:
         changes["queue_preference" if d.key == "queue" else d.key] = d.value
     origins = tuple(req.origins) + tuple((d.key, d.layer) for d in found)
-    return dataclasses.replace(req, **changes, origins=origins)
+    return replace(req, **changes, origins=origins)

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ from typing import Any
 from .errors import JobgenError
 from .plan import Request, build_plan
 from .profiles import PROFILE_SUFFIXES, LoadedProfile, ProfileFile, load_profile, load_profile_file
+from .records import replace
 from .requestopts import with_placeholders
 from .scriptparse import parse_file
 from .semantic import Change, Semantic, compare, from_plan, from_script
@@ -36,7 +36,7 @@ class Comparison:
 
 
 def plan_semantic(loaded: LoadedProfile, req: Request) -> Semantic:
-    req = dataclasses.replace(req, site=loaded.profile.name)
+    req = replace(req, site=loaded.profile.name)
     req, _ = with_placeholders(req, loaded)
     try:
         plan = build_plan(loaded, req)

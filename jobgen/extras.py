@@ -5,22 +5,21 @@ plan pieces; build_plan assembles them. No text here: the templates write the sh
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .errors import JobgenError
 from .facts import EnvSetting, Fact
 from .placement import resource_set_per_device, visible_devices, whole_gpus
+from .records import Frozen
 from .shell import SAFE_EXPANSION, Expand, quote
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
     from .model import EnvVar, Flag, FrameworkStack, FrameworkVariant, Profile
 
 SAFE_PATH = re.compile(r"/[A-Za-z0-9._/+@-]*")
 
 
-@dataclass(frozen=True)
-class CopperStep:
+class CopperStep(Frozen):
     launch: str
     stop: str
     why: str
@@ -29,8 +28,7 @@ class CopperStep:
     routes: tuple[str, ...] = ()  # the --copper-path environments, routed last to first
 
 
-@dataclass(frozen=True)
-class StageStep:
+class StageStep(Frozen):
     archive: str
     dest: str  # may reference ${USER}; rendered double-quoted
     why: str
@@ -39,8 +37,7 @@ class StageStep:
     alloc_flag: Flag | None = None  # the scheduler flag that provides the storage (LSF NVME)
 
 
-@dataclass(frozen=True)
-class FrameworkChoice:
+class FrameworkChoice(Frozen):
     module_line: str | None  # replaces the profile's load of the stack module
     app_args: tuple[str, ...]
     fact: Fact | None
@@ -56,8 +53,7 @@ COLLECTIVE_CHECK = ("NCCL and RCCL src/init.cc: two ranks of one communicator on
 BACKENDS = {"cuda": ("nccl", "gloo"), "xpu": ("xccl", "ccl", "gloo"), "cpu": ("gloo",)}
 
 
-@dataclass(frozen=True)
-class Backend:
+class Backend(Frozen):
     """The torch.distributed backend of the job's ranks, and why."""
 
     name: str | None  # None: no process group (instances) or the user's program decides

@@ -3,13 +3,11 @@ its public source, the layer it came from and, where no source confirmed it, why
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .records import Frozen
 from .shell import Expand, quote
 
 
-@dataclass(frozen=True)
-class Fact:
+class Fact(Frozen):
     """A line of the script (directive, module command, launcher flag) and why it is there."""
 
     text: str
@@ -19,8 +17,7 @@ class Fact:
     unconfirmed: str | None = None
 
 
-@dataclass(frozen=True)
-class EnvSetting:
+class EnvSetting(Frozen):
     """One environment change of the job script."""
 
     name: str

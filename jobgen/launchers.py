@@ -8,20 +8,19 @@ and the template only joins them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .cpus import cpu_mask, format_cpu_list
 from .placement import Slot
+from .records import Frozen
 from .registry import Registry
 from .shell import Var, Word
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
     from .model import Profile
 
 
-@dataclass(frozen=True)
-class LaunchArg:
+class LaunchArg(Frozen):
     words: tuple[Word, ...]
     why: str
     source: str
@@ -29,8 +28,7 @@ class LaunchArg:
     unconfirmed: str | None = None
 
 
-@dataclass(frozen=True)
-class LaunchShape:
+class LaunchShape(Frozen):
     nodes: int
     ranks_per_node: int
     slots: tuple[Slot, ...]

@@ -16,7 +16,14 @@ from typing import Any
 from .cpus import MAX_CPUS, format_cpu_list, logical_cpus, parse_cpu_list
 from .model import EnvVar, Profile, Queue
 from .schedulers import PREFIX, walltime_limit
-from .scriptparse import PREFIXES, Script, directive_items, launcher_items
+from .scriptparse import (
+    PREFIXES,
+    Script,
+    directive_items,
+    launcher_items,
+    launcher_name,
+    substitute,
+)
 from .walltime import hms
 
 
@@ -443,6 +450,38 @@ def _ranks_devices(ctx: Context) -> list[Hit]:
     return out
 
 
+def _sharing_fix(ctx: Context) -> str:
+    sharing = ctx.profile.device_sharing
+    how = (f"; to share on purpose use the site's {sharing.method} sharing "
+           "(jobgen render --ranks-per-device N)") if sharing else ""
+    return f"give local rank i its own device{how}"
+
+
+def _mask_for_all(ctx: Context) -> tuple[str, int] | None:
+    """The value of the site's device variable that every local rank gets, and its line:
+    set once outside the per-rank table, in the wrapper (values it computes from its own
+    literal variables are followed) or in the batch script that the ranks inherit."""
+    var = ctx.profile.gpu_affinity.variable
+    if var is None or any(v == var for v, _, _ in ctx.script.masks.values()):
+        return None
+    known: dict[str, str] = {}
+    in_wrapper = []
+    for st in ctx.script.settings:
+        if st.in_heredoc and st.value is not None:
+            value = substitute(st.value, known)
+            known[st.name] = value
+            if st.name == var:
+                in_wrapper.append((value, st.line))
+    if len(in_wrapper) > 1:  # set in several places: per-rank branches, not one value
+        return None
+    if in_wrapper:
+        found = in_wrapper[0]
+    else:
+        top = ctx.script.exported().get(var)
+        found = (top.value, top.line) if top and top.value is not None else None
+    return found if found and "$" not in found[0] and "`" not in found[0] else None
+
+
 @rule("GPU004", "shared-device")
 def _shared_device(ctx: Context) -> list[Hit]:
     """Several local ranks narrowed to one device, without the site's way of sharing it."""
@@ -456,13 +495,17 @@ def _shared_device(ctx: Context) -> list[Hit]:
     out = []
     for (var, value), ranks in users.items():
         if len(ranks) > limit:
-            sharing = ctx.profile.device_sharing
-            how = (f"; to share on purpose use the site's {sharing.method} sharing "
-                   "(jobgen render --ranks-per-device N)") if sharing else ""
             out.append((ctx.script.masks[ranks[limit]][2], f"local ranks "
                         f"{', '.join(map(str, ranks))} all get {var}={value}: they share one "
-                        f"device and the other devices stay idle",
-                        f"give local rank i its own device{how}"))
+                        f"device and the other devices stay idle", _sharing_fix(ctx)))
+    common, rpn = _mask_for_all(ctx), ctx.ranks_per_node
+    if common and rpn:
+        value, line = common
+        seen = len([d for d in value.split(",") if d])
+        if rpn > seen * limit:
+            out.append((line, f"every local rank gets {ctx.profile.gpu_affinity.variable}="
+                        f"{value}: {rpn} ranks per node share {seen} device(s) and the other "
+                        "devices stay idle", _sharing_fix(ctx)))
     return out
 
 
@@ -547,10 +590,10 @@ def rank_cpus(ctx: Context) -> list[list[int]] | None:
             return None
         if bind == "depth":
             depth, rpn = _int(ctx.flag("--depth", "-d")), ctx.ranks_per_node
-            if depth and rpn and depth * rpn <= MAX_CPUS:
+            free = [c for c in range(ctx.logical) if c not in _reserved_cpus(ctx)]
+            if depth and rpn and depth * rpn <= len(free):  # more: CPU006's
                 # Depth blocks fill the CPUs the job may use: the OS-reserved ones are not in
                 # its cpuset (Aurora's docs show rank 0 on HWT 1-8 with core 0 reserved).
-                free = [c for c in range(ctx.logical) if c not in _reserved_cpus(ctx)]
                 return [free[i * depth:(i + 1) * depth] for i in range(rpn)]
         return None
     if d == "mpich":
@@ -588,12 +631,6 @@ def _outside(ctx: Context) -> list[Hit]:
             out.append((ctx.launch_line, f"local rank {rank} is bound to CPU "
                         f"{format_cpu_list(bad)}, but a {ctx.profile.name} node has CPUs "
                         f"0-{ctx.logical - 1}", "bind to CPUs that exist on the node"))
-    if ctx.profile.launcher.dialect == "jsrun":
-        c, r = _int(ctx.flag("-c", "--cpu_per_rs")), _int(ctx.flag("-r", "--rs_per_host")) or 1
-        usable = ctx.cores - len(_reserved_cpus(ctx)) // ctx.profile.node.threads_per_core
-        if c and c * r > usable:
-            out.append((ctx.launch_line, f"{c * r} cores per node requested from jsrun, the node "
-                        f"has {usable} usable", f"-c {usable // r} or fewer"))
     return out
 
 
@@ -657,21 +694,33 @@ def _across_sockets(ctx: Context) -> list[Hit]:
 
 @rule("CPU006", "cores-oversubscribed")
 def _oversubscribed(ctx: Context) -> list[Hit]:
-    """More cores per node asked for than the node has once its reserved cores are out."""
-    usable = ctx.cores - len(_reserved_cpus(ctx)) // ctx.profile.node.threads_per_core
-    d = ctx.profile.launcher.dialect
+    """More cores (or hardware threads) per node asked for than the node has once its
+    reserved cores are out: the launcher refuses the step or stacks ranks on the same cores."""
+    reserved = len(_reserved_cpus(ctx))
+    usable = ctx.cores - reserved // ctx.profile.node.threads_per_core
+    d, tasks = ctx.profile.launcher.dialect, ctx.ranks_per_node
     out = []
     if d == "srun":
         item = next(iter(ctx.find("--cpus-per-task", "-c")), None)
         per_task = _int(ctx.flag("--cpus-per-task", "-c")) or (_int(item.value) if item else None)
-        tasks = ctx.ranks_per_node
         if per_task and tasks and per_task * tasks > usable:
             line = item.line if item else ctx.launch_line
             out.append((line, f"{tasks} tasks x --cpus-per-task={per_task} = {tasks * per_task} "
                         f"cores per node, but a {ctx.profile.name} node has {usable} usable",
                         f"--cpus-per-task={usable // tasks} or fewer"))
+    if d == "pals":
+        depth, threads = _int(ctx.flag("--depth", "-d")), ctx.logical - reserved
+        if depth and tasks and depth * tasks > threads:
+            out.append((ctx.launch_line, f"{tasks} ranks x --depth={depth} = {tasks * depth} "
+                        f"hardware threads per node, but a {ctx.profile.name} node has "
+                        f"{threads} usable", f"--depth={threads // tasks} or fewer"))
     if d == "jsrun":
         a, c = _int(ctx.flag("-a", "--tasks_per_rs")), _int(ctx.flag("-c", "--cpu_per_rs"))
+        r = _int(ctx.flag("-r", "--rs_per_host")) or 1
+        if c and c * r > usable:
+            out.append((ctx.launch_line, f"{r} resource set(s) x -c {c} = {c * r} cores per "
+                        f"node, but a {ctx.profile.name} node has {usable} usable",
+                        f"-c {usable // r} or fewer"))
         m = re.fullmatch(r"packed:(\d+)", ctx.flag("-b", "--bind") or "")
         if a and c and m and a * int(m.group(1)) > c:
             out.append((ctx.launch_line, f"{a} tasks x packed:{m.group(1)} = "
@@ -734,7 +783,8 @@ def _launcher_command(ctx: Context) -> list[Hit]:
         return []
     command = ctx.argv[0].rsplit("/", 1)[-1]
     d = ctx.profile.launcher.dialect
-    if command in _COMMANDS.get(d, {ctx.profile.launcher.command}):
+    own = ctx.profile.launcher.command
+    if command == own or launcher_name(command) in _COMMANDS.get(d, {own}):
         return []
     return [(ctx.launch_line, f"`{command}` does not launch ranks on {ctx.profile.name}, "
              f"which uses {ctx.profile.launcher.command} ({d})",
@@ -862,21 +912,44 @@ def _dropped(ctx: Context) -> list[Hit]:
     return out
 
 
+# /tmp is each compute node's own (in memory on LUMI, the profile says) on every site.
+_NODE_LOCAL = ("/tmp",)
+
+
+def _node_local_paths(profile: Profile) -> dict[str, str]:
+    """Variables the profile keeps on node-local storage, with the path it gives them: a
+    `node_dir`, a value under /tmp or the node's local storage, or a reference to one of
+    those (MIOPEN_CUSTOM_CACHE_DIR=${MIOPEN_USER_DB_PATH})."""
+    local = profile.node.local_storage
+    roots = (*_NODE_LOCAL, local.path.split("$", 1)[0].rstrip("/")) if local else _NODE_LOCAL
+    out: dict[str, str] = {}
+    for var in profile.env:
+        value = var.value or ""
+        ref = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?(/.*)?", value)
+        if ref and ref.group(1) in out:
+            value = out[ref.group(1)] + (ref.group(2) or "")
+        if var.action == "set" and value.startswith("/") and (var.node_dir or any(
+                value == r or value.startswith(r + "/") for r in roots)):
+            out[var.name] = value
+    return out
+
+
 @rule("ENV003", "node-local-path")
 def _node_local(ctx: Context) -> list[Hit]:
-    """A path the profile keeps on node-local storage, moved to the shared home."""
+    """A path the profile keeps on node-local storage, moved to the shared home or another
+    shared filesystem, where every node of the job contends for it."""
     exported = ctx.script.exported()
+    by_name = {v.name: v for v in ctx.profile.env}
     out = []
-    for var in ctx.profile.env:
-        s = exported.get(var.name)
-        if not var.value or not var.value.startswith("/") or s is None or not s.value:
+    for name, path in _node_local_paths(ctx.profile).items():
+        s = exported.get(name)
+        if s is None or not s.value:
             continue
-        root = "/" + var.value.split("/")[1]
-        moved = s.value.startswith(("$HOME", "${HOME}", "~")) or \
-            (s.value.startswith("/") and not s.value.startswith(root))
-        if moved:
-            out.append((s.line, f"{var.name}={s.value} leaves {root}: {var.why}",
-                        f"keep it under {root}, e.g. {var.value}"))
+        root = "/" + path.split("/")[1]
+        if s.value.startswith(("$HOME", "${HOME}", "~")) or \
+                (s.value.startswith("/") and not s.value.startswith(root)):
+            out.append((s.line, f"{name}={s.value} leaves node-local {root}: "
+                        f"{by_name[name].why}", f"keep it under {root}, e.g. {path}"))
     return out
 
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 from .errors import JobgenError
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 # Arguments after a bare `--` are the user's own program; main() takes them off argv before
 # any parsing, so a mistyped option is still an error instead of part of the command.
@@ -36,6 +39,23 @@ def script_for(options: dict[str, Any]) -> str:
     return text
 
 
+def render_command(options: dict[str, Any]) -> None:
+    """`jobgen render` after either parser: the script to stdout, or to --out, whose name is
+    checked before any work and which gets the whole script or nothing (output.py)."""
+    out, force = options.pop("out", None), options.pop("force", False)
+    if out is not None:
+        from .output import check_target
+
+        check_target(out, force)
+    text = script_for(options)
+    if out is None:
+        sys.stdout.write(text)
+        return
+    from .output import write_script
+
+    write_script(out, text, force)
+
+
 def _fast_render(args: list[str]) -> bool:
     """Render without Typer when the command line is plain; False when Typer must parse it."""
     if not args or args[0] != "render" or "_JOBGEN_COMPLETE" in os.environ:
@@ -45,7 +65,7 @@ def _fast_render(args: list[str]) -> bool:
     options = fast_parse(args[1:])
     if options is None:
         return False
-    sys.stdout.write(script_for({k: v for k, v in options.items() if k not in ("out", "force")}))
+    render_command(options)
     return True
 
 

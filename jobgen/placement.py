@@ -11,18 +11,16 @@ its share of its socket's cores and its ranks are packed inside that share, as j
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from .cpus import logical_cpus, parse_cpu_list
 from .errors import JobgenError
+from .records import Frozen
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
     from .model import BindRecipe, Device, Profile
 
 
-@dataclass(frozen=True)
-class Slot:
+class Slot(Frozen):
     """What one node-local rank gets."""
 
     local_rank: int

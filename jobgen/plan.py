@@ -6,10 +6,7 @@ assert on, `explain` prints and `diff` compares; the templates only turn it into
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING
 
 from . import __version__
 from .apps import App, check_app_args, load_app
@@ -38,11 +35,13 @@ from .placement import (
 )
 from .profiles import LoadedProfile
 from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
+from .records import Frozen, field_names, replace
 from .schedulers import DIALECTS, PREFIX, JobShape, QueueChoice, choose_queue
 from .shell import NAME, Expand, Var, Word, join, quote, split
 from .tuning import Tuning, loader_workers, tune
 from .walltime import parse_walltime
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
     from .model import EnvVar, Flag, Master, Profile, RankEnv
 
@@ -55,8 +54,7 @@ MAX_RANKS_PER_THREAD = 64  # oversubscription a machine without a scheduler may 
 MAX_REQUEUE = 1000
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(Frozen):
     """What the user asked for; every field as typed on the command line."""
 
     site: str
@@ -120,8 +118,7 @@ class Request:
         return join(words)
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(Frozen):
     version: str
     site: str
     profile_digest: str
@@ -181,8 +178,8 @@ class Plan:
     rank_signal: tuple[Word, ...] = ()
     rank_signal_fact: Fact | None = None
     node_dirs: tuple[Word, ...] = ()  # node-local directories made before the launch
-    warnings: tuple[str, ...] = field(default=())
-    notes: tuple[str, ...] = field(default=())  # how jobgen chose (the queue), for stderr
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # how jobgen chose (the queue), for stderr
     launcher_fact: Fact | None = None  # the launcher command and why (--python's torchrun)
     program: ProgramSetup | None = None  # package copy and the checks before the launch
     app_defaults: tuple[Fact, ...] = ()  # the app's tuned defaults and loader workers, why
@@ -237,13 +234,13 @@ class Plan:
 
 def _no_empty_values(req: Request) -> None:
     """An option given as '' (or blanks) is a mistake, not a request for the default."""
-    for f in fields(Request):
-        value = getattr(req, f.name)
-        if f.name in ("command", "app_args", "env"):  # checked where they are read
+    for name in field_names(Request):
+        value = getattr(req, name)
+        if name in ("command", "app_args", "env"):  # checked where they are read
             continue
         if any(isinstance(v, str) and not v.strip()
                for v in (value if isinstance(value, tuple) else (value,))):
-            flag = "--" + {"copper_paths": "copper_path"}.get(f.name, f.name).replace("_", "-")
+            flag = "--" + {"copper_paths": "copper_path"}.get(name, name).replace("_", "-")
             raise JobgenError(f"{flag} is empty: give a value or leave the option out")
     if req.command and not req.command[0].strip():
         raise JobgenError("the program after `--` is an empty word: name the program to run")
@@ -478,8 +475,7 @@ def _python(profile: Profile, req: Request, inner_python: str | None) -> str:
     return req.python or inner_python or profile.python.executable
 
 
-@dataclass(frozen=True)
-class _Sharing:
+class _Sharing(Frozen):
     """Several processes per device: the plan pieces of --ranks/--instances-per-device."""
 
     instances: int  # independent trainings in the job; 0: one data-parallel job
@@ -661,7 +657,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     queue_choice = _queue(profile, nodes, walltime, req)
     queue = queue_choice.queue
     if queue is not None and req.queue is None and queue.name in req.queue_preference:
-        req = dataclasses.replace(req, queue=queue.name)  # the header regenerates without it
+        req = replace(req, queue=queue.name)  # the header regenerates without it
     account = _account(profile, req)
     job_name = _job_name(req, app)
     filesystems = _filesystems(profile, req)

@@ -20,24 +20,24 @@ import hashlib
 import json
 import os
 import types
-import typing
-from dataclasses import MISSING, asdict, dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from . import __version__, cache
 from .errors import JobgenError
+from .records import Frozen
 from .shell import CONTROL, comment
 from .textfile import read_bytes
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # imported where a profile is validated; warm renders read records
+    from typing import Any
+
     from .model import Profile
 
 PROFILE_SUFFIXES = (".yaml", ".yml")
 
 
-@dataclass(frozen=True)
-class ProfileFile:
+class ProfileFile(Frozen):
     """Where one profile file was found on the search path."""
 
     name: str
@@ -46,8 +46,7 @@ class ProfileFile:
     shadows: tuple[Path, ...] = ()
 
 
-@dataclass(frozen=True)
-class LoadedProfile:
+class LoadedProfile(Frozen):
     profile: Profile
     chain: tuple[ProfileFile, ...]  # this profile first, then what it extends
     digest: str  # sha256 of the merged, validated profile (canonical JSON)
@@ -332,30 +331,37 @@ def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | Non
 
 def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str,
                  head: bytes) -> None:
+    import dataclasses  # the model's own; a warm render never gets here
+
     entry = {
         "version": __version__,
         "key": key,
         "extends": extends,
         "digest": loaded.digest,
-        "profile": asdict(loaded.profile),
+        "profile": dataclasses.asdict(loaded.profile),
     }
     cache.write(_entry_name(loaded.file, head), entry)
 
 
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
+    import typing
+
     return typing.get_type_hints(cls)
 
 
 def from_dict(cls: Any, data: Any) -> Any:
     """Rebuild model dataclasses from an already validated dict (no pydantic on this path)."""
-    if is_dataclass(cls):
+    import dataclasses  # the model's own; a warm render reads records instead
+    import typing
+
+    if dataclasses.is_dataclass(cls):
         hints = _hints(cls)
         kwargs = {}
-        for f in fields(cls):
+        for f in dataclasses.fields(cls):
             if f.name in data:
                 kwargs[f.name] = from_dict(hints[f.name], data[f.name])
-            elif f.default is MISSING and f.default_factory is MISSING:
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise KeyError(f.name)
         return cls(**kwargs)
     origin = typing.get_origin(cls)
@@ -387,13 +393,14 @@ def _has_control(data: Any) -> bool:
 
 
 def digest_of(profile: Profile) -> str:
-    canonical = json.dumps(asdict(profile), sort_keys=True, separators=(",", ":"))
+    import dataclasses  # the model's own; a warm render compares the cached digest
+
+    canonical = json.dumps(dataclasses.asdict(profile), sort_keys=True, separators=(",", ":"))
     return cache.sha256(canonical.encode())
 
 
 # ---------------------------------------------------------------- entry points
-@dataclass(frozen=True)
-class FileChain:
+class FileChain(Frozen):
     """A profile and what it extends, each file read once."""
 
     files: list[ProfileFile]  # this profile first

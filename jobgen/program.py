@@ -19,14 +19,13 @@ with one line, not after the launcher has started every rank on every node:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from .apps import App
 from .facts import Fact
 from .launchers import TORCHRUN_MODULE
+from .records import Frozen
 from .shell import Word
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
     from .model import Profile
 
@@ -34,8 +33,7 @@ if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
 PREFLIGHT_EXIT = 78
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(Frozen):
     """A command that succeeds when the program can start, and the line printed when not."""
 
     words: tuple[Word, ...]
@@ -43,8 +41,7 @@ class Check:
     why: str
 
 
-@dataclass(frozen=True)
-class ProgramSetup:
+class ProgramSetup(Frozen):
     package: str | None  # the bundled `workloads` directory copied into the job
     checks: tuple[Check, ...]  # those before the package copy
     app_check: Check | None  # after it: the app imports and takes its arguments

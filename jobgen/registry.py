@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
 
-F = TypeVar("F", bound=Callable[..., object])
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    F = TypeVar("F", bound=Callable[..., object])
 
 
-class Registry(dict[str, F], Generic[F]):
+class Registry(dict[str, "F"]):  # generic in F for type checkers; a plain dict at run time
     def register(self, name: str) -> Callable[[F], F]:
         def add(fn: F) -> F:
             self[name] = fn

@@ -7,16 +7,19 @@ fields by name, so an option added to `render` reaches the others without a seco
 
 from __future__ import annotations
 
-import dataclasses
 import shlex
 from collections.abc import Sequence
 from enum import Enum
-from typing import Any
 
 from .errors import JobgenError
 from .plan import Request
 from .profiles import LoadedProfile
+from .records import field_names, replace
 from .shell import split
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 # CLI parameter names that differ from the Request field they fill.
 RENAMED = {"app_name": "app", "copper_path": "copper_paths"}
@@ -25,7 +28,7 @@ PLACEHOLDER_COMMAND = ("python3", "train.py")
 
 
 def request_fields() -> set[str]:
-    return {f.name for f in dataclasses.fields(Request)}
+    return set(field_names(Request))
 
 
 def request_from_options(options: dict[str, Any], command: Sequence[str] = ()) -> Request:
@@ -64,7 +67,7 @@ def with_placeholders(req: Request, loaded: LoadedProfile) -> tuple[Request, lis
         changes["command"] = PLACEHOLDER_COMMAND
         notes.append("no --app or program after `--`: shown with the placeholder "
                      f"`{shlex.join(PLACEHOLDER_COMMAND)}`")
-    return dataclasses.replace(req, **changes), notes
+    return replace(req, **changes), notes
 
 
 def request_from_command_line(line: str) -> Request:

@@ -7,20 +7,19 @@ fully formatted directive lines as sourced facts, so templates only loop over th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .errors import JobgenError
 from .facts import Fact
+from .records import Frozen
 from .registry import Registry
 from .walltime import hms, lsf_minutes, parse_walltime
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
     from .model import Flag, Profile, Queue
 
 
-@dataclass(frozen=True)
-class JobShape:
+class JobShape(Frozen):
     """The scheduler-facing part of a plan, all of it validated."""
 
     nodes: int
@@ -40,8 +39,7 @@ class JobShape:
     warn: bool = False
 
 
-@dataclass(frozen=True)
-class QueueChoice:
+class QueueChoice(Frozen):
     """The queue of a plan and why: the reason is a plan note, the warning a plan warning."""
 
     queue: Queue | None

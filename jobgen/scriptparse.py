@@ -18,6 +18,10 @@ from .textfile import read_text
 
 PREFIXES = {"#PBS": "pbs", "#SBATCH": "slurm", "#BSUB": "lsf", "#COBALT": "cobalt"}
 LAUNCHERS = ("mpiexec", "mpirun", "srun", "jsrun", "aprun", "torchrun")
+# Programs a launcher runs once per node to prepare or tidy it (staging, node-local cache
+# directories): such a step is not the launch of the ranks.
+HOUSEKEEPING = frozenset({"mkdir", "rm", "cp", "mv", "tar", "rsync", "ln", "touch", "chmod",
+                          "cat", "ls", "du", "df", "sync", "true", "hostname"})
 # Flags that take no value, so the word after them is not theirs.
 BOOLEAN_FLAGS = frozenset({
     "--envall", "-envall", "--genvall", "-genvall", "--standalone", "--no-python",
@@ -33,6 +37,8 @@ _CASE = re.compile(r"^\s*([0-9]{1,9})\)\s*(?:export\s+([A-Za-z_][A-Za-z0-9_]*)=(
 _SLOT_COMMENT = re.compile(r"^\s*#\s*local rank ([0-9]{1,9}):\s*(.*)$")
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _ARITH = re.compile(r"\$\(\(([^()]*)\)\)")
+_FUNCTION = re.compile(r"^(?:function\s+[A-Za-z_][\w-]*(?:\s*\(\s*\))?|[A-Za-z_][\w-]*\s*\(\s*\))"
+                       r"\s*\{(.*)$")
 MAX_EXPANDED = 1 << 20  # characters one statement may grow to by variable substitution
 
 
@@ -166,6 +172,7 @@ def parse_text(text: str, path: str = "<script>") -> Script:
         script.shebang = lines[0][2:].strip()
     script.header = _header(lines)
     heredoc_end: str | None = None
+    in_function = False
     i = 0
     while i < len(lines):
         raw = lines[i]
@@ -197,8 +204,13 @@ def parse_text(text: str, path: str = "<script>") -> Script:
         logical, i = _join_continued(lines, i, stripped)
         if m := _HEREDOC.search(logical):
             heredoc_end = m.group(1)
+        if m := _FUNCTION.match(logical):  # a function runs when called (cleanup traps)
+            in_function = not m.group(1).rstrip().endswith("}")
+            continue
+        if in_function:
+            in_function = logical != "}"
         for part in _split_commands(logical):
-            _command(script, part, number)
+            _command(script, part, number, launch=not in_function)
     return script
 
 
@@ -271,20 +283,25 @@ def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
     return False
 
 
-def _command(script: Script, stmt: str, number: int) -> None:
+def _command(script: Script, stmt: str, number: int, launch: bool = True) -> None:
+    """A command: a module line, a setting, or a launch. The launch of the ranks is the last
+    launcher statement outside a function that runs more than housekeeping: scripts prepare
+    nodes first (staging, cache directories, MPS daemons) and start the training after, and
+    a function (a cleanup trap) runs only when called."""
     if stmt.startswith("module ") or stmt == "module":
         script.modules.append((number, " ".join(stmt.split())))
         return
-    if _settings(script, stmt, number, False):
-        return
-    if script.launch_line is not None:
+    if _settings(script, stmt, number, False) or not launch:
         return
     try:
         words = command_words(_runtime_values(substitute(stmt, script.variables)))
     except ValueError:
         return
     for k, word in enumerate(words[:3]):
-        if word.rsplit("/", 1)[-1] in LAUNCHERS:
+        if launcher_name(word) in LAUNCHERS:
+            _, program = launcher_items(words[k:])
+            if program and program[0].rsplit("/", 1)[-1] in HOUSEKEEPING:
+                return
             script.launch_line = number
             script.launch_text = stmt
             script.launch_argv = words[k:]
@@ -296,6 +313,11 @@ def _command(script: Script, stmt: str, number: int) -> None:
             return
         if word not in ("time", "exec", "env", "command"):
             return
+
+
+def launcher_name(word: str) -> str:
+    """`/usr/bin/mpiexec.mpich` -> `mpiexec`: the launcher a command word names."""
+    return word.rsplit("/", 1)[-1].split(".", 1)[0]
 
 
 _CONTROL = frozenset({"&", "&&", "|", "||", ";", ";;", "|&"})

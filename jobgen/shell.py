@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
 
 from .errors import JobgenError
+from .records import Frozen
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # ${NAME} or $NAME references are all an expandable value may contain besides plain text.
@@ -42,8 +42,7 @@ class Safe(str):
     __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Var:
+class Var(Frozen):
     """A reference to a shell variable, rendered as "$NAME" (double-quoted, expanded)."""
 
     name: str
@@ -53,8 +52,7 @@ class Var:
             raise JobgenError(f"not a shell variable name: {self.name!r}")
 
 
-@dataclass(frozen=True)
-class Expand:
+class Expand(Frozen):
     """Text whose only expansions are ${NAME} references, rendered double-quoted."""
 
     text: str

@@ -17,9 +17,12 @@ import marshal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from . import cache
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
 
 # What the generated code may use beyond this runtime: such code is left to Jinja2.
 _UNSUPPORTED = ("LoopContext(", "Macro(", "Markup(", "Namespace(", "TemplateReference(",

@@ -12,14 +12,15 @@ not a measured choice).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
 from .apps import App
 from .facts import Fact
 from .placement import Slot
+from .records import Frozen
 
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.records)
+    from typing import Any
+
     from .model import Profile
 
 MEASUREMENTS = "jobgen H100 measurements 2026-11-23 (shared/measurements/h100-2026-11-23.md)"
@@ -29,8 +30,7 @@ OPTIMIZER_EVIDENCE = ("the measured runs used AdamW's default implementation, fo
 MAX_WORKERS = 8
 
 
-@dataclass(frozen=True)
-class Tuning:
+class Tuning(Frozen):
     """What the app's defaults add to the command, and why (or why not)."""
 
     device_class: str

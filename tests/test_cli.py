@@ -152,6 +152,8 @@ def _normalised(params: dict) -> dict:
      "bf16", "--framework", "pytorch", "--copper", "--requeue", "0"],
     ["--site", "aurora", "-A", "p", "--copper", "--copper-path", "/a", "--copper-path", "/b",
      "--app-args", "--tiny --steps 3", "--walltime", "90", "--app", "ffn", "--app", "gpt"],
+    ["--site", "aurora", "--app", "ffn", "-A", "p", "--out", "job.sh", "--force"],
+    ["--site", "aurora", "--app", "ffn", "-A", "p", "--out=", "--force"],
 ])
 def test_fast_parser_reads_what_typer_reads(args):
     assert _normalised(fast_parse(args)) == _normalised(_typer_params(args))
@@ -160,7 +162,7 @@ def test_fast_parser_reads_what_typer_reads(args):
 @pytest.mark.parametrize("args", [
     ["--site", "aurora", "--nodes", "two"], ["--site", "aurora", "--precision", "fp8"],
     ["--app", "ffn"], ["--site", "aurora", "--nodse", "2"], ["--site", "aurora", "-h"],
-    ["--site", "aurora", "--out", "job.sh"], ["--site", "aurora", "-Ap"],
+    ["--site", "aurora", "--force=yes"], ["--site", "aurora", "-Ap"],
     ["--site", "aurora", "--copper=yes"], ["--site"], ["--site", "aurora", "stray"],
     ["--site", "aurora", "--no-copper"],
 ])
@@ -182,27 +184,42 @@ def test_whatever_the_fast_parser_accepts_typer_accepts_the_same_way(words):
         assert _normalised(fast) == _normalised(_typer_params(args))
 
 
-def test_a_warm_render_imports_neither_typer_pydantic_jinja2_nor_the_model():
-    code = ("import sys, io; from jobgen.main import _fast_render; sys.stdout = io.StringIO(); "
-            "done = _fast_render(['render', '--site', 'aurora', '--app', 'cosmictagger', "
-            "'--nodes', '2', '-A', 'p']); sys.stdout = sys.__stdout__; "
-            "print(done, sorted(m for m in ('typer', 'click', 'pydantic', 'torch', 'jinja2', "
-            "'jobgen.model', 'annotated_types') "
-            "if m in sys.modules))")
+HEAVY = ("typer", "click", "pydantic", "torch", "jinja2", "jobgen.model", "annotated_types",
+         "dataclasses", "typing", "tempfile")
+
+
+@pytest.mark.parametrize("extra", [[], ["--out", "OUT"], ["--out", "OUT", "--force"]])
+def test_a_warm_render_imports_neither_typer_pydantic_jinja2_nor_the_model(tmp_path, extra):
+    """Nor dataclasses (its records are Frozen), typing (annotations only) or tempfile (a warm
+    cache only reads); writing --out, with or without --force, stays on this path."""
+    out = tmp_path / "job.pbs"
+    if "--force" in extra:
+        out.write_text("old\n")
+    words = ["render", "--site", "aurora", "--app", "cosmictagger", "--nodes", "2", "-A", "p",
+             *[str(out) if w == "OUT" else w for w in extra]]
+    # what the interpreter loads before jobgen (an editable install's hook) does not count
+    code = ("import sys, io; before = set(sys.modules); from jobgen.main import _fast_render; "
+            f"sys.stdout = io.StringIO(); done = _fast_render({words!r}); "
+            "text = sys.stdout.getvalue(); sys.stdout = sys.__stdout__; "
+            f"print(done, bool(text), sorted(m for m in {HEAVY!r} "
+            "if m in sys.modules and m not in before))")
     run_jobgen("render", "--site", "aurora", "--app", "cosmictagger", "-A", "p")  # warm cache
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert res.stdout.strip() == "True []", res.stderr
+    assert res.stdout.strip() == f"True {not extra} []", res.stderr
+    if extra:
+        assert out.read_text().startswith("#!/bin/bash")
 
 
 def test_fast_and_typer_paths_print_the_same_script_and_errors(tmp_path):
     ok = ["render", "--site", "polaris", "--app", "ffn", "--nodes", "2", "-A", "p"]
     fast = run_jobgen(*ok)
-    out = tmp_path / "job.sh"
-    slow = run_jobgen(*ok, "--out", str(out))  # --out always goes through Typer
+    out, typer_out = tmp_path / "job.sh", tmp_path / "typer.sh"
+    assert run_jobgen(*ok, "--out", str(out)).returncode == 0
+    slow = run_jobgen(*ok, "-Ap", "--out", str(typer_out))  # -Ap: only Typer reads it
     assert fast.returncode == slow.returncode == 0
-    assert fast.stdout == out.read_text()
+    assert fast.stdout == out.read_text() == typer_out.read_text()
     bad = ["render", "--site", "polaris", "--app", "ffn", "-A", "p", "--nodes", "0"]
     fast_err = run_jobgen(*bad)
-    slow_err = run_jobgen(*bad, "--out", str(tmp_path / "x.sh"))
+    slow_err = run_jobgen(*bad, "-Ap")
     assert fast_err.returncode == slow_err.returncode == 2
     assert fast_err.stderr == slow_err.stderr

@@ -75,6 +75,18 @@ def test_the_app_command_is_the_program_and_its_arguments_not_the_background_ope
     assert change["new"].endswith("--precision fp32 --dist-backend xccl --no-ipex --workers 3")
 
 
+def test_lumi_renders_of_two_apps_differ_in_the_app_command_not_in_a_cleanup_step():
+    """LUMI scripts run `srun ... rm -rf` in the cleanup function and `srun ... mkdir` before
+    the launch; the app command is read from the launch of the ranks, after both."""
+    result = run_jobgen("diff", str(ROOT / "examples" / "lumi" / "ffn.slurm"),
+                        str(ROOT / "examples" / "lumi" / "gpt.slurm"), "--format", "json")
+    assert result.returncode == 1
+    changes = {c["group"]: c for c in _changes(result)}
+    assert set(changes) == {"directives", "app command"}
+    assert "python -m workloads.ffn" in changes["app command"]["old"]
+    assert "python -m workloads.gpt" in changes["app command"]["new"]
+
+
 def test_launch_words_stop_at_control_operators_and_skip_redirections():
     from jobgen.scriptparse import command_words
 

@@ -171,7 +171,7 @@ def test_aurora_frameworks_module_picks_backend():
     assert "xccl" in newer.command
 
 
-@pytest.mark.parametrize("version", ["2024.2.1", "2024.3", "2026.1.0", "2025.2"])
+@pytest.mark.parametrize("version", ["2024.2.1", "2024.3", "2026.1.0", "2025.2", "bogus"])
 def test_framework_module_must_be_a_documented_release(version):
     """ALCF documented frameworks/2024.2.1_u1, not 2024.2.1: an unknown version is refused
     with the known ones listed, never mapped to a guessed backend."""

@@ -15,7 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -26,6 +26,7 @@ from jobgen.errors import JobgenError
 from jobgen.plan import Request, build_plan
 from jobgen.profiles import load_profile, site_names
 from jobgen.program import PREFLIGHT_EXIT
+from jobgen.records import replace  # Request and Plan are records.Frozen
 from jobgen.render import render
 from jobgen.shell import join, split
 

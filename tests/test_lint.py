@@ -60,14 +60,22 @@ def test_bundled_examples_lint_clean(path):
     assert [f.format(path.name) for f in lint(script, profile)] == []
 
 
+REFERENCE_SITES = {
+    "aurora_ddp_2node.pbs": "aurora", "sunspot_ddp_2node.pbs": "sunspot",
+    "polaris_ddp_2node.pbs": "polaris", "summit_ddp_2node.lsf": "summit",
+    "lumi_g_ddp_2node.slurm": "lumi", "jlse_mi250_ddp_2node.cobalt": "jlse-mi250",
+}
+
+
 @pytest.mark.skipif(not REFERENCE.is_dir(), reason="shared reference scripts not here")
-@pytest.mark.parametrize("name,site", [
-    ("aurora_ddp_2node.pbs", "aurora"), ("sunspot_ddp_2node.pbs", "sunspot"),
-    ("polaris_ddp_2node.pbs", "polaris"), ("summit_ddp_2node.lsf", "summit"),
-    ("lumi_g_ddp_2node.slurm", "lumi"), ("jlse_mi250_ddp_2node.cobalt", "jlse-mi250"),
-])
+@pytest.mark.parametrize("name,site", sorted(REFERENCE_SITES.items()))
 def test_hand_written_reference_scripts_lint_clean(name, site):
     assert rules_of((REFERENCE / name).read_text(), site) == []
+
+
+@pytest.mark.skipif(not REFERENCE.is_dir(), reason="shared reference scripts not here")
+def test_every_reference_script_is_among_those_linted():
+    assert sorted(p.name for p in REFERENCE.iterdir() if p.is_file()) == sorted(REFERENCE_SITES)
 
 
 def _expectation(path: Path) -> tuple[str, str]:
@@ -171,6 +179,35 @@ def test_a_new_profile_fact_brings_its_check():
     assert found == {"SCHED004", "ENV001", "ENV002"}
     moved = text + "export NCCL_TEST_KNOB=$HOME/x\n"
     assert {f.rule for f in lint(parse_text(moved), changed)} == {"SCHED004", "ENV003"}
+
+
+@pytest.mark.parametrize("path", sorted(p for p in (ROOT / "examples").rglob("*")
+                                        if p.is_file() and p.suffix != ".py"),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_launch_lint_reads_is_the_one_that_starts_the_ranks(path):
+    """Renders clean up in a function (`srun ... rm -rf` in jobgen_cleanup) and prepare nodes
+    before the launch (mkdir, data staging, MPS daemons): the rules read the launch of the
+    rank wrapper, whatever launcher spelling the site uses (`mpiexec.mpich`)."""
+    assert "$JOBGEN_WRAPPER" in parse_file(path).launch_argv
+
+
+def test_a_hand_written_launch_between_staging_and_cleanup_steps():
+    text = ("#!/bin/bash\n#SBATCH --nodes=2\ncleanup() {\n    srun -N2 --ntasks-per-node=1 "
+            "rm -rf /tmp/d\n}\ntrap cleanup EXIT\nsrun -N2 --ntasks-per-node=1 cp d.tar /tmp\n"
+            "srun -N2 --ntasks-per-node=8 python train.py\n"
+            "srun -N2 --ntasks-per-node=1 rm -rf /tmp/d\n")
+    script = parse_text(text)
+    assert script.launch_line == 8 and script.launch_argv[-2:] == ["python", "train.py"]
+
+
+def test_a_users_own_library_path_is_not_a_moved_node_local_path():
+    """ENV003 holds node-local paths (node_dir, /tmp, the node's local storage) in place; a
+    user prepending a library of their own to LD_LIBRARY_PATH moves nothing."""
+    text = (REFERENCE / "polaris_ddp_2node.pbs").read_text() if REFERENCE.is_dir() else \
+        rendered("polaris", app="ffn")
+    mine = text.replace("\nmpiexec ", "\nexport LD_LIBRARY_PATH=$HOME/lib:$LD_LIBRARY_PATH\n"
+                        "mpiexec ", 1)
+    assert mine != text and rules_of(mine, "polaris") == []
 
 
 def test_lumi_renders_on_shared_partitions_ask_for_whole_nodes():

@@ -8,7 +8,6 @@ scripts were submitted by hand. Invalid points are kept in the manifest with the
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import shutil
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from .. import __version__
 from ..errors import JobgenError
 from ..plan import Plan, Request, build_plan
 from ..profiles import LoadedProfile, load_profile
+from ..records import field_names, replace
 from ..render import render
 from ..shell import join, split
 from . import manifest as mf
@@ -50,7 +50,7 @@ AXES = (
 
 def parse_axes(raw: dict[str, list[str] | None]) -> dict[str, list[Any]]:
     """Comma lists (or repeated options) -> the values of each axis given, in order, once."""
-    fields = {f.name for f in dataclasses.fields(Request)}
+    fields = set(field_names(Request))
     axes: dict[str, list[Any]] = {}
     for axis in AXES:
         words = [w for item in raw.get(axis.field) or [] for w in item.split(",") if w.strip()]
@@ -121,7 +121,7 @@ def _point(loaded: LoadedProfile, base: Request, params: dict[str, Any], repeat:
     pid = point_id(params)
     name = base.job_name or base.app or "jobgen"
     try:
-        plan = build_plan(loaded, dataclasses.replace(base, **params, job_name=f"{name}-{pid}"))
+        plan = build_plan(loaded, replace(base, **params, job_name=f"{name}-{pid}"))
         runs = [_write_run(loaded, base, params, pid, name, k, out) for k in range(1, repeat + 1)]
     except JobgenError as exc:
         note(f"warning: point {pid} skipped: {exc}")
@@ -133,7 +133,7 @@ def _write_run(loaded: LoadedProfile, base: Request, params: dict[str, Any], pid
                name: str, k: int, out: Path) -> mf.Run:
     """Plan, render and write one repeat's script (its job name ends in rK)."""
     job_name = f"{name}-{pid}-r{k}"
-    plan = build_plan(loaded, dataclasses.replace(base, **params, job_name=job_name))
+    plan = build_plan(loaded, replace(base, **params, job_name=job_name))
     run_dir = out / pid / f"r{k}"
     if run_dir.exists():
         shutil.rmtree(run_dir)  # --force: no stale output may be collected as this run's

@@ -13,13 +13,25 @@ import argparse
 import os
 import sys
 import traceback
-from collections.abc import Sequence
-from typing import Any, Protocol
 
-from .loop import EXIT_NONFINITE
+TYPE_CHECKING = False  # jobgen parses --app-args with this module while rendering: keep it light
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, Protocol
+
+    class Described(Protocol):
+        """What the parser shows of an app: its name, framework and default sizes (an AppSpec
+        or a TFAppSpec has them)."""
+
+        name: str
+        framework: str
+        default_batch_size: int
+        tiny_batch_size: int
+        lr: float
 
 EXIT_OK = 0
 EXIT_ERROR = 1
+EXIT_NONFINITE = 3  # a non-finite loss stopped the run (workloads/README.md)
 __all__ = ["EXIT_ERROR", "EXIT_NONFINITE", "EXIT_OK", "build_parser", "check_args", "main"]
 # After a signal: checkpoint written (when --checkpoint-dir is set), exit 128 + signal number
 # (SIGTERM 143, SIGUSR1 138, SIGUSR2 140), the shell convention for "ended by that signal".
@@ -27,17 +39,6 @@ __all__ = ["EXIT_ERROR", "EXIT_NONFINITE", "EXIT_OK", "build_parser", "check_arg
 #: Optimizer implementations of ``--optimizer-impl`` (AdamW's ``foreach`` / ``fused`` switches).
 OPTIMIZER_IMPLS = ("auto", "foreach", "fused", "for-loop")
 FRAMEWORKS = ("pytorch", "tensorflow")
-
-
-class Described(Protocol):
-    """What the parser shows of an app: its name, framework and default sizes (an AppSpec or a
-    TFAppSpec has them)."""
-
-    name: str
-    framework: str
-    default_batch_size: int
-    tiny_batch_size: int
-    lr: float
 
 
 def batch_size_arg(text: str) -> int | str:

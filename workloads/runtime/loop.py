@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cli import EXIT_NONFINITE
 from .timing import StepTimer, percentile
 
-EXIT_NONFINITE = 3
 _HANDLED_SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2")
 
 #: The keys of the JSON result line, in order (workloads/README.md, "Measurement").
