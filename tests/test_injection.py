@@ -155,6 +155,17 @@ def stub_bin(tmp_path_factory) -> Path:
     return d
 
 
+def _passes(words, path: str) -> bool:
+    """What a preflight check (`test -x P`, `test -f P`, `command -v P`) finds here."""
+    if words[:2] == ("command", "-v"):
+        return shutil.which(words[2], path=path) is not None
+    if words[:2] == ("test", "-x"):
+        return os.access(words[2], os.X_OK)
+    if words[:2] == ("test", "-f"):
+        return os.path.isfile(words[2])
+    raise AssertionError(f"a preflight check this test does not know: {words}")
+
+
 def run_local(plan, text: str, stub_bin: Path, work: Path) -> list | None:
     """Run a local site's script with stand-ins first on PATH; return the stand-ins' calls, or
     None when the script's preflight refused, rightly, a program that cannot start (a
@@ -176,8 +187,8 @@ def run_local(plan, text: str, stub_bin: Path, work: Path) -> list | None:
         refusal = [ln for ln in proc.stderr.splitlines() if b"cannot start the program" in ln]
         assert len(refusal) == 1, proc.stderr
         assert plan.launcher[0] not in [tool for tool, _ in calls], "launched after refusing"
-        python = shutil.which(plan.launcher[0], path=env["PATH"]) if plan.launcher else None
-        assert python is None, f"refused a program that can start: {proc.stderr!r}"
+        assert not all(_passes(c.words, env["PATH"]) for c in plan.program.checks), \
+            f"refused a program that can start: {proc.stderr!r}"
         event("refused by the preflight (exit 78)")
         return None
     return calls
