@@ -128,6 +128,21 @@ def test_workers_on_different_hosts_meet_at_master_addr() -> None:
     assert res[1].returncode == 0 and res[1].json_lines() == []
 
 
+@needs_tf
+def test_rendered_local_script_trains_the_tensorflow_app_on_two_workers() -> None:
+    """`jobgen render --site local --framework tensorflow --app ffn | bash`: torchrun starts
+    the wrapper, the wrapper the TensorFlow app, and the workers meet through TF_CONFIG."""
+    script = subprocess.run(
+        [sys.executable, "-m", "jobgen", "render", "--site", "local", "--app", "ffn",
+         "--framework", "tensorflow", "--app-args", "--tiny --steps 4 --warmup 1"],
+        cwd=REPO, env=base_env(), capture_output=True, text=True, timeout=60, check=True).stdout
+    assert "-m workloads.ffn --framework tensorflow --device cpu" in script
+    p = subprocess.run(["bash"], input=script, cwd=REPO, env=base_env(), capture_output=True,
+                       text=True, timeout=TIMEOUT)
+    out = _check(Result(p.returncode, p.stdout, p.stderr), "ffn", 2, 4)
+    assert (out["launcher"], out["dist_backend"]) == ("torchrun", "multiworker-ring")
+
+
 # ---------------------------------------------------------------- checkpoint and resume
 def _uninterrupted_hash(app: str, args: list[str], **kw) -> str:
     res = run_app(app, *TF, *args, timeout=TIMEOUT, **kw)
@@ -245,3 +260,22 @@ def test_horovod_two_ranks_over_mpich(app: str) -> None:
                   timeout=TIMEOUT)
     out = _check(res, app, 2, 3)
     assert (out["launcher"], out["dist_backend"]) == ("mpich", "horovod")
+
+
+@needs_tf
+@needs_horovod
+@needs_mpich
+def test_horovod_resume_ends_where_an_uninterrupted_run_ends(tmp_path: Path) -> None:
+    """A Horovod run that checkpointed at step 5 of 10 and is relaunched (the same command
+    with --steps 10) ends with rank 0's variables of an uninterrupted 10-step run."""
+    base = [*TF, *TINY, "--warmup", "1", "--sync-every", "1"]
+    ck = ["--checkpoint-dir", str(tmp_path / "ckpt")]
+    first = run_app("ffn", *base, *ck, "--steps", "5", launcher="mpich", timeout=TIMEOUT)
+    assert _check(first, "ffn", 2, 5)["dist_backend"] == "horovod"
+    resumed = _check(run_app("ffn", *base, *ck, "--steps", "10", launcher="mpich",
+                             timeout=TIMEOUT), "ffn", 2, 10)
+    assert resumed["resumed_from_step"] == 5
+    whole = _check(run_app("ffn", *base, "--steps", "10", launcher="mpich", timeout=TIMEOUT),
+                   "ffn", 2, 10)
+    assert resumed["param_sha256"] == whole["param_sha256"]
+    assert resumed["final_loss"] == whole["final_loss"]
