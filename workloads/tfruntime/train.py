@@ -99,6 +99,17 @@ def _optimizer(be: Backend, lr: float, prec: TFPrecision, model: Any) -> Any:
     return opt
 
 
+def _resume(loaded: tuple[int, dict[str, Any], Any], model: Any, opt: Any,
+            meta: dict[str, Any], where: str, log: Logger) -> tuple[int, float | None]:
+    """Restore the model and optimizer variables; returns (step, first loss)."""
+    step, state, _ = loaded
+    ckpt.check_meta(state.get("meta", {}), meta, where, log.info)
+    _restore(_variables(model), state["model"], "model")
+    _restore(_variables(opt), state["optimizer"], "optimizer")
+    log.info(f"resumed from the checkpoint of step {step} in {where}")
+    return step, state.get("first_loss")
+
+
 def _train_step(be: Backend, spec: TFAppSpec, model: Any, opt: Any, dist: TFDist,
                 prec: TFPrecision, xla: bool) -> Callable[[Any, Any, Any], Any]:
     """One optimizer step as a tf.function: (x, y, factor) -> this rank's loss. ``factor``
@@ -174,12 +185,7 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
             "world_size": world}
     start_step, first_loss = 0, None
     if loaded is not None:
-        start_step, state, _ = loaded
-        ckpt.check_meta(state.get("meta", {}), meta, args.checkpoint_dir, log.info)
-        _restore(_variables(model), state["model"], "model")
-        _restore(_variables(opt), state["optimizer"], "optimizer")
-        first_loss = state.get("first_loss")
-        log.info(f"resumed from {mgr.step_dir(start_step) if mgr else '?'} at step {start_step}")
+        start_step, first_loss = _resume(loaded, model, opt, meta, args.checkpoint_dir, log)
     if dist.kind == "horovod":  # every rank starts from rank 0's variables
         dist.hvd.broadcast_variables(_variables(model), root_rank=0)
         dist.hvd.broadcast_variables(_variables(opt), root_rank=0)
