@@ -128,6 +128,40 @@ def test_workers_on_different_hosts_meet_at_master_addr() -> None:
     assert res[1].returncode == 0 and res[1].json_lines() == []
 
 
+_LEAVE = """
+import sys, time
+from workloads.runtime.ranks import detect_dist_env, export_env
+from workloads.tfruntime.backend import load
+from workloads.tfruntime.device import select_device
+from workloads.tfruntime.distributed import init_distributed
+denv = detect_dist_env(); export_env(denv); tf = load().tf
+dist = init_distributed(tf, denv, select_device(tf, "cpu", denv.local_rank), "multiworker", 60)
+dist.all_reduce([1.0], "sum")  # the last collective
+if dist.rank == 1:
+    time.sleep(3)  # still busy after it, as a slow peer reading its buffers would be
+t0 = time.perf_counter()
+dist.leave(60)
+print(f"{time.perf_counter() - t0:.2f}")
+"""
+
+
+@needs_tf
+def test_rank_zero_leaves_only_after_every_worker_is_done() -> None:
+    """MultiWorkerMirroredStrategy workers pull their peers' buffers after a collective, so
+    leaving right after the last one can cut a slower peer off (seen as "Connection reset by
+    peer" in rank 1's final barrier): leave() holds every rank until all are done."""
+    port = free_port()
+    procs = []
+    for r in range(2):
+        e = base_env(RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
+                     MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+        procs.append(subprocess.Popen([sys.executable, "-c", _LEAVE], cwd=REPO, env=e,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    res = _finish(procs)
+    assert [r.returncode for r in res] == [0, 0], res[0].stderr[-3000:] + res[1].stderr[-3000:]
+    assert float(res[0].stdout.split()[-1]) >= 2.5  # rank 0 waited for rank 1
+
+
 @needs_tf
 def test_rendered_local_script_trains_the_tensorflow_app_on_two_workers() -> None:
     """`jobgen render --site local --framework tensorflow --app ffn | bash`: torchrun starts

@@ -89,12 +89,14 @@ def run_training(spec: TFAppSpec, args: argparse.Namespace,
     flag = SignalFlag()
     flag.install()
     try:
-        return _run(spec, args, be, dev, dist, (launcher, denv.variables), log, flag,
-                    emit_json)
-    except NonFiniteLoss as exc:
-        return report_nonfinite(log, exc), None
+        code, result = _run(spec, args, be, dev, dist, (launcher, denv.variables), log, flag,
+                            emit_json)
+    except NonFiniteLoss as exc:  # every rank raises it at the same sync point
+        code, result = report_nonfinite(log, exc), None
     finally:
         flag.restore()
+    dist.leave(args.dist_timeout)  # nobody leaves while a peer may still read its buffers
+    return code, result
 
 
 def _optimizer(be: Backend, lr: float, prec: TFPrecision, model: Any) -> Any:
@@ -268,5 +270,4 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
             pin_memory=None)
         if emit_json:
             emit(result)
-    dist.barrier()  # nobody leaves while a peer may still need it for a collective
     return 0, result
