@@ -226,6 +226,10 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
     if fv is not None:
         out.append(_fact(fv.text, fv.why, fv.source, layers.simple(fv.layer, "framework_stack"),
                          fv.unconfirmed))
+    fs = getattr(plan, "framework_support", None)
+    if fs is not None:
+        out.append(_fact(fs.text, fs.why, fs.source, layers.simple(fs.layer, "frameworks"),
+                         fs.unconfirmed))
     copper = getattr(plan, "copper", None)
     if copper is not None:
         routes = ", ".join(reversed(copper.routes))

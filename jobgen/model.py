@@ -466,6 +466,15 @@ class Python(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class FrameworkSupport(Sourced):
+    """What the site's documented software offers one framework's bundled apps. Unavailable:
+    `--framework F --app A` is refused (why and source in the message) unless --container
+    brings the framework; available: the note shows in `explain`."""
+
+    available: StrictBool = True
+
+
+@dataclass(frozen=True, kw_only=True)
 class Precisions(Sourced):
     default: Precision
     supported: list[Precision]
@@ -501,6 +510,8 @@ class Profile:
     copper: Copper | None = None
     device_sharing: DeviceSharing | None = None
     framework_stack: FrameworkStack | None = None
+    frameworks: dict[Literal["pytorch", "tensorflow"], FrameworkSupport] = field(
+        default_factory=dict)
     containers: ContainerRuntime | None = None
     # Ranks per node when the user gives none; GPU sites default to one rank per device.
     default_ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)] | None = None

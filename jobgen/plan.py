@@ -165,6 +165,7 @@ class Plan(Frozen):
     copper: CopperStep | None = None
     stage: StageStep | None = None
     framework_variant: Fact | None = None
+    framework_support: Fact | None = None  # the site's note on --framework (profile.frameworks)
     device_selection: Fact | None = None  # how each rank comes to use its device
     devices_per_node: int = 0
     signals: tuple[str, ...] = ()  # trapped and forwarded to the ranks
@@ -514,6 +515,20 @@ def _threads(profile: Profile, slots: list[Slot], rpn: int, exclude: frozenset[i
     return max(1, len(usable_cores(profile, exclude)) // max(rpn, 1))
 
 
+def _framework_support(profile: Profile, req: Request, app: App | None) -> Fact | None:
+    """The site's note on the requested framework; a bundled app is refused where the site's
+    software lacks it (unless --container brings it)."""
+    support = profile.frameworks.get(req.framework)
+    if support is None:
+        return None
+    if not support.available and app and req.container is None:
+        raise JobgenError(f"--framework {req.framework} --app {app.name} on {profile.name}: "
+                          f"{support.why} ({support.source}); use --framework pytorch, "
+                          "--container IMAGE, or your own program after --")
+    return Fact(f"{req.framework}: " + ("available" if support.available else "not provided"),
+                support.why, support.source, "profile", support.unconfirmed)
+
+
 def _preemption(profile: Profile, req: Request, app: App | None
                 ) -> tuple[tuple[str, ...], Fact | None, bool]:
     """Signals the script forwards to the ranks, the requeue request checked, and whether to
@@ -645,6 +660,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         raise JobgenError(f"app {app.name} runs on {', '.join(app.frameworks)}, not {framework}: "
                           "launch your own program after --")
     _no_empty_values(req)
+    support = _framework_support(profile, req, app)
     nodes = _nodes(profile, req)
     rpn, per_dev, rank_warning = _ranks(profile, req)
     # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
@@ -809,6 +825,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         copper=copper,
         stage=stage,
         framework_variant=choice.fact,
+        framework_support=support,
         devices_per_node=visible_devices(profile, rpn, per_dev),
         signals=signals,
         preemption=preempt_fact,

@@ -242,6 +242,29 @@ def test_pytorch_only_apps_refuse_tensorflow():
     assert plan_for("polaris", app="ffn", framework="tensorflow").framework == "tensorflow"
 
 
+def test_tensorflow_apps_are_told_their_framework():
+    for app in ("cosmictagger", "ffn"):
+        words = list(plan_for("polaris", app=app, framework="tensorflow").command)
+        assert words[words.index("-m"):][:4] == ["-m", f"workloads.{app}", "--framework",
+                                                 "tensorflow"]
+    assert "--framework" not in plan_for("polaris", app="ffn").command
+
+
+def test_tensorflow_apps_get_no_pytorch_stack_arguments():
+    """Aurora's frameworks stack hands the PyTorch apps --dist-backend and --ipex; the
+    TensorFlow version takes neither (it would refuse them)."""
+    words = plan_for("aurora", app="ffn", framework="tensorflow").command
+    assert "--ipex" not in words and "--no-ipex" not in words and "--dist-backend" not in words
+    assert "--dist-backend" in plan_for("aurora", app="ffn").command
+
+
+def test_site_notes_on_tensorflow_show_in_the_plan():
+    polaris = plan_for("polaris", app="ffn", framework="tensorflow").framework_support
+    assert polaris is not None and "Horovod is no longer in its base environment" in polaris.why
+    assert polaris.unconfirmed and "tf_keras" in polaris.unconfirmed
+    assert plan_for("polaris", app="ffn").framework_support is None
+
+
 # ---------------------------------------------------------------- precision
 @pytest.mark.parametrize(("site", "default"), [("aurora", "bf16"), ("polaris", "tf32"),
                                                ("lumi", "fp32"), ("summit", "fp32"),

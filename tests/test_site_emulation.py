@@ -29,6 +29,7 @@ from emulation.harness import (
 )
 from helpers import ROOT, SITE_PYTHON
 
+from jobgen.errors import JobgenError
 from jobgen.plan import Plan, Request, build_plan
 from jobgen.profiles import load_profile
 from jobgen.render import render
@@ -220,6 +221,58 @@ def test_variants_match_the_plan(site, kw, tmp_path, emu_bin):
     check_ranks(plan, run, SITES[site])
     check_software(plan, run)
     check_cleanup(run)
+
+
+TF_SITES = {
+    "aurora": ("cosmictagger", [["load", "tensorflow"], ["load", "mpich/opt/develop-git.6037a7a"]]),
+    "polaris": ("cosmictagger", [["use", "/soft/modulefiles"], ["load", "conda"]]),
+    "summit": ("ffn", [["load", "open-ce/1.10.0-py311-ibm"]]),
+}
+
+
+@pytest.mark.parametrize("site", sorted(TF_SITES))
+def test_tensorflow_apps_run_with_the_sites_tensorflow_setup(site, tmp_path, emu_bin):
+    """--framework tensorflow: the TensorFlow modules, the app's own --framework flag, the
+    binding the plan gives TensorFlow, Horovod's thread on a core of its own rank and, on
+    Aurora, oneCCL's workers on cores no rank is bound to."""
+    from workloads.runtime.ranks import device_index
+
+    app, modules = TF_SITES[site]
+    plan = plan_for(site, app=app, framework="tensorflow")
+    words = list(plan.command)
+    assert words[words.index("-m"):][:4] == ["-m", f"workloads.{app}", "--framework",
+                                             "tensorflow"]
+    run = run_script(app_script(plan), SITES[site], tmp_path, emu_bin)
+    check_ranks(plan, run, SITES[site])
+    check_software(plan, run)
+    assert [e["argv"] for e in run.calls("module")] == modules
+    check_cleanup(run)
+    bound = {c for s in plan.slots for c in s.cpus}
+    for rank, report in sorted(run.reports.items()):
+        env = report["env"]
+        local = rank % plan.ranks_per_node
+        slot = plan.slots[local]
+        horovod = [int(c) for c in env["HOROVOD_THREAD_AFFINITY"].split(",")]
+        assert len(horovod) == plan.ranks_per_node and horovod[local] in slot.cpus
+        if "CCL_WORKER_AFFINITY" in env:
+            ccl = {int(c) for c in env["CCL_WORKER_AFFINITY"].split(",")}
+            assert len(ccl) == plan.ranks_per_node and not ccl & bound
+        # the device the TensorFlow app picks among those the rank sees
+        visible = 1 if plan.mask_variable else plan.devices_per_node
+        expected = 0 if plan.mask_variable else slot.device
+        assert device_index(local, visible, env) == expected, f"rank {rank}"
+    if site == "aurora":
+        assert {r["env"].get("MPIR_CVAR_ENABLE_GPU") for r in run.reports.values()} == {"0"}
+
+
+def test_lumi_refuses_the_tensorflow_apps_in_its_pytorch_image():
+    with pytest.raises(JobgenError, match=r"^--framework tensorflow --app ffn on lumi: the "
+                       r"bundled apps run in LUMI's PyTorch image, which has no TensorFlow"):
+        plan_for("lumi", app="ffn", framework="tensorflow")
+    own = plan_for("lumi", framework="tensorflow")  # your own program: your own image
+    assert own.framework == "tensorflow"
+    image = plan_for("lumi", app="ffn", framework="tensorflow", container="/p/tf.sif")
+    assert "/p/tf.sif" in image.command
 
 
 # ---------------------------------------------------------------- failures

@@ -50,8 +50,10 @@ HOROVOD_WITH_TENSORFLOW=1 HOROVOD_WITH_PYTORCH=1 HOROVOD_WITH_GLOO=1 HOROVOD_WIT
     HOROVOD_WITHOUT_MXNET=1 MAKEFLAGS="-j$(nproc)" \
     "$python" -m pip install -q --no-build-isolation --no-cache-dir "$src"
 "$python" - <<'PY'
+import horovod
 import horovod.tensorflow as hvd
 import horovod.torch  # noqa: F401
 
-print(f"build_horovod: horovod {hvd.__version__} (gloo {hvd.gloo_built()}, mpi {hvd.mpi_built()})")
+print(f"build_horovod: horovod {horovod.__version__} (tensorflow, torch; gloo {hvd.gloo_built()}, "
+      f"mpi {hvd.mpi_built()})")
 PY

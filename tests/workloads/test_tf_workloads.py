@@ -128,6 +128,55 @@ def test_workers_on_different_hosts_meet_at_master_addr() -> None:
     assert res[1].returncode == 0 and res[1].json_lines() == []
 
 
+_LEAVE = """
+import sys, time
+from workloads.runtime.ranks import detect_dist_env, export_env
+from workloads.tfruntime.backend import load
+from workloads.tfruntime.device import select_device
+from workloads.tfruntime.distributed import init_distributed
+denv = detect_dist_env(); export_env(denv); tf = load().tf
+dist = init_distributed(tf, denv, select_device(tf, "cpu", denv.local_rank), "multiworker", 60)
+dist.all_reduce([1.0], "sum")  # the last collective
+if dist.rank == 1:
+    time.sleep(3)  # still busy after it, as a slow peer reading its buffers would be
+t0 = time.perf_counter()
+dist.leave(60)
+print(f"{time.perf_counter() - t0:.2f}")
+"""
+
+
+@needs_tf
+def test_rank_zero_leaves_only_after_every_worker_is_done() -> None:
+    """MultiWorkerMirroredStrategy workers pull their peers' buffers after a collective, so
+    leaving right after the last one can cut a slower peer off (seen as "Connection reset by
+    peer" in rank 1's final barrier): leave() holds every rank until all are done."""
+    port = free_port()
+    procs = []
+    for r in range(2):
+        e = base_env(RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
+                     MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+        procs.append(subprocess.Popen([sys.executable, "-c", _LEAVE], cwd=REPO, env=e,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    res = _finish(procs)
+    assert [r.returncode for r in res] == [0, 0], res[0].stderr[-3000:] + res[1].stderr[-3000:]
+    assert float(res[0].stdout.split()[-1]) >= 2.5  # rank 0 waited for rank 1
+
+
+@needs_tf
+def test_rendered_local_script_trains_the_tensorflow_app_on_two_workers() -> None:
+    """`jobgen render --site local --framework tensorflow --app ffn | bash`: torchrun starts
+    the wrapper, the wrapper the TensorFlow app, and the workers meet through TF_CONFIG."""
+    script = subprocess.run(
+        [sys.executable, "-m", "jobgen", "render", "--site", "local", "--app", "ffn",
+         "--framework", "tensorflow", "--app-args", "--tiny --steps 4 --warmup 1"],
+        cwd=REPO, env=base_env(), capture_output=True, text=True, timeout=60, check=True).stdout
+    assert "-m workloads.ffn --framework tensorflow --device cpu" in script
+    p = subprocess.run(["bash"], input=script, cwd=REPO, env=base_env(), capture_output=True,
+                       text=True, timeout=TIMEOUT)
+    out = _check(Result(p.returncode, p.stdout, p.stderr), "ffn", 2, 4)
+    assert (out["launcher"], out["dist_backend"]) == ("torchrun", "multiworker-ring")
+
+
 # ---------------------------------------------------------------- checkpoint and resume
 def _uninterrupted_hash(app: str, args: list[str], **kw) -> str:
     res = run_app(app, *TF, *args, timeout=TIMEOUT, **kw)
@@ -169,10 +218,13 @@ def test_sigterm_checkpoint_and_resume_is_bit_identical(tmp_path: Path) -> None:
 
 
 @needs_tf
-def test_two_workers_stop_together_when_one_is_signalled_and_resume(tmp_path: Path) -> None:
+@pytest.mark.parametrize("app", TF_APPS)
+def test_two_workers_stop_together_when_one_is_signalled_and_resume(app: str,
+                                                                    tmp_path: Path) -> None:
     """SIGUSR1 reaches rank 1 only: the ranks agree at the next sync point, both checkpoint
-    and exit 138; the relaunch resumes and ends where an uninterrupted 2-worker run ends."""
-    app, steps = "ffn", 14
+    and exit 138; the relaunch resumes and ends where an uninterrupted 2-worker run ends
+    (cosmictagger: each worker also gets its own batch-norm statistics back)."""
+    steps = 14
     args = [*TINY, "--steps", str(steps), "--warmup", "1", "--sync-every", "2",
             "--dist-backend", "multiworker"]
     ck = ["--checkpoint-dir", str(tmp_path / "ckpt")]
@@ -245,3 +297,24 @@ def test_horovod_two_ranks_over_mpich(app: str) -> None:
                   timeout=TIMEOUT)
     out = _check(res, app, 2, 3)
     assert (out["launcher"], out["dist_backend"]) == ("mpich", "horovod")
+
+
+@needs_tf
+@needs_horovod
+@needs_mpich
+@pytest.mark.parametrize("app", TF_APPS)
+def test_horovod_resume_ends_where_an_uninterrupted_run_ends(app: str, tmp_path: Path) -> None:
+    """A Horovod run that checkpointed at step 5 of 10 and is relaunched (the same command
+    with --steps 10) ends with rank 0's variables of an uninterrupted 10-step run
+    (cosmictagger: each rank also gets its own batch-norm statistics back)."""
+    base = [*TF, *TINY, "--warmup", "1", "--sync-every", "1"]
+    ck = ["--checkpoint-dir", str(tmp_path / "ckpt")]
+    first = run_app(app, *base, *ck, "--steps", "5", launcher="mpich", timeout=TIMEOUT)
+    assert _check(first, app, 2, 5)["dist_backend"] == "horovod"
+    resumed = _check(run_app(app, *base, *ck, "--steps", "10", launcher="mpich",
+                             timeout=TIMEOUT), app, 2, 10)
+    assert resumed["resumed_from_step"] == 5
+    whole = _check(run_app(app, *base, "--steps", "10", launcher="mpich", timeout=TIMEOUT),
+                   app, 2, 10)
+    assert resumed["param_sha256"] == whole["param_sha256"]
+    assert resumed["final_loss"] == whole["final_loss"]

@@ -26,6 +26,20 @@ def test_package_import_and_manifests_do_not_import_torch() -> None:
     assert p.stdout.strip() == str(len(workloads.APPS))
 
 
+def test_shared_runtime_and_tensorflow_apps_import_no_framework() -> None:
+    """The loop, checkpoint directories, rank discovery, command line and the TensorFlow app
+    specs import neither torch nor TensorFlow (TensorFlow loads when a run starts)."""
+    code = ("import sys\n"
+            "import workloads.launch, workloads.tfruntime, workloads.tfruntime.train\n"
+            "from workloads.runtime import checkpoint, cli, loop, ranks, seeds, timing\n"
+            "import workloads.cosmictagger.tf_model, workloads.ffn.tf_model\n"
+            "assert 'torch' not in sys.modules, 'torch'\n"
+            "assert 'tensorflow' not in sys.modules, 'tensorflow'\n")
+    p = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=base_env(),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+
+
 @pytest.mark.parametrize("app", workloads.APPS)
 def test_manifest_format(app: str) -> None:
     m = workloads.load_manifest(app)
@@ -161,6 +175,35 @@ def test_device_index_is_the_one_the_site_plans(env: dict[str, str], count: int,
     from workloads.runtime.device import device_index
 
     assert [device_index(r, count, env) for r in range(len(expected))] == expected
+
+
+@pytest.mark.parametrize(("env", "joinable"), [
+    ({}, False),
+    ({"RANK": "0", "WORLD_SIZE": "2", "LOCAL_RANK": "0"}, False),  # torchrun / the wrapper
+    ({"RANK": "1", "PMI_RANK": "1", "PMI_SIZE": "2"}, True),  # MPICH hydra, Cray PALS
+    ({"PALS_RANKID": "3"}, True),
+    ({"OMPI_COMM_WORLD_RANK": "5", "JSM_NAMESPACE_RANK": "5"}, True),  # jsrun (Spectrum MPI)
+    ({"HOROVOD_RANK": "1", "HOROVOD_SIZE": "2"}, True),  # horovodrun (Gloo)
+    ({"SLURM_PROCID": "0", "SLURM_STEP_ID": "0"}, False),  # srun without PMI
+])
+def test_horovod_is_used_only_where_it_can_join_the_launch(env: dict[str, str],
+                                                           joinable: bool) -> None:
+    from workloads.runtime.ranks import horovod_joinable
+
+    assert horovod_joinable(env) is joinable
+
+
+def test_multiworker_tf_config_on_one_host_leaves_master_port_to_the_launcher() -> None:
+    import json
+
+    from workloads.runtime.ranks import DistEnv
+    from workloads.tfruntime.distributed import tf_config
+
+    cfg = json.loads(tf_config(DistEnv(2, 2, 4, 4, "torchrun"), 10.0,
+                               {"MASTER_ADDR": "10.0.0.7", "MASTER_PORT": "29500"}))
+    assert cfg == {"cluster": {"worker": ["10.0.0.7:29501", "10.0.0.7:29502", "10.0.0.7:29503",
+                                          "10.0.0.7:29504"]},
+                   "task": {"type": "worker", "index": 2}}
 
 
 @needs_torch

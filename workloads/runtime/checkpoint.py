@@ -1,6 +1,7 @@
 """Atomic, resumable checkpoints.
 
-Layout: ``<dir>/step_000000120/{state.pt, rng_rank<r>.pt, COMPLETE}``. Every file is written to a
+Layout: ``<dir>/step_000000120/{state.pt, rng_rank<r>.pt, COMPLETE}`` (TensorFlow:
+``state.pkl, rank<r>.pkl``). Every file is written to a
 temporary name, fsynced and ``os.replace``-d; ``COMPLETE`` is written by rank 0 only after all
 ranks finished their files (barrier), so a kill at any moment leaves the previous complete
 checkpoint intact and an incomplete directory is ignored on resume.
@@ -40,6 +41,7 @@ class Codec:
     suffix: str
     dump: Callable[[Any, Any], None]
     load: Callable[[Path], Any]
+    per_rank: str  # name of each rank's own file, before the rank number
 
 
 def _torch_dump(obj: Any, fh: Any) -> None:
@@ -59,10 +61,10 @@ def _pickle_load(path: Path) -> Any:
         return pickle.load(fh)
 
 
-TORCH = Codec(".pt", _torch_dump, _torch_load)
+TORCH = Codec(".pt", _torch_dump, _torch_load, "rng_rank")  # per rank: its RNG states
 #: plain Python containers of NumPy arrays (the TensorFlow runtime's variables)
 PICKLE = Codec(".pkl", lambda obj, fh: pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL),
-               _pickle_load)
+               _pickle_load, "rank")
 
 
 def _fsync_dir(path: Path) -> None:
@@ -143,6 +145,9 @@ class CheckpointManager:
         self.keep = max(1, keep)
         self.codec = codec
 
+    def _rank_file(self, d: Path) -> Path:
+        return d / f"{self.codec.per_rank}{self.rank}{self.codec.suffix}"
+
     def _save_file(self, obj: Any, path: Path) -> None:
         atomic_write(path, lambda fh: self.codec.dump(obj, fh))
 
@@ -162,15 +167,16 @@ class CheckpointManager:
                     continue
         return sorted(steps, reverse=True)
 
-    def save(self, step: int, state: dict[str, Any] | None, rng: dict[str, Any] | None,
+    def save(self, step: int, state: dict[str, Any] | None, per_rank: dict[str, Any] | None,
              barrier: Callable[[], None], meta: dict[str, Any]) -> Path:
-        """Collective: every rank calls it. Rank 0 passes the model/optimizer ``state``; ranks
-        pass their ``rng`` state (None: nothing per rank to keep)."""
+        """Collective: every rank calls it. Rank 0 passes the model/optimizer ``state``; every
+        rank passes what is its own (``per_rank``: RNG states, batch-norm statistics; None:
+        nothing)."""
         d = self.step_dir(step)
         d.mkdir(parents=True, exist_ok=True)
         suffix = self.codec.suffix
-        if rng is not None:
-            self._save_file(rng, d / f"rng_rank{self.rank}{suffix}")
+        if per_rank is not None:
+            self._save_file(per_rank, self._rank_file(d))
         if self.rank == 0:
             assert state is not None
             self._save_file(state, d / f"state{suffix}")
@@ -196,7 +202,7 @@ class CheckpointManager:
                     shutil.rmtree(p, ignore_errors=True)
 
     def load_latest(self) -> tuple[int, dict[str, Any], dict[str, Any] | None] | None:
-        """(step, state, this rank's rng state or None) of the newest loadable checkpoint."""
+        """(step, state, this rank's own state or None) of the newest loadable checkpoint."""
         for step in self.complete_steps():
             d = self.step_dir(step)
             try:
@@ -205,7 +211,6 @@ class CheckpointManager:
                 print(f"[workloads] warning: cannot read {d}: {exc}; trying an older checkpoint",
                       flush=True, file=sys.stderr)
                 continue
-            rng_path = d / f"rng_rank{self.rank}{self.codec.suffix}"
-            rng = self.codec.load(rng_path) if rng_path.is_file() else None
-            return step, state, rng
+            own = self._rank_file(d)
+            return step, state, self.codec.load(own) if own.is_file() else None
         return None

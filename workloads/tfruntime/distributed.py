@@ -77,6 +77,26 @@ class TFDist:
         if self.enabled:
             self.all_reduce([0.0], "sum")
 
+    def leave(self, timeout_s: float) -> None:
+        """Wait until every rank is done with its collectives; call once, last, on all ranks.
+
+        A collective barrier is not enough under MultiWorkerMirroredStrategy: a worker pulls
+        its peers' buffers (RecvBuf) after they have finished the collective, so a worker that
+        leaves right after the last one can take its buffer with it while a peer still reads
+        it ("Connection reset by peer"). The coordination service's barrier moves no tensors:
+        once it opens, every rank has returned from all its collectives."""
+        if self.kind != "multiworker":
+            self.barrier()  # Horovod: its own shutdown at exit is coordinated
+            return
+        from tensorflow.python.eager import context  # no public API for the barrier
+
+        ctx = context.context()
+        wait = getattr(ctx, "wait_at_barrier", None)
+        if wait is None or getattr(ctx, "coordination_service", None) is None:
+            self.barrier()  # older TensorFlow: the collective barrier is the best there is
+            return
+        wait("workloads_leave", int(timeout_s * 1000))
+
 
 def tf_config(denv: DistEnv, timeout_s: float, environ: dict[str, str] | None = None) -> str:
     """TF_CONFIG for MultiWorkerMirroredStrategy from the launcher's rank variables."""

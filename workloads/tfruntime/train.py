@@ -43,10 +43,18 @@ def _variables(obj: Any) -> list[Any]:
     return list(v() if callable(v) else v)
 
 
-def _values(variables: list[Any]) -> list[tuple[str, np.ndarray]]:
-    """(name, value) of every variable; under MultiWorkerMirroredStrategy reading a sync-on-read
-    variable (batch-norm statistics) is a collective, so every rank reads, in the same order."""
-    return [(v.name, np.array(v.numpy())) for v in variables]
+def _local(v: Any, dist: TFDist) -> Any:
+    """This rank's own copy of a variable. Under MultiWorkerMirroredStrategy the batch-norm
+    statistics are sync-on-read: reading the variable itself would average them over the
+    workers (a collective), while each worker trains with its own, as Horovod ranks do."""
+    if dist.kind == "multiworker":
+        return dist.strategy.experimental_local_results(v)[0]
+    return v
+
+
+def _values(variables: list[Any], dist: TFDist) -> list[tuple[str, np.ndarray]]:
+    """(name, value) of this rank's copy of every variable."""
+    return [(v.name, np.array(_local(v, dist).numpy())) for v in variables]
 
 
 def param_sha256(values: list[tuple[str, np.ndarray]]) -> str:
@@ -60,6 +68,7 @@ def param_sha256(values: list[tuple[str, np.ndarray]]) -> str:
 
 
 def _restore(variables: list[Any], saved: list[tuple[str, np.ndarray]], what: str) -> None:
+    """Assign saved values (to every copy of a distributed variable)."""
     if [(n, a.shape) for n, a in saved] != [(v.name, tuple(v.shape)) for v in variables]:
         raise RuntimeError(f"checkpoint {what} variables do not match this model")
     for v, (_, a) in zip(variables, saved, strict=True):
@@ -80,12 +89,14 @@ def run_training(spec: TFAppSpec, args: argparse.Namespace,
     flag = SignalFlag()
     flag.install()
     try:
-        return _run(spec, args, be, dev, dist, (launcher, denv.variables), log, flag,
-                    emit_json)
-    except NonFiniteLoss as exc:
-        return report_nonfinite(log, exc), None
+        code, result = _run(spec, args, be, dev, dist, (launcher, denv.variables), log, flag,
+                            emit_json)
+    except NonFiniteLoss as exc:  # every rank raises it at the same sync point
+        code, result = report_nonfinite(log, exc), None
     finally:
         flag.restore()
+    dist.leave(args.dist_timeout)  # nobody leaves while a peer may still read its buffers
+    return code, result
 
 
 def _optimizer(be: Backend, lr: float, prec: TFPrecision, model: Any) -> Any:
@@ -97,6 +108,27 @@ def _optimizer(be: Backend, lr: float, prec: TFPrecision, model: Any) -> Any:
     if prec.loss_scale:
         opt = keras.mixed_precision.LossScaleOptimizer(opt)
     return opt
+
+
+def _resume(loaded: tuple[int, dict[str, Any], Any], model: Any, opt: Any,
+            meta: dict[str, Any], where: str, log: Logger) -> tuple[int, float | None]:
+    """Restore rank 0's model and optimizer variables; returns (step, first loss)."""
+    step, state, _ = loaded
+    ckpt.check_meta(state.get("meta", {}), meta, where, log.info)
+    _restore(_variables(model), state["model"], "model")
+    _restore(_variables(opt), state["optimizer"], "optimizer")
+    log.info(f"resumed from the checkpoint of step {step} in {where}")
+    return step, state.get("first_loss")
+
+
+def _restore_own(loaded: tuple[int, dict[str, Any], Any], model: Any, dist: TFDist) -> None:
+    """Each rank takes back its own batch-norm statistics (non-trainable variables), which it
+    kept apart from every other rank's while training."""
+    own = loaded[2]
+    if own is None:
+        return
+    local = [_local(v, dist) for v in model.non_trainable_variables]
+    _restore(local, own["non_trainable"], "per-rank")
 
 
 def _train_step(be: Backend, spec: TFAppSpec, model: Any, opt: Any, dist: TFDist,
@@ -174,15 +206,12 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
             "world_size": world}
     start_step, first_loss = 0, None
     if loaded is not None:
-        start_step, state, _ = loaded
-        ckpt.check_meta(state.get("meta", {}), meta, args.checkpoint_dir, log.info)
-        _restore(_variables(model), state["model"], "model")
-        _restore(_variables(opt), state["optimizer"], "optimizer")
-        first_loss = state.get("first_loss")
-        log.info(f"resumed from {mgr.step_dir(start_step) if mgr else '?'} at step {start_step}")
+        start_step, first_loss = _resume(loaded, model, opt, meta, args.checkpoint_dir, log)
     if dist.kind == "horovod":  # every rank starts from rank 0's variables
         dist.hvd.broadcast_variables(_variables(model), root_rank=0)
         dist.hvd.broadcast_variables(_variables(opt), root_rank=0)
+    if loaded is not None:
+        _restore_own(loaded, model, dist)
 
     task = tf.function(spec.make_task(cfg))
 
@@ -199,10 +228,14 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
     def save(step_done: int, first: float | None) -> None:
         assert mgr is not None
         t0 = time.perf_counter()
-        state = {"model": _values(_variables(model)), "optimizer": _values(_variables(opt)),
-                 "step": step_done, "first_loss": first, "meta": meta,
-                 "data_position": {"kind": "synthetic", "step": step_done, "seed": args.seed}}
-        d = mgr.save(step_done, state if rank == 0 else None, None, dist.barrier,
+        state = None
+        if rank == 0:
+            state = {"model": _values(_variables(model), dist),
+                     "optimizer": _values(_variables(opt), dist), "step": step_done,
+                     "first_loss": first, "meta": meta,
+                     "data_position": {"kind": "synthetic", "step": step_done, "seed": args.seed}}
+        own = {"non_trainable": _values(model.non_trainable_variables, dist)}
+        d = mgr.save(step_done, state, own, dist.barrier,
                      {"app": spec.name, "size": size, "framework": "tensorflow"})
         log.info(f"checkpoint step {step_done} -> {d} ({time.perf_counter() - t0:.2f}s)")
 
@@ -221,10 +254,9 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
     if out.stop_signal:
         return stop_code(log, out, args.checkpoint_dir, mgr is not None), None
 
-    # reading the variables can be a collective (see _values): every rank hashes
-    digest = param_sha256(_values(_variables(model))) if args.mode != "data" else None
     result: dict[str, Any] | None = None
     if rank == 0:
+        digest = param_sha256(_values(_variables(model), dist)) if args.mode != "data" else None
         result = result_line(
             args, out, batch_size, world, start_step,
             app=spec.name, framework="tensorflow", framework_version=tf.__version__,
@@ -238,5 +270,4 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
             pin_memory=None)
         if emit_json:
             emit(result)
-    dist.barrier()  # nobody leaves while a peer may still read a collective value
     return 0, result
