@@ -14,10 +14,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from jobgen.apps import app_names, workloads_dir
-from jobgen.plan import Request, build_plan
-from jobgen.profiles import ProfileFile, bundled_dir, load_profile_file
-from jobgen.render import render
+from jobgen.plan.apps import app_names, workloads_dir
+from jobgen.plan.build import Request, build_plan
+from jobgen.profiles.load import ProfileFile, bundled_dir, load_profile_file
+from jobgen.text.render import render
 
 HERE = Path(__file__).resolve().parent
 SUFFIX = {"pbs": "pbs", "slurm": "slurm", "lsf": "lsf", "cobalt": "cobalt", "none": "sh"}

@@ -8,7 +8,7 @@ jinja unpickles and runs), so the directory must be the user's alone: it is crea
 one owned by someone else, writable by group or others, or not writable at all is not used.
 Entries are written whole under an unpredictable temp name and renamed into place, carry
 their own name (a copied or renamed entry is ignored), and are checked again by their
-readers (profiles.py, apps.py). A damaged entry or an unusable directory only costs speed.
+readers (profiles/load.py, plan/apps.py). A damaged entry or an unusable directory only costs speed.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ import re
 import shlex
 
 from .errors import JobgenError
-from .records import Frozen
+from .frozen import Frozen
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # ${NAME} or $NAME references are all an expandable value may contain besides plain text.

@@ -39,8 +39,8 @@ def with_site_python(site: str, kw: dict) -> dict:
 
 def plan_for(site: str, **kw):
     """The plan of a render request as tests write it: a bundled app and an account by default."""
-    from jobgen.plan import Request, build_plan
-    from jobgen.profiles import load_profile
+    from jobgen.plan.build import Request, build_plan
+    from jobgen.profiles.load import load_profile
 
     if "command" not in kw:
         kw.setdefault("app", "cosmictagger")

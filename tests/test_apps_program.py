@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, plan_for, run_jobgen
 
-from jobgen.apps import workloads_dir
-from jobgen.explain import build_report
-from jobgen.plan import Request
-from jobgen.profiles import load_profile
-from jobgen.program import PREFLIGHT_EXIT
-from jobgen.render import render
-from jobgen.scriptparse import parse_text
+from jobgen.plan.apps import workloads_dir
+from jobgen.plan.build import Request
+from jobgen.plan.program import PREFLIGHT_EXIT
+from jobgen.profiles.load import load_profile
+from jobgen.review.explain import build_report
+from jobgen.review.scriptparse import parse_text
+from jobgen.text.render import render
 
 
 def _words(plan) -> list[str]:
@@ -269,7 +269,7 @@ def test_nvidia_sites_get_each_apps_measured_configuration(app):
 def test_explain_shows_the_measurement_behind_each_default():
     loaded = load_profile("polaris")
     req = Request(site="polaris", app="cosmictagger", nodes=2, account="p")
-    from jobgen.plan import build_plan
+    from jobgen.plan.build import build_plan
 
     report = build_report(loaded, req, build_plan(loaded, req))
     program = {f["text"]: f for f in report["program"]}

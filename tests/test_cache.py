@@ -13,8 +13,8 @@ import pytest
 from helpers import ROOT, run_jobgen
 
 from jobgen import cache
-from jobgen.model import Profile
-from jobgen.profiles import _entry_name, digest_of, discover, from_dict, load_profile
+from jobgen.profiles.load import _entry_name, digest_of, discover, from_dict, load_profile
+from jobgen.profiles.model import Profile
 
 RENDER = ["render", "--site", "aurora", "--app", "ffn", "-A", "p"]
 
@@ -234,7 +234,7 @@ def test_bytecode_cache_compiles_a_truncated_file_again(tmp_path, monkeypatch, k
 
 
 def test_a_truncated_template_bytecode_file_is_compiled_again_by_render(warm):
-    """A warm render runs the compiled templates kept in the cache (jobgen/templating.py) and
+    """A warm render runs the compiled templates kept in the cache (jobgen/text/templating.py) and
     otherwise Jinja2 with its bytecode cache: damage to either is compiled again."""
     directory, expected = warm
     kept = [*directory.glob("templates-*.marshal"), *directory.glob("templates/*")]

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobgen import __version__
-from jobgen.argspec import RENDER_OPTIONS, fast_parse
+from jobgen.request.options import RENDER_OPTIONS, fast_parse
 
 COMMANDS = ("sites", "show", "validate", "schema", "apps", "render", "explain", "diff", "lint",
             "verify")
@@ -134,7 +134,7 @@ def _typer_params(args: list[str]) -> dict:
     """What Typer makes of render's arguments (the reference the fast path must match)."""
     import typer.main
 
-    from jobgen.cli import app
+    from jobgen.cli.commands import app
 
     command = typer.main.get_command(app).commands["render"]  # type: ignore[attr-defined]
     ctx = command.make_context("render", list(args))
@@ -184,8 +184,8 @@ def test_whatever_the_fast_parser_accepts_typer_accepts_the_same_way(words):
         assert _normalised(fast) == _normalised(_typer_params(args))
 
 
-HEAVY = ("typer", "click", "pydantic", "torch", "jinja2", "jobgen.model", "annotated_types",
-         "dataclasses", "typing", "tempfile")
+HEAVY = ("typer", "click", "pydantic", "torch", "jinja2", "jobgen.profiles.model",
+         "annotated_types", "dataclasses", "typing", "tempfile")
 
 
 @pytest.mark.parametrize("extra", [[], ["--out", "OUT"], ["--out", "OUT", "--force"]])
@@ -198,7 +198,7 @@ def test_a_warm_render_imports_neither_typer_pydantic_jinja2_nor_the_model(tmp_p
     words = ["render", "--site", "aurora", "--app", "cosmictagger", "--nodes", "2", "-A", "p",
              *[str(out) if w == "OUT" else w for w in extra]]
     # what the interpreter loads before jobgen (an editable install's hook) does not count
-    code = ("import sys, io; before = set(sys.modules); from jobgen.main import _fast_render; "
+    code = ("import sys, io; before = set(sys.modules); from jobgen.cli.main import _fast_render; "
             f"sys.stdout = io.StringIO(); done = _fast_render({words!r}); "
             "text = sys.stdout.getvalue(); sys.stdout = sys.__stdout__; "
             f"print(done, bool(text), sorted(m for m in {HEAVY!r} "

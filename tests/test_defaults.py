@@ -123,7 +123,7 @@ def test_config_is_not_read_when_the_command_line_sets_everything(isolated_jobge
 
 def test_a_warm_render_with_a_config_does_not_import_yaml(config):
     run_jobgen("render", "--site", "aurora", "--app", "ffn")  # fills the cache
-    code = ("import sys, io; from jobgen.main import _fast_render; sys.stdout = io.StringIO(); "
+    code = ("import sys, io; from jobgen.cli.main import _fast_render; sys.stdout = io.StringIO(); "
             "_fast_render(['render', '--site', 'aurora', '--app', 'ffn']); "
             "sys.stdout = sys.__stdout__; print('yaml' in sys.modules)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)

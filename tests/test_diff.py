@@ -7,8 +7,8 @@ import shutil
 
 from helpers import ROOT, run_jobgen
 
-from jobgen.diffing import diff_sites
-from jobgen.plan import Request
+from jobgen.plan.build import Request
+from jobgen.review.diffing import diff_sites
 
 
 def _changes(result) -> list[dict]:
@@ -88,7 +88,7 @@ def test_lumi_renders_of_two_apps_differ_in_the_app_command_not_in_a_cleanup_ste
 
 
 def test_launch_words_stop_at_control_operators_and_skip_redirections():
-    from jobgen.scriptparse import command_words
+    from jobgen.review.scriptparse import command_words
 
     assert command_words("srun -n 2 python t.py --lr 3e-4 > log 2>&1 &") == \
         ["srun", "-n", "2", "python", "t.py", "--lr", "3e-4"]

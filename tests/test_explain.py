@@ -74,7 +74,7 @@ def test_json_format_and_placeholders():
 def test_explain_and_diff_take_every_render_option():
     import typer.main
 
-    from jobgen.cli import app
+    from jobgen.cli.commands import app
 
     commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
 
@@ -89,7 +89,7 @@ def test_explain_and_diff_take_every_render_option():
 
 
 def test_explain_imports_no_torch():
-    code = ("import sys; from jobgen.cli import main\n"
+    code = ("import sys; from jobgen.cli.main import main\n"
             "try:\n    main(['explain', '--site', 'polaris', '--app', 'ffn'])\n"
             "except SystemExit:\n    pass\n"
             "assert 'torch' not in sys.modules, 'torch imported'\n")

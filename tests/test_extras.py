@@ -9,8 +9,8 @@ import pytest
 from helpers import env_of, plan_for, run_jobgen
 
 from jobgen.errors import JobgenError
-from jobgen.plan import Plan
-from jobgen.render import render
+from jobgen.plan.build import Plan
+from jobgen.text.render import render
 
 VENV = "/lus/flare/projects/p/venv/lib/python3.10/site-packages"
 

@@ -23,12 +23,12 @@ import yaml
 from helpers import run_jobgen
 
 from jobgen.errors import JobgenError
-from jobgen.plan import Request, build_plan
-from jobgen.profiles import load_profile, site_names
-from jobgen.program import PREFLIGHT_EXIT
-from jobgen.records import replace  # Request and Plan are records.Frozen
-from jobgen.render import render
+from jobgen.frozen import replace  # Request and Plan are frozen.Frozen
+from jobgen.plan.build import Request, build_plan
+from jobgen.plan.program import PREFLIGHT_EXIT
+from jobgen.profiles.load import load_profile, site_names
 from jobgen.shell import join, split
+from jobgen.text.render import render
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, event, given, settings  # noqa: E402
@@ -434,7 +434,7 @@ def test_profile_numbers_and_flags_are_typed_strictly(field, value, tmp_path):
 
 def test_a_template_value_without_a_filter_is_refused():
     """finalize: a raw string with a space or a line break cannot reach the text."""
-    from jobgen.render import environment
+    from jobgen.text.render import environment
 
     env = environment()
     assert env.from_string("{{ x }}").render(x="plain-token_1.2") == "plain-token_1.2"
@@ -447,8 +447,8 @@ def test_a_template_value_without_a_filter_is_refused():
 
 def test_directive_added_by_a_broken_plan_is_caught():
     """Defence in depth: a directive the plan does not hold makes render refuse."""
-    from jobgen.facts import Fact
-    from jobgen.render import check_structure
+    from jobgen.profiles.facts import Fact
+    from jobgen.text.render import check_structure
 
     plan = build_plan(load_profile("local-slurm"), Request(site="local-slurm", command=("x",)))
     text = render(plan)

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, run_jobgen, with_site_python
 
-from jobgen.apps import app_names
-from jobgen.lint import lint, rule_table
-from jobgen.plan import Request, build_plan
-from jobgen.profiles import load_profile, site_names
-from jobgen.render import render
-from jobgen.scriptparse import parse_file, parse_text
+from jobgen.plan.apps import app_names
+from jobgen.plan.build import Request, build_plan
+from jobgen.profiles.load import load_profile, site_names
+from jobgen.review.lint import lint, rule_table
+from jobgen.review.scriptparse import parse_file, parse_text
+from jobgen.text.render import render
 
 SITES = site_names()
 BROKEN = sorted((ROOT / "tests" / "scripts" / "broken").iterdir())
@@ -148,7 +148,7 @@ def test_each_clean_twin_of_a_broken_script_lints_clean(path):
 def test_depth_binding_skips_the_reserved_core_as_pals_does():
     """Aurora's docs: `--depth=8 --cpu-bind=depth` puts rank 0 on HWT 1-8 and rank 6 on
     49-51,53-57. Not a reserved-core problem; a rank split across sockets is."""
-    from jobgen.lint import Context, rank_cpus
+    from jobgen.review.lint import Context, rank_cpus
 
     text = (ROOT / "tests" / "scripts" / "broken" /
             "cpu005_depth_8_splits_rank_6_across_sockets.pbs").read_text()
@@ -164,7 +164,7 @@ def test_a_new_profile_fact_brings_its_check():
     path added to a profile is checked without new lint code."""
     import dataclasses
 
-    from jobgen.model import Directive, EnvVar
+    from jobgen.profiles.model import Directive, EnvVar
 
     profile = load_profile("polaris").profile
     text = (REFERENCE / "polaris_ddp_2node.pbs").read_text() if REFERENCE.is_dir() else \

@@ -209,13 +209,14 @@ _KILLED_WHEN_PUBLISHING = (
     "real = {f: getattr(os, f) for f in ('link', 'replace', 'rename')}\n"
     "def dying(name):\n"
     "    def call(*args, **kwargs):\n"
-    "        if sys._getframe(1).f_globals['__name__'] in ('jobgen.cli', 'jobgen.output'):\n"
+    "        if sys._getframe(1).f_globals['__name__'] in ('jobgen.cli.commands',\n"
+    "                                                       'jobgen.cli.output'):\n"
     "            os.kill(os.getpid(), signal.SIGKILL)  # as the script gets its name\n"
     "        return real[name](*args, **kwargs)\n"
     "    return call\n"
     "for name in real:\n"
     "    setattr(os, name, dying(name))\n"
-    "from jobgen.cli import main\n"
+    "from jobgen.cli.main import main\n"
     "main(sys.argv[1:])\n"
 )
 

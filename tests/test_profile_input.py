@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobgen.errors import JobgenError
-from jobgen.profiles import _read_yaml
+from jobgen.profiles.load import _read_yaml
 from jobgen.textfile import MAX_BYTES
 
 

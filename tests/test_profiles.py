@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from helpers import PROFILE_FIXTURES, ROOT, run_jobgen
 
-from jobgen.cpus import cpu_mask, format_cpu_list, parse_cpu_list
 from jobgen.errors import JobgenError
-from jobgen.profiles import deep_merge, discover, load_profile, site_names
+from jobgen.profiles.cpus import cpu_mask, format_cpu_list, parse_cpu_list
+from jobgen.profiles.load import deep_merge, discover, load_profile, site_names
 
 BUNDLED = ["aurora", "jlse-mi250", "local", "local-gpu", "local-mpich", "local-slurm", "lumi",
            "polaris", "summit", "sunspot"]
@@ -30,7 +30,7 @@ def test_bundled_profile_validates(site):
 
 
 def test_every_sourced_fact_names_a_reference():
-    from jobgen.checks import _sourced
+    from jobgen.profiles.checks import _sourced
 
     for site in BUNDLED:
         p = load_profile(site).profile
@@ -84,7 +84,7 @@ def test_aurora_reserved_cores_and_topology():
 
 
 def test_lumi_has_56_usable_cores():
-    from jobgen.placement import usable_cores
+    from jobgen.plan.placement import usable_cores
 
     assert len(usable_cores(load_profile("lumi").profile)) == 56
 
@@ -141,7 +141,7 @@ def test_cache_is_used_and_invalidated_on_edit(tmp_path, monkeypatch):
     monkeypatch.setenv("JOBGEN_PROFILE_PATH", str(d))
     first = load_profile("mysite")
     probe = (
-        "import sys; from jobgen.profiles import load_profile; "
+        "import sys; from jobgen.profiles.load import load_profile; "
         "p = load_profile('mysite'); "
         "print(p.profile.scheduler.default_walltime, 'pydantic' in sys.modules, "
         "'yaml' in sys.modules)"

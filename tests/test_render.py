@@ -12,10 +12,10 @@ import pytest
 from helpers import ROOT, env_of, plan_for, run_jobgen
 
 from jobgen.errors import JobgenError
-from jobgen.plan import Plan
-from jobgen.profiles import load_profile
-from jobgen.render import render
+from jobgen.plan.build import Plan
+from jobgen.profiles.load import load_profile
 from jobgen.shell import join
+from jobgen.text.render import render
 
 sys.path.insert(0, str(ROOT / "examples"))
 import regenerate  # noqa: E402
@@ -601,7 +601,7 @@ def test_out_leaves_no_file_on_error(tmp_path):
 def test_render_imports_no_ml_framework():
     code = (
         "import sys\n"
-        "from jobgen.cli import main\n"
+        "from jobgen.cli.main import main\n"
         "try:\n"
         "    main(['render', '--site', 'aurora', '--app', 'cosmictagger', '-A', 'p'])\n"
         "except SystemExit:\n"

@@ -11,11 +11,11 @@ from helpers import run_jobgen
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobgen.arith import evaluate
 from jobgen.errors import JobgenError
-from jobgen.lint import lint
-from jobgen.profiles import load_profile, site_names
-from jobgen.scriptparse import parse_text
+from jobgen.profiles.load import load_profile, site_names
+from jobgen.review.arith import evaluate
+from jobgen.review.lint import lint
+from jobgen.review.scriptparse import parse_text
 from jobgen.textfile import MAX_BYTES
 
 

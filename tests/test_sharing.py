@@ -14,12 +14,12 @@ import sys
 import pytest
 from helpers import ROOT, env_of, plan_for, run_jobgen
 
-from jobgen.apps import app_names
-from jobgen.cpus import parse_cpu_list
 from jobgen.errors import JobgenError
-from jobgen.plan import Plan
-from jobgen.profiles import load_profile
-from jobgen.render import render
+from jobgen.plan.apps import app_names
+from jobgen.plan.build import Plan
+from jobgen.profiles.cpus import parse_cpu_list
+from jobgen.profiles.load import load_profile
+from jobgen.text.render import render
 
 GPU_SITES = ["aurora", "sunspot", "polaris", "summit", "lumi", "jlse-mi250"]
 NCCL_SITES = [s for s in GPU_SITES if load_profile(s).profile.node.gpus.vendor != "intel"]

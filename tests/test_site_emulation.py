@@ -30,10 +30,10 @@ from emulation.harness import (
 from helpers import ROOT, SITE_PYTHON
 
 from jobgen.errors import JobgenError
-from jobgen.plan import Plan, Request, build_plan
-from jobgen.profiles import load_profile
-from jobgen.render import render
+from jobgen.plan.build import Plan, Request, build_plan
+from jobgen.profiles.load import load_profile
 from jobgen.shell import join
+from jobgen.text.render import render
 
 SITES = {
     "aurora": Site(

@@ -10,10 +10,10 @@ import pytest
 from helpers import ROOT, plan_for
 
 from jobgen import render as render_mod
-from jobgen.profiles import site_names
-from jobgen.render import FILTERS, TEMPLATE_FOR, TESTS, compiled, environment, templates_dir
+from jobgen.profiles.load import site_names
 from jobgen.shell import checked_output
-from jobgen.templating import Fallback, compiled_environment
+from jobgen.text.render import FILTERS, TEMPLATE_FOR, TESTS, compiled, environment, templates_dir
+from jobgen.text.templating import Fallback, compiled_environment
 
 
 @pytest.fixture(autouse=True)
@@ -37,7 +37,7 @@ def test_kept_code_writes_what_jinja2_writes(site, extra):
 
 def test_a_warm_render_does_not_import_jinja2():
     args = "['render', '--site', 'polaris', '--app', 'ffn', '-A', 'p']"
-    code = ("import sys, io; from jobgen.main import _fast_render; sys.stdout = io.StringIO(); "
+    code = ("import sys, io; from jobgen.cli.main import _fast_render; sys.stdout = io.StringIO(); "
             f"_fast_render({args}); sys.stdout = sys.__stdout__; print('jinja2' in sys.modules)")
     first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
@@ -103,12 +103,12 @@ def _example_requests():
 
 
 def test_profile_records_plan_and_render_like_the_model():
-    """A warm `jobgen render` reads the profile as records (jobgen.records), not the model's
-    dataclasses: every example request gives the same plan text either way."""
-    from jobgen.plan import Request, build_plan
-    from jobgen.profiles import load_profile
-    from jobgen.records import ProfileRecord
-    from jobgen.render import render
+    """A warm `jobgen render` reads the profile as records (jobgen.profiles.records), not the
+    model's dataclasses: every example request gives the same plan text either way."""
+    from jobgen.plan.build import Request, build_plan
+    from jobgen.profiles.load import load_profile
+    from jobgen.profiles.records import ProfileRecord
+    from jobgen.text.render import render
 
     for kw in _example_requests():
         model = load_profile(kw["site"])  # validates and fills the cache

@@ -6,7 +6,7 @@ import pytest
 from helpers import plan_for
 
 from jobgen.errors import JobgenError
-from jobgen.walltime import parse_walltime
+from jobgen.profiles.walltime import parse_walltime
 
 
 @pytest.mark.parametrize(("text", "seconds"), [

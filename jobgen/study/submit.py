@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JobgenError
-from ..plan import Plan
+from ..plan.build import Plan
 from ..registry import Registry
 from . import manifest as mf
 from .progress import note, steps

@@ -16,11 +16,11 @@ from typing import Any
 
 from .. import __version__
 from ..errors import JobgenError
-from ..plan import Plan, Request, build_plan
-from ..profiles import LoadedProfile, load_profile
-from ..records import field_names, replace
-from ..render import render
+from ..frozen import field_names, replace
+from ..plan.build import Plan, Request, build_plan
+from ..profiles.load import LoadedProfile, load_profile
 from ..shell import join, split
+from ..text.render import render
 from . import manifest as mf
 from .progress import note, steps
 from .submit import output_pattern

@@ -1,0 +1,399 @@
+"""The `jobgen` command line: thin, it parses, asks the plan, renders, prints.
+
+Scripts go to stdout as plain text (so `> job.sh` and pipes work); tables use Rich. A user
+mistake is one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .. import __version__
+from ..errors import JobgenError
+from ..request.options import RENDER_OPTIONS, Opt
+from .cliopts import with_options_of
+from .rendering import COMMAND as _COMMAND
+from .rendering import render_command
+from .study_commands import register as register_study
+
+app = typer.Typer(
+    no_args_is_help=True,
+    help="Correct, fast batch job scripts for AI training on supercomputers.",
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"jobgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Correct, fast batch job scripts for AI training on supercomputers."""
+
+
+def click_errors() -> tuple[type[Exception], type[Exception]]:
+    """click's UsageError and ClickException, whether Typer vendors click or depends on it."""
+    mro = typer.BadParameter.__mro__
+    by_name = {c.__name__: c for c in mro}
+    return by_name["UsageError"], by_name["ClickException"]
+
+
+class Format(str, Enum):
+    yaml = "yaml"
+    json = "json"
+
+
+class ListFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() else 300  # pipes and files get whole rows
+    return Console(stderr=stderr, highlight=False, width=width)
+
+
+FORMAT_HELP = "table for people, json for scripts."
+SITE_COLUMNS = ("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",
+                "profile source", "file")
+
+
+def _site_rows() -> list[dict[str, str]]:
+    """One row per profile on the search path; a broken profile is a row saying why."""
+    from ..profiles.load import bundled_dir, discover, load_profile_file
+
+    rows = []
+    bundled = bundled_dir()
+    for name, pf in discover().items():
+        where = pf.layer
+        if pf.shadows:
+            hidden = ["bundled" if p.parent == bundled else str(p) for p in pf.shadows]
+            where += f" (overrides {', '.join(hidden)})"
+        row = dict.fromkeys(SITE_COLUMNS, "-") | {"site": name, "profile source": where,
+                                                  "file": str(pf.path)}
+        try:
+            p = load_profile_file(pf).profile
+        except JobgenError as exc:
+            rows.append(row | {"status": "invalid", "file": str(exc)})
+            continue
+        gpus = p.node.gpus
+        rows.append(row | {
+            "scheduler": p.scheduler.dialect,
+            "launcher": f"{p.launcher.dialect} ({p.launcher.command})",
+            "GPUs/node": f"{gpus.count} x {gpus.model}" if gpus else "none",
+            "sub-devices": f"{gpus.subdevices_per_gpu} {gpus.subdevice_name}s"
+            if gpus and gpus.subdevice_name else "-",
+            "status": p.status,
+        })
+    return rows
+
+
+def _print_table(columns: tuple[str, ...], rows: list[dict[str, str]],
+                 whole: tuple[str, ...]) -> None:
+    """A Rich table whose `whole` columns never wrap (names users type); the others wrap at
+    spaces and fold words longer than the column, so a narrow terminal cuts nothing off."""
+    from rich.table import Table
+
+    table = Table()
+    for name in columns:
+        if name in whole:
+            table.add_column(name, no_wrap=True)
+        else:
+            table.add_column(name, overflow="fold")
+    from rich.text import Text
+
+    from ..shell import comment
+
+    for row in rows:
+        # Text, not markup: names and profile values are input and may hold '[' or controls
+        table.add_row(*(Text(comment(row[c]), style="red" if row[c] == "invalid" else "")
+                        for c in columns))
+    _console().print(table)
+
+
+@app.command(epilog="Examples: jobgen sites; jobgen sites --format json | jq -r '.[].site'")
+def sites(
+    fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
+) -> None:
+    """List the site profiles on the search path."""
+    rows = _site_rows()
+    if fmt is ListFormat.json:
+        typer.echo(json.dumps(rows, indent=2))
+    else:
+        _print_table(SITE_COLUMNS, rows, whole=("site", "scheduler", "status"))
+
+
+@app.command(epilog="Examples: jobgen show sunspot; jobgen show aurora --format json")
+def show(
+    site: Annotated[str, typer.Argument(help="Site name.")],
+    fmt: Annotated[Format, typer.Option("--format", help="Output format.")] = Format.yaml,
+) -> None:
+    """Print the fully merged profile of SITE (after `extends`)."""
+    from dataclasses import asdict
+
+    from ..profiles.load import load_profile
+
+    loaded = load_profile(site)
+    data = asdict(loaded.profile)
+    if fmt is Format.json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    import yaml
+
+    chain = " <- ".join(str(pf.path) for pf in loaded.chain)
+    typer.echo(f"# {site}: merged from {chain}")
+    typer.echo(f"# sha256:{loaded.digest}")
+    typer.echo(yaml.safe_dump(data, sort_keys=False, width=100), nl=False)
+
+
+@app.command(epilog="Exit code 0 when every profile is valid, 2 otherwise. Examples: jobgen "
+             "validate; jobgen validate ~/.config/jobgen/profiles/aurora.yaml; jobgen validate "
+             "my-profiles/ --format json")
+def validate(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Profile files or directories (default: every profile on the "
+                            "search path)."),
+    ] = None,
+    fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
+) -> None:
+    """Check profiles: schema, then semantics (bind lists, masks, queues, extends)."""
+    from ..profiles.validate import validate_paths
+
+    problems, checked = validate_paths(paths or [])
+    if fmt is ListFormat.json:
+        typer.echo(json.dumps({"checked": checked, "problems": problems}, indent=2))
+    else:
+        for line in problems:
+            typer.echo(line, err=True)
+        typer.echo(f"{checked} profile(s) checked, {len(problems)} problem(s)")
+    if problems:
+        raise typer.Exit(2)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of a site profile (for editors)."""
+    from ..profiles.load import json_schema
+
+    typer.echo(json.dumps(json_schema(), indent=2, sort_keys=True))
+
+
+APP_COLUMNS = ("app", "frameworks", "model", "batch", "description")
+
+
+@app.command(epilog="Examples: jobgen apps; jobgen render --site polaris --app ffn -A PROJ; "
+             "jobgen apps --format json")
+def apps(
+    fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
+) -> None:
+    """List the bundled workloads (`--app` names)."""
+    from ..plan.apps import app_names, load_app
+
+    found = [load_app(name) for name in app_names()]
+    if fmt is ListFormat.json:
+        typer.echo(json.dumps([{"app": a.name, "frameworks": list(a.frameworks),
+                                "model": a.model, "batch": a.default_batch_size,
+                                "description": a.description, "module": a.module}
+                               for a in found], indent=2))
+        return
+    _print_table(APP_COLUMNS, [{"app": a.name, "frameworks": ", ".join(a.frameworks),
+                                "model": a.model, "batch": str(a.default_batch_size),
+                                "description": a.description} for a in found], whole=("app",))
+
+
+def _complete_sites(incomplete: str) -> list[str]:
+    from ..profiles.load import site_names
+
+    return [n for n in site_names() if n.startswith(incomplete)]
+
+
+def _complete_apps(incomplete: str) -> list[str]:
+    from ..plan.apps import app_names
+
+    return [n for n in app_names() if n.startswith(incomplete)]
+
+
+_COMPLETIONS = {"sites": _complete_sites, "apps": _complete_apps}
+
+
+def _parameter(opt: Opt) -> inspect.Parameter:
+    """A Typer parameter from render's option table (request.options), so both parsers agree."""
+    kinds: dict[str, Any] = {"str": str, "int": int, "bool": bool, "list": list[str]}
+    if opt.kind == "choice":
+        kind: Any = Enum(opt.name.title(), {c: c for c in opt.choices}, type=str)
+        default = kind(opt.default) if opt.default is not None else None
+    else:
+        kind, default = kinds[opt.kind], opt.default
+    if default is None and not opt.required:
+        kind = kind | None
+    info = typer.Option(*opt.flags, help=opt.help,
+                        autocompletion=_COMPLETIONS[opt.complete] if opt.complete else None)
+    return inspect.Parameter(opt.name, inspect.Parameter.KEYWORD_ONLY,
+                             default=inspect.Parameter.empty if opt.required else default,
+                             annotation=Annotated[kind, info])
+
+
+def _render_options(fn: Any) -> Any:
+    params = [_parameter(o) for o in RENDER_OPTIONS]
+    fn.__signature__ = inspect.Signature(params)
+    fn.__annotations__ = {p.name: p.annotation for p in params}
+    return fn
+
+
+@app.command(
+    epilog="Put your own program after `--`: jobgen render --site polaris --nodes 8 -- "
+    "python train.py --lr 3e-4"
+)
+@_render_options
+def render(**options: Any) -> None:
+    """Render a job script for SITE that runs --app APP or your program after `--`."""
+    render_command(options)
+
+
+# ---------------------------------------------------------------- review: explain, diff, lint,
+# verify (their logic lives in explain.py, diffing.py, lint.py, verify.py)
+class ReportFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _exit_with(differs: bool) -> None:
+    raise typer.Exit(1 if differs else 0)
+
+
+@app.command(epilog="Takes render's options; without -A or a program it uses placeholders.")
+@with_options_of(render, drop=("out", "force"))
+def explain(
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
+    = ReportFormat.text,
+    **options: object,
+) -> None:
+    """Per-rank placement, a drawing of one node, and every line's reason, source and layer."""
+    from ..plan.build import build_plan
+    from ..profiles.load import load_profile
+    from ..request.parse import cli_request, with_placeholders
+    from ..review.explain import build_report, format_text
+
+    req = cli_request(options, _COMMAND)
+    loaded = load_profile(req.site)
+    req, notes = with_placeholders(req, loaded)
+    plan = build_plan(loaded, req)
+    report = build_report(loaded, req, plan, notes)
+    if fmt is ReportFormat.json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        sys.stdout.write(format_text(report))
+
+
+@app.command(
+    epilog="Exit code 0 when equal, 1 when different, 2 on error. Examples: jobgen diff --site "
+    "aurora --site sunspot; jobgen diff old/aurora.yaml new/aurora.yaml; jobgen diff job.pbs "
+    "job-edited.pbs"
+)
+@with_options_of(render, drop=("site", "out", "force"))
+def diff(
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="Two profile files, two profile directories, or two job scripts.")] = None,
+    site: Annotated[list[str] | None, typer.Option(
+        "--site", help="Two sites to compare (the same request on each); with profile "
+        "directories, the one profile to compare.")] = None,
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
+    = ReportFormat.text,
+    **options: object,
+) -> None:
+    """Compare two plans by meaning: directives, modules, environment, launcher, placement."""
+    from ..request.parse import request_from_options
+    from ..review.diffing import diff_profiles, diff_scripts, diff_sites, is_profile_path
+    from ..review.semantic import format_changes
+
+    sites, files = site or [], paths or []
+    req = request_from_options({**options, "site": sites[0] if sites else "-"}, _COMMAND)
+    if not files:
+        comparisons = diff_sites(sites, req)
+    elif len(files) != 2:
+        raise JobgenError(f"give two paths to compare, not {len(files)}")
+    elif all(is_profile_path(p) for p in files):
+        if len(sites) > 1:
+            raise JobgenError("with profile paths, --site picks one profile: give it once")
+        comparisons = diff_profiles(files[0], files[1], req, sites[0] if sites else None)
+    elif not any(is_profile_path(p) for p in files):
+        comparisons = diff_scripts(files[0], files[1])
+    else:
+        raise JobgenError("compare two profiles or two scripts, not one of each")
+    if fmt is ReportFormat.json:
+        typer.echo(json.dumps([c.as_dict() for c in comparisons], indent=2))
+    else:
+        for c in comparisons:
+            sys.stdout.write(format_changes(c.changes, c.old_label, c.new_label))
+    _exit_with(any(c.changes for c in comparisons))
+
+
+@app.command(epilog="Exit code 0 when clean, 1 with findings, 2 on error. Examples: jobgen "
+             "lint job.pbs (site from the jobgen header); jobgen lint my-job.slurm --site lumi; "
+             "jobgen lint job.pbs --format json")
+def lint(
+    script: Annotated[Path, typer.Argument(help="A job script, generated or hand-written.")],
+    site: Annotated[str | None, typer.Option(
+        help="Site whose rules apply (default: the site a jobgen script names).")] = None,
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
+    = ReportFormat.text,
+) -> None:
+    """Check a job script against a site's rules; each finding with its line and fix."""
+    from ..profiles.load import load_profile
+    from ..review.lint import lint as lint_script
+    from ..review.scriptparse import parse_file
+
+    parsed = parse_file(script)
+    name = site or parsed.header.site
+    if not name:
+        raise JobgenError(f"{script}: which site's rules apply? add --site SITE")
+    findings = lint_script(parsed, load_profile(name).profile)
+    if fmt is ReportFormat.json:
+        typer.echo(json.dumps({"script": str(script), "site": name,
+                               "findings": [f.as_dict() for f in findings]}, indent=2))
+    else:
+        for f in findings:
+            typer.echo(f.format(str(script)))
+        typer.echo(f"{script}: {len(findings)} problem(s) for site {name}",
+                   err=bool(findings))
+    _exit_with(bool(findings))
+
+
+@app.command(epilog="Exit code 0 when up to date, 1 when it drifted, 2 on error. Examples: "
+             "jobgen verify job.pbs; jobgen verify job.pbs --format json")
+def verify(
+    script: Annotated[Path, typer.Argument(help="A script written by jobgen render.")],
+    fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
+    = ReportFormat.text,
+) -> None:
+    """Render a generated script again from its header and report any drift."""
+    from ..review.verify import verify as verify_script
+
+    verdict = verify_script(script)
+    if fmt is ReportFormat.json:
+        typer.echo(json.dumps(verdict.as_dict(), indent=2))
+    else:
+        sys.stdout.write(verdict.format())
+    _exit_with(not verdict.up_to_date)
+
+
+# The study: sweep, submit, collect, report (their logic lives in jobgen/study/).
+register_study(app, render, _COMMAND)

@@ -1,0 +1,79 @@
+"""The `jobgen` entry point: a fast path for plain `render` lines, Typer for everything else.
+
+Importing and building the Typer app costs more than planning and rendering a job, so a
+`jobgen render` whose options `request.options.fast_parse` understands never touches Typer.
+Both paths share `rendering.render_command` and the error handling here, so they print the
+same script and the same one-line errors; whatever the fast parser is unsure of goes to Typer.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import JobgenError
+from .rendering import COMMAND, render_command
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:
+    from typing import Any
+
+def _fast_render(args: list[str]) -> bool:
+    """Render without Typer when the command line is plain; False when Typer must parse it."""
+    if not args or args[0] != "render" or "_JOBGEN_COMPLETE" in os.environ:
+        return False
+    from ..request.options import fast_parse
+
+    options = fast_parse(args[1:])
+    if options is None:
+        return False
+    render_command(options)
+    return True
+
+
+def _usage_line(exc: Any) -> str:
+    """A click usage error as one line that names the option and where to read more."""
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    ctx = getattr(exc, "ctx", None)
+    where = ctx.command_path if ctx is not None else "jobgen"
+    param = getattr(exc, "param", None)
+    if type(exc).__name__ == "MissingParameter" and param is not None and param.name:
+        if getattr(param, "param_type_name", "") == "option":
+            message += f": add {param.opts[0]} {param.name.upper()}"
+        else:
+            message += f": give the {param.name.upper()}"
+    return f"{message} (see `{where} -h`)"
+
+
+def _typer(args: list[str]) -> int:
+    from .commands import app, click_errors
+
+    usage_error, click_exception = click_errors()
+    try:
+        rc = app(args=args, prog_name="jobgen", standalone_mode=False)
+    except usage_error as exc:
+        print(f"jobgen: error: {_usage_line(exc)}", file=sys.stderr)
+        return 2
+    except click_exception as exc:
+        print(f"jobgen: error: {' '.join(exc.format_message().split())}", file=sys.stderr)
+        return exc.exit_code
+    return rc if isinstance(rc, int) else 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--" in args:
+        cut = args.index("--")
+        COMMAND[:] = args[cut + 1 :]
+        args = args[:cut]
+        if not COMMAND:
+            print("jobgen: error: nothing after `--`: give the program to launch",
+                  file=sys.stderr)
+            sys.exit(2)
+    try:
+        if _fast_render(args):
+            return
+        sys.exit(_typer(args))
+    except JobgenError as exc:
+        print(f"jobgen: error: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)

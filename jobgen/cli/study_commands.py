@@ -1,0 +1,136 @@
+"""The study's commands (sweep, submit, collect, report) as Typer commands.
+
+Kept out of commands.py so the CLI only registers them; importing this module costs only its own
+definitions: the work (plan, render, Rich, matplotlib) is imported when a command runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .cliopts import with_options_of
+
+AXIS_HELP = "comma-separated or repeated"
+
+
+class TableFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -> None:
+    """Add the commands to `app`; sweep takes render's options (`command`: after `--`)."""
+
+    @app.command(epilog="Example: jobgen sweep --site local --app qcnn --precision fp32,bf16 "
+                 "--ranks-per-node 1,2 --repeat 3 --app-args '--tiny' --out study --submit. "
+                 "Exit code 0 when at least one point is valid, 2 otherwise.")
+    @with_options_of(render, drop=("out", "force"))
+    def sweep(
+        out: Annotated[Path, typer.Option(help="New (or empty) directory for the scripts "
+                                          "and manifest.json.")],
+        precision: Annotated[list[str] | None, typer.Option(
+            help=f"Precisions to sweep, {AXIS_HELP}: fp32,tf32,bf16.")] = None,
+        nodes: Annotated[list[str] | None, typer.Option(
+            help=f"Node counts, {AXIS_HELP}: 1,2,8.")] = None,
+        ranks_per_node: Annotated[list[str] | None, typer.Option(
+            help=f"Ranks per node, {AXIS_HELP}.")] = None,
+        ranks_per_device: Annotated[list[str] | None, typer.Option(
+            help=f"Ranks per GPU device, {AXIS_HELP}.")] = None,
+        instances_per_device: Annotated[list[str] | None, typer.Option(
+            help=f"Independent instances per GPU device, {AXIS_HELP}.")] = None,
+        repeat: Annotated[int, typer.Option(help="Scripts per point (best-of-N).")] = 1,
+        submit: Annotated[bool, typer.Option(help="Submit them (run them, on a site "
+                                             "without scheduler) once written.")] = False,
+        force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its run "
+                                            "directories are replaced).")] = False,
+        **options: Any,
+    ) -> None:
+        """Render one script per point of the axes' product and repeat, and a manifest."""
+        from ..request.parse import request_from_options
+        from ..study.submit import submit_sweep
+        from ..study.sweep import parse_axes
+        from ..study.sweep import sweep as make_sweep
+
+        axes = parse_axes({"precision": precision, "nodes": nodes,
+                           "ranks_per_node": ranks_per_node,
+                           "ranks_per_device": ranks_per_device,
+                           "instances_per_device": instances_per_device})
+        manifest = make_sweep(request_from_options(options, command), axes, repeat, out, force)
+        runs = sum(len(p.runs) for p in manifest.valid_points)
+        typer.echo(f"{out}: {runs} script(s) for {len(manifest.valid_points)} point(s), "
+                   f"{len(manifest.points) - len(manifest.valid_points)} invalid point(s) "
+                   "skipped", err=True)
+        if submit and submit_sweep(out):
+            raise typer.Exit(1)
+
+    @app.command(name="submit", epilog="Exit code 0 when every run was submitted (ran "
+                 "cleanly, without a scheduler), 1 otherwise, 2 on error.")
+    def submit_cmd(
+        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
+        again: Annotated[bool, typer.Option(help="Submit runs that were submitted "
+                                            "before, too.")] = False,
+    ) -> None:
+        """Submit a sweep's scripts with the site's command and record the job ids."""
+        from ..study.submit import submit_sweep
+
+        if submit_sweep(directory, again):
+            raise typer.Exit(1)
+
+    @app.command(epilog="Exit code 0 when every valid point has a result, 1 when some "
+                 "failed or are missing, 2 on error.")
+    def collect(
+        directories: Annotated[list[Path], typer.Argument(help="Sweep directories (several "
+                                                          "sites land in one table).")],
+        results: Annotated[Path | None, typer.Option(help="Where results.csv and results."
+                                                     "json go (default: the sweep directory "
+                                                     "when there is one, else here).")] = None,
+        fmt: Annotated[TableFormat, typer.Option("--format", help="table for people, json "
+                                                 "for scripts.")] = TableFormat.table,
+    ) -> None:
+        """Join the runs' JSON results with the manifests: best-of-N, spread, scaling."""
+        import json
+
+        from ..study.collect import collect as gather
+        from ..study.collect import table, write_files
+
+        found = gather(directories)
+        where = results or (directories[0] if len(directories) == 1 else Path("."))
+        csv_path, json_path = write_files(found, where)
+        if fmt is TableFormat.json:
+            typer.echo(json.dumps(found.as_dict()["rows"], indent=2, sort_keys=True))
+        else:
+            _console().print(table(found))
+        typer.echo(f"wrote {csv_path} and {json_path}", err=True)
+        if found.incomplete:
+            typer.echo(f"jobgen: {len(found.incomplete)} point(s) failed or have no result "
+                       "yet", err=True)
+            raise typer.Exit(1)
+
+    @app.command(epilog="Example: jobgen report study-polaris study-aurora --out chart.png")
+    def report(
+        directories: Annotated[list[Path], typer.Argument(help="Sweep directories.")],
+        out: Annotated[Path, typer.Option(help="chart.png, chart.svg or chart.html (the "
+                                          "SVG inline with the table).")],
+        title: Annotated[str, typer.Option(help="Chart title.")] = "jobgen study",
+    ) -> None:
+        """Draw the study's chart and a scaling chart (needs jobgen[report])."""
+        from ..study.collect import collect as gather
+        from ..study.report import check_out
+        from ..study.report import report as draw
+
+        check_out(out)
+        data = draw(gather(directories), out, title)
+        typer.echo(f"wrote {out}: {len(data.bars)} bar(s), {len(data.lines)} scaling "
+                   "line(s)", err=True)
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 200)

@@ -1,0 +1,844 @@
+"""Request -> plan: all resource arithmetic and all validation of a render request.
+
+Pure Python, no I/O beyond reading an app manifest, no templates. The plan is what tests
+assert on, `explain` prints and `diff` compares; the templates only turn it into text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import __version__
+from ..errors import JobgenError
+from ..frozen import Frozen, field_names, replace
+from ..profiles.facts import EnvSetting, Fact
+from ..profiles.load import LoadedProfile
+from ..profiles.walltime import parse_walltime
+from ..shell import NAME, Expand, Var, Word, join, quote, split
+from .apps import App, check_app_args, load_app
+from .extras import (
+    Backend,
+    CopperStep,
+    StageStep,
+    container_prefix,
+    copper_pieces,
+    device_selection,
+    dist_backend,
+    framework_choice,
+    sharing_pieces,
+    stage_step,
+)
+from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
+from .placement import (
+    Slot,
+    device_blocks,
+    place,
+    resource_set_per_device,
+    usable_cores,
+    visible_devices,
+)
+from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
+from .schedulers import DIALECTS, PREFIX, JobShape, QueueChoice, choose_queue
+from .tuning import Tuning, loader_workers, tune
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.profiles.records)
+    from ..profiles.model import EnvVar, Flag, Master, Profile, RankEnv
+
+SAFE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,62}")
+SAFE_ACCOUNT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+MAX_NODES_ANY = 100_000
+HOROVOD_AFFINITY_SOURCE = ("horovod/horovod docs/oneccl.rst (Advanced settings: Affinity, "
+                           "HOROVOD_THREAD_AFFINITY); the cores from the site's binding")
+MAX_RANKS_PER_THREAD = 64  # oversubscription a machine without a scheduler may be asked for
+MAX_REQUEUE = 1000
+
+
+class Request(Frozen):
+    """What the user asked for; every field as typed on the command line."""
+
+    site: str
+    app: str | None = None
+    command: tuple[str, ...] = ()
+    app_args: str = ""
+    nodes: int | None = None
+    ranks_per_node: int | None = None
+    ranks_per_device: int | None = None
+    instances_per_device: int | None = None
+    dist_backend: str | None = None
+    queue: str | None = None
+    walltime: str | None = None
+    account: str | None = None
+    job_name: str | None = None
+    filesystems: str | None = None
+    precision: str | None = None
+    env: tuple[str, ...] = ()
+    python: str | None = None
+    framework: str = "pytorch"
+    framework_module: str | None = None
+    copper: bool = False
+    copper_paths: tuple[str, ...] = ()
+    container: str | None = None
+    stage: str | None = None
+    stage_to: str | None = None
+    requeue: int = 0
+    checkpoint_dir: str | None = None
+    # From the user's defaults (jobgen.request.defaults), not the command line: queues to try in
+    # order before the automatic choice, and where each defaulted field came from.
+    queue_preference: tuple[str, ...] = ()
+    origins: tuple[tuple[str, str], ...] = ()
+
+    def command_line(self) -> str:
+        """The canonical `jobgen render` command that regenerates this plan."""
+        words = ["jobgen", "render", "--site", self.site]
+        if self.app:
+            words += ["--app", self.app]
+        opts = [
+            ("--nodes", self.nodes), ("--ranks-per-node", self.ranks_per_node),
+            ("--ranks-per-device", self.ranks_per_device),
+            ("--instances-per-device", self.instances_per_device),
+            ("--dist-backend", self.dist_backend), ("--queue", self.queue),
+            ("--walltime", self.walltime), ("--account", self.account),
+            ("--job-name", self.job_name), ("--filesystems", self.filesystems),
+            ("--precision", self.precision), ("--python", self.python),
+            ("--framework", None if self.framework == "pytorch" else self.framework),
+            ("--framework-module", self.framework_module), ("--container", self.container),
+            ("--stage", self.stage), ("--stage-to", self.stage_to),
+            ("--requeue", self.requeue or None), ("--checkpoint-dir", self.checkpoint_dir),
+        ]
+        # --opt=value keeps values that start with '-' (app arguments) attached to their option.
+        words += [f"{k}={v}" for k, v in opts if v is not None]
+        words += [f"--env={e}" for e in self.env]
+        if self.copper:
+            words += ["--copper", *(f"--copper-path={p}" for p in self.copper_paths)]
+        if self.app_args:
+            words += [f"--app-args={self.app_args}"]
+        if self.command:
+            words += ["--", *self.command]
+        return join(words)
+
+
+class Plan(Frozen):
+    version: str
+    site: str
+    profile_digest: str
+    profile_layer: str
+    status: str
+    regenerate: str
+    dialect: str
+    directive_prefix: str
+    shell: str
+    nodes: int
+    ranks_per_node: int
+    ranks_per_device: int
+    world_size: int
+    queue: str | None
+    walltime: int
+    account: str | None
+    job_name: str
+    precision: str
+    device_kind: str
+    framework: str
+    directives: tuple[Fact, ...]
+    modules: tuple[Fact, ...]
+    python_setup: tuple[Fact, ...]
+    env: tuple[EnvSetting, ...]
+    slots: tuple[Slot, ...]
+    binding: Fact
+    mask_variable: str | None
+    rank_env: RankEnv
+    master: Master
+    launcher: tuple[Word, ...]
+    launch_args: tuple[LaunchArg, ...]
+    command: tuple[Word, ...]
+    app: str | None
+    sharing: str | None = None  # mps, ccs, alloc_flag, concurrent when ranks share a device
+    # Independent trainings (--instances-per-device): how many in the whole job; 0 for one
+    # data-parallel job. Each instance is one process with world size 1.
+    instances: int = 0
+    backend: str | None = None  # torch.distributed backend; None: no group or the program's
+    backend_fact: Fact | None = None
+    sharing_fact: Fact | None = None  # how the processes share a device, and the source
+    summary: tuple[Word, ...] = ()  # command that sums the instances' results after the run
+    threads_per_process: int = 1  # OMP_NUM_THREADS default of an instance
+    per_node: tuple[Word, ...] = ()  # launcher prefix that runs one task on each node
+    copper: CopperStep | None = None
+    stage: StageStep | None = None
+    framework_variant: Fact | None = None
+    framework_support: Fact | None = None  # the site's note on --framework (profile.frameworks)
+    device_selection: Fact | None = None  # how each rank comes to use its device
+    devices_per_node: int = 0
+    signals: tuple[str, ...] = ()  # trapped and forwarded to the ranks
+    preemption: Fact | None = None
+    requeue: int = 0
+    requeue_method: str = "none"
+    master_port: int = 29500
+    launcher_dialect: str = ""
+    # How a signal reaches the ranks when the launcher may not pass it on (jskill); the
+    # launcher process is signalled when empty. With its reason and source.
+    rank_signal: tuple[Word, ...] = ()
+    rank_signal_fact: Fact | None = None
+    node_dirs: tuple[Word, ...] = ()  # node-local directories made before the launch
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # how jobgen chose (the queue), for stderr
+    launcher_fact: Fact | None = None  # the launcher command and why (--python's torchrun)
+    program: ProgramSetup | None = None  # package copy and the checks before the launch
+    app_defaults: tuple[Fact, ...] = ()  # the app's tuned defaults and loader workers, why
+    preflight_exit: int = PREFLIGHT_EXIT
+
+    @property
+    def launch_line(self) -> str:
+        return join(self.launcher)
+
+    @property
+    def command_line(self) -> str:
+        return join(self.command)
+
+    @property
+    def sharing_env(self) -> tuple[str, ...]:
+        """NAME=value words handing the sharing daemon's settings to per-node commands."""
+        if self.sharing is None:
+            return ()
+        return ("env", *(f"{e.name}={e.value}" for e in self.env
+                         if e.name.startswith("CUDA_MPS_") and e.action == "set"))
+
+    @property
+    def launcher_name(self) -> str:
+        """The launcher as a user knows it (`python -m torch.distributed.run` is torchrun)."""
+        return "torchrun" if self.launcher_dialect == "torchrun" else str(self.launcher[0])
+
+    @property
+    def local_rendezvous(self) -> bool:
+        """Ranks meet on this machine and no torchrun sets MASTER_ADDR for them."""
+        return self.master.method == "localhost" and self.launcher_dialect != "torchrun"
+
+    @property
+    def all_devices(self) -> str:
+        return ",".join(str(i) for i in range(self.devices_per_node))
+
+    @property
+    def stage_dest(self) -> Word:
+        return Expand(self.stage.dest) if self.stage else ""
+
+    @property
+    def node_cleanup(self) -> tuple[Word, ...]:
+        """What the script removes on every node at exit: its node directories and data staged
+        on memory-backed storage."""
+        staged = (self.stage_dest,) if self.stage and self.stage.cleanup else ()
+        return (*self.node_dirs, *staged)
+
+    @property
+    def literal_dollar(self) -> bool:
+        """A single-quoted word carries a $ meant for a later shell (inside a container)."""
+        return any(isinstance(w, str) and "$" in w for w in (*self.launcher, *self.command))
+
+
+def _no_empty_values(req: Request) -> None:
+    """An option given as '' (or blanks) is a mistake, not a request for the default."""
+    for name in field_names(Request):
+        value = getattr(req, name)
+        if name in ("command", "app_args", "env"):  # checked where they are read
+            continue
+        if any(isinstance(v, str) and not v.strip()
+               for v in (value if isinstance(value, tuple) else (value,))):
+            flag = "--" + {"copper_paths": "copper_path"}.get(name, name).replace("_", "-")
+            raise JobgenError(f"{flag} is empty: give a value or leave the option out")
+    if req.command and not req.command[0].strip():
+        raise JobgenError("the program after `--` is an empty word: name the program to run")
+
+
+def _positive(value: int | None, flag: str) -> None:
+    if value is not None and value < 1:
+        raise JobgenError(f"{flag} must be at least 1, not {value}")
+
+
+def _ranks(profile: Profile, req: Request) -> tuple[int, int, str | None]:
+    """(ranks per node, ranks per device, a warning), checked against devices and cores."""
+    _positive(req.ranks_per_node, "--ranks-per-node")
+    _positive(req.ranks_per_device, "--ranks-per-device")
+    _positive(req.instances_per_device, "--instances-per-device")
+    if req.ranks_per_device and req.instances_per_device:
+        raise JobgenError("give --ranks-per-device (one data-parallel job) or "
+                          "--instances-per-device (independent trainings), not both")
+    flag = "--instances-per-device" if req.instances_per_device else "--ranks-per-device"
+    ndev = profile.devices_per_node
+    if not ndev and req.instances_per_device:
+        if req.ranks_per_node is not None:
+            raise JobgenError(f"{profile.name} has no GPUs: --instances-per-device N runs N "
+                              "instances on the node; drop --ranks-per-node")
+        return (req.instances_per_device, 1,
+                _cpu_room(profile, req.instances_per_device))
+    asked = req.ranks_per_device or req.instances_per_device
+    per_dev = asked or 1
+    allowed = [1, *(profile.device_sharing.ranks_per_device if profile.device_sharing else [])]
+    if ndev and per_dev not in allowed:
+        raise JobgenError(
+            f"{flag} {per_dev} is not supported on {profile.name} "
+            f"(it allows {', '.join(map(str, allowed))})"
+        )
+    if not ndev and req.ranks_per_device:
+        raise JobgenError(
+            f"{profile.name} has no GPUs: use --ranks-per-node, not --ranks-per-device"
+        )
+    if req.ranks_per_node is not None:
+        rpn = req.ranks_per_node
+    else:
+        rpn = ndev * per_dev if ndev else (profile.default_ranks_per_node or 1)
+    if ndev and rpn > ndev * per_dev:
+        kind = profile.node.gpus.subdevice_name or "GPU" if profile.node.gpus else "device"
+        raise JobgenError(
+            f"{rpn} ranks per node exceed the {ndev} devices ({kind}s) of a {profile.name} node "
+            f"at {per_dev} rank per device: use --ranks-per-node {ndev * per_dev} or less"
+        )
+    if ndev and asked and req.ranks_per_node and rpn % per_dev:
+        raise JobgenError(f"--ranks-per-node {rpn} is not a multiple of {flag} {per_dev}")
+    return rpn, per_dev, _cpu_room(profile, rpn)
+
+
+def _cpu_room(profile: Profile, rpn: int) -> str | None:
+    """Refuse more ranks than a node can hold; a warning when they share physical cores.
+
+    A batch node holds one rank per hardware thread. A site without a scheduler is this
+    machine, whose OS time-shares: more ranks than threads only warn, up to
+    MAX_RANKS_PER_THREAD each, so a typo like 10000000 cannot write a 500 MB script.
+    """
+    node = profile.node
+    cores = node.sockets * node.cores_per_socket
+    threads = cores * node.threads_per_core
+    shared = profile.scheduler.dialect == "none"
+    limit = threads * MAX_RANKS_PER_THREAD if shared else threads
+    if rpn > limit:
+        what = (f"{MAX_RANKS_PER_THREAD} per hardware thread of this machine's {threads}" if
+                shared else f"the {threads} hardware threads of a {profile.name} node")
+        raise JobgenError(f"--ranks-per-node {rpn} is more than {what} ({cores} cores, "
+                          f"{node.threads_per_core} thread(s) per core): use "
+                          f"--ranks-per-node {limit} or less")
+    if rpn > cores:
+        return (f"{rpn} ranks per node share the {cores} physical cores of a {profile.name} "
+                "node: they compete for the cores and run slower than fewer ranks would")
+    return None
+
+
+def _nodes(profile: Profile, req: Request) -> int:
+    nodes = 1 if req.nodes is None else req.nodes
+    if nodes < 1:
+        raise JobgenError(f"--nodes must be at least 1, not {nodes}")
+    if nodes > MAX_NODES_ANY:
+        raise JobgenError(f"--nodes {nodes} is more than any machine has")
+    if profile.scheduler.dialect == "none" and nodes != 1:
+        raise JobgenError(f"{profile.name} runs on this machine only: use --nodes 1")
+    return nodes
+
+
+def _precision(profile: Profile, req: Request, tuned: str | None) -> str:
+    prec = req.precision or tuned or profile.precision.default
+    if prec not in profile.precision.supported:
+        device = profile.node.gpus.model if profile.node.gpus else "the CPU"
+        raise JobgenError(
+            f"precision {prec} is not available on {profile.name}: {device} supports "
+            f"{', '.join(profile.precision.supported)}"
+        )
+    return prec
+
+
+def _account(profile: Profile, req: Request) -> str | None:
+    s = profile.scheduler
+    if req.account is None:
+        if s.account_required:
+            raise JobgenError(
+                f"{profile.name} needs a project to charge: add -A/--account PROJECT"
+            )
+        return None
+    if not SAFE_ACCOUNT.fullmatch(req.account):
+        raise JobgenError(
+            f"account {req.account!r} has characters a scheduler directive cannot carry: "
+            "use letters, digits, '_', '.', '-'"
+        )
+    return req.account
+
+
+def _job_name(req: Request, app: App | None) -> str:
+    name = req.job_name or (app.name if app else "jobgen")
+    if not SAFE_NAME.fullmatch(name):
+        raise JobgenError(
+            f"job name {name!r} is not allowed: start with a letter, then up to 62 letters, "
+            "digits, '_', '.', '-'"
+        )
+    return name
+
+
+def _filesystems(profile: Profile, req: Request) -> tuple[str, ...]:
+    fs = profile.scheduler.filesystems
+    if fs is None:
+        if req.filesystems:
+            raise JobgenError(f"{profile.name} has no filesystems resource: drop --filesystems")
+        return ()
+    if not req.filesystems:
+        return tuple(fs.default)
+    wanted = tuple(x for x in re.split(r"[:,]", req.filesystems) if x)
+    bad = [x for x in wanted if x not in fs.valid]
+    if bad or not wanted:
+        raise JobgenError(
+            f"unknown filesystem {', '.join(bad) or repr(req.filesystems)} on {profile.name}: "
+            f"use any of {', '.join(fs.valid)} joined by ':'"
+        )
+    return wanted
+
+
+def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: str,
+         ipex: bool, recipe_env: list[EnvVar], extra: list[EnvSetting]) -> tuple[EnvSetting, ...]:
+    """The job's environment: the profile's settings that apply, where `recipe_env` (from the
+    binding recipe or the device layout) replaces settings of the same name, then the plan's
+    and the command line's."""
+    user: dict[str, str] = {}
+    for item in req.env:
+        name, sep, value = item.partition("=")
+        if not sep or not NAME.fullmatch(name):
+            raise JobgenError(f"--env {item!r} must be NAME=VALUE with NAME a variable name")
+        user[name] = value
+
+    def applies(var: EnvVar) -> bool:
+        w = var.when
+        if w is None:
+            return True
+        return (
+            (w.min_nodes is None or nodes >= w.min_nodes)
+            and (w.max_nodes is None or nodes <= w.max_nodes)
+            and (not w.precision or precision in w.precision)
+            and (w.framework is None or w.framework == framework)
+            and (w.ipex is None or w.ipex == ipex)
+        )
+
+    replaced = {v.name: v for v in recipe_env}
+    merged = [replaced.pop(v.name, v) for v in profile.env] + list(replaced.values())
+    out = [
+        EnvSetting(v.name, v.value, v.action, v.expand, v.why, v.source,
+                   "profile", v.unconfirmed, v.node_dir)
+        for v in merged
+        if applies(v) and v.name not in user
+    ]
+    out += [p for p in extra if p.name not in user]
+    out += [
+        EnvSetting(k, v, "set", False, "set on the command line (--env)", "user", "command line")
+        for k, v in user.items()
+    ]
+    return tuple(out)
+
+
+def _modules(profile: Profile, stack_line: str | None, framework: str) -> tuple[Fact, ...]:
+    """The profile's module commands for this framework; --framework-module replaces the
+    stack's own load."""
+    stack = profile.framework_stack
+    out = []
+    for m in profile.modules:
+        if m.framework not in (None, framework):
+            continue
+        text = f"module {m.action}" + (f" {quote(m.name)}" if m.name else "")
+        layer = "profile"
+        if stack_line and stack and m.action == "load" and m.name == stack.module:
+            text, layer = stack_line, "command line"
+        out.append(Fact(text, m.why, m.source, layer, m.unconfirmed))
+    return tuple(out)
+
+
+def _program_argv(profile: Profile, req: Request, app: App | None, precision: str,
+                  stack_args: tuple[str, ...], stage: StageStep | None
+                  ) -> tuple[Word, ...]:
+    """The user's command, or the bundled app's arguments after `-m MODULE`, checked by the
+    app's own parser (without importing its framework)."""
+    try:
+        extra = tuple(split(req.app_args))
+    except ValueError as exc:
+        raise JobgenError(f"--app-args {req.app_args!r}: {exc}") from None
+    if app is None:
+        if extra:
+            raise JobgenError("--app-args goes with --app; put your program's arguments after --")
+        return tuple(req.command)
+    if stage and any(a == "--data" or a.startswith("--data=") for a in extra):
+        raise JobgenError("--stage already points the app at the staged data: drop --data")
+    data: list[Word] = ["--data", Expand(stage.dest)] if stage else []
+    # the apps' own flag picks their TensorFlow version (workloads/launch.py)
+    flavour = ["--framework", req.framework] if req.framework != "pytorch" else []
+    argv: list[Word] = [*flavour, "--device", profile.device_kind, "--precision", precision,
+                        *stack_args, *data, *app.default_args, *extra]
+    parsed = check_app_args(app, [w if isinstance(w, str) else "X" for w in argv],
+                            req.framework)
+    if parsed.precision != precision:
+        raise JobgenError(f"--app-args sets --precision {parsed.precision}, but the script's "
+                          f"environment is planned for {precision}: use jobgen's --precision")
+    if parsed.device != profile.device_kind:
+        raise JobgenError(f"--app-args sets --device {parsed.device}, but {profile.name} gives "
+                          f"its ranks {profile.device_kind} devices")
+    return tuple(argv)
+
+
+def _python(profile: Profile, req: Request, inner_python: str | None) -> str:
+    return req.python or inner_python or profile.python.executable
+
+
+class _Sharing(Frozen):
+    """Several processes per device: the plan pieces of --ranks/--instances-per-device."""
+
+    instances: int  # independent trainings in the job; 0: one data-parallel job
+    method: str | None  # the site's sharing method (mps, ccs, ...) when processes share
+    env: list[EnvSetting]
+    backend: Backend
+    fact: Fact | None
+
+
+def _sharing(profile: Profile, req: Request, bundled_app: bool, nodes: int, rpn: int,
+             per_dev: int, stack_backend: str | None) -> _Sharing:
+    instances = nodes * rpn if req.instances_per_device else 0
+    env, method = sharing_pieces(profile, per_dev)
+    backend = dist_backend(profile, per_dev, bool(instances), req.dist_backend, req.framework,
+                           bundled_app, stack_backend)
+    if req.dist_backend and not bundled_app and backend.name:
+        env.append(EnvSetting("JOBGEN_DIST_BACKEND", backend.name, "set", False,
+                              "your program initialises torch.distributed with this backend "
+                              "(--dist-backend)", "request", "command line"))
+    sh = profile.device_sharing
+    what = (f"{per_dev} instances" if instances else f"{per_dev} ranks") + " per device"
+    fact = None
+    if method and sh:
+        fact = Fact(f"{method}: {what}", sh.why, sh.source, "profile", sh.unconfirmed)
+    elif instances and not profile.devices_per_node:
+        fact = Fact(f"{rpn} instances on the node (no GPUs)", "independent trainings share "
+                    "the node's cores", "request", "command line")
+    return _Sharing(instances, method, env, backend, fact)
+
+
+def _threads(profile: Profile, slots: list[Slot], rpn: int, exclude: frozenset[int]) -> int:
+    """Threads per process: its own cores where it is bound, else a share of the node's."""
+    bound = [len(s.cores) for s in slots if s.cores]
+    if bound:
+        return max(1, min(bound))
+    return max(1, len(usable_cores(profile, exclude)) // max(rpn, 1))
+
+
+def _framework_support(profile: Profile, req: Request, app: App | None) -> Fact | None:
+    """The site's note on the requested framework; a bundled app is refused where the site's
+    software lacks it (unless --container brings it)."""
+    support = profile.frameworks.get(req.framework)
+    if support is None:
+        return None
+    if not support.available and app and req.container is None:
+        raise JobgenError(f"--framework {req.framework} --app {app.name} on {profile.name}: "
+                          f"{support.why} ({support.source}); use --framework pytorch, "
+                          "--container IMAGE, or your own program after --")
+    return Fact(f"{req.framework}: " + ("available" if support.available else "not provided"),
+                support.why, support.source, "profile", support.unconfirmed)
+
+
+def _preemption(profile: Profile, req: Request, app: App | None
+                ) -> tuple[tuple[str, ...], Fact | None, bool]:
+    """Signals the script forwards to the ranks, the requeue request checked, and whether to
+    ask for the scheduler's warning signal (only when the program handles it: a bundled app,
+    or --requeue/--checkpoint-dir given; otherwise it only ends the run early)."""
+    pre = profile.scheduler.preemption
+    if not 0 <= req.requeue <= MAX_REQUEUE:
+        raise JobgenError(f"--requeue must be 0 to {MAX_REQUEUE}, not {req.requeue}")
+    if req.requeue and (pre is None or pre.requeue == "none"):
+        raise JobgenError(f"{profile.name} has no documented way to requeue a job: drop --requeue")
+    if req.requeue and app and not req.checkpoint_dir:
+        raise JobgenError("--requeue needs --checkpoint-dir DIR so the requeued run resumes "
+                          "where it stopped")
+    if pre is None:
+        return ("TERM", "INT"), None, False
+    handled = app is not None or bool(req.requeue) or req.checkpoint_dir is not None
+    if pre.lead_seconds and not handled:
+        text = (f"no SIG{pre.signal} warning before the time limit: the program after -- is not "
+                f"known to checkpoint on it, and unhandled it would end the run "
+                f"{pre.lead_seconds} s early (give --checkpoint-dir or --requeue if it does); "
+                "TERM and INT are still forwarded to the ranks")
+        return ("TERM", "INT"), Fact(text, pre.why, pre.source, "plan", pre.unconfirmed), False
+    signals = tuple(dict.fromkeys([pre.signal, "TERM", "INT"]))
+    when = (f"sent {pre.lead_seconds} s before the end" if pre.lead_seconds
+            else "sent when the job is preempted or killed")
+    text = f"forward {pre.signal} ({when}) to the ranks"
+    if req.requeue:
+        text += f"; requeue up to {req.requeue} times ({pre.requeue})"
+    return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed), \
+        bool(pre.lead_seconds)
+
+
+def _queue(profile: Profile, nodes: int, walltime: int, req: Request) -> QueueChoice:
+    """The named queue, else the first preferred one that takes the job, else the automatic
+    choice; a preferred queue the site does not have is a mistake in the user's defaults."""
+    if req.queue or not req.queue_preference or profile.scheduler.dialect == "none":
+        return choose_queue(profile, nodes, walltime, req.queue)
+    names = [q.name for q in profile.scheduler.queues]
+    origin = dict(req.origins).get("queue", "the queue preference")
+    for name in req.queue_preference:
+        if name not in names:
+            raise JobgenError(f"{origin}: unknown queue {name!r} on {profile.name}: use any of "
+                              f"{', '.join(names)}")
+        try:
+            return choose_queue(profile, nodes, walltime, name)
+        except JobgenError:
+            continue  # too small or too short for this job: try the next preference
+    return choose_queue(profile, nodes, walltime, None)
+
+
+def _master_port(profile: Profile, env: tuple[EnvSetting, ...]) -> int:
+    """The profile's port, unless the user set MASTER_PORT with --env."""
+    for e in env:
+        if e.name == "MASTER_PORT" and e.layer == "command line":
+            if not (e.value or "").isdigit() or not 1024 <= int(e.value or 0) <= 65535:
+                raise JobgenError(f"--env MASTER_PORT={e.value}: use a port from 1024 to 65535")
+            return int(e.value or 0)
+    return profile.launcher.master.port
+
+
+def _python_setup(profile: Profile) -> tuple[Fact, ...]:
+    py = profile.python
+    out = []
+    if py.conda_env:
+        out.append(Fact(f"conda activate {quote(py.conda_env)}", py.why, py.source,
+                        "profile", py.unconfirmed))
+    if py.venv:
+        out.append(Fact(f"source {quote(py.venv)}/bin/activate", py.why, py.source,
+                        "profile", py.unconfirmed))
+    return tuple(out)
+
+
+def _alloc_flags(profile: Profile, sharing: str | None, stage: StageStep | None
+                 ) -> tuple[Flag, ...]:
+    """Allocation flags the request adds (LSF): MPS for shared GPUs, NVMe for staged data."""
+    out = []
+    sh = profile.device_sharing
+    if sharing == "alloc_flag" and sh and sh.alloc_flag:
+        from ..profiles.model import Flag  # Summit only: other renders read records, not the model
+
+        out.append(Flag(value=sh.alloc_flag, why="several ranks share a GPU", source=sh.source,
+                        unconfirmed=sh.unconfirmed))
+    if stage and stage.alloc_flag:
+        out.append(stage.alloc_flag)
+    return tuple(out)
+
+
+def _environment_warnings(profile: Profile, req: Request, app: App | None) -> list[str]:
+    """Refuse a bundled app where the site provides no framework and none was named; say what
+    a user's own program or image must bring."""
+    py = profile.python
+    warnings = []
+    if not py.provides_framework and not (req.python or req.container or py.container):
+        if app:
+            raise JobgenError(f"{profile.name} provides no PyTorch environment ({py.why}): "
+                              "give --python /path/to/your/env/bin/python or --container IMAGE")
+        if req.command and req.command[0] in ("python", "python3"):
+            warnings.append(f"{profile.name} provides no PyTorch environment and jobgen loads "
+                            f"none: start your program with your environment's interpreter "
+                            f"(-- /path/to/env/bin/python ...) ({py.why})")
+    rt = profile.containers
+    if req.container and rt and rt.hint:
+        warnings.append(f"--container: {rt.hint}")
+    return warnings
+
+
+def _rank_signal(profile: Profile) -> dict[str, object]:
+    """Plan fields for the launcher's documented way to signal its ranks, if it needs one."""
+    rs = profile.launcher.signal_ranks
+    if rs is None:
+        return {}
+    words = tuple(Var("jobgen_signum") if w == "SIGNUM" else w for w in rs.command)
+    return {"rank_signal": words,
+            "rank_signal_fact": Fact(join(words), rs.why, rs.source, "profile", rs.unconfirmed)}
+
+
+def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
+    profile = loaded.profile
+    if req.app and req.command:
+        raise JobgenError("give either --app APP or your own program after `--`, not both")
+    if not req.app and not req.command:
+        raise JobgenError("nothing to run: give --app APP or your program after -- (for "
+                          "example: -- python train.py); `jobgen apps` lists the apps")
+    app = load_app(req.app) if req.app else None
+    framework = req.framework
+    if framework not in ("pytorch", "tensorflow"):
+        raise JobgenError(f"--framework {framework!r}: use pytorch or tensorflow")
+    if app and framework not in app.frameworks:
+        raise JobgenError(f"app {app.name} runs on {', '.join(app.frameworks)}, not {framework}: "
+                          "launch your own program after --")
+    _no_empty_values(req)
+    support = _framework_support(profile, req, app)
+    nodes = _nodes(profile, req)
+    rpn, per_dev, rank_warning = _ranks(profile, req)
+    # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
+    tuning: Tuning | None = tune(app, profile, req.precision) \
+        if app and framework == "pytorch" else None
+    precision = _precision(profile, req, tuning.precision if tuning else None)
+    walltime = parse_walltime(req.walltime or profile.scheduler.default_walltime)
+    if profile.scheduler.dialect == "none" and req.walltime:
+        raise JobgenError(f"{profile.name} has no scheduler to enforce --walltime: drop it")
+    queue_choice = _queue(profile, nodes, walltime, req)
+    queue = queue_choice.queue
+    if queue is not None and req.queue is None and queue.name in req.queue_preference:
+        req = replace(req, queue=queue.name)  # the header regenerates without it
+    account = _account(profile, req)
+    job_name = _job_name(req, app)
+    filesystems = _filesystems(profile, req)
+
+    extra_env: list[EnvSetting] = []
+    extra_modules: list[Fact] = []
+    copper = None
+    exclude: frozenset[int] = frozenset()
+    if req.copper:
+        copper, copper_module = copper_pieces(profile, req.copper_paths)
+        extra_modules.append(copper_module)
+        exclude = frozenset(profile.copper.service_cores) if profile.copper else exclude
+    elif req.copper_paths:
+        raise JobgenError("--copper-path goes with --copper")
+    choice = framework_choice(profile, req.framework_module, app is not None, framework)
+    shared = _sharing(profile, req, app is not None, nodes, rpn, per_dev, choice.backend)
+    stage = stage_step(profile, req.stage, req.stage_to)
+
+    slots, recipe = place(profile, rpn, per_dev, framework, exclude)
+    mask_variable = (
+        profile.gpu_affinity.variable if profile.gpu_affinity.scheme == "mask" else None)
+    ndev = profile.devices_per_node
+    selection, selection_env, layout_env = device_selection(profile, rpn, per_dev,
+                                                            mask_variable)
+    extra_env += selection_env  # JOBGEN_RANKS_PER_DEVICE where every device is visible
+    extra_env += [e for e in shared.env if e.name not in {v.name for v in selection_env}]
+    b = profile.cpu_binding
+    if recipe is not None:
+        binding = Fact(f"{b.style}: documented recipe for {rpn} ranks per node", recipe.why,
+                       recipe.source, "profile", recipe.unconfirmed)
+    else:
+        how = "no binding" if b.style == "none" else "computed from the node topology"
+        if exclude:
+            how += f", clear of Copper's service cores {sorted(exclude)}"
+        binding = Fact(f"{b.style}: {how}", b.why, b.source, "plan", b.unconfirmed)
+
+    recipe_env = layout_env + (list(recipe.extra_env) if recipe else [])
+    env = _env(profile, req, nodes, precision, framework, choice.ipex, recipe_env, extra_env)
+    if framework == "tensorflow" and not any(e.name == "HOROVOD_THREAD_AFFINITY" for e in env) \
+            and all(s.cpus for s in slots):
+        env += (EnvSetting("HOROVOD_THREAD_AFFINITY", ",".join(str(s.cpus[0]) for s in slots),
+                           "set", False, "Horovod's background thread of each local rank on the "
+                           "first core of that rank (one core per local rank, comma-separated)",
+                           HOROVOD_AFFINITY_SOURCE, "plan", b.unconfirmed),)
+    forwarded: tuple[str, ...] = ()
+    if profile.launcher.master.method != "localhost":
+        names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
+        # the bundled app's package, put on PYTHONPATH by the script
+        names += ["PYTHONPATH"] if app else []
+        forwarded = tuple(dict.fromkeys(names))
+    rs_cores = len(device_blocks(profile, usable_cores(profile, exclude))[0]) \
+        if resource_set_per_device(profile, per_dev) else 0
+    shape = LaunchShape(nodes, rpn, tuple(slots), ndev, forwarded, rs_cores)
+    launch_args = tuple(LAUNCHERS[profile.launcher.dialect](profile, shape))
+    launch_command, launcher_fact = launcher_words(profile, req.python)
+    launcher: list[Word] = [*launch_command]
+    for arg in launch_args:
+        launcher += arg.words
+    launcher.append(Var("JOBGEN_WRAPPER"))
+
+    pre = profile.scheduler.preemption
+    signals, preempt_fact, warn = _preemption(profile, req, app)
+    master_port = _master_port(profile, env)
+    env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
+    job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
+                   job_name, filesystems, _alloc_flags(profile, shared.method, stage), req.requeue,
+                   queue_choice.reason, warn)
+    directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
+    modules = _modules(profile, choice.module_line, framework)
+    prefix, inner_python, container_module = container_prefix(profile, req.container)
+    modules += tuple(extra_modules) + ((container_module,) if container_module else ())
+    ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
+    backend_args = ("--dist-backend", shared.backend.name) \
+        if shared.backend.app_flag and shared.backend.name else ()
+    app_defaults: tuple[Fact, ...] = ()
+    stack_args = backend_args + choice.app_args + ckpt
+    if app is not None and tuning is not None:
+        workers, workers_fact = loader_workers(profile, slots, rpn)
+        stack_args += tuning.args + workers
+        app_defaults = (*tuning.facts, workers_fact)
+    program = _program_argv(profile, req, app, precision, stack_args, stage)
+    python = _python(profile, req, inner_python)
+    command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()),
+                                 *program)
+    setup = program_setup(app, python, bool(req.python), tuple(prefix), program)
+    summary: tuple[Word, ...] = ()
+    if shared.instances and app:
+        summary = (*prefix, python, "-m", "workloads.summarize",
+                   "--expect", str(shared.instances), Expand("${JOBGEN_DIR}/results"))
+    warnings = [*_environment_warnings(profile, req, app)]
+    if rank_warning:
+        warnings.append(rank_warning)
+    if profile.status == "decommissioned":
+        warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
+    if queue_choice.warning:
+        warnings.append(queue_choice.warning)
+    if queue is not None and queue.unconfirmed:
+        warnings.append(f"queue {queue.name}: {queue.unconfirmed}")
+    if stage:
+        warnings += stage.warnings
+    if account and profile.scheduler.dialect == "none":
+        warnings.append(f"{profile.name} has no scheduler: --account is not used")
+    if shared.method and profile.device_sharing and profile.device_sharing.unconfirmed:
+        flag = "--instances-per-device" if shared.instances else "--ranks-per-device"
+        warnings.append(f"{flag}: {profile.device_sharing.unconfirmed}")
+    return Plan(
+        version=__version__,
+        site=profile.name,
+        profile_digest=loaded.digest,
+        profile_layer=loaded.file.layer,
+        status=profile.status,
+        regenerate=req.command_line(),
+        dialect=profile.scheduler.dialect,
+        directive_prefix=PREFIX[profile.scheduler.dialect],
+        shell=profile.scheduler.shell,
+        nodes=nodes,
+        ranks_per_node=rpn,
+        ranks_per_device=per_dev,
+        world_size=1 if shared.instances else nodes * rpn,
+        queue=queue.name if queue else None,
+        walltime=walltime,
+        account=account,
+        job_name=job_name,
+        precision=precision,
+        device_kind=profile.device_kind,
+        framework=framework,
+        directives=directives,
+        modules=modules,
+        python_setup=_python_setup(profile),
+        env=env,
+        slots=tuple(slots),
+        binding=binding,
+        mask_variable=mask_variable,
+        device_selection=selection,
+        rank_env=profile.launcher.rank_env,
+        master=profile.launcher.master,
+        launcher=tuple(launcher),
+        launch_args=launch_args,
+        command=command,
+        app=app.name if app else None,
+        sharing=shared.method,
+        instances=shared.instances,
+        backend=shared.backend.name,
+        backend_fact=shared.backend.fact,
+        sharing_fact=shared.fact,
+        summary=summary,
+        threads_per_process=_threads(profile, slots, rpn, exclude),
+        per_node=tuple(PER_NODE[profile.launcher.dialect](profile, nodes)),
+        copper=copper,
+        stage=stage,
+        framework_variant=choice.fact,
+        framework_support=support,
+        devices_per_node=visible_devices(profile, rpn, per_dev),
+        signals=signals,
+        preemption=preempt_fact,
+        requeue=req.requeue,
+        requeue_method=pre.requeue if pre else "none",
+        master_port=master_port,
+        launcher_dialect=profile.launcher.dialect,
+        **_rank_signal(profile),
+        node_dirs=tuple(Var(e.name) for e in env if e.node_dir),
+        warnings=tuple(warnings),
+        notes=(queue_choice.reason,) if queue_choice.reason else (),
+        launcher_fact=launcher_fact,
+        program=setup,
+        app_defaults=app_defaults,
+    )
+

@@ -1,0 +1,113 @@
+"""The program the ranks run, made to start: which Python and launcher, where the bundled apps
+come from, and what the script checks once, on the batch node, before it launches any rank.
+
+A job waits in the queue before it runs, so a program that cannot start must fail in seconds
+with one line, not after the launcher has started every rank on every node:
+
+* the job's Python need not have jobgen installed (the site's frameworks module, a conda
+  environment, a container, `--python`): the script copies the `workloads` package jobgen
+  rendered for (found without importing it) next to the wrapper and puts it first on
+  PYTHONPATH; only that package, so the job's own torch and numpy are never shadowed by
+  jobgen's environment, and the arguments jobgen checked are the ones that package parses;
+* `--python P` on a torchrun site starts the ranks with `P -m torch.distributed.run`, the
+  launcher of that Python, not the `torchrun` first on PATH;
+* the checks: `--python` is executable, the bundled package is still there, and the app
+  imports with its framework and accepts its arguments (`python -m workloads.APP --check`,
+  run through the container when there is one, which also fails when the image is missing);
+  for a program of the user's, that its command is found, or that its container starts.
+"""
+
+from __future__ import annotations
+
+from ..frozen import Frozen
+from ..profiles.facts import Fact
+from ..shell import Word
+from .apps import App
+from .launchers import TORCHRUN_MODULE
+
+TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
+if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.profiles.records)
+    from ..profiles.model import Profile
+
+#: The script's exit status when the program cannot start (sysexits EX_CONFIG).
+PREFLIGHT_EXIT = 78
+
+
+class Check(Frozen):
+    """A command that succeeds when the program can start, and the line printed when not."""
+
+    words: tuple[Word, ...]
+    failure: str
+    why: str
+
+
+class ProgramSetup(Frozen):
+    package: str | None  # the bundled `workloads` directory copied into the job
+    checks: tuple[Check, ...]  # those before the package copy
+    app_check: Check | None  # after it: the app imports and takes its arguments
+    facts: tuple[Fact, ...]
+
+
+def launcher_words(profile: Profile, python: str | None) -> tuple[tuple[str, ...], Fact]:
+    """The launcher command: the profile's, or on torchrun sites `--python`'s own torchrun."""
+    launcher = profile.launcher
+    if python and launcher.dialect == "torchrun":
+        words = (python, "-m", TORCHRUN_MODULE)
+        return words, Fact(" ".join(words), f"torchrun of --python {python}, not the "
+                           f"`{launcher.command}` on PATH: the ranks run under the same Python "
+                           "and torch as the program", "PT torchrun (python -m "
+                           "torch.distributed.run)", "command line (--python)")
+    return (launcher.command,), Fact(launcher.command, launcher.why, launcher.source, "profile",
+                                     launcher.unconfirmed)
+
+
+def _python_check(python: str) -> Check:
+    if "/" in python:
+        return Check(("test", "-x", python), f"--python {python} is not an executable file",
+                     "the Python given with --python exists on the batch node")
+    return Check(("command", "-v", python), f"--python {python} is not on PATH",
+                 "the Python given with --python is on PATH after the module loads")
+
+
+def program_setup(app: App | None, python: str, explicit_python: bool,
+                  prefix: tuple[Word, ...], program: tuple[Word, ...]) -> ProgramSetup:
+    """Package, checks and facts for the request's program.
+
+    ``prefix`` runs the program (the container's exec, or nothing); ``program`` is what it
+    runs: the user's command, or for a bundled app its arguments after ``-m MODULE``.
+    """
+    checks: list[Check] = []
+    if explicit_python and not prefix:
+        checks.append(_python_check(python))
+    if app is None:
+        first = program[0] if program else ""
+        if prefix:
+            checks.append(Check((*prefix, "true"), "the container does not start",
+                                "the container image exists and starts (the runtime names "
+                                "what is wrong)"))
+        elif isinstance(first, str) and first:
+            checks.append(Check(("command", "-v", first), f"{first} is not found",
+                                "the program's command exists on the batch node"))
+        facts = tuple(Fact(c.failure, c.why, "request", "computed by jobgen") for c in checks)
+        return ProgramSetup(None, tuple(checks), None, facts)
+    package = str(app.package_dir)
+    checks.append(Check(("test", "-f", f"{package}/__init__.py"),
+                        f"the workloads package jobgen rendered for is gone ({package}): "
+                        "reinstall jobgen or render the script again",
+                        "the package jobgen read the app's manifest and parser from"))
+    where = " in the container" if prefix else ""
+    app_check = Check((*prefix, python, "-m", app.module, "--check", *program),
+                      f"{app.module} cannot start under {python}{where}",
+                      "the app imports with its framework and accepts its arguments, in the "
+                      "job's environment (and container), before any rank starts")
+    facts = [
+        Fact(f"package {package} copied to $JOBGEN_DIR/python, first on PYTHONPATH",
+             "the job's Python need not have jobgen installed; only this package is put on "
+             "the path, so the job's torch and numpy stay its own, and it is the version "
+             "whose argument parser checked --app-args",
+             "installed workloads package (found without importing it)", "computed by jobgen"),
+        *(Fact(c.failure, c.why, "request", "computed by jobgen") for c in checks),
+        Fact(f"{app.module} --check", app_check.why, "workloads/runtime/cli.py (--check)",
+             "computed by jobgen"),
+    ]
+    return ProgramSetup(package, tuple(checks), app_check, tuple(facts))

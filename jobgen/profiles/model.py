@@ -1,0 +1,522 @@
+"""The site-profile model: what a machine *is* and what its documentation *recommends*.
+
+Plain frozen dataclasses so that the render path can rebuild a cached, already validated
+profile without importing pydantic; pydantic validates them (strictly: unknown keys are
+errors) only when a profile's content changed, and produces the JSON Schema (`jobgen schema`).
+
+Every site-specific value carries `why` (one line) and `source` (a key of the profile's
+`references` followed by a path or section). `unconfirmed` holds the reason when no
+authoritative source showed the value; `jobgen explain` flags such values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from .records import device_kind, devices_per_node
+
+FORBID = {"extra": "forbid"}
+
+
+class _Strict:
+    """pydantic hook: no coercion (`port: "30000"` and `auto: "no"` are errors, not values).
+
+    A hook object rather than pydantic.Strict keeps pydantic off the render path, which
+    imports this module to rebuild cached profiles."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        return {**handler(source), "strict": True}
+
+
+class _Matches:
+    """pydantic hook: the whole string must match `pattern` (fullmatch, so no stray newline)."""
+
+    def __init__(self, pattern: str, what: str) -> None:
+        self.source = pattern  # compiled when pydantic first validates: render never does
+        self.what = what
+
+    def _check(self, value: str) -> str:
+        if not re.fullmatch(self.source, value):
+            raise ValueError(f"{value[:80]!r} is not {self.what}")
+        return value
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_after_validator_function(self._check, handler(source))
+
+
+class _Bound:
+    """pydantic hook for one bound (core schema key `ge`, `le` or `min_length`): what
+    annotated_types.Ge/Le/MinLen say, without importing annotated_types on the render path."""
+
+    def __init__(self, key: str, value: int) -> None:
+        self.key, self.value = key, value
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        return {**handler(source), self.key: self.value}
+
+
+def Ge(value: int) -> _Bound:  # noqa: N802 (reads like annotated_types.Ge)
+    return _Bound("ge", value)
+
+
+def Le(value: int) -> _Bound:  # noqa: N802
+    return _Bound("le", value)
+
+
+def MinLen(value: int) -> _Bound:  # noqa: N802
+    return _Bound("min_length", value)
+
+
+STRICT = _Strict()
+# Bounds keep every size the plan iterates over within what a node can hold.
+PositiveInt = Annotated[int, STRICT, Ge(1), Le(1_000_000)]
+NonNegInt = Annotated[int, STRICT, Ge(0), Le(1_000_000)]
+StrictBool = Annotated[bool, STRICT]
+NonEmptyStr = Annotated[str, MinLen(1)]
+_TOKEN = r"[A-Za-z0-9_.,:/@%+=-]"
+# A shell variable name (written bare: export NAME=..., "${NAME}").
+Identifier = Annotated[str, _Matches(r"[A-Za-z_][A-Za-z0-9_]*", "a shell variable name")]
+# One word that needs no quoting anywhere: queue and module names, commands, resources.
+Token = Annotated[str, _Matches(_TOKEN + "+", "a word of letters, digits and _.,:/@%+=-")]
+# A scheduler directive's value: such words separated by single spaces.
+DirectiveValue = Annotated[str, _Matches(rf"{_TOKEN}+(?: {_TOKEN}+)*",
+                                         "words of letters, digits and _.,:/@%+=- "
+                                         "separated by single spaces")]
+# The script's interpreter line: an absolute path and short options (`/bin/bash -l`).
+Shebang = Annotated[str, _Matches(r"/[A-Za-z0-9_./-]+(?: -[A-Za-z]+)*",
+                                  "an absolute interpreter path with options like -l")]
+# A path whose only expansions are ${NAME} references (rendered double-quoted).
+ExpandablePath = Annotated[str, _Matches(
+    r'/(?:[^$`"\\\s]|\$\{[A-Za-z_][A-Za-z0-9_]*\})*',
+    "an absolute path with only ${NAME} references")]
+SITE_NAME = _Matches(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,62}", "a site name (letters, digits, _.-)")
+Precision = Literal["fp32", "tf32", "bf16", "fp16"]
+Dialect = Literal["pbs", "slurm", "lsf", "cobalt", "none"]
+LauncherDialect = Literal["pals", "srun", "jsrun", "mpich", "openmpi", "torchrun"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sourced:
+    """A fact with its reason and its public source."""
+
+    __pydantic_config__ = FORBID
+    why: NonEmptyStr
+    source: NonEmptyStr
+    unconfirmed: str | None = None
+
+
+# ---------------------------------------------------------------- node topology
+@dataclass(frozen=True, kw_only=True)
+class NumaDomain:
+    __pydantic_config__ = FORBID
+    id: NonNegInt
+    cores: NonEmptyStr  # physical core list, e.g. "0-51"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Device(Sourced):
+    """One device as the framework sees it (a GPU, a FLAT-mode tile, or a GCD)."""
+
+    index: NonNegInt
+    gpu: NonNegInt
+    subdevice: NonNegInt = 0
+    numa: NonNegInt | None = None
+    cores: str | None = None  # physical cores nearest this device, e.g. "49-55"
+    nic: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Gpus(Sourced):
+    vendor: Literal["nvidia", "amd", "intel"]
+    model: NonEmptyStr
+    count: Annotated[int, STRICT, Ge(1), Le(64)]
+    subdevices_per_gpu: Annotated[int, STRICT, Ge(1), Le(16)] = 1
+    subdevice_name: Literal["tile", "gcd"] | None = None
+    memory_gib_per_device: float | None = None
+    devices: list[Device] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reserved(Sourced):
+    cores: list[NonNegInt] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Nics(Sourced):
+    count: NonNegInt
+    names: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LocalStorage(Sourced):
+    """Storage each node has to itself: where --stage unpacks data, one copy per node."""
+
+    path: ExpandablePath  # may reference ${USER} (Summit's /mnt/bb/${USER})
+    # In memory (LUMI /tmp): what is stored there counts against the job's memory.
+    memory: StrictBool = False
+    # The scheduler allocation flag that makes the storage exist (LSF -alloc_flags NVME).
+    alloc_flag: Token | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SharedStorage(Sourced):
+    """Path prefixes every node of a job sees (parallel filesystems, home): never per node."""
+
+    paths: list[ExpandablePath]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Node(Sourced):
+    sockets: Annotated[int, STRICT, Ge(1), Le(64)]
+    cores_per_socket: Annotated[int, STRICT, Ge(1), Le(4096)]
+    threads_per_core: Annotated[int, STRICT, Ge(1), Le(16)] = 1
+    # blocked: logical CPU of thread t on core c is c + t*cores (Linux on x86);
+    # interleaved: c*threads_per_core + t (POWER9 on Summit).
+    smt_numbering: Literal["blocked", "interleaved"] = "blocked"
+    reserved: Reserved | None = None
+    numa: list[NumaDomain] = field(default_factory=list)
+    gpus: Gpus | None = None
+    nics: Nics | None = None
+    local_storage: LocalStorage | None = None
+    shared_storage: SharedStorage | None = None
+
+
+# ---------------------------------------------------------------- scheduler
+@dataclass(frozen=True, kw_only=True)
+class Directive(Sourced):
+    """A fixed scheduler directive, written verbatim after the dialect's prefix."""
+
+    value: DirectiveValue
+
+
+@dataclass(frozen=True, kw_only=True)
+class WalltimeLimit:
+    __pydantic_config__ = FORBID
+    max_nodes: PositiveInt
+    max_walltime: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class Queue(Sourced):
+    name: Token
+    min_nodes: PositiveInt = 1
+    # None where no public source states the limit: jobgen then cannot check it and says so.
+    max_nodes: PositiveInt | None
+    max_walltime: str | None
+    # What the queue is for. production: chosen automatically when it fits; debug: for
+    # debugging and tests only, chosen automatically (with a warning) only when no production
+    # queue fits; by_request: never chosen automatically (access on request, preemptable...).
+    purpose: Literal["production", "debug", "by_request"] = "production"
+    walltime_limits: list[WalltimeLimit] = field(default_factory=list)
+    # Directives this queue needs beside the partition line (LUMI small-g: --exclusive).
+    directives: list[Directive] = field(default_factory=list)
+    notes: str = ""
+    # The shortest walltime the queue accepts (PBS refuses shorter jobs at qsub); None: no floor.
+    min_walltime: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Filesystems(Sourced):
+    default: list[Token]
+    valid: list[Token]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Flag(Sourced):
+    value: DirectiveValue
+
+
+@dataclass(frozen=True, kw_only=True)
+class Preemption(Sourced):
+    """How the scheduler warns a job before it ends it, and how the job comes back.
+
+    The script traps `signal` (and TERM), forwards it to the ranks so the workload
+    checkpoints, and, with --requeue, puts the job back in the queue: `scontrol` requeues it
+    from the script (Slurm); `rerunnable` marks it for the scheduler to rerun (PBS -r y).
+    """
+
+    signal: Literal["USR1", "USR2", "TERM"] = "USR1"
+    # None: the scheduler sends the signal when it preempts or kills the job, without warning.
+    lead_seconds: Annotated[int, STRICT, Ge(1), Le(86400)] | None = 120
+    requeue: Literal["scontrol", "rerunnable", "none"] = "none"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scheduler(Sourced):
+    dialect: Dialect
+    shell: Shebang = "/bin/bash"  # the script's interpreter line; ALCF documents bash -l
+    account_required: StrictBool = False
+    account_directive: StrictBool = True
+    system_resource: Token | None = None  # PBS: select=N:system=<name>
+    filesystems: Filesystems | None = None
+    directives: list[Directive] = field(default_factory=list)
+    alloc_flags: list[Flag] = field(default_factory=list)  # LSF: one quoted -alloc_flags
+    queues: list[Queue] = field(default_factory=list)
+    default_walltime: str = "00:30:00"
+    gpus_per_node_directive: StrictBool = False  # Slurm: --gpus-per-node
+    preemption: Preemption | None = None
+    # Directives the site's documentation warns against (lint reports them), e.g. PBS -V.
+    avoid: list[Directive] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- launcher
+@dataclass(frozen=True, kw_only=True)
+class RankEnv(Sourced):
+    """The launcher's own variables the per-rank wrapper maps to torch's names."""
+
+    rank: Identifier
+    local_rank: Identifier
+    world_size: Identifier | None = None
+    local_size: Identifier | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Master(Sourced):
+    """Where the rendezvous (MASTER_ADDR) comes from."""
+
+    method: Literal["hostfile", "slurm", "lsf", "localhost"]
+    hostfile: Identifier | None = None  # variable holding the host list, e.g. PBS_NODEFILE
+    # appended to the short host name (the high-speed network name)
+    suffix: Annotated[str, _Matches(_TOKEN + "*", "a host-name suffix")] = ""
+    port: Annotated[int, STRICT, Ge(1024), Le(65535)] = 29500
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankSignal(Sourced):
+    """How a signal reaches the ranks when signalling the launcher process may not (IBM jskill).
+
+    `command` is the command's words; the word SIGNUM stands for the signal's number.
+    """
+
+    command: list[Token]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Launcher(Sourced):
+    dialect: LauncherDialect
+    command: Token
+    rank_env: RankEnv
+    master: Master
+    args: list[Flag] = field(default_factory=list)
+    # None: the launcher passes the signals it gets on to the ranks (srun, mpiexec, mpirun).
+    signal_ranks: RankSignal | None = None
+
+
+# ---------------------------------------------------------------- placement
+@dataclass(frozen=True, kw_only=True)
+class BindRecipe(Sourced):
+    """A documented binding: the physical cores of each local rank, in rank order."""
+
+    ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)]
+    cpus: list[NonEmptyStr]
+    framework: Literal["pytorch", "tensorflow"] | None = None
+    extra_env: list[EnvVar] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CpuBinding(Sourced):
+    # list: explicit per-rank lists; depth: contiguous blocks (PALS --depth);
+    # mask: hexadecimal masks (srun mask_cpu); jsrun: resource-set packing; none: no binding.
+    style: Literal["list", "depth", "mask", "jsrun", "none"]
+    include_smt_siblings: StrictBool = False
+    recipes: list[BindRecipe] = field(default_factory=list)
+    verbose: StrictBool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class WholeGpu(Sourced):
+    """With no more ranks per node than GPUs, each rank drives a whole GPU (all of its
+    sub-devices, "implicit scaling") instead of one sub-device; `env` switches the device
+    hierarchy for it and replaces the profile's settings of the same names."""
+
+    env: list[EnvVar] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GpuAffinity(Sourced):
+    # How a rank comes to use its device, as the site documents it.
+    # mask: the wrapper narrows visibility to the rank's device, the program uses device 0;
+    # all_visible: every rank sees every device of its node and the program selects device
+    # LOCAL_RANK // ranks-per-device (ALCF's frameworks examples, Summit resource sets);
+    # none: CPU only.
+    scheme: Literal["mask", "all_visible", "none"]
+    variable: Identifier | None = None
+    order: list[NonNegInt] = field(default_factory=list)  # device for local rank i: order[i]
+    hierarchy: Literal["FLAT", "COMPOSITE"] | None = None
+    whole_gpu: WholeGpu | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeviceSharing(Sourced):
+    """Several processes on one device (--ranks-per-device, --instances-per-device), as the
+    site documents it.
+
+    mps: NVIDIA MPS daemon started and stopped once per node around the launch;
+    ccs: Intel compute command streamers (ZEX_NUMBER_OF_CCS per device);
+    alloc_flag: a scheduler allocation flag turns the sharing service on (LSF gpumps);
+    concurrent: the device accepts several processes as they are (AMD GPUs).
+    """
+
+    method: Literal["mps", "ccs", "alloc_flag", "concurrent"]
+    ranks_per_device: list[Annotated[int, STRICT, Ge(1), Le(64)]]
+    alloc_flag: Token | None = None
+    # jsrun: with sharing, one resource set per device (-g 1 and that device's share of its
+    # socket's cores) instead of one per node, so that jsrun itself keeps the ranks of a GPU
+    # on its socket and shows them only that GPU (Summit "Multiple tasks, single GPU per RS").
+    resource_set_per_device: StrictBool = False
+    env: list[EnvVar] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FrameworkVariant(Sourced):
+    """How a framework module release talks between ranks (first matching `since` wins)."""
+
+    since: str | None = None  # module version from which this applies; None: any older one
+    backend: Literal["nccl", "xccl", "ccl", "gloo"]
+    ipex: StrictBool = False
+    # The documented module versions of this variant; when any variant lists releases, a
+    # requested version must be one of them (no guessing from a version that does not exist).
+    releases: list[Token] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FrameworkStack(Sourced):
+    module: Token  # the module name whose versions select a variant, e.g. frameworks
+    variants: list[FrameworkVariant]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContainerRuntime(Sourced):
+    """How to run a user's own image (--container)."""
+
+    runtime: Literal["singularity", "apptainer"]
+    module: Token | None = None  # loaded before the runtime is used
+    binds: list[Token] = field(default_factory=list)
+    exec_args: list[Token] = field(default_factory=list)
+    python: Token = "python3"
+    # What a user's own image must provide to run well here, said once when --container is used.
+    hint: str | None = None
+
+
+# ---------------------------------------------------------------- software environment
+@dataclass(frozen=True, kw_only=True)
+class When:
+    """Conditions under which an env var applies; all given ones must hold."""
+
+    __pydantic_config__ = FORBID
+    min_nodes: PositiveInt | None = None
+    max_nodes: PositiveInt | None = None
+    precision: list[Precision] = field(default_factory=list)
+    framework: Literal["pytorch", "tensorflow"] | None = None
+    # true: only where the framework stack imports intel_extension_for_pytorch; false: only
+    # where it does not
+    ipex: StrictBool | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class EnvVar(Sourced):
+    name: Identifier
+    value: str | None = None
+    # set: NAME=value; prepend: NAME=value:$NAME; unset: unset NAME
+    action: Literal["set", "prepend", "unset"] = "set"
+    # expand: value may reference ${VAR} (rendered in double quotes); otherwise literal.
+    expand: StrictBool = False
+    when: When | None = None
+    # The value is a directory on node-local storage: the script creates it once on every node
+    # before the launch and removes it at exit (MIOpen's caches on LUMI's /tmp).
+    node_dir: StrictBool = False
+    # The documented set this variable belongs to when the set is essential (e.g. "oneCCL
+    # minimal set"): lint reports a script that drops a member.
+    required: str | None = None
+    # A module that already sets this value: a script loading it need not export it again.
+    preset_by: Token | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModuleCommand(Sourced):
+    action: Literal["use", "load", "unload", "purge"]
+    name: Token | None = None
+    # Only for this --framework (the site ships the frameworks in different modules).
+    framework: Literal["pytorch", "tensorflow"] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Container(Sourced):
+    runtime: Literal["singularity", "apptainer"]
+    image: Token
+    binds: list[Token] = field(default_factory=list)
+    python: Token = "python"
+    # A variable set inside the image whose value activates its Python (LUMI's WITH_CONDA).
+    activate_var: Identifier | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Python(Sourced):
+    executable: Token = "python3"
+    # false: the site provides no framework environment, so a bundled app needs --python
+    # (your environment's interpreter) or --container.
+    provides_framework: StrictBool = True
+    conda_env: Token | None = None
+    venv: Token | None = None
+    container: Container | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FrameworkSupport(Sourced):
+    """What the site's documented software offers one framework's bundled apps. Unavailable:
+    `--framework F --app A` is refused (why and source in the message) unless --container
+    brings the framework; available: the note shows in `explain`."""
+
+    available: StrictBool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Precisions(Sourced):
+    default: Precision
+    supported: list[Precision]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Copper(Sourced):
+    module: Token
+    launch: Token
+    stop: Token
+    mount: ExpandablePath
+    service_cores: list[NonNegInt] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Profile:
+    """A whole site profile, after `extends` is merged."""
+
+    __pydantic_config__ = FORBID
+    name: Annotated[str, SITE_NAME]
+    description: NonEmptyStr
+    status: Literal["production", "test", "decommissioned", "local"]
+    references: dict[str, str]
+    node: Node
+    scheduler: Scheduler
+    launcher: Launcher
+    cpu_binding: CpuBinding
+    gpu_affinity: GpuAffinity
+    precision: Precisions
+    python: Python
+    modules: list[ModuleCommand] = field(default_factory=list)
+    env: list[EnvVar] = field(default_factory=list)
+    copper: Copper | None = None
+    device_sharing: DeviceSharing | None = None
+    framework_stack: FrameworkStack | None = None
+    frameworks: dict[Literal["pytorch", "tensorflow"], FrameworkSupport] = field(
+        default_factory=dict)
+    containers: ContainerRuntime | None = None
+    # Ranks per node when the user gives none; GPU sites default to one rank per device.
+    default_ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)] | None = None
+    extends: Annotated[str, SITE_NAME] | None = None
+
+    # Derived values, shared with the render path's light records (jobgen.profiles.records).
+    devices_per_node = property(devices_per_node)
+    device_kind = property(device_kind)

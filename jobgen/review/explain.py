@@ -1,0 +1,446 @@
+"""`jobgen explain`: the plan laid open: per-rank placement, a drawing of one node, and every
+directive, module, export and launcher flag with its reason, source and layer.
+
+Builds one report (plain data, so `--format json` is the same content) and formats it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..plan.build import Plan, Request
+from ..plan.program import PREFLIGHT_EXIT
+from ..profiles.cpus import format_cpu_list, parse_cpu_list
+from ..profiles.load import LoadedProfile
+from ..profiles.provenance import Provenance
+from ..shell import join
+from .scriptparse import directive_items
+
+RANK_SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+# directive option -> (Request field / command-line option, profile key path or None)
+_DIRECTIVE_ORIGIN: dict[str, tuple[str, str | None]] = {
+    "-A": ("account", None), "--account": ("account", None), "-P": ("account", None),
+    "-N": ("job_name", None), "--job-name": ("job_name", None), "-J": ("job_name", None),
+    "--jobname": ("job_name", None), "-O": ("job_name", None), "-o": ("job_name", None),
+    "-e": ("job_name", None),
+    "-q": ("queue", "scheduler.queues"), "--partition": ("queue", "scheduler.queues"),
+    "-l select": ("nodes", "scheduler.system_resource"), "--nodes": ("nodes", None),
+    "-nnodes": ("nodes", None), "-n": ("nodes", None),
+    "-l walltime": ("walltime", "scheduler.default_walltime"),
+    "--time": ("walltime", "scheduler.default_walltime"),
+    "-W": ("walltime", "scheduler.default_walltime"),
+    "-t": ("walltime", "scheduler.default_walltime"),
+    "-l filesystems": ("filesystems", "scheduler.filesystems"),
+    "-alloc_flags": ("", "scheduler.alloc_flags"),
+}
+
+
+def _option(field: str) -> str:
+    return "--" + field.replace("_", "-")
+
+
+def _fact(text: str, why: str, source: str, layer: str, unconfirmed: str | None,
+          **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"text": text, "why": why, "source": source, "layer": layer,
+                           "unconfirmed": unconfirmed}
+    out.update(extra)
+    return out
+
+
+class _Layers:
+    def __init__(self, loaded: LoadedProfile, req: Request, plan: Plan) -> None:
+        self.prov = Provenance(loaded)
+        self.loaded = loaded
+        self.req = req
+        self.plan = plan
+
+    def directive(self, text: str, layer: str) -> str:
+        profile = self.loaded.profile
+        body = text[len(self.plan.directive_prefix):].strip()
+        if any(d.value == body for d in profile.scheduler.directives):
+            return self.prov.layer("scheduler.directives")
+        if layer == "command line":
+            return "command line"
+        items = directive_items(body)
+        key = items[0][0] if items else ""
+        field, path = _DIRECTIVE_ORIGIN.get(key, ("", None))
+        origins = dict(self.req.origins)
+        if field in origins:  # a user default (config file or environment)
+            return origins[field]
+        if field and getattr(self.req, field, None) is not None:
+            return f"command line ({_option(field)})"
+        if path:
+            return f"{self.prov.layer(path)} ({path})"
+        if field == "job_name":
+            return "jobgen default (the app's name)"
+        if field == "nodes":
+            return "jobgen default (1 node)"
+        return "computed by jobgen from the request and the node topology"
+
+    def env(self, name: str, layer: str) -> str:
+        if layer == "command line":
+            user = {e.partition("=")[0] for e in self.req.env}
+            return "command line (--env)" if name in user else "command line"
+        if layer == "plan":
+            return "computed by jobgen"
+        if any(v.name == name for v in self.loaded.profile.env):
+            return self.prov.layer("env")
+        return f"{self.prov.layer('cpu_binding.recipes')} (binding recipe)"
+
+    def simple(self, layer: str, path: str) -> str:
+        if layer == "command line":
+            return "command line"
+        if layer == "plan":
+            return f"computed by jobgen from {self.prov.layer(path)} ({path})"
+        return self.prov.layer(path)
+
+    def launch(self, layer: str, source: str) -> str:
+        if layer == "profile":
+            return self.prov.layer("launcher.args")
+        if layer == "command line":
+            return "command line"
+        b = self.loaded.profile.cpu_binding
+        path = "cpu_binding" if source == b.source else "launcher"
+        return f"computed by jobgen from {self.prov.layer(path)} ({path})"
+
+
+def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
+                 notes: list[str] | None = None) -> dict[str, Any]:
+    layers = _Layers(loaded, req, plan)
+    p = loaded.profile
+    report: dict[str, Any] = {
+        "site": plan.site,
+        "status": plan.status,
+        "jobgen": plan.version,
+        "request": plan.regenerate,
+        "profile": {"digest": plan.profile_digest, "chain": [
+            {"name": pf.name, "path": str(pf.path), "layer": layers.prov.describe(pf, i)}
+            for i, pf in enumerate(loaded.chain)]},
+        "summary": {
+            "nodes": plan.nodes, "ranks_per_node": plan.ranks_per_node,
+            "ranks_per_device": plan.ranks_per_device, "world_size": plan.world_size,
+            "instances": plan.instances, "dist_backend": plan.backend,
+            "queue": plan.queue, "walltime_seconds": plan.walltime, "precision": plan.precision,
+            "device": plan.device_kind, "framework": plan.framework,
+        },
+        "notes": [*(notes or []), *plan.notes],
+        "defaults": [{"key": key, "value": _default_value(req, key), "layer": layer}
+                     for key, layer in req.origins],
+        "placement": [
+            {"local_rank": s.local_rank, "cpus": format_cpu_list(s.cpus),
+             "cores": format_cpu_list(s.cores), "device": s.device, "device_label": s.device_label,
+             "mask": s.mask, "numa": s.numa, "nic": s.nic}
+            for s in plan.slots
+        ],
+        "mask_variable": plan.mask_variable,
+        "device_selection": _device_selection(plan, layers),
+        "node": _node(plan, loaded, layers),
+        "drawing": draw_node(plan, loaded),
+        "directives": [
+            _fact(d.text, d.why, d.source, layers.directive(d.text, d.layer), d.unconfirmed)
+            for d in plan.directives
+        ],
+        "modules": [
+            _fact(m.text, m.why, m.source, layers.simple(m.layer, "modules"), m.unconfirmed)
+            for m in plan.modules
+        ] + [
+            _fact(f.text, f.why, f.source, layers.simple(f.layer, "python"), f.unconfirmed)
+            for f in plan.python_setup
+        ],
+        "environment": [
+            _fact(e.shell, e.why, e.source, layers.env(e.name, e.layer), e.unconfirmed,
+                  name=e.name)
+            for e in plan.env
+        ],
+        "rendezvous": _fact(
+            f"MASTER_ADDR from {plan.master.method}"
+            + (f" ${plan.master.hostfile}" if plan.master.hostfile else "")
+            + (f" + {plan.master.suffix}" if plan.master.suffix else "")
+            + f", MASTER_PORT={plan.master.port}",
+            plan.master.why, plan.master.source, layers.prov.layer("launcher.master"),
+            plan.master.unconfirmed),
+        "rank_env": _fact(
+            f"RANK={plan.rank_env.rank} LOCAL_RANK={plan.rank_env.local_rank}",
+            plan.rank_env.why, plan.rank_env.source, layers.prov.layer("launcher.rank_env"),
+            plan.rank_env.unconfirmed),
+        "launcher": {
+            "command": plan.launcher_name if plan.launcher else "",
+            "line": plan.launch_line,
+            "binding": _fact(plan.binding.text, plan.binding.why, plan.binding.source,
+                             layers.simple(plan.binding.layer, "cpu_binding.recipes"
+                                           if plan.binding.layer == "profile" else "cpu_binding"),
+                             plan.binding.unconfirmed),
+            "args": [
+                _fact(join(a.words), a.why, a.source, layers.launch(a.layer, a.source),
+                      a.unconfirmed)
+                for a in plan.launch_args
+            ],
+            "source": p.launcher.source,
+        },
+        "app_command": plan.command_line,
+        "program": _program(plan),
+        "steps": _steps(plan, layers),
+        "warnings": list(plan.warnings),
+    }
+    report["unconfirmed"] = _unconfirmed(report)
+    return report
+
+
+def _device_selection(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
+    """How each rank comes to use its device, and what the program must do for it."""
+    sel = getattr(plan, "device_selection", None)
+    if sel is None:
+        return None
+    return _fact(sel.text, sel.why, sel.source, layers.prov.layer("gpu_affinity"),
+                 sel.unconfirmed)
+
+def _default_value(req: Request, key: str) -> str:
+    value = req.queue_preference if key == "queue" else getattr(req, key)
+    return ", ".join(value) if isinstance(value, tuple) else str(value)
+
+
+def _program(plan: Plan) -> list[dict[str, Any]]:
+    """How the ranks' program starts: launcher command, bundled package, the checks before the
+    launch, and the app's defaults with the measurement behind each."""
+    facts = [f for f in (plan.launcher_fact,) if f is not None]
+    if plan.program is not None:
+        facts += plan.program.facts
+    facts += plan.app_defaults
+    return [_fact(f.text, f.why, f.source, f.layer, f.unconfirmed) for f in facts]
+
+
+def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
+    """Device sharing and collectives, framework variant, Copper and staging, where the plan
+    has them."""
+    out = []
+    for f, path in ((plan.sharing_fact, "device_sharing"), (plan.backend_fact, "")):
+        if f is not None:
+            layer = layers.simple(f.layer, path) if path else "computed by jobgen"
+            out.append(_fact(f.text, f.why, f.source, layer, f.unconfirmed))
+    if plan.summary:
+        out.append(_fact(f"after the run: {join(plan.summary)}", "sums the instances' "
+                         "result lines into the job's total throughput (samples/s)",
+                         "workloads/summarize.py", "computed by jobgen", None))
+    fv = getattr(plan, "framework_variant", None)
+    if fv is not None:
+        out.append(_fact(fv.text, fv.why, fv.source, layers.simple(fv.layer, "framework_stack"),
+                         fv.unconfirmed))
+    fs = getattr(plan, "framework_support", None)
+    if fs is not None:
+        out.append(_fact(fs.text, fs.why, fs.source, layers.simple(fs.layer, "frameworks"),
+                         fs.unconfirmed))
+    copper = getattr(plan, "copper", None)
+    if copper is not None:
+        routes = ", ".join(reversed(copper.routes))
+        out.append(_fact(f"{copper.launch}, then {routes} read through {copper.mount.text} "
+                         "(a venv's site-packages or a package directory on PYTHONPATH, a conda "
+                         "environment activated through the mount)", copper.why, copper.source,
+                         "command line (--copper)", None))
+    stage = getattr(plan, "stage", None)
+    if stage is not None:
+        out.append(_fact(f"unpack {stage.archive} to {stage.dest} on every node", stage.why,
+                         "request", "command line (--stage)", None))
+    if plan.node_dirs:
+        out.append(_fact(f"mkdir -p {join(plan.node_dirs)} on every node (removed at exit)",
+                         "node-local directories the environment names (node_dir)",
+                         "profile env", layers.prov.layer("env"), None))
+    pre = plan.preemption
+    if pre is not None:
+        out.append(_fact(pre.text, pre.why, pre.source, layers.simple(pre.layer,
+                         "scheduler.preemption"), pre.unconfirmed))
+    rs = plan.rank_signal_fact
+    if rs is not None:
+        out.append(_fact(f"signals reach the ranks with: {rs.text}", rs.why, rs.source,
+                         layers.prov.layer("launcher.signal_ranks"), rs.unconfirmed))
+    return out
+
+
+def _node(plan: Plan, loaded: LoadedProfile, layers: _Layers) -> dict[str, Any]:
+    node = loaded.profile.node
+    out: dict[str, Any] = {
+        "sockets": node.sockets, "cores_per_socket": node.cores_per_socket,
+        "threads_per_core": node.threads_per_core, "smt_numbering": node.smt_numbering,
+        "topology": _fact(f"{node.sockets} x {node.cores_per_socket} cores, "
+                          f"{node.threads_per_core} threads per core", node.why, node.source,
+                          layers.prov.layer("node"), node.unconfirmed),
+    }
+    if node.reserved is not None:
+        r = node.reserved
+        out["reserved"] = _fact(f"reserved cores {format_cpu_list(r.cores) or 'none'}", r.why,
+                                r.source, layers.prov.layer("node.reserved"), r.unconfirmed,
+                                cores=list(r.cores))
+    if node.gpus is not None:
+        g = node.gpus
+        sub = f" x {g.subdevices_per_gpu} {g.subdevice_name}s" if g.subdevice_name else ""
+        out["gpus"] = _fact(f"{g.count} x {g.model}{sub}", g.why, g.source,
+                            layers.prov.layer("node.gpus"), g.unconfirmed)
+    if node.nics is not None:
+        n = node.nics
+        out["nics"] = _fact(f"{n.count} NICs" + (f" ({', '.join(n.names)})" if n.names else ""),
+                            n.why, n.source, layers.prov.layer("node.nics"), n.unconfirmed)
+    aff = loaded.profile.gpu_affinity
+    out["gpu_affinity"] = _fact(
+        f"{aff.scheme}" + (f" via {aff.variable}" if aff.variable and aff.scheme == "mask"
+                           else "")
+        + (f", {aff.hierarchy} hierarchy" if aff.hierarchy else "")
+        + (f", order {aff.order}" if aff.order else ""),
+        aff.why, aff.source, layers.prov.layer("gpu_affinity"), aff.unconfirmed)
+    return out
+
+
+def _unconfirmed(report: dict[str, Any]) -> list[str]:
+    out = []
+
+    def visit(item: Any) -> None:
+        if isinstance(item, dict):
+            if item.get("unconfirmed") and "text" in item:
+                out.append(f"{item['text']}: {item['unconfirmed']}")
+            for value in item.values():
+                visit(value)
+        elif isinstance(item, list):
+            for value in item:
+                visit(value)
+
+    for key in ("node", "device_selection", "directives", "modules", "environment",
+                "rendezvous", "rank_env", "launcher", "program", "steps"):
+        visit(report[key])
+    return out
+
+
+# ---------------------------------------------------------------- drawing
+def draw_node(plan: Plan, loaded: LoadedProfile) -> list[str]:
+    """One node: a row of cores per NUMA domain (or socket), each marked with its owner."""
+    profile = loaded.profile
+    node = profile.node
+    total = node.sockets * node.cores_per_socket
+    owner: dict[int, str] = {}
+    for s in plan.slots:
+        sym = RANK_SYMBOLS[s.local_rank] if s.local_rank < len(RANK_SYMBOLS) else "#"
+        for c in s.cores:
+            owner[c] = "*" if c in owner else sym
+    reserved = set(node.reserved.cores) if node.reserved else set()
+    service = set()
+    if getattr(plan, "copper", None) is not None and profile.copper:
+        service = set(profile.copper.service_cores)
+    if node.numa:
+        rows = [(f"NUMA {d.id}", parse_cpu_list(d.cores)) for d in node.numa]
+    else:
+        rows = [(f"socket {k}", list(range(k * node.cores_per_socket,
+                                            (k + 1) * node.cores_per_socket)))
+                for k in range(node.sockets)]
+    lines = [f"one node: {node.sockets} socket(s) x {node.cores_per_socket} cores"
+             f" ({total} cores, {total * node.threads_per_core} logical CPUs)"]
+    width = max(len(label) for label, _ in rows)
+    for label, cores in rows:
+        sockets = sorted({c // node.cores_per_socket for c in cores})
+        where = "/".join(f"socket {k}" for k in sockets)
+        cells = "".join(
+            "R" if c in reserved else "C" if c in service else owner.get(c, ".") for c in cores
+        )
+        span = format_cpu_list(cores)
+        lines.append(f"  {label:<{width}}  {where:<9} cores {span:<9} {cells}")
+    lines.append("  legend: 0-9a-z local rank owning the core, R reserved, "
+                 + ("C Copper service core, " if service else "") + ". not bound")
+    if node.gpus:
+        by_device: dict[int, list[int]] = {}
+        for s in plan.slots:
+            if s.device is not None:
+                by_device.setdefault(s.device, []).append(s.local_rank)
+        devices = {d.index: d for d in node.gpus.devices}
+        subs = node.gpus.subdevices_per_gpu
+        name = node.gpus.subdevice_name
+        for g in range(node.gpus.count):
+            parts = []
+            numa = nic = None
+            for k in range(subs):
+                index = g * subs + k
+                dev = devices.get(index)
+                if dev is not None:
+                    numa = dev.numa if dev.numa is not None else numa
+                    nic = dev.nic or nic
+                ranks = by_device.get(index, [])
+                who = ", ".join(f"rank {r}" for r in ranks) or "idle"
+                parts.append(f"{name} {k} -> {who}" if name else who)
+            near = (f" NUMA {numa}" if numa is not None else "") + (f" NIC {nic}" if nic else "")
+            lines.append(f"  GPU {g}{near}: " + "; ".join(parts))
+    return lines
+
+
+# ---------------------------------------------------------------- text
+def _fmt_fact(f: dict[str, Any], indent: str = "  ") -> list[str]:
+    out = [f"{indent}{f['text']}"]
+    out.append(f"{indent}    why: {f['why']}")
+    out.append(f"{indent}    source: {f['source']}   layer: {f['layer']}")
+    if f.get("unconfirmed"):
+        out.append(f"{indent}    UNCONFIRMED: {f['unconfirmed']}")
+    return out
+
+
+def format_text(report: dict[str, Any]) -> str:
+    s = report["summary"]
+    from ..profiles.walltime import hms
+
+    lines = [
+        f"jobgen explain: {report['site']} ({report['status']}), jobgen {report['jobgen']}",
+        f"request: {report['request']}",
+        "profile: " + " <- ".join(f"{c['name']} ({c['layer']})" for c in report["profile"]["chain"])
+        + f"  sha256:{report['profile']['digest'][:16]}",
+        (f"job: {s['nodes']} node(s) x {s['ranks_per_node']} instance(s) = {s['instances']} "
+         "independent trainings (world size 1 each), " if s["instances"] else
+         f"job: {s['nodes']} node(s) x {s['ranks_per_node']} rank(s) = {s['world_size']} ranks, ")
+        + f"collectives {s['dist_backend'] or '-'}, "
+        f"queue {s['queue'] or '-'}, walltime {hms(s['walltime_seconds'])}, "
+        f"{s['precision']} on {s['device']}",
+    ]
+    lines += [f"note: {n}" for n in report["notes"]]
+    lines += [f"default: {d['key']}={d['value']}   layer: {d['layer']}"
+              for d in report["defaults"]]
+    lines += [f"WARNING: {w}" for w in report["warnings"]]
+
+    lines += ["", "== placement (per node-local rank)"]
+    header = ["rank", "cpus", "device", report["mask_variable"] or "mask", "NUMA", "NIC"]
+    rows = [[str(p["local_rank"]), p["cpus"] or "-",
+             f"{p['device']} ({p['device_label']})" if p["device"] is not None else "-",
+             p["mask"] if p["mask"] is not None else "-",
+             str(p["numa"]) if p["numa"] is not None else "-", p["nic"] or "-"]
+            for p in report["placement"]]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for r in [header, *rows]:
+        lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+
+    lines += ["", "== node"] + report["drawing"]
+    node = report["node"]
+    for key in ("topology", "reserved", "gpus", "nics", "gpu_affinity"):
+        if key in node:
+            lines += _fmt_fact(node[key])
+    if report.get("device_selection"):
+        lines += ["", "== device selection (what the program must do)"]
+        lines += _fmt_fact(report["device_selection"])
+
+    def section(title: str, facts: list[dict[str, Any]]) -> None:
+        lines.extend(["", f"== {title}"])
+        if not facts:
+            lines.append("  (none)")
+        for f in facts:
+            lines.extend(_fmt_fact(f))
+
+    section("directives", report["directives"])
+    section("modules", report["modules"])
+    section("environment", report["environment"])
+    section("rendezvous and rank variables", [report["rendezvous"], report["rank_env"]])
+    la = report["launcher"]
+    lines += ["", f"== launcher: {la['command']}"]
+    lines += _fmt_fact(la["binding"])
+    for a in la["args"]:
+        lines += _fmt_fact(a)
+    if report["steps"]:
+        section("device sharing, collectives, framework and job steps", report["steps"])
+    if report["program"]:
+        section(f"program: starts once checked (exit {PREFLIGHT_EXIT} before any rank if "
+                "not); the app's defaults", report["program"])
+    lines += ["", "== app command", f"  {report['app_command']}"]
+    if report["unconfirmed"]:
+        lines += ["", f"== unconfirmed values used ({len(report['unconfirmed'])})"]
+        lines += [f"  - {u}" for u in report["unconfirmed"]]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,421 @@
+"""Read a job script back: directives, modules, exports, the launcher line, the wrapper table.
+
+Shared by `lint`, `diff` and `verify`. It understands jobgen's own scripts fully and
+hand-written ones as far as their lines are plain: simple `NAME=value` assignments are
+substituted into the launcher line, anything computed at run time is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..plan.launchers import TORCHRUN_MODULE
+from ..shell import split
+from ..textfile import read_text
+from .arith import evaluate
+
+PREFIXES = {"#PBS": "pbs", "#SBATCH": "slurm", "#BSUB": "lsf", "#COBALT": "cobalt"}
+LAUNCHERS = ("mpiexec", "mpirun", "srun", "jsrun", "aprun", "torchrun")
+# Programs a launcher runs once per node to prepare or tidy it (staging, node-local cache
+# directories): such a step is not the launch of the ranks.
+HOUSEKEEPING = frozenset({"mkdir", "rm", "cp", "mv", "tar", "rsync", "ln", "touch", "chmod",
+                          "cat", "ls", "du", "df", "sync", "true", "hostname"})
+# Flags that take no value, so the word after them is not theirs.
+BOOLEAN_FLAGS = frozenset({
+    "--envall", "-envall", "--genvall", "-genvall", "--standalone", "--no-python",
+    "--exclusive", "--allow-run-as-root", "--oversubscribe", "--report-bindings",
+    "--verbose", "-v", "--label", "-l", "--noprefix", "--line-buffer",
+})
+
+_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+_EXPORT_ONLY = re.compile(r"^export\s+([A-Za-z_][A-Za-z0-9_]*(?:\s+[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
+_UNSET = re.compile(r"^unset\s+(.+)$")
+_HEREDOC = re.compile(r"<<-?\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)['\"]?")
+_CASE = re.compile(r"^\s*([0-9]{1,9})\)\s*(?:export\s+([A-Za-z_][A-Za-z0-9_]*)=(\S*?))?\s*;;")
+_SLOT_COMMENT = re.compile(r"^\s*#\s*local rank ([0-9]{1,9}):\s*(.*)$")
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_ARITH = re.compile(r"\$\(\(([^()]*)\)\)")
+_FUNCTION = re.compile(r"^(?:function\s+[A-Za-z_][\w-]*(?:\s*\(\s*\))?|[A-Za-z_][\w-]*\s*\(\s*\))"
+                       r"\s*\{(.*)$")
+MAX_EXPANDED = 1 << 20  # characters one statement may grow to by variable substitution
+
+
+@dataclass(frozen=True)
+class Directive:
+    line: int
+    prefix: str
+    text: str  # the whole line
+    body: str  # after the prefix, trailing comment removed
+
+
+@dataclass(frozen=True)
+class Setting:
+    line: int
+    name: str
+    value: str | None  # None for unset
+    action: str  # set | unset
+    in_heredoc: bool
+
+
+@dataclass(frozen=True)
+class Header:
+    version: str | None = None
+    regenerate: str | None = None
+    site: str | None = None
+    layer: str | None = None
+    digest: str | None = None
+
+
+@dataclass
+class Script:
+    path: str
+    text: str
+    lines: list[str]
+    shebang: str | None = None
+    header: Header = field(default_factory=Header)
+    directives: list[Directive] = field(default_factory=list)
+    modules: list[tuple[int, str]] = field(default_factory=list)
+    settings: list[Setting] = field(default_factory=list)
+    variables: dict[str, str] = field(default_factory=dict)
+    launch_line: int | None = None
+    launch_text: str = ""
+    launch_argv: list[str] = field(default_factory=list)
+    masks: dict[int, tuple[str, str, int]] = field(default_factory=dict)  # rank -> var, value, line
+    slot_notes: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def dialect(self) -> str | None:
+        prefixes = {d.prefix for d in self.directives}
+        for prefix, name in PREFIXES.items():
+            if prefix in prefixes:
+                return name
+        return None
+
+    def exported(self) -> dict[str, Setting]:
+        """The batch script's environment for the ranks: top-level exports, last one wins."""
+        out: dict[str, Setting] = {}
+        for s in self.settings:
+            if not s.in_heredoc:
+                out[s.name] = s
+        return out
+
+
+def _strip_comment(body: str) -> str:
+    """Drop a trailing ' # comment' that is outside quotes."""
+    quote = None
+    for i, ch in enumerate(body):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and i > 0 and body[i - 1].isspace():
+            return body[:i].rstrip()
+    return body.rstrip()
+
+
+def _unquote(value: str) -> str:
+    try:
+        words = split(value)
+    except ValueError:
+        return value
+    return "".join(words) if len(words) == 1 else value
+
+
+def substitute(text: str, variables: dict[str, str]) -> str:
+    """Replace $NAME / ${NAME} with known literal values and evaluate small literal $(( )).
+
+    Both are bounded: expansion stops growing the text past MAX_EXPANDED characters, and
+    arithmetic is left as written unless `arith.evaluate` finds it small and literal.
+    """
+    budget = [MAX_EXPANDED - len(text)]
+
+    def var(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(2)
+        value = variables.get(name)
+        # only literal values: a command substitution is known at run time only
+        if value is None or "$" in value or "`" in value or len(value) > budget[0]:
+            return m.group(0)
+        budget[0] -= len(value)
+        return value
+
+    out = _VAR.sub(var, text)
+
+    def arith(m: re.Match[str]) -> str:
+        value = evaluate(m.group(1))
+        return m.group(0) if value is None else str(value)
+
+    return _ARITH.sub(arith, out)
+
+
+def _header(lines: list[str]) -> Header:
+    version = regen = site = layer = digest = None
+    for line in lines[:12]:
+        if m := re.match(r"^# Generated by jobgen (\S+)", line):
+            version = m.group(1)
+        elif line.startswith("# Regenerate: "):
+            regen = line[len("# Regenerate: "):].strip()
+        elif m := re.match(r"^# Profile: (\S+) \((.*)\) sha256:([0-9a-f]{64})", line):
+            site, layer, digest = m.groups()
+    return Header(version, regen, site, layer, digest)
+
+
+def parse_text(text: str, path: str = "<script>") -> Script:
+    # Lines end where bash ends them, at \n only: a \r stays on its line (and lint reports it).
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    script = Script(path=path, text=text, lines=lines)
+    if lines and lines[0].startswith("#!"):
+        script.shebang = lines[0][2:].strip()
+    script.header = _header(lines)
+    heredoc_end: str | None = None
+    in_function = False
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        number = i + 1
+        i += 1
+        stripped = raw.strip()
+        if heredoc_end is not None:
+            if stripped == heredoc_end:
+                heredoc_end = None
+                continue
+            if m := _CASE.match(raw):
+                if m.group(2):
+                    script.masks[int(m.group(1))] = (m.group(2), m.group(3), number)
+                    script.settings.append(Setting(number, m.group(2), m.group(3), "set", True))
+                continue
+            if m := _SLOT_COMMENT.match(raw):
+                script.slot_notes[int(m.group(1))] = m.group(2).strip()
+                continue
+            _settings(script, stripped, number, True)
+            continue
+        if stripped.startswith("#"):
+            word = stripped.split(None, 1)[0] if stripped else ""
+            if word in PREFIXES:
+                body = _strip_comment(stripped[len(word):].strip())
+                script.directives.append(Directive(number, word, stripped, body))
+            continue
+        if not stripped:
+            continue
+        logical, i = _join_continued(lines, i, stripped)
+        if m := _HEREDOC.search(logical):
+            heredoc_end = m.group(1)
+        if m := _FUNCTION.match(logical):  # a function runs when called (cleanup traps)
+            in_function = not m.group(1).rstrip().endswith("}")
+            continue
+        if in_function:
+            in_function = logical != "}"
+        for part in _split_commands(logical):
+            _command(script, part, number, launch=not in_function)
+    return script
+
+
+def _join_continued(lines: list[str], i: int, first: str) -> tuple[str, int]:
+    """A statement continued with trailing backslashes, as one line (linear in its length)."""
+    pieces = [first]
+    while pieces[-1].endswith("\\") and i < len(lines):
+        pieces[-1] = pieces[-1][:-1].rstrip()
+        if not pieces[-1]:
+            pieces.pop()
+        pieces.append(lines[i].strip())
+        i += 1
+    return " ".join(pieces), i
+
+
+def _split_commands(logical: str) -> list[str]:
+    """`a; b` -> ['a', 'b'] outside quotes (enough for `module use X; module load Y`)."""
+    parts: list[str] = []
+    quote = None
+    depth = 0
+    start = 0
+    for j, ch in enumerate(logical):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == ";" and depth == 0:
+            parts.append(logical[start:j].strip())
+            start = j + 1
+    parts.append(logical[start:].strip())
+    return [p for p in parts if p]
+
+
+def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
+    if m := _UNSET.match(stmt):
+        for name in m.group(1).split():
+            script.settings.append(Setting(number, name, None, "unset", in_heredoc))
+        return True
+    if m := _EXPORT_ONLY.match(stmt):
+        for name in m.group(1).split():
+            if name in script.variables and not in_heredoc:
+                script.settings.append(Setting(number, name, script.variables[name], "set", False))
+        return True
+    if stmt.startswith("export ") and " " in stmt[7:].strip() and "=" in stmt:
+        # export A=1 B=2
+        try:
+            words = split(stmt[7:])
+        except ValueError:
+            words = []
+        if words and all(_ASSIGN.match(w) for w in words):
+            for w in words:
+                name, _, value = w.partition("=")
+                script.settings.append(Setting(number, name, value, "set", in_heredoc))
+                if not in_heredoc:
+                    script.variables[name] = value
+            return True
+    m = _ASSIGN.match(stmt)
+    if m:
+        name, value = m.group(1), _unquote(m.group(2))
+        if not in_heredoc:
+            script.variables[name] = value
+        if stmt.startswith("export ") or in_heredoc:
+            script.settings.append(Setting(number, name, value, "set", in_heredoc))
+        return True
+    return False
+
+
+def _command(script: Script, stmt: str, number: int, launch: bool = True) -> None:
+    """A command: a module line, a setting, or a launch. The launch of the ranks is the last
+    launcher statement outside a function that runs more than housekeeping: scripts prepare
+    nodes first (staging, cache directories, MPS daemons) and start the training after, and
+    a function (a cleanup trap) runs only when called."""
+    if stmt.startswith("module ") or stmt == "module":
+        script.modules.append((number, " ".join(stmt.split())))
+        return
+    if _settings(script, stmt, number, False) or not launch:
+        return
+    try:
+        words = command_words(_runtime_values(substitute(stmt, script.variables)))
+    except ValueError:
+        return
+    for k, word in enumerate(words[:3]):
+        if launcher_name(word) in LAUNCHERS:
+            _, program = launcher_items(words[k:])
+            if program and program[0].rsplit("/", 1)[-1] in HOUSEKEEPING:
+                return
+            script.launch_line = number
+            script.launch_text = stmt
+            script.launch_argv = words[k:]
+            return
+        if words[k + 1:k + 3] == ["-m", TORCHRUN_MODULE]:  # a chosen Python's own torchrun
+            script.launch_line = number
+            script.launch_text = stmt
+            script.launch_argv = ["torchrun", *words[k + 3:]]
+            return
+        if word not in ("time", "exec", "env", "command"):
+            return
+
+
+def launcher_name(word: str) -> str:
+    """`/usr/bin/mpiexec.mpich` -> `mpiexec`: the launcher a command word names."""
+    return word.rsplit("/", 1)[-1].split(".", 1)[0]
+
+
+_CONTROL = frozenset({"&", "&&", "|", "||", ";", ";;", "|&"})
+_REDIRECT = re.compile(r"(\d*)(>>?|<<?|>&|<&|&>>?|>\|)(.*)")
+
+
+def command_words(text: str) -> list[str]:
+    """The words of one simple command: `cmd args &` or `cmd args > log 2>&1 | tee` ends at
+    the control operator and leaves out redirections, which the shell never passes on."""
+    words: list[str] = []
+    pieces = split(text)
+    k = 0
+    while k < len(pieces):
+        word = pieces[k]
+        if word in _CONTROL:
+            break
+        m = _REDIRECT.fullmatch(word)
+        if m:
+            k += 1 if m.group(3) else 2  # `2>&1`, `>log` carry their target; `>` takes the next
+            continue
+        words.append(word)
+        k += 1
+    return words
+
+
+def _runtime_values(text: str) -> str:
+    """`$(cmd ...)` is known at run time only: one opaque word instead of its pieces."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if text.startswith("$(", i) and not text.startswith("$((", i):
+            depth, j = 0, i + 1
+            while j < len(text):
+                depth += {"(": 1, ")": -1}.get(text[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            out.append("$RUNTIME_VALUE")
+            i = j + 1
+            continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def parse_file(path: Path | str) -> Script:
+    """A script from disk: a regular text file of bounded size, read once."""
+    return parse_text(read_text(Path(path), "script"), str(path))
+
+
+# ---------------------------------------------------------------- tokenising
+def directive_items(body: str) -> list[tuple[str, str]]:
+    """'-l select=2:system=x,walltime=1:00:00' -> [('-l select', '2:system=x'), ...]."""
+    try:
+        words = split(body)
+    except ValueError:
+        words = body.split()
+    out: list[tuple[str, str]] = []
+    k = 0
+    while k < len(words):
+        w = words[k]
+        if w.startswith("--") and "=" in w:
+            key, _, value = w.partition("=")
+            out.append((key, value))
+        elif w == "-l" and k + 1 < len(words):
+            k += 1
+            for res in words[k].split(","):
+                name, _, value = res.partition("=")
+                out.append((f"-l {name}", value))
+        elif w.startswith("-") and k + 1 < len(words) and not words[k + 1].startswith("-"):
+            out.append((w, words[k + 1]))
+            k += 1
+        else:
+            out.append((w, ""))
+        k += 1
+    return out
+
+
+def launcher_items(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """Launcher flags as (flag, value) and the rest of the line (the program and its args)."""
+    items: list[tuple[str, str]] = []
+    k = 1
+    while k < len(argv):
+        w = argv[k]
+        if not w.startswith("-"):
+            break
+        if "=" in w and w.startswith("-"):
+            key, _, value = w.partition("=")
+            items.append((key, value))
+        elif w in BOOLEAN_FLAGS or k + 1 >= len(argv):
+            items.append((w, ""))
+        else:
+            items.append((w, argv[k + 1]))
+            k += 1
+        k += 1
+    return items, argv[k:]
+
+
+def launcher_flags(argv: list[str]) -> dict[str, str]:
+    items, _ = launcher_items(argv)
+    return {k: v for k, v in items}
