@@ -242,7 +242,8 @@ def test_two_workers_stop_together_when_one_is_signalled_and_resume(app: str,
     procs[1].send_signal(signal.SIGUSR1)
     stopped_runs = _finish(procs)
     err0 = "".join(seen) + stopped_runs[0].stderr
-    assert [r.returncode for r in stopped_runs] == [138, 138], err0
+    assert [r.returncode for r in stopped_runs] == [138, 138], \
+        f"rank 0:\n{err0[-3000:]}\nrank 1:\n{stopped_runs[1].stderr[-3000:]}"
     stopped = int(err0.split("saved a checkpoint at step ")[1].split()[0])
     assert 4 <= stopped < steps
 
