@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, run_jobgen
 
-from jobgen import output
+from jobgen.cli import output
 from jobgen.errors import JobgenError
 
 RENDER = ["render", "--site", "local", "--app", "ffn"]

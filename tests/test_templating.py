@@ -9,7 +9,7 @@ import sys
 import pytest
 from helpers import ROOT, plan_for
 
-from jobgen import render as render_mod
+from jobgen.text import render as render_mod
 from jobgen.profiles.load import site_names
 from jobgen.shell import checked_output
 from jobgen.text.render import FILTERS, TEMPLATE_FOR, TESTS, compiled, environment, templates_dir
