@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, plan_for, run_jobgen
 
+from jobgen.errors import JobgenError
 from jobgen.plan.apps import workloads_dir
 from jobgen.plan.build import Request
 from jobgen.plan.program import PREFLIGHT_EXIT
@@ -65,6 +66,31 @@ def test_tensorflow_apps_are_checked_by_their_own_parser_and_keep_their_defaults
     assert not {"--compile", "--optimizer-impl", "--workers"} & set(words)
     assert plan.precision == load_profile("polaris").profile.precision.default
     assert plan.app_defaults == ()
+
+
+def test_the_arguments_jobgen_writes_for_every_site_and_app_are_ones_the_app_accepts():
+    """Without --app-args the app's parser is not run at render time (it costs the render its
+    imports), so every argument list jobgen writes itself is parsed here."""
+    from jobgen.plan.apps import app_names, check_app_args, load_app
+    from jobgen.profiles.load import site_names
+
+    checked = 0
+    for site_name in site_names():
+        for name in app_names():
+            app = load_app(name)
+            for framework in app.frameworks:
+                try:
+                    plan = plan_for(site_name, app=name, framework=framework,
+                                    nodes=1 if site_name.startswith("local") else 2)
+                except JobgenError:
+                    continue  # a site that refuses the framework (LUMI and TensorFlow)
+                words = list(plan.command)
+                argv = words[words.index(app.module) + 1:]
+                ns = check_app_args(app, [w if isinstance(w, str) else "X" for w in argv],
+                                    framework)
+                assert ns.device == plan.device_kind and ns.precision == plan.precision
+                checked += 1
+    assert checked >= 60
 
 
 def test_app_args_are_checked_without_importing_torch():

@@ -9,9 +9,9 @@ import sys
 import pytest
 from helpers import ROOT, plan_for
 
-from jobgen.text import render as render_mod
 from jobgen.profiles.load import site_names
 from jobgen.shell import checked_output
+from jobgen.text import render as render_mod
 from jobgen.text.render import FILTERS, TEMPLATE_FOR, TESTS, compiled, environment, templates_dir
 from jobgen.text.templating import Fallback, compiled_environment
 

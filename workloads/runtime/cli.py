@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 
 TYPE_CHECKING = False  # jobgen parses --app-args with this module while rendering: keep it light
 if TYPE_CHECKING:
@@ -197,6 +196,8 @@ def check_args(app: str, argv: Sequence[str], framework: str = "pytorch"
 
 
 def _report_fatal(exc: BaseException) -> None:
+    import traceback  # only when a run fails: jobgen imports this module while rendering
+
     rank = os.environ.get("RANK", "0")
     print(f"[workloads rank {rank}] FATAL {type(exc).__name__}: {exc}", file=sys.stderr)
     traceback.print_exc(file=sys.stderr)
