@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -81,6 +82,11 @@ def select_device(requested: str, local_rank: int, ipex: bool | None = None) -> 
         return DeviceInfo(torch.device("xpu", idx), "xpu", torch.xpu.get_device_name(idx),
                           "xpu", used_ipex)
     return DeviceInfo(torch.device("cpu"), "cpu", "cpu", "cpu", used_ipex)
+
+
+def device_api(dev: DeviceInfo) -> Any:
+    """torch.cuda or torch.xpu for an accelerator, None for the CPU (or an XPU torch lacks)."""
+    return {"cuda": torch.cuda, "xpu": getattr(torch, "xpu", None)}.get(dev.type)
 
 
 def synchronize(dev: DeviceInfo) -> None:

@@ -11,19 +11,10 @@ import torch
 import torch.distributed as dist
 
 from .device import DeviceInfo
-from .ranks import DistEnv, _int, detect_dist_env, export_env, started_by
+from .ranks import DistEnv, _int, detect_dist_env, export_env, ranks_per_device, started_by
 
-__all__ = ["DistEnv", "detect_dist_env", "export_env", "init_distributed", "shutdown",
-           "started_by"]
-
-
-def ranks_per_device(environ: Mapping[str, str] | None = None) -> int:
-    """Processes sharing each device, as the jobgen script says (JOBGEN_RANKS_PER_DEVICE)."""
-    env = os.environ if environ is None else environ
-    try:
-        return max(int(env.get("JOBGEN_RANKS_PER_DEVICE") or 1), 1)
-    except ValueError:
-        return 1
+__all__ = ["DistEnv", "detect_dist_env", "export_env", "init_distributed", "ranks_per_device",
+           "shutdown", "started_by"]
 
 
 @dataclass(frozen=True)

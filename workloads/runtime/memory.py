@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .device import DeviceInfo
+from .device import DeviceInfo, device_api
 
 #: Share of the memory free at start that the auto batch may use: the rest absorbs allocator
 #: fragmentation, the DDP buckets' growth and the difference between the probe and the run.
@@ -30,13 +30,9 @@ class MemoryFit:
     note: str
 
 
-def _api(dev: DeviceInfo):
-    return {"cuda": torch.cuda, "xpu": getattr(torch, "xpu", None)}.get(dev.type)
-
-
 def free_and_total(dev: DeviceInfo) -> tuple[int, int] | None:
     """(free, total) bytes of the device now; None where the framework cannot tell (CPU)."""
-    api = _api(dev)
+    api = device_api(dev)
     if api is None:
         return None
     if hasattr(api, "mem_get_info"):
@@ -50,7 +46,7 @@ def free_and_total(dev: DeviceInfo) -> tuple[int, int] | None:
 def headroom(dev: DeviceInfo) -> dict[str, float | None]:
     """Total memory, peak reserved by this process and what stayed free at the peak (MiB)."""
     info = free_and_total(dev)
-    api = _api(dev)
+    api = device_api(dev)
     if info is None or api is None:
         return {"device_mem_mb": None, "peak_mem_reserved_mb": None, "mem_headroom_mb": None,
                 "mem_headroom_pct": None}
@@ -88,7 +84,7 @@ def fit_batch(make_step: Callable[[], Callable[[int], None]], dev: DeviceInfo, d
     ``extra_bytes()``, asked after the probe, is memory the run needs beyond it (DDP's
     gradient buckets).
     """
-    api = _api(dev)
+    api = device_api(dev)
     info = free_and_total(dev)
     if api is None or info is None:
         return MemoryFit(default, "auto batch on the CPU: no device memory to size it from, "

@@ -142,6 +142,15 @@ def horovod_joinable(environ: Mapping[str, str] | None = None) -> bool:
     return any(env.get(name) not in (None, "") for name in _HOROVOD_JOINABLE)
 
 
+def ranks_per_device(environ: Mapping[str, str] | None = None) -> int:
+    """Processes sharing each device, as the jobgen script says (JOBGEN_RANKS_PER_DEVICE)."""
+    env = os.environ if environ is None else environ
+    try:
+        return max(int(env.get("JOBGEN_RANKS_PER_DEVICE") or 1), 1)
+    except ValueError:
+        return 1
+
+
 def device_index(local_rank: int, device_count: int,
                  environ: Mapping[str, str] | None = None) -> int:
     """This rank's device among the ``device_count`` it sees.
@@ -151,6 +160,4 @@ def device_index(local_rank: int, device_count: int,
     Where a wrapper narrowed visibility (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES,
     ZE_AFFINITY_MASK) the rank sees its own device only, and the modulo makes it device 0.
     """
-    env = os.environ if environ is None else environ
-    per_device = max(int(env.get("JOBGEN_RANKS_PER_DEVICE") or 1), 1)
-    return (local_rank // per_device) % max(device_count, 1)
+    return (local_rank // ranks_per_device(environ)) % max(device_count, 1)

@@ -16,30 +16,14 @@ if TYPE_CHECKING:
     from .device import DeviceInfo
 
 
-def _event_class(dev: DeviceInfo) -> Any:
-    import torch
-
-    if dev.type == "cuda":
-        return torch.cuda.Event
-    if dev.type == "xpu":
-        return getattr(torch.xpu, "Event", None)
-    return None
-
-
-def _current_stream(dev: DeviceInfo) -> Any:
-    import torch
-
-    api = {"cuda": torch.cuda, "xpu": getattr(torch, "xpu", None)}.get(dev.type)
-    return api.current_stream(dev.device) if api is not None else None
-
-
 def device_timer(dev: DeviceInfo, pool: int = 0) -> StepTimer:
     """A timer for a torch device: device events on CUDA / XPU (``pool`` of them made before
     the loop), ``perf_counter`` on the CPU."""
-    from .device import synchronize
+    from .device import device_api, synchronize
 
-    event_cls = _event_class(dev)
-    stream = _current_stream(dev) if event_cls is not None else None
+    api = device_api(dev)
+    event_cls = getattr(api, "Event", None)
+    stream = api.current_stream(dev.device) if event_cls is not None else None
     return StepTimer(lambda: synchronize(dev), event_cls, stream, pool)
 
 
