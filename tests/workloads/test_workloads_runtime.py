@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from workloads_testlib import HAVE_TORCH, REPO, base_env, needs_torch
+from workloads_testlib import HAVE_TORCH, REPO, base_env, free_port, needs_torch
 
 import workloads
 
@@ -193,17 +193,58 @@ def test_horovod_is_used_only_where_it_can_join_the_launch(env: dict[str, str],
     assert horovod_joinable(env) is joinable
 
 
-def test_multiworker_tf_config_on_one_host_leaves_master_port_to_the_launcher() -> None:
+def _tf_configs(world: int, local_world: int, environ: dict[str, str]) -> list[dict]:
+    """tf_config on ``world`` ranks at once (threads: it is a collective), in rank order."""
     import json
+    from concurrent.futures import ThreadPoolExecutor
 
     from workloads.runtime.ranks import DistEnv
     from workloads.tfruntime.distributed import tf_config
 
-    cfg = json.loads(tf_config(DistEnv(2, 2, 4, 4, "torchrun"), 10.0,
-                               {"MASTER_ADDR": "10.0.0.7", "MASTER_PORT": "29500"}))
-    assert cfg == {"cluster": {"worker": ["10.0.0.7:29501", "10.0.0.7:29502", "10.0.0.7:29503",
-                                          "10.0.0.7:29504"]},
-                   "task": {"type": "worker", "index": 2}}
+    def one(rank: int) -> dict:
+        denv = DistEnv(rank, rank % local_world, world, local_world, "torchrun")
+        return json.loads(tf_config(denv, 30.0, environ))
+
+    with ThreadPoolExecutor(world) as pool:
+        return list(pool.map(one, range(world)))
+
+
+@pytest.mark.parametrize("local_world", [4, 1], ids=["one-host", "four-hosts"])
+def test_multiworker_tf_config_uses_ports_the_kernel_says_are_free(local_world: int) -> None:
+    """Every worker reserves a free port (bind to 0) and the ranks exchange them: no port is
+    derived from MASTER_PORT, whose neighbours anything on the host may hold (the CI run that
+    failed with "Could not start gRPC server"). One host meets over an abstract Unix socket
+    and leaves MASTER_PORT to the launcher; several meet at MASTER_ADDR:MASTER_PORT."""
+    import socket
+
+    port = free_port()
+    held = []
+    for taken in (port + 1, port + 2):  # what the old MASTER_PORT+1+i scheme would have used
+        s = socket.socket()
+        try:
+            s.bind(("", taken))
+            s.listen(1)
+            held.append(s)
+        except OSError:
+            s.close()
+    try:
+        cfgs = _tf_configs(4, local_world, {"MASTER_ADDR": "127.0.0.1",
+                                            "MASTER_PORT": str(port)})
+    finally:
+        for s in held:
+            s.close()
+    workers = cfgs[0]["cluster"]["worker"]
+    assert [c["cluster"]["worker"] for c in cfgs] == [workers] * 4  # all agree
+    assert [c["task"] for c in cfgs] == [{"type": "worker", "index": r} for r in range(4)]
+    hosts, ports = zip(*(w.rsplit(":", 1) for w in workers), strict=True)
+    assert set(hosts) == {"127.0.0.1"} and len(set(ports)) == 4
+    assert not {int(p) for p in ports} & {port, port + 1, port + 2}
+
+
+def test_multiworker_tf_config_of_one_rank_needs_no_peer() -> None:
+    cfgs = _tf_configs(1, 1, {"MASTER_ADDR": "10.0.0.7", "MASTER_PORT": "29500"})
+    [worker] = cfgs[0]["cluster"]["worker"]
+    assert worker.startswith("10.0.0.7:") and cfgs[0]["task"]["index"] == 0
 
 
 @needs_torch

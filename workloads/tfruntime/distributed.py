@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -95,7 +96,19 @@ class TFDist:
         if wait is None or getattr(ctx, "coordination_service", None) is None:
             self.barrier()  # older TensorFlow: the collective barrier is the best there is
             return
-        wait("workloads_leave", int(timeout_s * 1000))
+        import tensorflow as tf
+
+        try:
+            wait("workloads_leave", int(timeout_s * 1000))
+        except tf.errors.UnavailableError:
+            # The barrier lives in rank 0's coordination service. Rank 0 leaves as soon as the
+            # barrier opens and may take the service down before this rank's reply is sent
+            # ("Socket closed"). Nothing of ours is read any more: rank 0 only gets past
+            # the barrier when every rank is here, or it died, and its exit code says so.
+            if self.rank == 0:
+                raise
+            print(f"[workloads rank {self.rank}] rank 0 left before the leave barrier "
+                  "answered; exiting", file=sys.stderr, flush=True)
 
 
 def tf_config(denv: DistEnv, timeout_s: float, environ: dict[str, str] | None = None) -> str:
