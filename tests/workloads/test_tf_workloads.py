@@ -92,6 +92,33 @@ def test_check_imports_tensorflow_says_ready_in_one_line_and_trains_nothing() ->
     assert len(ready) == 1 and ready[0].startswith("[workloads] ffn ready: tensorflow "), ready
 
 
+_WITHOUT = """
+import runpy, sys
+for name in sys.argv[1].split(","):
+    sys.modules[name] = None  # as on a Python where it is not installed
+sys.argv = ["ffn", *sys.argv[2:]]
+runpy.run_module("workloads.ffn", run_name="__main__")
+"""
+
+
+@needs_tf
+@pytest.mark.parametrize(("missing", "args", "says"), [
+    ("tf_keras", [], "-m pip install --no-deps 'tf-keras~=2."),
+    ("horovod", ["--dist-backend", "horovod"], "No module named 'horovod.tensorflow'"),
+], ids=["no-tf-keras", "no-horovod"])
+def test_check_fails_in_one_line_when_the_run_could_not_start(missing: str, args: list[str],
+                                                              says: str) -> None:
+    """Polaris's TensorFlow 2.21 module has Keras 3 and no tf-keras: the preflight's
+    ``--check`` must fail there, in the batch shell, not the ranks after the queue wait."""
+    res = subprocess.run([sys.executable, "-c", _WITHOUT, missing, *TF, *TINY, "--check",
+                          *args], cwd=REPO, env=base_env(), capture_output=True, text=True,
+                         timeout=TIMEOUT)
+    assert res.returncode == 1 and res.stdout == "", res.stderr[-2000:]
+    last = res.stderr.strip().splitlines()[-1]
+    assert last.startswith("[workloads] ffn cannot start: ") and says in last, res.stderr[-2000:]
+    assert "Traceback" not in res.stderr
+
+
 # ---------------------------------------------------------------- one process
 @needs_tf
 @pytest.mark.parametrize("app", TF_APPS)

@@ -205,12 +205,22 @@ def _report_fatal(exc: BaseException) -> None:
     sys.stdout.flush()
 
 
-def _ready(spec: Any) -> None:
-    """``--check``: everything a run imports is importable; say with what, and leave."""
+def _ready(spec: Any, args: argparse.Namespace) -> None:
+    """``--check``: everything a run imports is importable; say with what, and leave. One
+    line on stderr and exit 1 when not (the script's preflight shows that line)."""
     if spec.framework == "tensorflow":
-        import tensorflow as framework
-
         from workloads import tfruntime  # noqa: F401 - the rest of the TensorFlow runtime
+        from workloads.tfruntime.backend import load, prepare
+
+        prepare(args.precision)
+        try:
+            framework = load().tf  # TensorFlow, its Keras 2 API (tf-keras) and ITEX
+            if args.dist_backend == "horovod":
+                import horovod.tensorflow  # noqa: F401
+        except (ImportError, RuntimeError) as exc:
+            print(f"[workloads] {spec.name} cannot start: {type(exc).__name__}: {exc}",
+                  file=sys.stderr, flush=True)
+            sys.exit(EXIT_ERROR)
     else:
         import torch as framework
 
@@ -224,7 +234,7 @@ def main(spec: Any, argv: Sequence[str] | None = None) -> None:
     parser = build_parser(spec)
     args = parser.parse_args(argv)
     if args.check:
-        _ready(spec)
+        _ready(spec, args)
     if spec.framework == "tensorflow":
         if args.make_data or args.data != "synthetic":
             parser.error("the TensorFlow version trains on --data synthetic only (datasets on "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,10 +42,20 @@ def load() -> Backend:
     if importlib.util.find_spec("tf_keras") is not None:
         import tf_keras as keras
     else:
+        no_keras2 = RuntimeError(
+            f"TensorFlow {tf.__version__} comes with Keras 3, which breaks "
+            "MultiWorkerMirroredStrategy, and tf-keras (Keras 2) is not installed: "
+            f"{os.path.basename(sys.executable)} -m pip install --no-deps "
+            f"'tf-keras~={'.'.join(tf.__version__.split('.')[:2])}.0'")
+        if _major_minor(tf.__version__) >= "2.16":  # tf.keras is Keras 3 from 2.16 on
+            raise no_keras2
         keras = tf.keras
         if not str(getattr(keras, "__version__", "2")).startswith("2"):
-            raise RuntimeError(
-                f"TensorFlow {tf.__version__} comes with Keras 3, which breaks "
-                "MultiWorkerMirroredStrategy: pip install --no-deps tf-keras"
-            )
+            raise no_keras2
     return Backend(tf, keras, itex)
+
+
+def _major_minor(version: str) -> str:
+    """"2.21.0" -> "2.21", zero-padded for comparison as text ("2.9" -> "2.09")."""
+    major, minor = (version.split(".") + ["0"])[:2]
+    return f"{major}.{int(''.join(c for c in minor if c.isdigit()) or 0):02d}"
