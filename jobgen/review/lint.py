@@ -9,6 +9,7 @@ skipped, never guessed.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -690,6 +691,80 @@ def _across_sockets(ctx: Context) -> list[Hit]:
                         "(`jobgen render` writes them), or a --depth that divides each socket's "
                         "usable cores"))
     return out
+
+
+#: What launchers name a rank's index on its node; a wrapper computes its device from these.
+_LOCAL_RANK_VARS = ("PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID",
+                    "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "JSM_NAMESPACE_LOCAL_RANK")
+
+
+def _device_index(value: str, ctx: Context) -> int | None:
+    """The one device a mask value names, as an index into the profile's device list: "3",
+    or "GPU.tile" on Intel GPUs (COMPOSITE syntax); None for lists and anything computed."""
+    gpus = ctx.profile.node.gpus
+    if gpus is None:
+        return None
+    value = value.strip().strip("\"'")
+    index = _int(value)
+    if index is None and gpus.vendor == "intel" and re.fullmatch(r"\d+\.\d+", value):
+        index = _int(_flat(value, gpus.subdevices_per_gpu))
+    return index if index is not None and index < len(gpus.devices) else None
+
+
+def rank_devices(ctx: Context) -> dict[int, int]:
+    """Local rank -> the one device the script narrows it to: from a per-rank table, or from
+    the one line of the rank wrapper that computes the device variable from the local rank
+    (ALCF's ``gpu=$((num_gpus - 1 - PMI_LOCAL_RANK % num_gpus))``), evaluated for each rank."""
+    out = {rank: d for rank, (_, value, _) in ctx.script.masks.items()
+           if (d := _device_index(value, ctx)) is not None}
+    var, rpn = ctx.profile.gpu_affinity.variable, ctx.ranks_per_node
+    wrapper = [st for st in ctx.script.settings if st.in_heredoc and st.value is not None]
+    if out or var is None or not rpn or sum(st.name == var for st in wrapper) != 1:
+        return out
+    names = {*_LOCAL_RANK_VARS, ctx.profile.launcher.rank_env.local_rank}
+    for rank in range(min(rpn, ctx.logical)):
+        known = dict.fromkeys(names, str(rank))
+        for st in wrapper:
+            known[st.name] = substitute(st.value or "", known)
+            if st.name == var and (d := _device_index(known[var], ctx)) is not None:
+                out[rank] = d
+    return out
+
+
+@rule("CPU007", "rank-far-from-device")
+def _far_from_device(ctx: Context) -> list[Hit]:
+    """A rank bound to cores of one NUMA domain (socket) driving a device attached to another:
+    every launch, copy and staged transfer crosses the CPUs' fabric."""
+    node = ctx.profile.node
+    cpus_of, gpus = rank_cpus(ctx), node.gpus
+    if not cpus_of or gpus is None:
+        return []
+    devices, limit = rank_devices(ctx), _max_per_device(ctx)
+    if max(Counter(devices.values()).values(), default=0) > limit or (
+            ctx.ranks_per_node or 0) > ctx.profile.devices_per_node * limit:
+        return []  # ranks share devices they should not (GPU001/GPU004): that fix comes first
+    domains = {dom.id: set(parse_cpu_list(dom.cores)) for dom in node.numa}
+    far = []
+    for rank, index in sorted(devices.items()):
+        if rank >= len(cpus_of):
+            continue
+        dev = gpus.devices[index]
+        near = domains.get(dev.numa) if dev.numa is not None else None
+        if near is None and dev.cores:
+            near = set(parse_cpu_list(dev.cores))
+        cores = {ctx.core_of(c) for c in cpus_of[rank] if c < ctx.logical}
+        if near and cores and not cores & near:
+            where = f"NUMA {dev.numa}, " if dev.numa is not None else ""
+            far.append((rank, f"rank {rank} on cores {format_cpu_list(sorted(cores))} drives "
+                        f"device {index} ({where}cores {format_cpu_list(sorted(near))})"))
+    if not far:
+        return []
+    ranks = ", ".join(str(r) for r, _ in far)
+    plural = "s" if len(far) > 1 else ""
+    return [(ctx.launch_line, f"local rank{plural} {ranks}: the device is on a different NUMA "
+             f"domain from the rank's cores ({'; '.join(t for _, t in far)})",
+             "give each rank the device next to its cores, or bind it to the cores next to its "
+             "device; `jobgen render` pairs them")]
 
 
 @rule("CPU006", "cores-oversubscribed")
