@@ -241,6 +241,20 @@ def test_multiworker_tf_config_uses_ports_the_kernel_says_are_free(local_world: 
     assert not {int(p) for p in ports} & {port, port + 1, port + 2}
 
 
+def test_one_host_meeting_point_fits_the_kernel_limit_for_any_master_addr() -> None:
+    """A Unix socket name holds 107 bytes: a long MASTER_ADDR (a fully qualified high-speed
+    network name) is hashed, and the workers still meet and agree."""
+    from workloads.tfruntime.rendezvous import local_socket_name
+
+    addr = "x3006c0s13b0n0.hsn.cm.polaris.alcf.anl.gov" + ".x" * 40
+    assert len(local_socket_name(addr, 29500).encode()) <= 100
+    assert local_socket_name(addr, 29500) != local_socket_name(addr + "y", 29500)
+    cfgs = _tf_configs(3, 3, {"MASTER_ADDR": addr, "MASTER_PORT": str(free_port())})
+    workers = cfgs[0]["cluster"]["worker"]
+    assert [c["cluster"]["worker"] for c in cfgs] == [workers] * 3
+    assert all(w.startswith(addr + ":") for w in workers)
+
+
 def test_multiworker_tf_config_of_one_rank_needs_no_peer() -> None:
     cfgs = _tf_configs(1, 1, {"MASTER_ADDR": "10.0.0.7", "MASTER_PORT": "29500"})
     [worker] = cfgs[0]["cluster"]["worker"]

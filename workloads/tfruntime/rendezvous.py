@@ -18,6 +18,7 @@ No framework is imported here.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -106,7 +107,11 @@ def _ask(conn: socket.socket, rank: int, port: int) -> list[str]:
 
 def local_socket_name(master_addr: str, master_port: int) -> str:
     """The abstract Unix socket the workers of one host meet at (one per user and MASTER_*)."""
-    return f"\0workloads-tf-{os.getuid()}-{master_addr}-{master_port}"
+    name = f"\0workloads-tf-{os.getuid()}-{master_addr}-{master_port}"
+    if len(name.encode()) > 100:  # the kernel takes 107 bytes: a long host name goes hashed
+        digest = hashlib.sha256(master_addr.encode()).hexdigest()[:16]
+        name = f"\0workloads-tf-{os.getuid()}-{digest}-{master_port}"
+    return name
 
 
 def exchange_local(master_addr: str, master_port: int, rank: int, world: int,
