@@ -19,6 +19,7 @@ from workloads_testlib import (
     Result,
     base_env,
     free_port,
+    listening_on,
     needs_horovod,
     needs_mpich,
     needs_tf,
@@ -172,19 +173,24 @@ print(f"{time.perf_counter() - t0:.2f}")
 """
 
 
-@needs_tf
-def test_rank_zero_leaves_only_after_every_worker_is_done() -> None:
-    """MultiWorkerMirroredStrategy workers pull their peers' buffers after a collective, so
-    leaving right after the last one can cut a slower peer off (seen as "Connection reset by
-    peer" in rank 1's final barrier): leave() holds every rank until all are done."""
+def _two_workers_run(code: str) -> list[Result]:
+    """``python -c code`` as two ranks on this host, to the end."""
     port = free_port()
     procs = []
     for r in range(2):
         e = base_env(RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
                      MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-        procs.append(subprocess.Popen([sys.executable, "-c", _LEAVE], cwd=REPO, env=e,
+        procs.append(subprocess.Popen([sys.executable, "-c", code], cwd=REPO, env=e,
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-    res = _finish(procs)
+    return _finish(procs)
+
+
+@needs_tf
+def test_rank_zero_leaves_only_after_every_worker_is_done() -> None:
+    """MultiWorkerMirroredStrategy workers pull their peers' buffers after a collective, so
+    leaving right after the last one can cut a slower peer off (seen as "Connection reset by
+    peer" in rank 1's final barrier): leave() holds every rank until all are done."""
+    res = _two_workers_run(_LEAVE)
     assert [r.returncode for r in res] == [0, 0], res[0].stderr[-3000:] + res[1].stderr[-3000:]
     assert float(res[0].stdout.split()[-1]) >= 2.5  # rank 0 waited for rank 1
 
@@ -199,14 +205,7 @@ def test_a_worker_whose_leader_is_gone_at_the_leave_barrier_exits_with_its_own_c
     as it opens, before rank 1's reply is sent ("Socket closed": the CI failure of rank 1 with
     exit 1 instead of 138). Rank 1 then exits with its own code and says why; rank 0's code
     reports rank 0. Forced here by a rank 0 that is gone before the barrier."""
-    port = free_port()
-    procs = []
-    for r in range(2):
-        e = base_env(RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
-                     MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-        procs.append(subprocess.Popen([sys.executable, "-c", _LEADER_GONE], cwd=REPO, env=e,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-    res = _finish(procs)
+    res = _two_workers_run(_LEADER_GONE)
     assert [r.returncode for r in res] == [3, 0], res[1].stderr[-3000:]
     assert "rank 0 left before the leave barrier answered; exiting" in res[1].stderr
 
@@ -216,25 +215,11 @@ def test_workers_start_when_the_ports_next_to_master_port_are_taken() -> None:
     """MASTER_PORT+1 and +2 held by another program: the workers still start (each takes a
     port the kernel says is free), where the old scheme failed with "Could not start gRPC
     server"."""
-    import socket
-
     port = free_port()
-    held = []
-    for taken in (port + 1, port + 2):
-        s = socket.socket()
-        try:
-            s.bind(("", taken))
-            s.listen(1)
-            held.append(s)
-        except OSError:
-            s.close()
-    try:
-        args = [*TINY, "--steps", "2", "--warmup", "1", "--dist-backend", "multiworker"]
+    args = [*TINY, "--steps", "2", "--warmup", "1", "--dist-backend", "multiworker"]
+    with listening_on(port + 1, port + 2) as held:
         res = _finish([_spawn("ffn", args, r, 2, 2, port) for r in range(2)])
-    finally:
-        for s in held:
-            s.close()
-    assert len(held) == 2
+    assert held == 2
     _check(res[0], "ffn", 2, 2)
     assert res[1].returncode == 0, res[1].stderr[-3000:]
 

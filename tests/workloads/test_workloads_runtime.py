@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from workloads_testlib import HAVE_TORCH, REPO, base_env, free_port, needs_torch
+from workloads_testlib import HAVE_TORCH, REPO, base_env, free_port, listening_on, needs_torch
 
 import workloads
 
@@ -215,24 +215,11 @@ def test_multiworker_tf_config_uses_ports_the_kernel_says_are_free(local_world: 
     derived from MASTER_PORT, whose neighbours anything on the host may hold (the CI run that
     failed with "Could not start gRPC server"). One host meets over an abstract Unix socket
     and leaves MASTER_PORT to the launcher; several meet at MASTER_ADDR:MASTER_PORT."""
-    import socket
-
     port = free_port()
-    held = []
-    for taken in (port + 1, port + 2):  # what the old MASTER_PORT+1+i scheme would have used
-        s = socket.socket()
-        try:
-            s.bind(("", taken))
-            s.listen(1)
-            held.append(s)
-        except OSError:
-            s.close()
-    try:
+    # held where the old MASTER_PORT+1+i scheme put the workers
+    with listening_on(port + 1, port + 2):
         cfgs = _tf_configs(4, local_world, {"MASTER_ADDR": "127.0.0.1",
                                             "MASTER_PORT": str(port)})
-    finally:
-        for s in held:
-            s.close()
     workers = cfgs[0]["cluster"]["worker"]
     assert [c["cluster"]["worker"] for c in cfgs] == [workers] * 4  # all agree
     assert [c["task"] for c in cfgs] == [{"type": "worker", "index": r} for r in range(4)]

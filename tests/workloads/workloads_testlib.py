@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -9,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,6 +67,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def listening_on(*ports: int) -> Iterator[int]:
+    """Another program listening on ``ports`` (those it could bind), for the duration; yields
+    how many it holds."""
+    held = []
+    for port in ports:
+        s = socket.socket()
+        try:
+            s.bind(("", port))
+            s.listen(1)
+            held.append(s)
+        except OSError:
+            s.close()
+    try:
+        yield len(held)
+    finally:
+        for s in held:
+            s.close()
 
 
 def run_app(app: str, *args: str, launcher: str = "single", timeout: float = 120,
