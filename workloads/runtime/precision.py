@@ -1,9 +1,7 @@
 """Numeric precision: fp32, tf32, bf16 autocast, fp16 autocast with gradient scaling.
 
-Decisions (documented in workloads/README.md):
-* ``tf32`` on the CPU is a no-op; the run is plain fp32 and the JSON says so.
-* ``fp16`` on the CPU falls back to ``bf16`` autocast (CPU fp16 kernels are slow or missing);
-  a message is printed and the JSON reports ``precision: bf16, precision_requested: fp16``.
+What a request becomes on the CPU (tf32: fp32; fp16: bf16 autocast) is decided in
+``numerics.py``, for both frameworks (documented in workloads/README.md).
 """
 
 from __future__ import annotations
@@ -14,8 +12,9 @@ from dataclasses import dataclass, field
 import torch
 
 from .device import DeviceInfo
+from .numerics import PRECISIONS, effective_precision
 
-PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
+__all__ = ["PRECISIONS", "PrecisionPlan", "setup_precision"]
 
 
 @dataclass
@@ -51,16 +50,8 @@ def _set_tf32(dev: DeviceInfo, enabled: bool) -> None:
 
 
 def setup_precision(requested: str, dev: DeviceInfo) -> PrecisionPlan:
-    if requested not in PRECISIONS:
-        raise ValueError(f"unknown precision {requested!r}; choose from {PRECISIONS}")
-    notes: list[str] = []
-    effective = requested
-    if dev.type == "cpu" and requested == "tf32":
-        notes.append("tf32 has no effect on the CPU: ran in fp32")
-        effective = "fp32"
-    if dev.type == "cpu" and requested == "fp16":
-        notes.append("fp16 autocast is not used on the CPU: fell back to bf16 autocast")
-        effective = "bf16"
+    effective, notes = effective_precision(requested, dev.type,
+                                           ("fp16 autocast", "bf16 autocast"))
     if dev.type != "cpu":
         _set_tf32(dev, requested == "tf32")
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(effective)

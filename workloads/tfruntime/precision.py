@@ -1,12 +1,14 @@
 """Numeric precision in TensorFlow: fp32, tf32, bf16 (``mixed_bfloat16``), fp16 (``mixed_float16``
-with a LossScaleOptimizer). The same decisions as the PyTorch runtime (runtime/precision.py):
-``tf32`` on the CPU runs fp32 and ``fp16`` on the CPU falls back to bf16, both said in the JSON.
+with a LossScaleOptimizer). What a request becomes on the CPU is the PyTorch runtime's rule
+(runtime/numerics.py): ``tf32`` runs fp32 and ``fp16`` falls back to bf16, both in the JSON.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from workloads.runtime.numerics import effective_precision
 
 from .device import TFDevice
 
@@ -25,14 +27,8 @@ class TFPrecision:
 def setup_precision(tf: Any, keras: Any, requested: str, dev: TFDevice) -> TFPrecision:
     """Set TF32 and the global Keras policy; call before building the model. ``requested`` is
     one of the command line's choices (fp32, tf32, bf16, fp16)."""
-    notes: list[str] = []
-    effective = requested
-    if dev.type == "cpu" and requested == "tf32":
-        notes.append("tf32 has no effect on the CPU: ran in fp32")
-        effective = "fp32"
-    if dev.type == "cpu" and requested == "fp16":
-        notes.append("mixed_float16 is not used on the CPU: fell back to mixed_bfloat16")
-        effective = "bf16"
+    effective, notes = effective_precision(requested, dev.type,
+                                           ("mixed_float16", "mixed_bfloat16"))
     # TensorFlow enables TF32 on Ampere and later by default: fp32 must turn it off. On Intel
     # GPUs ITEX reads ITEX_FP32_MATH_MODE instead (backend.prepare).
     tf.config.experimental.enable_tensor_float_32_execution(requested == "tf32")
