@@ -19,6 +19,7 @@ from ..errors import JobgenError
 from ..frozen import field_names, replace
 from ..plan.build import Plan, Request, build_plan
 from ..profiles.load import LoadedProfile, load_profile
+from ..request.options import PRECISIONS
 from ..shell import join, split
 from ..text.render import render
 from . import manifest as mf
@@ -26,7 +27,6 @@ from .progress import note, steps
 from .submit import output_pattern
 
 SCRIPT = "job.sh"
-PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
 
 
 @dataclass(frozen=True)

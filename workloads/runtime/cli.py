@@ -13,6 +13,8 @@ import argparse
 import os
 import sys
 
+from .numerics import PRECISIONS
+
 TYPE_CHECKING = False  # jobgen parses --app-args with this module while rendering: keep it light
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -87,7 +89,7 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
                        help=f"per-rank batch size (default {spec.default_batch_size}, "
                             f"--tiny {spec.tiny_batch_size}); 'auto': the largest that fits "
                             "in the device's memory with headroom (the default on the CPU)")
-    g.add_argument("--precision", choices=("fp32", "tf32", "bf16", "fp16"), default="fp32")
+    g.add_argument("--precision", choices=PRECISIONS, default="fp32")
     g.add_argument("--device", choices=("auto", "cpu", "cuda", "xpu"), default="auto")
     g.add_argument("--tiny", action="store_true", help="tiny model and batch (CPU tests)")
     g.add_argument("--channels-last", action=argparse.BooleanOptionalAction, default=False,

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 import torch
 
 from .device import DeviceInfo
-from .numerics import PRECISIONS, effective_precision
-
-__all__ = ["PRECISIONS", "PrecisionPlan", "setup_precision"]
+from .numerics import effective_precision
 
 
 @dataclass
