@@ -1,4 +1,22 @@
-"""What an app hands to the runtime."""
+"""What an app hands to the runtime.
+
+The contract every bundled app follows (issue 22: the apps are the study's apps):
+
+* ``sizes`` are the app's named configurations: ``"default"`` is the public original's own
+  default, layer for layer; ``"tiny"`` is for tests and CI; any other key is a named preset
+  the study or a tutorial ran (``--config NAME``), e.g. CosmicTagger ``a21`` and ``polaris``.
+  A config dict may carry ``"batch_size"`` (the original's per-rank batch for that preset),
+  which then wins over ``default_batch_size``.
+* ``recipe`` is the original's training recipe (optimizer, schedule, clipping); ``None`` keeps
+  the runtime's AdamW at a constant ``lr``.
+* ``source`` names the public original (repository, commit, path) that ``--describe`` prints
+  and the fidelity tests cite.
+* ``unit``/``units_per_sample`` give the original's throughput unit besides samples/s
+  (tokens/s for GPT: ``units_per_sample(cfg) = block size``; events/s for CosmicTagger).
+* ``open_dataset(path, cfg)`` reads the original's data format; ``write_dataset(path, cfg,
+  samples, seed)`` writes small files in that format with the original's statistics
+  (``make-data``), so tests run the real reading code.
+"""
 
 from __future__ import annotations
 
@@ -13,14 +31,52 @@ from torch import nn
 Task = Callable[[torch.Generator, int], tuple[torch.Tensor, torch.Tensor]]
 
 
+@dataclass(frozen=True)
+class Source:
+    """The public original an app follows: ``repository`` (owner/name), ``commit`` (the one
+    read), ``path`` (the file(s) the network and recipe come from)."""
+
+    repository: str
+    commit: str
+    path: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """An original's training recipe.
+
+    ``optimizer``: "adamw" | "adam" | "sgd"; ``schedule``: "constant" | "cosine" (to
+    ``min_lr`` over the run) | "warmup_cosine" (linear warm-up over ``warmup_steps``, then
+    cosine to ``min_lr``) | "plateau" (ReduceLROnPlateau on the windowed loss, ``factor``,
+    ``patience`` in steps); ``clip_grad_norm``: global-norm clipping (``clip_grad_value``: per
+    element, as FFN's ``clip_by_value``); ``where``: the file and lines that say so."""
+
+    optimizer: str = "adamw"
+    lr: float = 1e-3
+    betas: tuple[float, float] = (0.9, 0.999)
+    eps: float = 1e-8
+    weight_decay: float = 0.0
+    momentum: float = 0.0
+    nesterov: bool = False
+    schedule: str = "constant"
+    warmup_steps: int = 0
+    min_lr: float = 0.0
+    factor: float = 0.5
+    patience: int = 10
+    clip_grad_norm: float | None = None
+    clip_grad_value: float | None = None
+    where: str = ""
+
+
 @dataclass
 class AppSpec:
     """Description of one workload app.
 
-    ``sizes`` maps a size name ("default", "tiny") to a config dict passed to ``build_model`` and
-    ``make_task``. ``make_task(cfg, device)`` returns a :data:`Task` whose targets are a
-    deterministic function of the inputs (so loss falls). ``spatial_dims`` (2 or 3) enables
-    ``--channels-last`` for image / volume models.
+    ``sizes`` maps a configuration name ("default", "tiny", presets) to a config dict passed to
+    ``build_model`` and ``make_task``. ``make_task(cfg, device)`` returns a :data:`Task` whose
+    targets are a deterministic function of the inputs (so loss falls). ``spatial_dims`` (2 or
+    3) enables ``--channels-last`` for image / volume models.
     """
 
     name: str
@@ -34,5 +90,12 @@ class AppSpec:
     spatial_dims: int | None = None
     #: optional hook: (path, cfg) -> torch Dataset or None (None = use the generic .npy shards)
     open_dataset: Callable[[str, dict[str, Any]], Any] | None = None
+    #: optional hook: (path, cfg, samples, seed) -> None, files in the original's data format
+    write_dataset: Callable[[str, dict[str, Any], int, int], Any] | None = None
+    recipe: Recipe | None = None
+    source: Source | None = None
+    #: the original's throughput unit besides samples ("tokens", "events"), and how many per sample
+    unit: str = "samples"
+    units_per_sample: Callable[[dict[str, Any]], float] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     framework: str = "pytorch"
