@@ -90,15 +90,33 @@ LR = 3e-4
 LOSS_BALANCE = "focal"
 LOSS_SCHEMES = ("focal", "light", "even", "none")
 
-#: What the original's parameter counts and training FLOPs per sample are (counted here from
-#: its source, built in torch with hydra stubbed; see docs/workloads/cosmictagger.md). Tests
-#: hold the bundled network to these: parameters within 1%, FLOPs within 5%.
-ORIGINAL = {
-    "default": {"params": 18_382_131, "train_flops_per_sample": 967.4e9},
-    "a21": {"params": 8_510_547, "train_flops_per_sample": 94.3e9},
-    "polaris": {"params": 1_926_403, "train_flops_per_sample": 4 * 397.6e9},
+#: The original's parameters and training FLOPs per sample (forward + loss.backward() under
+#: torch.utils.flop_counter.FlopCounterMode on 2 samples, / 2; matmul and convolution only),
+#: counted from its source @156c480 (uresnet2D.UResNet with network.py's dataclasses, hydra
+#: stubbed, on the meta device) at each preset's input. Tests hold the bundled network to
+#: these: parameters within 1 %, FLOPs within 5 %. (Polaris at 640x1024: 397.57 GFLOP.)
+ORIGINAL: dict[str, dict[str, float]] = {
+    "default": {"params": 18_382_131, "train_flops_per_sample": 967.41e9},
+    "a21": {"params": 8_510_547, "train_flops_per_sample": 94.31e9},
+    "polaris": {"params": 1_926_403, "train_flops_per_sample": 1590.30e9},
 }
 
 
-def preset_names() -> list[str]:
-    return list(SIZES)
+# ---------------------------------------------------------------- synthetic events
+# events.py (PyTorch) and tf_model.py (TensorFlow) draw events with these; the numbers were
+# fitted to the original's example data (events.py says what was measured).
+THRESHOLD = 5.0  # ADC zero-suppression (no hit below 5.0 in the example data)
+WIDTH = 0.7  # Gaussian sigma of a track's charge across it, pixels at full resolution
+#: per plane: probability that a pixel is a noise hit (before the short vertical extension)
+NOISE_RATE = (0.0037, 0.0037, 0.0004)
+NOISE_EXTEND = 0.45  # chance that a noise hit also fills the next time tick
+NOISE_LOW_SHARE = 0.9  # noise ADC: this share 5 + Exp(1), the rest log-normal NOISE_HIGH
+NOISE_HIGH = (15.0, 0.6)
+COSMICS = 6  # long segments per full-size (1280x2048) event, scaled with the image area
+PRONGS = 5  # neutrino prongs (3 to 5)
+#: per-track dE/dx: log-normal (median ADC, sigma of the log)
+COSMIC_DEDX = (75.0, 0.4)
+NEUTRINO_DEDX = (65.0, 0.6)
+FLUCTUATION = 0.25  # per-pixel log-normal sigma along a track
+POOL = 16  # events kept on the device for --data synthetic
+POOL_SEED = 20_241_125

@@ -33,19 +33,21 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-THRESHOLD = 5.0
-WIDTH = 0.7
-#: per plane: probability that a pixel is a noise hit (before the short vertical extension)
-NOISE_RATE = (0.0037, 0.0037, 0.0004)
-NOISE_EXTEND = 0.45
-COSMICS = 6  # long segments per full-size event
-PRONGS = 5  # neutrino prongs (at most)
-#: per-track dE/dx: log-normal (median ADC, sigma of the log)
-COSMIC_DEDX = (75.0, 0.4)
-NEUTRINO_DEDX = (65.0, 0.6)
-FLUCTUATION = 0.25  # per-pixel log-normal sigma along a track
-POOL = 16
-POOL_SEED = 20_241_125
+from workloads.cosmictagger.config import (  # noqa: F401  (shared with tf_model.py)
+    COSMIC_DEDX,
+    COSMICS,
+    FLUCTUATION,
+    NEUTRINO_DEDX,
+    NOISE_EXTEND,
+    NOISE_HIGH,
+    NOISE_LOW_SHARE,
+    NOISE_RATE,
+    POOL,
+    POOL_SEED,
+    PRONGS,
+    THRESHOLD,
+    WIDTH,
+)
 
 
 def _uniform(gen: torch.Generator, shape: tuple[int, ...], lo: float, hi: float,
@@ -124,8 +126,8 @@ def _noise(gen: torch.Generator, shape: torch.Size, device: torch.device) -> tor
     hit = seed | extend
     u = torch.rand(shape, generator=gen, device=device)
     low = THRESHOLD - torch.log1p(-torch.rand(shape, generator=gen, device=device))
-    high = _lognormal(gen, tuple(shape), 15.0, 0.6, device)
-    value = torch.where(u < 0.9, low, high)
+    high = _lognormal(gen, tuple(shape), *NOISE_HIGH, device)
+    value = torch.where(u < NOISE_LOW_SHARE, low, high)
     return torch.where(hit, value, torch.zeros_like(value))
 
 

@@ -1,8 +1,22 @@
-"""CosmicTagger in TensorFlow: the UNet and synthetic task of model.py, channels-last (NHWC).
+"""CosmicTagger in TensorFlow (Keras 2): the UResNet of model.py, channels-last (NHWC).
 
-Same sizes (config.py), layers (conv + batch norm + LeakyReLU blocks, max pooling, transposed
-convolutions, skip connections) and task: a hit pixel is "neutrino" where its 3x3 neighbourhood
-(zero-padded, as PyTorch's avg_pool2d counts it) is dense, "cosmic" otherwise.
+The same network as the PyTorch version (coreyjadams/CosmicTagger @156c480,
+``src/networks/torch/uresnet2D.py``; presets in config.py): each plane goes through one
+shared-weight network (each layer object is called once per plane, so batch norm normalises
+each plane with its own statistics, as the original does), the planes are concatenated at the
+deepest level, split again, and end in a 1x1 convolution to 3 classes per plane. Keras'
+defaults equal the original's initialisation (Glorot-uniform kernels, zero biases); batch norm
+takes PyTorch's momentum and epsilon, LeakyReLU PyTorch's slope 0.01.
+
+The original's own TensorFlow network (``src/networks/tensorflow/uresnet2D.py``) differs from
+its PyTorch one in ways that change the function but not the size: LeakyReLU slope 0.2
+(``tf.nn.leaky_relu``), the skip taken after the down blocks, the up blocks before the skip
+connection, an L2 penalty ``weight_decay * sqrt(sum of squares)``. Both bundled versions follow
+the PyTorch network, so they train the same function.
+
+Loss: the original's ``LossCalculator`` (focal by default). Data: synthetic events drawn as
+``events.py`` draws them (the same parameters, TensorFlow's stateless random ops), kept in a
+pool on the device.
 """
 
 from __future__ import annotations
@@ -10,65 +24,313 @@ from __future__ import annotations
 from typing import Any
 
 from workloads.cosmictagger.config import (
+    COSMIC_DEDX,
+    COSMICS,
     DEFAULT_BATCH_SIZE,
-    DENSE,
+    FLUCTUATION,
+    LOSS_BALANCE,
     LR,
     NAME,
+    NEUTRINO_DEDX,
+    NOISE_EXTEND,
+    NOISE_HIGH,
+    NOISE_LOW_SHARE,
+    NOISE_RATE,
+    POOL,
+    POOL_SEED,
+    PRONGS,
     SIZES,
-    SLOPE,
+    THRESHOLD,
     TINY_BATCH_SIZE,
+    WIDTH,
 )
 from workloads.tfruntime.backend import load
 from workloads.tfruntime.spec import Task, TFAppSpec
 
+SLOPE = 0.01  # torch.nn.functional.leaky_relu's default, which the original uses
+LIGHT = (1.0, 1.5, 10.0)
 
-def _block(layers: Any, x: Any, filters: int) -> Any:
-    for _ in range(2):
-        x = layers.Conv2D(filters, 3, padding="same", use_bias=False)(x)
-        x = layers.BatchNormalization(momentum=0.9, epsilon=1e-5)(x)  # PyTorch's defaults
-        x = layers.LeakyReLU(SLOPE)(x)
-    return x
+
+# ---------------------------------------------------------------- the network
+class _Net:
+    """Layer factory: each ``block``/``series`` returns a callable that applies the SAME
+    layers to whatever tensor it gets (once per plane: shared weights)."""
+
+    def __init__(self, p: dict[str, Any]) -> None:
+        self.p = p
+        self.layers = load().keras.layers
+        #: the layers with weights, in the order model.py registers its modules (to compare
+        #: the two versions weight for weight)
+        self.weighted: list[Any] = []
+
+    def _keep(self, layer: Any) -> Any:
+        self.weighted.append(layer)
+        return layer
+
+    def _norm(self) -> Any:
+        if self.p["normalization"] != "batch":
+            return None
+        return self._keep(self.layers.BatchNormalization(momentum=0.9, epsilon=1e-5))
+
+    def block(self, filters: int, kernel: int = 3, activation: bool = True) -> Any:
+        conv = self._keep(self.layers.Conv2D(filters, kernel, padding="same",
+                                             use_bias=self.p["bias"]))
+        norm = self._norm()
+        act = self.layers.LeakyReLU(SLOPE) if activation else None
+
+        def apply(x: Any) -> Any:
+            x = conv(x)
+            x = norm(x) if norm is not None else x
+            return act(x) if act is not None else x
+
+        return apply
+
+    def series(self, filters: int, n: int, kernel: int = 3) -> Any:
+        if self.p["residual"]:
+            blocks = [self._residual(filters, kernel) for _ in range(n)]
+        else:
+            blocks = [self.block(filters, kernel) for _ in range(n)]
+
+        def apply(x: Any) -> Any:
+            for b in blocks:
+                x = b(x)
+            return x
+
+        return apply
+
+    def _residual(self, filters: int, kernel: int) -> Any:
+        one, two = self.block(filters, kernel), self.block(filters, kernel, activation=False)
+        add, act = self.layers.Add(), self.layers.LeakyReLU(SLOPE)
+        return lambda x: act(add([two(one(x)), x]))
+
+    def core(self, depth: int, filters: int) -> Any:
+        """``UNetCore``: a list of plane tensors in, the same list out."""
+        L, p = self.layers, self.p
+        if depth == 0:
+            return self._deepest(filters)
+        nxt = 2 * filters if p["growth_rate"] == "multiplicative" \
+            else filters + p["n_initial_filters"]
+        down_blocks = self.series(filters, p["blocks_per_layer"])
+        if p["downsampling"] == "convolutional":
+            down = self._wrap(L.Conv2D(nxt, 2, strides=2, use_bias=p["bias"]))
+        else:
+            pool, neck = L.MaxPool2D(2), self.block(nxt, 1)
+            down = lambda x: neck(pool(x))  # noqa: E731
+        inner = self.core(depth - 1, nxt)
+        if p["upsampling"] == "convolutional":
+            up = self._wrap(L.Conv2DTranspose(filters, 2, strides=2, use_bias=p["bias"]))
+        else:
+            resize, neck_up = L.UpSampling2D(2, interpolation="bilinear"), self.block(filters, 1)
+            up = lambda x: neck_up(resize(x))  # noqa: E731
+        up_blocks = self.series(filters, p["blocks_per_layer"])
+        connect = self._connection(filters)
+
+        def apply(planes: list[Any]) -> list[Any]:
+            residual = planes
+            x = [down(down_blocks(t)) for t in planes]
+            x = [up(t) for t in inner(x)]
+            return [up_blocks(connect(t, r)) for t, r in zip(x, residual, strict=True)]
+
+        return apply
+
+    def _wrap(self, layer: Any) -> Any:
+        """A strided / transposed convolution with the block's norm and activation."""
+        self._keep(layer)
+        norm = self._norm()
+        act = self.layers.LeakyReLU(SLOPE)
+
+        def apply(x: Any) -> Any:
+            x = layer(x)
+            return act(norm(x) if norm is not None else x)
+
+        return apply
+
+    def _connection(self, filters: int) -> Any:
+        kind = self.p["connections"]
+        if kind == "sum":
+            add = self.layers.Add()
+            return lambda x, r: add([x, r])
+        if kind == "concat":
+            cat, neck = self.layers.Concatenate(), self.block(filters, 1)
+            return lambda x, r: neck(cat([x, r]))
+        return lambda x, r: x
+
+    def _deepest(self, filters: int) -> Any:
+        p = self.p
+        k, neck = p["filter_size_deepest"], p["bottleneck_deepest"]
+        planes = p["planes"]
+        width = filters if p["block_concat"] else planes * filters
+        bottleneck = self.block(neck, 1)
+        blocks = self.series(neck, p["blocks_deepest_layer"], k)
+        unbottleneck = self.block(width, 1)
+        stack = lambda x: unbottleneck(blocks(bottleneck(x)))  # noqa: E731
+        if p["block_concat"]:
+            return lambda xs: [stack(x) for x in xs]
+        cat = self.layers.Concatenate()
+
+        def apply(xs: list[Any]) -> list[Any]:
+            joined = stack(cat(xs))
+            return [joined[..., i * filters:(i + 1) * filters] for i in range(planes)]
+
+        return apply
 
 
 def build_model(cfg: dict[str, Any]) -> Any:
-    layers = load().keras.layers
-    planes, classes, base, levels = cfg["planes"], cfg["classes"], cfg["base"], cfg["levels"]
-    chans = [base * 2**i for i in range(levels + 1)]
+    return _build(cfg)[0]
+
+
+def _build(cfg: dict[str, Any]) -> tuple[Any, list[Any]]:
+    """The Keras model and its weighted layers in model.py's module order."""
+    be = load()
+    layers = be.keras.layers
+    net = _Net(cfg)
+    n0, planes = cfg["n_initial_filters"], cfg["planes"]
     inputs = layers.Input((cfg["height"], cfg["width"], planes))
-    x, skips = inputs, []
-    for c in chans[:-1]:
-        x = _block(layers, x, c)
-        skips.append(x)
-        x = layers.MaxPool2D(2)(x)
-    x = _block(layers, x, chans[-1])
-    for lo in reversed(chans[:-1]):
-        x = layers.Conv2DTranspose(lo, 2, strides=2)(x)
-        x = _block(layers, layers.Concatenate()([x, skips.pop()]), lo)
-    x = layers.Conv2D(planes * classes, 1, dtype="float32")(x)
-    out = layers.Reshape((cfg["height"], cfg["width"], planes, classes), dtype="float32")(x)
-    return load().keras.Model(inputs, out, name=NAME)
+    stem = net.block(n0, 5)
+    core = net.core(cfg["depth"], n0)
+    final = net.series(n0, cfg["blocks_final"])
+    head = net._keep(layers.Conv2D(cfg["classes"], 1, use_bias=cfg["bias"], dtype="float32"))
+    x = [stem(inputs[..., i:i + 1]) for i in range(planes)]
+    x = [head(final(t)) for t in core(x)]
+    out = layers.Lambda(lambda ts: be.tf.stack(ts, axis=-2), dtype="float32")(x)
+    return be.keras.Model(inputs, out, name=NAME), net.weighted  # out: [B, H, W, planes, C]
+
+
+# ---------------------------------------------------------------- the loss
+def make_loss(scheme: str = LOSS_BALANCE) -> Any:
+    """The original's loss (loss.py has the schemes): logits [B,H,W,P,C], labels [B,H,W,P]."""
+
+    def loss_fn(out: Any, y: Any) -> Any:
+        tf = load().tf
+        logits = tf.cast(out, tf.float32)
+        y = tf.cast(y, tf.int32)
+        ce = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits)
+        if scheme == "none":
+            return tf.reduce_sum(tf.reduce_mean(ce, axis=[0, 1, 2]))
+        w = tf.stop_gradient(_weights(tf, scheme, logits, y))
+        per_plane = tf.reduce_sum(w * ce, axis=[0, 1, 2]) / tf.reduce_sum(w, axis=[0, 1, 2])
+        return tf.reduce_sum(per_plane)
+
+    return loss_fn
+
+
+def _weights(tf: Any, scheme: str, logits: Any, y: Any) -> Any:
+    classes = logits.shape[-1]
+    if scheme == "focal":
+        p_true = tf.reduce_sum(tf.nn.softmax(logits) * tf.one_hot(y, classes), axis=-1)
+        return tf.square(1.0 - p_true) / classes
+    if scheme == "light":
+        return tf.gather(tf.constant(LIGHT), y)
+    if scheme == "even":
+        counts = tf.reduce_sum(tf.one_hot(y, classes), axis=[0, 1, 2])  # [P, C]
+        class_w = 0.3333 / (counts + 1.0)
+        return tf.reduce_sum(tf.one_hot(y, classes) * class_w, axis=-1)
+    raise ValueError(f"unknown loss_balance_scheme {scheme!r}")
+
+
+# ---------------------------------------------------------------- synthetic events
+class _Draw:
+    """Stateless random numbers, one new seed per call (events.py's draws, in TensorFlow)."""
+
+    def __init__(self, tf: Any, seed: Any) -> None:
+        self.tf, self.seed, self.k = tf, seed, 0
+
+    def _next(self) -> Any:
+        self.k += 1
+        return self.tf.random.experimental.stateless_fold_in(self.seed, self.k)
+
+    def uniform(self, shape: tuple[int, ...], lo: float = 0.0, hi: float = 1.0) -> Any:
+        return self.tf.random.stateless_uniform(shape, self._next(), lo, hi)
+
+    def normal(self, shape: tuple[int, ...]) -> Any:
+        return self.tf.random.stateless_normal(shape, self._next())
+
+    def lognormal(self, shape: tuple[int, ...], median: float, sigma: float) -> Any:
+        return median * self.tf.exp(sigma * self.normal(shape))
+
+
+def _render(tf: Any, seed: Any, n: int, cfg: dict[str, Any]) -> tuple[Any, Any]:
+    """events.render: ``n`` events at full resolution, ADC and label [n, P, H, W]."""
+    planes, h, w = cfg["planes"], cfg["full_height"], cfg["full_width"]
+    r = _Draw(tf, seed)
+    rows = tf.reshape(tf.range(h, dtype=tf.float32), (1, 1, h, 1))
+    cols = tf.reshape(tf.range(w, dtype=tf.float32), (1, 1, 1, w))
+    charge = tf.zeros((n, planes, h, w))
+    label = tf.zeros((n, planes, h, w), tf.uint8)
+    one, per_plane = (n, 1, 1, 1), (n, planes, 1, 1)
+
+    def segment(y0: Any, y1: Any, x0: Any, x1: Any, dedx: Any, cls: int) -> None:
+        nonlocal charge, label
+        dy, dx = y1 - y0, x1 - x0
+        length2 = tf.maximum(dy * dy + dx * dx, 1e-6)
+        ry, rx = rows - y0, cols - x0
+        t = tf.clip_by_value((ry * dy + rx * dx) / length2, 0.0, 1.0)
+        q = dedx * tf.exp((tf.square(ry - t * dy) + tf.square(rx - t * dx)) * (-0.5 / WIDTH**2))
+        charge += q
+        label = tf.where(q >= THRESHOLD, tf.maximum(label, cls), label)
+
+    for _ in range(max(1, round(COSMICS * h * w / (1280 * 2048)))):
+        y0, dy = r.uniform(one, 0, h), r.uniform(one, 0.05, 0.4) * h
+        y1 = y0 + tf.where(r.uniform(one) < 0.5, dy, -dy)
+        x0 = r.uniform(per_plane, 0, w)
+        segment(y0, y1, x0, x0 + r.uniform(per_plane, -2.0, 2.0) * dy,
+                r.lognormal(one, *COSMIC_DEDX), 1)
+    vy, vx = r.uniform(one, 0.1 * h, 0.9 * h), r.uniform(per_plane, 0.1 * w, 0.9 * w)
+    for k in range(PRONGS):
+        reach = r.uniform(one, 0.03, 0.25) * h
+        dy, dx = r.uniform(one, -1.0, 1.0) * reach, r.uniform(per_plane, -1.0, 1.0) * reach
+        dedx = r.lognormal(one, *NEUTRINO_DEDX)
+        if k >= 3:
+            dedx *= tf.cast(r.uniform(one) < 0.5, tf.float32)
+        segment(vy, vy + dy, vx, vx + dx, dedx, 2)
+    shape = (n, planes, h, w)
+    adc = charge * tf.exp(FLUCTUATION * r.normal(shape))
+    rate = tf.reshape(tf.constant(NOISE_RATE[:planes]), (1, planes, 1, 1))
+    seeds = r.uniform(shape) < rate
+    hit = seeds | (tf.roll(seeds, 1, axis=2) & (r.uniform(shape) < NOISE_EXTEND))
+    noise = tf.where(r.uniform(shape) < NOISE_LOW_SHARE,
+                     THRESHOLD - tf.math.log1p(-r.uniform(shape)),
+                     r.lognormal(shape, *NOISE_HIGH))
+    adc = tf.where(charge >= THRESHOLD, adc, tf.where(hit, noise, 0.0))
+    adc = tf.where(adc >= THRESHOLD, adc, 0.0)
+    return adc, tf.where(adc > 0, label, tf.zeros_like(label))
+
+
+def _events(tf: Any, cfg: dict[str, Any], size: int) -> tuple[Any, Any]:
+    """The pool: ``size`` events at the network's resolution, NHWC: ADC float32, label."""
+    factor = 2 ** cfg["downsample"]
+    xs, ys = [], []
+    for lo in range(0, size, 2):
+        seed = tf.constant([POOL_SEED, lo], tf.int64)
+        adc, label = _render(tf, seed, min(2, size - lo), cfg)
+        adc = tf.transpose(adc, (0, 2, 3, 1))  # NHWC
+        label = tf.transpose(label, (0, 2, 3, 1))
+        if factor > 1:  # larcv3 Downsample: average (image), max (label)
+            adc = tf.nn.avg_pool2d(adc, factor, factor, "VALID")
+            label = tf.cast(tf.nn.max_pool2d(tf.cast(label, tf.float32), factor, factor,
+                                              "VALID"), tf.uint8)
+        xs.append(adc)
+        ys.append(label)
+    return tf.concat(xs, 0), tf.concat(ys, 0)
 
 
 def make_task(cfg: dict[str, Any]) -> Task:
     tf = load().tf
-    shape = (cfg["height"], cfg["width"], cfg["planes"])
+    adc, label = _events(tf, cfg, POOL)
 
     def task(seed: Any, n: int) -> tuple[Any, Any]:
-        x = tf.nn.relu(tf.random.stateless_normal((n, *shape), seed) - 0.5)
-        hit = x > 0
-        padded = tf.pad(tf.cast(hit, tf.float32), [[0, 0], [1, 1], [1, 1], [0, 0]])
-        density = tf.nn.avg_pool2d(padded, 3, 1, "VALID")
-        y = tf.where(hit, tf.where(density > DENSE, 2, 1), 0)
+        r = _Draw(tf, seed)
+        idx = tf.random.stateless_uniform((n,), r._next(), 0, POOL, tf.int32)
+        x, y = tf.gather(adc, idx), tf.cast(tf.gather(label, idx), tf.int32)
+        for axis in (1, 2):  # time (all planes), wire order
+            flip = tf.reshape(r.uniform((n,)) < 0.5, (n, 1, 1, 1))
+            x = tf.where(flip, tf.reverse(x, [axis]), x)
+            y = tf.where(flip, tf.reverse(y, [axis]), y)
         return x, y
 
     return task
 
 
-def loss_fn(out: Any, y: Any) -> Any:
-    tf = load().tf
-    return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=out))
-
-
-APP = TFAppSpec(name=NAME, build_model=build_model, make_task=make_task, loss_fn=loss_fn,
-                sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE,
-                tiny_batch_size=TINY_BATCH_SIZE, lr=LR)
+APP = TFAppSpec(name=NAME, build_model=build_model, make_task=make_task,
+                loss_fn=make_loss(LOSS_BALANCE), sizes=SIZES,
+                default_batch_size=DEFAULT_BATCH_SIZE, tiny_batch_size=TINY_BATCH_SIZE, lr=LR)
