@@ -28,7 +28,11 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Correct, fast batch job scripts for AI training on supercomputers.",
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    # click's own help layout: it wraps long option names instead of cutting them off
+    # (Rich's panels cut `--instances-per-device` to `--instances-per-dev…` at 80 columns),
+    # and help text is plain text, so `jobgen[report]` stays as written.
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 
 
