@@ -207,7 +207,7 @@ def test_fast_parser_reads_what_typer_reads(args):
 
 @pytest.mark.parametrize("args", [
     ["--site", "aurora", "--nodes", "two"], ["--site", "aurora", "--precision", "fp8"],
-    ["--app", "ffn"], ["--site", "aurora", "--nodse", "2"], ["--site", "aurora", "-h"],
+    ["--site", "aurora", "--nodse", "2"], ["--site", "aurora", "-h"],
     ["--site", "aurora", "--force=yes"], ["--site", "aurora", "-Ap"],
     ["--site", "aurora", "--copper=yes"], ["--site"], ["--site", "aurora", "stray"],
     ["--site", "aurora", "--no-copper"],

@@ -41,7 +41,7 @@ jobgen_preflight() {
     local jobgen_what=$1 jobgen_out
     shift
     if ! jobgen_out=$("$@" 2>&1); then
-        jobgen_out=$(printf '%s\n' "$jobgen_out" | tail -n 1)
+        jobgen_out=$(tail -n 1 <<<"$jobgen_out")  # the last line (a here-string: no pipeline)
         echo "jobgen: cannot start the program: $jobgen_what${jobgen_out:+ ($jobgen_out)}" >&2
         exit 78
     fi
