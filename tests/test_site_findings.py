@@ -6,8 +6,9 @@ Copper for the bundled package, and JLSE's MPI."""
 from __future__ import annotations
 
 import pytest
-from helpers import env_of, plan_for
+from helpers import env_of, plan_for, run_jobgen
 
+from jobgen.errors import JobgenError
 from jobgen.text.render import render
 
 ONECCL_TUNING = {
@@ -62,3 +63,59 @@ def test_cq_size_is_the_documented_value_and_says_how_to_raise_it(nodes):
     assert "--env FI_CXI_DEFAULT_CQ_SIZE=1048576" in cq.why and "known-issues.md" in cq.source
     raised = plan_for("aurora", nodes=nodes, env=("FI_CXI_DEFAULT_CQ_SIZE=1048576",))
     assert env_of(raised)["FI_CXI_DEFAULT_CQ_SIZE"] == "1048576"
+
+
+# ---------------------------------------------------------------- LUMI
+LUMI_TF_IMAGE = ("/appl/local/containers/sif-images/"
+                 "lumi-tensorflow-rocm-6.2.0-python-3.10-tensorflow-2.16.1-horovod-0.28.1.sif")
+
+
+def test_lumi_follows_the_current_ai_guide_environment():
+    """LAG cdff56d removed NCCL_SOCKET_IFNAME and NCCL_NET_GDR_LEVEL from the guide; every
+    guide script puts TORCH_HOME on the project's scratch and makes it: so does every job."""
+    for plan in (plan_for("lumi", nodes=2), plan_for("lumi", command=("python", "train.py"))):
+        env = {e.name: e for e in plan.env}
+        assert "NCCL_SOCKET_IFNAME" not in env and "NCCL_NET_GDR_LEVEL" not in env
+        home = env["TORCH_HOME"]
+        assert home.value == "/scratch/${SLURM_JOB_ACCOUNT}/${USER}/torch_home" and home.expand
+        text = render(plan)
+        export = 'export TORCH_HOME="/scratch/${SLURM_JOB_ACCOUNT}/${USER}/torch_home"\n'
+        assert export + 'mkdir -p "${TORCH_HOME}"\n' in text
+        assert text.index(export) < text.index("srun ")
+        cleanup = text.split("jobgen_cleanup() {")[1].split("\n}")[0]
+        assert "TORCH_HOME" not in cleanup, "the shared cache is kept"
+
+
+def test_lumi_beyond_standard_g_names_the_full_machine_route():
+    """partitions.md: bench, all nodes, 6 h, for full-machine runs by request (hero-runs.md)."""
+    with pytest.raises(JobgenError) as err:
+        plan_for("lumi", nodes=2000)
+    msg = str(err.value)
+    assert "standard-g: 1-1024 nodes" in msg and "bench: 1-2978 nodes, 06:00:00" in msg
+    assert "LUMI helpdesk" in msg and "last Sunday" in msg and "\n" not in msg
+    plan = plan_for("lumi", nodes=2000, queue="bench")
+    assert plan.queue == "bench"
+    with pytest.raises(JobgenError, match="exceed every queue on lumi .the largest takes 2978"):
+        plan_for("lumi", nodes=2979)
+
+
+def test_lumi_refuses_a_tensorflow_program_in_the_pytorch_image():
+    """A user's TensorFlow program would run in the PyTorch-only AI Factory image: refused in
+    one line naming LUMI's TensorFlow image; with --container it runs in the image given."""
+    with pytest.raises(JobgenError) as err:
+        plan_for("lumi", framework="tensorflow", command=("python", "train.py"))
+    msg = str(err.value)
+    assert "no TensorFlow" in msg and f"--container {LUMI_TF_IMAGE}" in msg
+    assert "$WITH_CONDA" in msg and "\n" not in msg
+    plan = plan_for("lumi", framework="tensorflow", container=LUMI_TF_IMAGE,
+                    command=("bash", "-c", "$WITH_CONDA && exec python3 train.py"))
+    assert plan.command[:3] == ("singularity", "exec", LUMI_TF_IMAGE)
+
+
+def test_lumi_refusal_from_the_command_line_is_one_line_and_writes_nothing(tmp_path):
+    out = tmp_path / "job.sh"
+    res = run_jobgen("render", "--site", "lumi", "-A", "project_465000001", "--framework",
+                     "tensorflow", "--out", str(out), "--", "python", "train.py")
+    assert res.returncode == 2 and not out.exists() and res.stdout == ""
+    errors = [ln for ln in res.stderr.splitlines() if ln.startswith("jobgen: error")]
+    assert len(errors) == 1 and "--container" in errors[0] and "Traceback" not in res.stderr

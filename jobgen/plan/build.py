@@ -413,7 +413,7 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     merged = [replaced.pop(v.name, v) for v in profile.env] + list(replaced.values())
     out = [
         EnvSetting(v.name, v.value, v.action, v.expand, v.why, v.source,
-                   "profile", v.unconfirmed, v.node_dir)
+                   "profile", v.unconfirmed, v.node_dir, v.make_dir)
         for v in merged
         if applies(v) and v.name not in user
     ]
@@ -525,10 +525,15 @@ def _framework_support(profile: Profile, req: Request, app: App | None) -> Fact 
     support = profile.frameworks.get(req.framework)
     if support is None:
         return None
-    if not support.available and app and req.container is None:
-        raise JobgenError(f"--framework {req.framework} --app {app.name} on {profile.name}: "
-                          f"{support.why} ({support.source}); use --framework pytorch, "
-                          "--container IMAGE, or your own program after --")
+    if not support.available and req.container is None:
+        instead = f"; instead: {support.instead}" if getattr(support, "instead", None) else ""
+        if app:
+            raise JobgenError(f"--framework {req.framework} --app {app.name} on {profile.name}: "
+                              f"{support.why} ({support.source}); use --framework pytorch, "
+                              f"--container IMAGE, or your own program after --{instead}")
+        raise JobgenError(f"--framework {req.framework} on {profile.name}: your program would run "
+                          f"without {req.framework}: {support.why} ({support.source}); run it "
+                          f"in an image that has it with --container IMAGE{instead}")
     return Fact(f"{req.framework}: " + ("available" if support.available else "not provided"),
                 support.why, support.source, "profile", support.unconfirmed)
 

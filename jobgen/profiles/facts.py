@@ -3,8 +3,12 @@ its public source, the layer it came from and, where no source confirmed it, why
 
 from __future__ import annotations
 
+import re
+
 from ..frozen import Frozen
 from ..shell import Expand, quote
+
+_SCHEDULER_PREFIXES = ("SLURM_", "PBS_", "COBALT_", "LSB_", "LS_")
 
 
 class Fact(Frozen):
@@ -29,6 +33,23 @@ class EnvSetting(Frozen):
     layer: str
     unconfirmed: str | None = None
     node_dir: bool = False  # a node-local directory: created on every node, removed at exit
+    make_dir: bool = False  # a shared directory: created once before the launch, kept
+
+    @property
+    def site_references(self) -> tuple[str, ...]:
+        """Variables an expanded value takes from the site's environment (a module, the system),
+        not from the scheduler or the login (USER, HOME, SLURM_*, PBS_*, ...): shellcheck cannot
+        see them assigned (SC2153)."""
+        if not self.expand:
+            return ()
+        names = re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", self.value or "")
+        return tuple(n for n in dict.fromkeys(names)
+                     if n not in ("USER", "HOME") and not n.startswith(_SCHEDULER_PREFIXES))
+
+    @property
+    def make_dir_line(self) -> str:
+        """`mkdir -p "$NAME"` for a directory the script makes and keeps ('' otherwise)."""
+        return f'mkdir -p "${{{self.name}}}"' if self.make_dir else ""
 
     @property
     def literal_dollar(self) -> bool:
