@@ -11,7 +11,7 @@ import re
 from .. import __version__
 from ..errors import JobgenError
 from ..frozen import Frozen, field_names, replace
-from ..profiles.facts import EnvSetting, Fact
+from ..profiles.facts import EnvSetting, Fact, with_site_refs
 from ..profiles.load import LoadedProfile
 from ..profiles.walltime import parse_walltime
 from ..shell import NAME, Expand, Var, Word, join, quote, split
@@ -28,7 +28,14 @@ from .extras import (
     sharing_pieces,
     stage_step,
 )
-from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
+from .launchers import (
+    LAUNCHERS,
+    PER_NODE,
+    LaunchArg,
+    LaunchShape,
+    cpus_per_rank,
+    framework_launcher,
+)
 from .placement import (
     Slot,
     device_blocks,
@@ -205,6 +212,8 @@ class Plan(Frozen):
     @property
     def launcher_name(self) -> str:
         """The launcher as a user knows it (`python -m torch.distributed.run` is torchrun)."""
+        if self.launcher_dialect == "spawn":  # python -m workloads.spawn
+            return str(self.launcher[2])
         return "torchrun" if self.launcher_dialect == "torchrun" else str(self.launcher[0])
 
     @property
@@ -670,6 +679,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
                           "launch your own program after --")
     _no_empty_values(req)
     support = _framework_support(profile, req, app)
+    profile = framework_launcher(profile, framework)  # e.g. no torchrun for TensorFlow
     nodes = _nodes(profile, req)
     rpn, per_dev, rank_warning = _ranks(profile, req)
     # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
@@ -767,7 +777,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     python = _python(profile, req, inner_python)
     command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()),
                                  *program)
-    setup = program_setup(app, python, bool(req.python), tuple(prefix), program)
+    setup = program_setup(app, python, bool(req.python), tuple(prefix), program,
+                          profile.launcher.dialect == "spawn")
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
         summary = (*prefix, python, "-m", "workloads.summarize",
@@ -812,7 +823,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         directives=directives,
         modules=modules,
         python_setup=_python_setup(profile),
-        env=env,
+        env=with_site_refs(env),
         slots=tuple(slots),
         binding=binding,
         mask_variable=mask_variable,

@@ -96,7 +96,7 @@ ExpandablePath = Annotated[str, _Matches(
 SITE_NAME = _Matches(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,62}", "a site name (letters, digits, _.-)")
 Precision = Literal["fp32", "tf32", "bf16", "fp16"]
 Dialect = Literal["pbs", "slurm", "lsf", "cobalt", "none"]
-LauncherDialect = Literal["pals", "srun", "jsrun", "mpich", "openmpi", "torchrun"]
+LauncherDialect = Literal["pals", "srun", "jsrun", "mpich", "openmpi", "torchrun", "spawn"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -478,6 +478,9 @@ class FrameworkSupport(Sourced):
     # Where unavailable: the documented way to run this framework here instead, said in the
     # refusal (e.g. the site's own image with it, for --container).
     instead: str | None = None
+    # How this framework's ranks start where the profile's launcher does not suit it (a
+    # TensorFlow environment has no torchrun): replaces `launcher` for --framework F.
+    launcher: Launcher | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
