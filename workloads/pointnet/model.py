@@ -69,12 +69,12 @@ SIZES: dict[str, dict[str, Any]] = {
     "seg": {**SEG, "batch_size": 32},
     "tiny": {**PART_SEG, "points": 64, "tnet1_conv": [8, 16, 32], "tnet1_fc": [16, 16],
              "mlp1": [8, 16, 16], "tnet2_conv": [16, 32], "tnet2_fc": [16, 16],
-             "mlp2": [32, 64], "cls_fc": [16, 16], "head": [32, 32, 16]},
+             "mlp2": [32, 64], "cls_fc": [16, 16], "head": [64, 64, 64]},
 }
 
 
 def global_max_pool(feat: torch.Tensor) -> torch.Tensor:
-    """Max over the points (dim 2): PointNet's symmetric global feature, [B, C].
+    """Max over the points (dim 2), keeping the dim: PointNet's symmetric global feature.
 
     ``torch.max(dim=...)``, not ``amax``: their backward passes differ. ``max`` sends each
     channel's gradient to the index it picked in the forward pass. ``amax`` spreads it over
@@ -91,7 +91,7 @@ def global_max_pool(feat: torch.Tensor) -> torch.Tensor:
     compile and bf16 autocast; this function gives finite ones
     (tests/workloads/test_workloads_fast_defaults.py).
     """
-    return torch.max(feat, dim=2).values
+    return torch.max(feat, dim=2, keepdim=True).values
 
 
 def _bn(c: int) -> nn.BatchNorm1d:
@@ -128,7 +128,7 @@ class TNet(nn.Module):
         self.register_buffer("eye", torch.eye(k).flatten(), persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:  # x [B, C, N] -> [B, K, K]
-        t = self.transform(self.fc(global_max_pool(self.conv(x))))
+        t = self.transform(self.fc(global_max_pool(self.conv(x))[:, :, 0]))
         return (t + self.eye).view(-1, self.k, self.k)
 
 
@@ -174,7 +174,7 @@ class PointNetPartSeg(nn.Module):
         for layer in self.mlp2:
             h = layer(h)
             feats.append(h)
-        g = global_max_pool(h)
+        g = global_max_pool(h)[:, :, 0]
         logits_cls = self.cls(g)
         glob = torch.cat([g, onehot.to(g.dtype)], dim=1).unsqueeze(2)
         n = pts.shape[2]
@@ -201,7 +201,7 @@ class PointNetSeg(nn.Module):
         h = self.mlp1(_apply(self.tnet1(pts), pts))
         transform = self.tnet2(h)
         point_feat = _apply(transform, h)
-        g = global_max_pool(self.mlp2(point_feat)).unsqueeze(2)
+        g = global_max_pool(self.mlp2(point_feat))
         h = torch.cat([point_feat, g.expand(-1, -1, pts.shape[2])], dim=1)
         return self.out(self.head(h)), None, transform, None
 
