@@ -254,7 +254,7 @@ RECIPE = Recipe(
 )
 
 APP = AppSpec(name="pointnet", build_model=build_model, make_task=make_task, loss_fn=loss_fn,
-              sizes=SIZES, default_batch_size=32, tiny_batch_size=4, lr=1e-3,
+              sizes=SIZES, default_batch_size=32, tiny_batch_size=8, lr=1e-3,
               open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
               source=SOURCE,
               # what Recipe cannot say yet: the staircase decay (see RECIPE)
