@@ -114,20 +114,25 @@ class CropDataset(Dataset):
     def __len__(self) -> int:
         return self.samples
 
+    def crop_of(self, idx: int) -> tuple[int, int, int, int]:
+        """Sample ``idx``'s crop corner (x, y, z) and rotation (1..24), drawn as the original
+        draws them (``randint(0, L - size)`` per axis, then ``randint(1, 25)``)."""
+        rng = np.random.default_rng((0x5C22, int(idx)))
+        x, y, z = (int(v) for v in rng.integers(0, self.length - self.size, size=3))
+        return x, y, z, int(rng.integers(1, 25))
+
     def __getitem__(self, idx: int) -> tuple[torch.Tensor, torch.Tensor]:
         if self.file is None:  # opened in each worker, as the original's _open_file
             import h5py
 
             self.file = h5py.File(self.fname, "r")
-        rng = np.random.default_rng((0x5C22, int(idx)))
-        x, y, z = (int(v) for v in rng.integers(0, self.length - self.size, size=3))
+        x, y, z, k = self.crop_of(idx)
         s = self.size
         ci, co = self.inp_buff.shape[0], self.tar_buff.shape[0]
         self.file["Nbody"].read_direct(self.inp_buff, np.s_[0:ci, x:x + s, y:y + s, z:z + s],
                                        np.s_[0:ci, 0:s, 0:s, 0:s])
         self.file["Hydro"].read_direct(self.tar_buff, np.s_[0:co, x:x + s, y:y + s, z:z + s],
                                        np.s_[0:co, 0:s, 0:s, 0:s])
-        k = int(rng.integers(1, 25))
         inp = np.copy(rotate(self.inp_buff, k))
         tar = np.copy(rotate(self.tar_buff, k))
         return torch.as_tensor(inp), torch.as_tensor(tar)
@@ -163,7 +168,7 @@ def _gaussian_field(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.nd
     amp[0, 0, 0] = 0.0
     noise = np.fft.rfftn(rng.standard_normal((n, n, n)))
     dk = noise * amp
-    delta = np.fft.irfftn(dk, s=(n, n, n))
+    delta = np.fft.irfftn(dk, s=(n, n, n), axes=(0, 1, 2))
     scale = delta.std()
     return delta / scale, dk / scale
 
@@ -173,7 +178,7 @@ def _smooth(field: np.ndarray, cells: float) -> np.ndarray:
     k = np.fft.fftfreq(n) * 2 * np.pi
     kx, ky, kz = np.meshgrid(k, k, k[: n // 2 + 1], indexing="ij")
     kernel = np.exp(-0.5 * (kx**2 + ky**2 + kz**2) * cells**2)
-    return np.fft.irfftn(np.fft.rfftn(field) * kernel, s=field.shape)
+    return np.fft.irfftn(np.fft.rfftn(field) * kernel, s=field.shape, axes=(0, 1, 2))
 
 
 def synthetic_box(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -189,7 +194,7 @@ def synthetic_box(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     k2[0, 0, 0] = 1.0
     vel = []
     for ki in (kx, ky, kz):
-        v = np.fft.irfftn(1j * ki / k2 * dk, s=(n, n, n))
+        v = np.fft.irfftn(1j * ki / k2 * dk, s=(n, n, n), axes=(0, 1, 2))
         vel.append(v / v.std() * 1.5e7)
     # gas: the dark matter smoothed over ~1.5 cells (pressure smoothing)
     log_gas = np.log(np.maximum(_smooth(np.exp(log_dm), 1.5), 1e-6))
