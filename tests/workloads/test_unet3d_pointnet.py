@@ -21,6 +21,7 @@ The originals' figures, and how they were counted:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -28,6 +29,9 @@ import pytest
 from workloads_testlib import TINY, needs_torch, run_app
 
 pytestmark = needs_torch
+needs_h5py = pytest.mark.skipif(importlib.util.find_spec("h5py") is None,
+                                reason="h5py is not installed (pip install h5py, in the "
+                                "workloads extra) - HDF5 readers not exercised")
 
 SC22 = "NERSC/sc22-dl-tutorial@21ea7dc networks/UNet.py"
 POINTNET = "charlesq34/pointnet@2618f72"
@@ -80,6 +84,7 @@ def test_unet3d_rotations_are_the_loaders_24_distinct_maps() -> None:
     assert np.array_equal(rotate(cube, 4), cube.transpose(0, 2, 1, 3)[:, ::-1])
 
 
+@needs_h5py
 def test_unet3d_reads_random_crops_of_the_sc22_file(tmp_path: Path) -> None:
     import h5py
     import numpy as np
@@ -110,6 +115,7 @@ def test_unet3d_reads_random_crops_of_the_sc22_file(tmp_path: Path) -> None:
     assert all(a.equal(b) for a, b in zip(ds[5], ds[5], strict=True))  # resumable
 
 
+@needs_h5py
 def test_unet3d_refuses_a_file_that_is_not_an_sc22_box(tmp_path: Path) -> None:
     import h5py
 
@@ -120,6 +126,7 @@ def test_unet3d_refuses_a_file_that_is_not_an_sc22_box(tmp_path: Path) -> None:
         spec.open_dataset(str(tmp_path / "x.h5"), dict(spec.sizes["tiny"]))
 
 
+@needs_h5py
 def test_pointnet_reads_shapenet_part_files(tmp_path: Path) -> None:
     import h5py
     import numpy as np
@@ -174,6 +181,7 @@ def test_pointnet_loss_has_the_orthogonality_term_and_runs_under_bf16() -> None:
     assert all(p.grad is not None for p in model.parameters())  # DDP needs every gradient
 
 
+@needs_h5py
 @pytest.mark.slow  # two real runs, ~7 s each on an idle 2-core machine
 @pytest.mark.parametrize("app", ["unet3d", "pointnet"])
 def test_windowed_loss_falls_over_50_steps_on_make_data_files(app: str, tmp_path: Path) -> None:
