@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from workloads.runtime.contract import Recipe, Source
+
 NAME = "cosmictagger"
 REPOSITORY = "coreyjadams/CosmicTagger"
 SOURCE_COMMIT = "156c480a6433e3a0f491be5a958d88f1a51788c3"
@@ -89,6 +91,21 @@ TINY_BATCH_SIZE = 2
 LR = 3e-4
 LOSS_BALANCE = "focal"
 LOSS_SCHEMES = ("focal", "light", "even", "none")
+RECIPE = Recipe(
+    optimizer="adam", lr=LR, schedule="constant",
+    where="src/config/optimizer.py (Adam, learning_rate 0.0003); src/utils/torch/trainer.py "
+          "init_optimizer (torch.optim.Adam, no weight decay, no clipping). The original's "
+          "trainercore.build_lr_schedule warms up linearly from 1e-4 to 3e-4 over the first "
+          "epoch, then holds 3e-4 for 20 epochs: constant 3e-4 here.")
+SOURCE = Source(REPOSITORY, SOURCE_COMMIT, SOURCE_PATH,
+                note="UResNet 2D (planes through one shared-weight network), "
+                     "loss_balance_scheme focal, larcv3 sparse2d data")
+UNIT = "events"
+
+
+def units_per_sample(cfg: dict[str, Any]) -> float:
+    """One event (3 planes) per sample."""
+    return 1.0
 
 #: The original's parameters and training FLOPs per sample (forward + loss.backward() under
 #: torch.utils.flop_counter.FlopCounterMode on 2 samples, / 2; matmul and convolution only),

@@ -61,26 +61,64 @@ def _lognormal(gen: torch.Generator, shape: tuple[int, ...], median: float, sigm
 
 
 class _Canvas:
-    """Charge and label images that segments are drawn into."""
+    """Charge and label images that segments are drawn into: each segment only in the box of
+    pixels it reaches (its rows and columns +- 5 sigma), one event and plane at a time."""
 
     def __init__(self, n: int, planes: int, h: int, w: int, device: torch.device) -> None:
-        self.rows = torch.arange(h, device=device, dtype=torch.float32).view(1, 1, h, 1)
-        self.cols = torch.arange(w, device=device, dtype=torch.float32).view(1, 1, 1, w)
+        self.rows = torch.arange(h, device=device, dtype=torch.float32).view(1, h, 1)
+        self.cols = torch.arange(w, device=device, dtype=torch.float32).view(1, 1, w)
         self.charge = torch.zeros((n, planes, h, w), device=device)
         self.label = torch.zeros((n, planes, h, w), device=device, dtype=torch.uint8)
+        self.segments: list[tuple[torch.Tensor, ...]] = []
+        self.classes: list[int] = []
 
     def segment(self, y0: torch.Tensor, y1: torch.Tensor, x0: torch.Tensor, x1: torch.Tensor,
                 dedx: torch.Tensor, cls: int) -> None:
-        """Draw one segment per event: rows ``y0..y1`` [n,1,1,1] (all planes), columns
-        ``x0..x1`` [n,P,1,1]; ``dedx`` [n,1,1,1] (0 = no segment)."""
+        """One segment per event: rows ``y0..y1`` [n,1,1,1] (all planes), columns ``x0..x1``
+        [n,P,1,1]; ``dedx`` [n,1,1,1] (0 = no segment). Drawn by :meth:`draw`."""
+        self.segments.append((y0, y1, x0, x1, dedx))
+        self.classes.append(cls)
+
+    def draw(self) -> None:
+        if not self.segments:
+            return
+        pad = math.ceil(5 * WIDTH) + 1
+        _, planes, h, w = self.charge.shape
+        # every (segment, event)'s rows, dE/dx and columns in one transfer
+        rows = torch.stack([torch.stack([s[0].flatten(), s[1].flatten(), s[4].flatten()])
+                            for s in self.segments]).cpu()  # [S, 3, n]
+        cols = torch.stack([torch.stack([s[2].flatten(1), s[3].flatten(1)])
+                            for s in self.segments]).cpu()  # [S, 2, n, P]
+        for k, ((y0, y1, x0, x1, dedx), cls) in enumerate(zip(self.segments, self.classes,
+                                                             strict=True)):
+            for e in range(self.charge.shape[0]):
+                a, b, q0 = (float(v) for v in rows[k, :, e])
+                r0, r1 = max(0, math.floor(min(a, b)) - pad), min(h, math.ceil(max(a, b)) + pad)
+                if q0 <= 0 or r1 <= r0:
+                    continue
+                for p in range(planes):
+                    c, d = float(cols[k, 0, e, p]), float(cols[k, 1, e, p])
+                    c0 = max(0, math.floor(min(c, d)) - pad)
+                    c1 = min(w, math.ceil(max(c, d)) + pad)
+                    if c1 > c0:
+                        self._box(e, p, (r0, r1, c0, c1), y0[e, 0, 0], y1[e, 0, 0],
+                                  x0[e, p], x1[e, p], dedx[e, 0, 0], cls)
+
+    def _box(self, e: int, p: int, box: tuple[int, int, int, int], y0: torch.Tensor,
+             y1: torch.Tensor, x0: torch.Tensor, x1: torch.Tensor, dedx: torch.Tensor,
+             cls: int) -> None:
+        """The segment's charge in the pixels of ``box`` (rows r0:r1, columns c0:c1) that it
+        reaches, on plane ``p`` of event ``e``."""
+        r0, r1, c0, c1 = box
         dy, dx = y1 - y0, x1 - x0
         length2 = (dy * dy + dx * dx).clamp_min(1e-6)
-        ry, rx = self.rows - y0, self.cols - x0
+        ry, rx = self.rows[0, r0:r1] - y0, self.cols[0, :, c0:c1] - x0
         t = ((ry * dy + rx * dx) / length2).clamp(0.0, 1.0)
         d2 = (ry - t * dy).square() + (rx - t * dx).square()
-        q = dedx * torch.exp(d2 * (-0.5 / WIDTH**2))
-        self.charge += q
-        self.label = torch.where(q >= THRESHOLD, self.label.clamp_min(cls), self.label)
+        q = dedx * torch.exp(d2 * (-0.5 / WIDTH**2))  # [rows, cols]
+        self.charge[e, p, r0:r1, c0:c1] += q
+        label = self.label[e, p, r0:r1, c0:c1]
+        label.copy_(torch.where(q >= THRESHOLD, label.clamp_min(cls), label))
 
 
 def render(gen: torch.Generator, n: int, cfg: dict[str, Any],
@@ -107,28 +145,32 @@ def render(gen: torch.Generator, n: int, cfg: dict[str, Any],
         if k >= 3:  # 3 to PRONGS prongs
             dedx = dedx * (torch.rand(one, generator=gen, device=device) < 0.5)
         c.segment(vy, vy + dy, vx, vx + dx, dedx, 2)
-    fluct = torch.exp(FLUCTUATION * torch.randn(c.charge.shape, generator=gen, device=device))
-    adc = c.charge * fluct
+    c.draw()
     on_track = c.charge >= THRESHOLD
-    adc = torch.where(on_track, adc, _noise(gen, c.charge.shape, device))
+    adc = _noise(gen, c.charge.shape, device)
+    q = c.charge[on_track]  # fluctuations only where there is a hit (a sparse draw)
+    adc[on_track] = q * torch.exp(FLUCTUATION * torch.randn(q.shape, generator=gen,
+                                                            device=device))
     adc = torch.where(adc >= THRESHOLD, adc, torch.zeros_like(adc))
     label = torch.where(adc > 0, c.label, torch.zeros_like(c.label))
     return adc, label
 
 
 def _noise(gen: torch.Generator, shape: torch.Size, device: torch.device) -> torch.Tensor:
-    """Noise hits: isolated pixels (some two rows long) at rates per plane, ADC just over the
-    threshold with a tail (90 %: 5 + Exp(1); 10 %: log-normal, median 15)."""
+    """Noise hits: isolated pixels (some also in the next time tick) at rates per plane, ADC
+    just over the threshold with a tail (90 %: 5 + Exp(1); 10 %: log-normal, median 15)."""
     rate = torch.tensor(NOISE_RATE[:shape[1]], device=device).view(1, -1, 1, 1)
-    seed = torch.rand(shape, generator=gen, device=device) < rate
-    extend = torch.roll(seed, 1, dims=2) & (torch.rand(shape, generator=gen, device=device)
-                                            < NOISE_EXTEND)
-    hit = seed | extend
-    u = torch.rand(shape, generator=gen, device=device)
-    low = THRESHOLD - torch.log1p(-torch.rand(shape, generator=gen, device=device))
-    high = _lognormal(gen, tuple(shape), *NOISE_HIGH, device)
-    value = torch.where(u < NOISE_LOW_SHARE, low, high)
-    return torch.where(hit, value, torch.zeros_like(value))
+    hit = torch.rand(shape, generator=gen, device=device) < rate
+    n, p, r, col = hit.nonzero(as_tuple=True)
+    more = torch.rand(n.shape, generator=gen, device=device) < NOISE_EXTEND
+    hit[n[more], p[more], (r[more] + 1) % shape[2], col[more]] = True
+    k = int(hit.sum())
+    u = torch.rand((k,), generator=gen, device=device)
+    low = THRESHOLD - torch.log1p(-torch.rand((k,), generator=gen, device=device))
+    high = _lognormal(gen, (k,), *NOISE_HIGH, device)
+    out = torch.zeros(shape, device=device)
+    out[hit] = torch.where(u < NOISE_LOW_SHARE, low, high)
+    return out
 
 
 def downsample(adc: torch.Tensor, label: torch.Tensor,
@@ -154,18 +196,30 @@ def events(gen: torch.Generator, n: int, cfg: dict[str, Any], device: torch.devi
 
 
 class Pool:
-    """A fixed set of events on the device; ``draw`` gathers a batch with random flips in
-    time (all planes) and wire order."""
+    """A fixed set of ``size`` events on the device; ``draw`` gathers a batch with random flips
+    in time (all planes) and wire order. Events are rendered in pairs, each pair from its own
+    seed, the first time a draw needs them (so a ``--describe`` renders two, not sixteen)."""
 
     def __init__(self, cfg: dict[str, Any], device: torch.device, size: int = POOL) -> None:
-        gen = torch.Generator(device=device)
-        gen.manual_seed(POOL_SEED)
-        self.adc, self.label = events(gen, size, cfg, device)
+        self.cfg, self.device, self.size = cfg, device, size
+        shape = (size, cfg["planes"], cfg["height"], cfg["width"])
+        self.adc = torch.zeros(shape, device=device)
+        self.label = torch.zeros(shape, device=device, dtype=torch.uint8)
+        self.missing = set(range(0, size, 2))
+
+    def _fill(self, idx: torch.Tensor) -> None:
+        for lo in sorted({i - i % 2 for i in idx.tolist()} & self.missing):
+            gen = torch.Generator(device=self.device)
+            gen.manual_seed(POOL_SEED + lo)
+            hi = min(lo + 2, self.size)
+            self.adc[lo:hi], self.label[lo:hi] = events(gen, hi - lo, self.cfg, self.device)
+            self.missing.discard(lo)
 
     def draw(self, gen: torch.Generator, n: int) -> tuple[torch.Tensor, torch.Tensor]:
-        dev = self.adc.device
-        idx = torch.randint(len(self.adc), (n,), generator=gen, device=dev)
-        flips = torch.rand((2, n, 1, 1, 1), generator=gen, device=dev) < 0.5
+        idx = torch.randint(self.size, (n,), generator=gen, device=self.device)
+        if self.missing:  # until every pair is there: one host sync per draw
+            self._fill(idx)
+        flips = torch.rand((2, n, 1, 1, 1), generator=gen, device=self.device) < 0.5
         x, y = self.adc[idx], self.label[idx]
         for dim, flip in ((2, flips[0]), (3, flips[1])):
             x = torch.where(flip, x.flip(dim), x)

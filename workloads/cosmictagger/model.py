@@ -30,14 +30,15 @@ from workloads.cosmictagger.config import (
     LOSS_BALANCE,
     LR,
     NAME,
-    REPOSITORY,
+    RECIPE,
     SIZES,
-    SOURCE_COMMIT,
-    SOURCE_PATH,
+    SOURCE,
     TINY_BATCH_SIZE,
+    UNIT,
+    units_per_sample,
 )
 from workloads.cosmictagger.loss import make_loss
-from workloads.runtime.spec import AppSpec, Recipe, Source, Task
+from workloads.runtime.spec import AppSpec, Task
 
 Activation = Callable[[torch.Tensor], torch.Tensor]
 
@@ -335,14 +336,6 @@ def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> An
 APP = AppSpec(
     name=NAME, build_model=build_model, make_task=make_task, loss_fn=make_loss(LOSS_BALANCE),
     sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE, tiny_batch_size=TINY_BATCH_SIZE, lr=LR,
-    spatial_dims=2, open_dataset=open_dataset, write_dataset=write_dataset,
-    recipe=Recipe(optimizer="adam", lr=LR, schedule="constant",
-                  where="src/config/optimizer.py (Adam, learning_rate 0.0003); "
-                        "src/utils/torch/trainer.py init_optimizer (torch.optim.Adam, no "
-                        "weight decay). The original's trainercore.build_lr_schedule warms up "
-                        "linearly from 1e-4 over the first epoch, then holds 3e-4 for 20 "
-                        "epochs: constant 3e-4 here."),
-    source=Source(REPOSITORY, SOURCE_COMMIT, SOURCE_PATH,
-                  note="UResNet 2D, loss_balance_scheme focal"),
-    unit="events", units_per_sample=lambda cfg: 1.0,
+    spatial_dims=2, open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
+    source=SOURCE, unit=UNIT, units_per_sample=units_per_sample,
 )

@@ -21,6 +21,7 @@ pool on the device.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from workloads.cosmictagger.config import (
@@ -39,10 +40,14 @@ from workloads.cosmictagger.config import (
     POOL,
     POOL_SEED,
     PRONGS,
+    RECIPE,
     SIZES,
+    SOURCE,
     THRESHOLD,
     TINY_BATCH_SIZE,
+    UNIT,
     WIDTH,
+    units_per_sample,
 )
 from workloads.tfruntime.backend import load
 from workloads.tfruntime.spec import Task, TFAppSpec
@@ -249,41 +254,61 @@ class _Draw:
         return median * self.tf.exp(sigma * self.normal(shape))
 
 
+def _segment(tf: Any, box: tuple[int, int, int, int], ends: tuple[float, ...],
+             shape: tuple[int, int]) -> tuple[Any, Any]:
+    """events._Canvas._box: one segment's charge and reach in its box, padded to ``shape``."""
+    r0, r1, c0, c1 = box
+    y0, y1, x0, x1, dedx = ends
+    dy, dx = y1 - y0, x1 - x0
+    ry = tf.reshape(tf.range(r0, r1, dtype=tf.float32), (-1, 1)) - y0
+    rx = tf.reshape(tf.range(c0, c1, dtype=tf.float32), (1, -1)) - x0
+    t = tf.clip_by_value((ry * dy + rx * dx) / max(dy * dy + dx * dx, 1e-6), 0.0, 1.0)
+    q = dedx * tf.exp((tf.square(ry - t * dy) + tf.square(rx - t * dx)) * (-0.5 / WIDTH**2))
+    pads = [[r0, shape[0] - r1], [c0, shape[1] - c1]]
+    return tf.pad(q, pads), tf.pad(q >= THRESHOLD, pads)
+
+
 def _render(tf: Any, seed: Any, n: int, cfg: dict[str, Any]) -> tuple[Any, Any]:
-    """events.render: ``n`` events at full resolution, ADC and label [n, P, H, W]."""
+    """events.render: ``n`` events at full resolution, ADC and label [n, P, H, W] (eager:
+    each segment is computed in the box of pixels it reaches)."""
     planes, h, w = cfg["planes"], cfg["full_height"], cfg["full_width"]
     r = _Draw(tf, seed)
-    rows = tf.reshape(tf.range(h, dtype=tf.float32), (1, 1, h, 1))
-    cols = tf.reshape(tf.range(w, dtype=tf.float32), (1, 1, 1, w))
-    charge = tf.zeros((n, planes, h, w))
-    label = tf.zeros((n, planes, h, w), tf.uint8)
-    one, per_plane = (n, 1, 1, 1), (n, planes, 1, 1)
-
-    def segment(y0: Any, y1: Any, x0: Any, x1: Any, dedx: Any, cls: int) -> None:
-        nonlocal charge, label
-        dy, dx = y1 - y0, x1 - x0
-        length2 = tf.maximum(dy * dy + dx * dx, 1e-6)
-        ry, rx = rows - y0, cols - x0
-        t = tf.clip_by_value((ry * dy + rx * dx) / length2, 0.0, 1.0)
-        q = dedx * tf.exp((tf.square(ry - t * dy) + tf.square(rx - t * dx)) * (-0.5 / WIDTH**2))
-        charge += q
-        label = tf.where(q >= THRESHOLD, tf.maximum(label, cls), label)
-
+    segments: list[tuple[Any, ...]] = []  # (y0 [n], y1 [n], x0 [n,P], x1 [n,P], dedx [n], cls)
     for _ in range(max(1, round(COSMICS * h * w / (1280 * 2048)))):
-        y0, dy = r.uniform(one, 0, h), r.uniform(one, 0.05, 0.4) * h
-        y1 = y0 + tf.where(r.uniform(one) < 0.5, dy, -dy)
-        x0 = r.uniform(per_plane, 0, w)
-        segment(y0, y1, x0, x0 + r.uniform(per_plane, -2.0, 2.0) * dy,
-                r.lognormal(one, *COSMIC_DEDX), 1)
-    vy, vx = r.uniform(one, 0.1 * h, 0.9 * h), r.uniform(per_plane, 0.1 * w, 0.9 * w)
+        y0, dy = r.uniform((n,), 0, h), r.uniform((n,), 0.05, 0.4) * h
+        y1 = y0 + tf.where(r.uniform((n,)) < 0.5, dy, -dy)
+        x0 = r.uniform((n, planes), 0, w)
+        x1 = x0 + r.uniform((n, planes), -2.0, 2.0) * dy[:, None]
+        segments.append((y0, y1, x0, x1, r.lognormal((n,), *COSMIC_DEDX), 1))
+    vy, vx = r.uniform((n,), 0.1 * h, 0.9 * h), r.uniform((n, planes), 0.1 * w, 0.9 * w)
     for k in range(PRONGS):
-        reach = r.uniform(one, 0.03, 0.25) * h
-        dy, dx = r.uniform(one, -1.0, 1.0) * reach, r.uniform(per_plane, -1.0, 1.0) * reach
-        dedx = r.lognormal(one, *NEUTRINO_DEDX)
+        reach = r.uniform((n,), 0.03, 0.25) * h
+        dy, dx = r.uniform((n,), -1.0, 1.0) * reach, r.uniform((n, planes), -1.0, 1.0)
+        dedx = r.lognormal((n,), *NEUTRINO_DEDX)
         if k >= 3:
-            dedx *= tf.cast(r.uniform(one) < 0.5, tf.float32)
-        segment(vy, vy + dy, vx, vx + dx, dedx, 2)
+            dedx *= tf.cast(r.uniform((n,)) < 0.5, tf.float32)
+        segments.append((vy, vy + dy, vx, vx + dx * reach[:, None], dedx, 2))
+    pad = math.ceil(5 * WIDTH) + 1
+    charge, label = [], []
+    for e in range(n):
+        for p in range(planes):
+            q_sum, lab = tf.zeros((h, w)), tf.zeros((h, w), tf.uint8)
+            for y0, y1, x0, x1, dedx, cls in segments:
+                ends = tuple(float(v) for v in (y0[e], y1[e], x0[e, p], x1[e, p], dedx[e]))
+                box = (max(0, math.floor(min(ends[:2])) - pad),
+                       min(h, math.ceil(max(ends[:2])) + pad),
+                       max(0, math.floor(min(ends[2:4])) - pad),
+                       min(w, math.ceil(max(ends[2:4])) + pad))
+                if ends[4] <= 0 or box[1] <= box[0] or box[3] <= box[2]:
+                    continue
+                q, reached = _segment(tf, box, ends, (h, w))
+                q_sum += q
+                lab = tf.maximum(lab, tf.cast(reached, tf.uint8) * cls)
+            charge.append(q_sum)
+            label.append(lab)
     shape = (n, planes, h, w)
+    charge = tf.reshape(tf.stack(charge), shape)
+    labels = tf.reshape(tf.stack(label), shape)
     adc = charge * tf.exp(FLUCTUATION * r.normal(shape))
     rate = tf.reshape(tf.constant(NOISE_RATE[:planes]), (1, planes, 1, 1))
     seeds = r.uniform(shape) < rate
@@ -293,7 +318,7 @@ def _render(tf: Any, seed: Any, n: int, cfg: dict[str, Any]) -> tuple[Any, Any]:
                      r.lognormal(shape, *NOISE_HIGH))
     adc = tf.where(charge >= THRESHOLD, adc, tf.where(hit, noise, 0.0))
     adc = tf.where(adc >= THRESHOLD, adc, 0.0)
-    return adc, tf.where(adc > 0, label, tf.zeros_like(label))
+    return adc, tf.where(adc > 0, labels, tf.zeros_like(labels))
 
 
 def _events(tf: Any, cfg: dict[str, Any], size: int) -> tuple[Any, Any]:
@@ -333,4 +358,5 @@ def make_task(cfg: dict[str, Any]) -> Task:
 
 APP = TFAppSpec(name=NAME, build_model=build_model, make_task=make_task,
                 loss_fn=make_loss(LOSS_BALANCE), sizes=SIZES,
-                default_batch_size=DEFAULT_BATCH_SIZE, tiny_batch_size=TINY_BATCH_SIZE, lr=LR)
+                default_batch_size=DEFAULT_BATCH_SIZE, tiny_batch_size=TINY_BATCH_SIZE, lr=LR,
+                recipe=RECIPE, source=SOURCE, unit=UNIT, units_per_sample=units_per_sample)
