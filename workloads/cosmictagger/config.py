@@ -111,11 +111,11 @@ def units_per_sample(cfg: dict[str, Any]) -> float:
 #: torch.utils.flop_counter.FlopCounterMode on 2 samples, / 2; matmul and convolution only),
 #: counted from its source @156c480 (uresnet2D.UResNet with network.py's dataclasses, hydra
 #: stubbed, on the meta device) at each preset's input. Tests hold the bundled network to
-#: these: parameters within 1 %, FLOPs within 5 %. (Polaris at 640x1024: 397.57 GFLOP.)
-ORIGINAL: dict[str, dict[str, float]] = {
-    "default": {"params": 18_382_131, "train_flops_per_sample": 967.41e9},
-    "a21": {"params": 8_510_547, "train_flops_per_sample": 94.31e9},
-    "polaris": {"params": 1_926_403, "train_flops_per_sample": 1590.30e9},
+#: these: parameters within 1 %, FLOPs within 5 %. (Polaris at 640x1024: 397,574,307,840.)
+ORIGINAL: dict[str, dict[str, int]] = {
+    "default": {"params": 18_382_131, "train_flops_per_sample": 967_413_104_640},
+    "a21": {"params": 8_510_547, "train_flops_per_sample": 94_308_802_560},
+    "polaris": {"params": 1_926_403, "train_flops_per_sample": 1_590_297_231_360},
 }
 
 
