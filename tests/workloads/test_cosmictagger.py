@@ -309,7 +309,8 @@ def test_resume_is_bit_identical(tmp_path: Path) -> None:
 @pytest.mark.skipif(not HAVE_TF, reason="tensorflow is not installed")
 def test_tensorflow_version_computes_the_same_function(one_thread: None) -> None:
     """The PyTorch weights copied into the Keras model (layer for layer): the same outputs
-    and loss in evaluation and in training mode (per-plane batch statistics)."""
+    and loss in evaluation and in training mode (per-plane batch statistics), and the same
+    running statistics after it."""
     os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
     from workloads.cosmictagger import tf_model
     from workloads.tfruntime.backend import load
@@ -344,3 +345,10 @@ def test_tensorflow_version_computes_the_same_function(one_thread: None) -> None
                                    ours.detach(), atol=2e-3, rtol=1e-3)
         loss_tf = tf_model.make_loss("focal")(keras, tf.constant(y.permute(0, 2, 3, 1).numpy()))
         assert float(loss_tf) == pytest.approx(make_loss("focal")(ours, y).item(), rel=1e-4)
+    # one training call: the running statistics moved the same way (plane after plane)
+    for m, layer in zip(mods, weighted, strict=True):
+        if isinstance(m, torch.nn.BatchNorm2d):
+            torch.testing.assert_close(torch.from_numpy(layer.moving_mean.numpy()),
+                                       m.running_mean, atol=1e-4, rtol=1e-4)
+            torch.testing.assert_close(torch.from_numpy(layer.moving_variance.numpy()),
+                                       m.running_var, atol=1e-4, rtol=1e-4)

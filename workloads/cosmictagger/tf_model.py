@@ -2,11 +2,11 @@
 
 The same network as the PyTorch version (coreyjadams/CosmicTagger @156c480,
 ``src/networks/torch/uresnet2D.py``; presets in config.py): each plane goes through one
-shared-weight network (each layer object is called once per plane, so batch norm normalises
-each plane with its own statistics, as the original does), the planes are concatenated at the
-deepest level, split again, and end in a 1x1 convolution to 3 classes per plane. Keras'
+shared-weight network (the planes ride in the batch dimension, batch norm normalises each plane
+with its own statistics, as the original's per-plane calls do), the planes are concatenated at
+the deepest level, split again, and end in a 1x1 convolution to 3 classes per plane. Keras'
 defaults equal the original's initialisation (Glorot-uniform kernels, zero biases); batch norm
-takes PyTorch's momentum and epsilon, LeakyReLU PyTorch's slope 0.01.
+has PyTorch's momentum, epsilon and unbiased running variance, LeakyReLU PyTorch's slope 0.01.
 
 The original's own TensorFlow network (``src/networks/tensorflow/uresnet2D.py``) differs from
 its PyTorch one in ways that change the function but not the size: LeakyReLU slope 0.2
@@ -21,6 +21,7 @@ pool on the device.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -57,13 +58,70 @@ LIGHT = (1.0, 1.5, 10.0)
 
 
 # ---------------------------------------------------------------- the network
+@functools.cache
+def plane_batch_norm() -> Any:
+    """The Keras layer of model.py's ``PlaneBatchNorm2d``: batch norm over [B*planes, H, W, C]
+    with each plane's own batch statistics in training, the moving statistics updated plane
+    after plane (in order, in one op sequence: three calls of one Keras BatchNormalization on
+    three branches would update them in whatever order the graph runs them), PyTorch's momentum
+    (0.1), epsilon (1e-5) and unbiased moving variance."""
+    be = load()
+    tf, keras = be.tf, be.keras
+
+    class PlaneBatchNorm(keras.layers.Layer):
+        def __init__(self, planes: int = 1, momentum: float = 0.1, epsilon: float = 1e-5,
+                     **kw: Any) -> None:
+            super().__init__(**kw)
+            self.planes, self.momentum, self.epsilon = planes, momentum, epsilon
+
+        def build(self, shape: Any) -> None:
+            c = int(shape[-1])
+            self.gamma = self.add_weight(name="gamma", shape=(c,), initializer="ones")
+            self.beta = self.add_weight(name="beta", shape=(c,), initializer="zeros")
+            stat = {"trainable": False, "synchronization": tf.VariableSynchronization.ON_READ,
+                    "aggregation": tf.VariableAggregation.MEAN}
+            self.moving_mean = self.add_weight(name="moving_mean", shape=(c,),
+                                               initializer="zeros", **stat)
+            self.moving_variance = self.add_weight(name="moving_variance", shape=(c,),
+                                                   initializer="ones", **stat)
+
+        def call(self, x: Any, training: Any = None) -> Any:
+            xf = tf.cast(x, tf.float32)
+            if not training:
+                y = tf.nn.batch_normalization(xf, self.moving_mean, self.moving_variance,
+                                              self.beta, self.gamma, self.epsilon)
+                return tf.cast(y, self.compute_dtype)
+            g, shape = self.planes, tf.shape(xf)
+            xs = tf.reshape(xf, tf.concat([[-1, g], shape[1:]], 0))  # [B, g, H, W, C]
+            mean, var = tf.nn.moments(xs, axes=[0, 2, 3], keepdims=True)  # [1, g, 1, 1, C]
+            y = tf.nn.batch_normalization(xs, mean, var, self.beta, self.gamma, self.epsilon)
+            n = tf.cast(tf.reduce_prod(tf.shape(xs)[:-1]) // g, tf.float32)
+            unbiased = var * n / tf.maximum(n - 1.0, 1.0)
+            m = self.momentum
+            new_mean, new_var = self.moving_mean, self.moving_variance
+            for p in range(g):
+                new_mean = (1 - m) * new_mean + m * mean[0, p, 0, 0]
+                new_var = (1 - m) * new_var + m * unbiased[0, p, 0, 0]
+            self.moving_mean.assign(new_mean)
+            self.moving_variance.assign(new_var)
+            return tf.cast(tf.reshape(y, shape), self.compute_dtype)
+
+        def get_config(self) -> dict[str, Any]:
+            return {**super().get_config(), "planes": self.planes, "momentum": self.momentum,
+                    "epsilon": self.epsilon}
+
+    return PlaneBatchNorm
+
+
 class _Net:
-    """Layer factory: each ``block``/``series`` returns a callable that applies the SAME
-    layers to whatever tensor it gets (once per plane: shared weights)."""
+    """Layer factory. The planes ride in the batch dimension ([B*planes, H, W, C], sample b,
+    plane p at b*planes + p) as in model.py, so each layer runs once on all planes: shared
+    weights, per-plane batch statistics."""
 
     def __init__(self, p: dict[str, Any]) -> None:
         self.p = p
         self.layers = load().keras.layers
+        self.tf = load().tf
         #: the layers with weights, in the order model.py registers its modules (to compare
         #: the two versions weight for weight)
         self.weighted: list[Any] = []
@@ -72,15 +130,16 @@ class _Net:
         self.weighted.append(layer)
         return layer
 
-    def _norm(self) -> Any:
+    def _norm(self, planes: int) -> Any:
         if self.p["normalization"] != "batch":
             return None
-        return self._keep(self.layers.BatchNormalization(momentum=0.9, epsilon=1e-5))
+        return self._keep(plane_batch_norm()(planes))
 
-    def block(self, filters: int, kernel: int = 3, activation: bool = True) -> Any:
+    def block(self, filters: int, kernel: int = 3, activation: bool = True,
+              planes: int | None = None) -> Any:
         conv = self._keep(self.layers.Conv2D(filters, kernel, padding="same",
                                              use_bias=self.p["bias"]))
-        norm = self._norm()
+        norm = self._norm(self.p["planes"] if planes is None else planes)
         act = self.layers.LeakyReLU(SLOPE) if activation else None
 
         def apply(x: Any) -> Any:
@@ -90,11 +149,11 @@ class _Net:
 
         return apply
 
-    def series(self, filters: int, n: int, kernel: int = 3) -> Any:
+    def series(self, filters: int, n: int, kernel: int = 3, planes: int | None = None) -> Any:
         if self.p["residual"]:
-            blocks = [self._residual(filters, kernel) for _ in range(n)]
+            blocks = [self._residual(filters, kernel, planes) for _ in range(n)]
         else:
-            blocks = [self.block(filters, kernel) for _ in range(n)]
+            blocks = [self.block(filters, kernel, planes=planes) for _ in range(n)]
 
         def apply(x: Any) -> Any:
             for b in blocks:
@@ -103,13 +162,14 @@ class _Net:
 
         return apply
 
-    def _residual(self, filters: int, kernel: int) -> Any:
-        one, two = self.block(filters, kernel), self.block(filters, kernel, activation=False)
+    def _residual(self, filters: int, kernel: int, planes: int | None) -> Any:
+        one = self.block(filters, kernel, planes=planes)
+        two = self.block(filters, kernel, activation=False, planes=planes)
         add, act = self.layers.Add(), self.layers.LeakyReLU(SLOPE)
         return lambda x: act(add([two(one(x)), x]))
 
     def core(self, depth: int, filters: int) -> Any:
-        """``UNetCore``: a list of plane tensors in, the same list out."""
+        """``UNetCore``: blocks, down, the next level, up, skip connection, blocks."""
         L, p = self.layers, self.p
         if depth == 0:
             return self._deepest(filters)
@@ -129,19 +189,12 @@ class _Net:
             up = lambda x: neck_up(resize(x))  # noqa: E731
         up_blocks = self.series(filters, p["blocks_per_layer"])
         connect = self._connection(filters)
-
-        def apply(planes: list[Any]) -> list[Any]:
-            residual = planes
-            x = [down(down_blocks(t)) for t in planes]
-            x = [up(t) for t in inner(x)]
-            return [up_blocks(connect(t, r)) for t, r in zip(x, residual, strict=True)]
-
-        return apply
+        return lambda x: up_blocks(connect(up(inner(down(down_blocks(x)))), x))
 
     def _wrap(self, layer: Any) -> Any:
         """A strided / transposed convolution with the block's norm and activation."""
         self._keep(layer)
-        norm = self._norm()
+        norm = self._norm(self.p["planes"])
         act = self.layers.LeakyReLU(SLOPE)
 
         def apply(x: Any) -> Any:
@@ -161,23 +214,33 @@ class _Net:
         return lambda x, r: x
 
     def _deepest(self, filters: int) -> Any:
-        p = self.p
-        k, neck = p["filter_size_deepest"], p["bottleneck_deepest"]
-        planes = p["planes"]
-        width = filters if p["block_concat"] else planes * filters
-        bottleneck = self.block(neck, 1)
-        blocks = self.series(neck, p["blocks_deepest_layer"], k)
-        unbottleneck = self.block(width, 1)
+        """Planes concatenated (plane-major channels, as torch.cat), 1x1 bottleneck, 5x5
+        blocks, 1x1 back, split into the planes again (``block_concat``: kept apart)."""
+        p, tf = self.p, self.tf
+        k, neck, g = p["filter_size_deepest"], p["bottleneck_deepest"], p["planes"]
+        apart = p["block_concat"]
+        width = filters if apart else g * filters
+        bn_planes = g if apart else 1
+        bottleneck = self.block(neck, 1, planes=bn_planes)
+        blocks = self.series(neck, p["blocks_deepest_layer"], k, planes=bn_planes)
+        unbottleneck = self.block(width, 1, planes=bn_planes)
         stack = lambda x: unbottleneck(blocks(bottleneck(x)))  # noqa: E731
-        if p["block_concat"]:
-            return lambda xs: [stack(x) for x in xs]
-        cat = self.layers.Concatenate()
+        if apart:
+            return stack
 
-        def apply(xs: list[Any]) -> list[Any]:
-            joined = stack(cat(xs))
-            return [joined[..., i * filters:(i + 1) * filters] for i in range(planes)]
+        def join(x: Any) -> Any:  # [B*g, h, w, c] -> [B, h, w, g*c]
+            s = tf.shape(x)
+            x = tf.transpose(tf.reshape(x, (-1, g, s[1], s[2], filters)), (0, 2, 3, 1, 4))
+            return tf.reshape(x, (-1, s[1], s[2], g * filters))
 
-        return apply
+        def split(x: Any) -> Any:  # [B, h, w, g*c] -> [B*g, h, w, c]
+            s = tf.shape(x)
+            x = tf.transpose(tf.reshape(x, (-1, s[1], s[2], g, filters)), (0, 3, 1, 2, 4))
+            return tf.reshape(x, (-1, s[1], s[2], filters))
+
+        to_joint = self.layers.Lambda(join)
+        to_planes = self.layers.Lambda(split)
+        return lambda x: to_planes(stack(to_joint(x)))
 
 
 def build_model(cfg: dict[str, Any]) -> Any:
@@ -187,17 +250,20 @@ def build_model(cfg: dict[str, Any]) -> Any:
 def _build(cfg: dict[str, Any]) -> tuple[Any, list[Any]]:
     """The Keras model and its weighted layers in model.py's module order."""
     be = load()
-    layers = be.keras.layers
+    tf, layers = be.tf, be.keras.layers
     net = _Net(cfg)
-    n0, planes = cfg["n_initial_filters"], cfg["planes"]
-    inputs = layers.Input((cfg["height"], cfg["width"], planes))
+    n0, g, h, w = cfg["n_initial_filters"], cfg["planes"], cfg["height"], cfg["width"]
+    inputs = layers.Input((h, w, g))
     stem = net.block(n0, 5)
     core = net.core(cfg["depth"], n0)
     final = net.series(n0, cfg["blocks_final"])
     head = net._keep(layers.Conv2D(cfg["classes"], 1, use_bias=cfg["bias"], dtype="float32"))
-    x = [stem(inputs[..., i:i + 1]) for i in range(planes)]
-    x = [head(final(t)) for t in core(x)]
-    out = layers.Lambda(lambda ts: be.tf.stack(ts, axis=-2), dtype="float32")(x)
+    fold = layers.Lambda(  # [B, H, W, g] -> [B*g, H, W, 1]
+        lambda x: tf.reshape(tf.transpose(x, (0, 3, 1, 2)), (-1, h, w, 1)))
+    unfold = layers.Lambda(  # [B*g, H, W, C] -> [B, H, W, g, C]
+        lambda x: tf.transpose(tf.reshape(x, (-1, g, h, w, cfg["classes"])), (0, 2, 3, 1, 4)),
+        dtype="float32")
+    out = unfold(head(final(core(stem(fold(inputs))))))
     return be.keras.Model(inputs, out, name=NAME), net.weighted  # out: [B, H, W, planes, C]
 
 
