@@ -86,24 +86,27 @@ def plane_batch_norm() -> Any:
                                                    initializer="ones", **stat)
 
         def call(self, x: Any, training: Any = None) -> Any:
-            xf = tf.cast(x, tf.float32)
+            f32 = tf.float32  # statistics in float32 also under a mixed precision policy
+            xf = tf.cast(x, f32)
+            gamma, beta = tf.cast(self.gamma, f32), tf.cast(self.beta, f32)
+            moving_mean = tf.cast(self.moving_mean, f32)
+            moving_var = tf.cast(self.moving_variance, f32)
             if not training:
-                y = tf.nn.batch_normalization(xf, self.moving_mean, self.moving_variance,
-                                              self.beta, self.gamma, self.epsilon)
+                y = tf.nn.batch_normalization(xf, moving_mean, moving_var, beta, gamma,
+                                              self.epsilon)
                 return tf.cast(y, self.compute_dtype)
             g, shape = self.planes, tf.shape(xf)
             xs = tf.reshape(xf, tf.concat([[-1, g], shape[1:]], 0))  # [B, g, H, W, C]
             mean, var = tf.nn.moments(xs, axes=[0, 2, 3], keepdims=True)  # [1, g, 1, 1, C]
-            y = tf.nn.batch_normalization(xs, mean, var, self.beta, self.gamma, self.epsilon)
-            n = tf.cast(tf.reduce_prod(tf.shape(xs)[:-1]) // g, tf.float32)
+            y = tf.nn.batch_normalization(xs, mean, var, beta, gamma, self.epsilon)
+            n = tf.cast(tf.reduce_prod(tf.shape(xs)[:-1]) // g, f32)
             unbiased = var * n / tf.maximum(n - 1.0, 1.0)
             m = self.momentum
-            new_mean, new_var = self.moving_mean, self.moving_variance
             for p in range(g):
-                new_mean = (1 - m) * new_mean + m * mean[0, p, 0, 0]
-                new_var = (1 - m) * new_var + m * unbiased[0, p, 0, 0]
-            self.moving_mean.assign(new_mean)
-            self.moving_variance.assign(new_var)
+                moving_mean = (1 - m) * moving_mean + m * mean[0, p, 0, 0]
+                moving_var = (1 - m) * moving_var + m * unbiased[0, p, 0, 0]
+            self.moving_mean.assign(moving_mean)
+            self.moving_variance.assign(moving_var)
             return tf.cast(tf.reshape(y, shape), self.compute_dtype)
 
         def get_config(self) -> dict[str, Any]:
@@ -185,7 +188,13 @@ class _Net:
         if p["upsampling"] == "convolutional":
             up = self._wrap(L.Conv2DTranspose(filters, 2, strides=2, use_bias=p["bias"]))
         else:
-            resize, neck_up = L.UpSampling2D(2, interpolation="bilinear"), self.block(filters, 1)
+            bilinear = L.UpSampling2D(2, interpolation="bilinear")
+            # resized in float32 and cast back to the input's type (bf16 under a mixed policy):
+            # tf.image.resize answers float32, and XLA refuses the gradient that then mixes
+            # float32 (ResizeBilinearGrad) and bfloat16
+            f32 = self.tf.float32
+            resize = L.Lambda(lambda t: self.tf.cast(bilinear(self.tf.cast(t, f32)), t.dtype))
+            neck_up = self.block(filters, 1)
             up = lambda x: neck_up(resize(x))  # noqa: E731
         up_blocks = self.series(filters, p["blocks_per_layer"])
         connect = self._connection(filters)
