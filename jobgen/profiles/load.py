@@ -396,7 +396,12 @@ def _has_control(data: Any) -> bool:
 def digest_of(profile: Profile) -> str:
     import dataclasses  # the model's own; a warm render compares the cached digest
 
-    canonical = json.dumps(dataclasses.asdict(profile), sort_keys=True, separators=(",", ":"))
+    from .model import LINT_ONLY
+
+    # Facts only lint reads cannot change a render: a script rendered before they were added
+    # is still up to date (`jobgen verify`).
+    data = {k: v for k, v in dataclasses.asdict(profile).items() if k not in LINT_ONLY}
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return cache.sha256(canonical.encode())
 
 
