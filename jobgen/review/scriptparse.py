@@ -26,7 +26,8 @@ HOUSEKEEPING = frozenset({"mkdir", "rm", "cp", "mv", "tar", "rsync", "ln", "touc
 BOOLEAN_FLAGS = frozenset({
     "--envall", "-envall", "--genvall", "-genvall", "--standalone", "--no-python",
     "--exclusive", "--allow-run-as-root", "--oversubscribe", "--report-bindings",
-    "--verbose", "-v", "--label", "-l", "--noprefix", "--line-buffer",
+    "--verbose", "-v", "--label", "-l", "--noprefix", "--line-buffer", "--no-vni",
+    "--no-transfer", "-u", "--unbuffered",
 })
 
 _ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
@@ -99,6 +100,7 @@ class Script:
     masks: dict[int, tuple[str, str, int]] = field(default_factory=dict)  # rank -> var, value, line
     slot_notes: dict[int, str] = field(default_factory=dict)
     launches: list[Launch] = field(default_factory=list)  # every launch of ranks, in order
+    heredoc_lines: set[int] = field(default_factory=set)  # lines a here-document writes
 
     @property
     def dialect(self) -> str | None:
@@ -209,6 +211,7 @@ def parse_text(text: str, path: str = "<script>") -> Script:
         i += 1
         stripped = raw.strip()
         if heredoc_end is not None:
+            script.heredoc_lines.add(number)
             if stripped == heredoc_end:
                 heredoc_end = None
                 continue
@@ -335,6 +338,12 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
     if stmt.startswith("module ") or stmt == "module":
         script.modules.append((number, " ".join(stmt.split())))
         return
+    if stmt.startswith("ml "):  # Lmod's short form: `ml use X`, `ml X Y` (load)
+        words = stmt.split()[1:]
+        verb = words[0] if words and words[0] in ("use", "load", "unload", "purge") else "load"
+        rest = words[1:] if words and words[0] == verb else words
+        script.modules.append((number, " ".join(["module", verb, *rest])))
+        return
     if _settings(script, stmt, number, False) or not launch:
         return
     try:
@@ -459,7 +468,7 @@ def launcher_items(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
         if "=" in w and w.startswith("-"):
             key, _, value = w.partition("=")
             items.append((key, value))
-        elif w in BOOLEAN_FLAGS or k + 1 >= len(argv):
+        elif w in BOOLEAN_FLAGS or k + 1 >= len(argv) or argv[k + 1].startswith("-"):
             items.append((w, ""))
         else:
             items.append((w, argv[k + 1]))
