@@ -31,8 +31,8 @@ REPOS = {
     "argonne-lcf/ALCF_Hands_on_HPC_Workshop": "alcf-hands-on",
 }
 DIRECTIVE = re.compile(r"^\s*#(PBS|SBATCH|BSUB|COBALT)\b", re.M)
-LAUNCH = re.compile(r"^\s*(?:(?:time|exec|env)\s+)?(?:\S+=\S+\s+)*(mpiexec|mpirun|srun|jsrun|aprun)\b",
-                    re.M)
+LAUNCH = re.compile(
+    r"^\s*(?:(?:time|exec|env)\s+)?(?:\S+=\S+\s+)*(mpiexec|mpirun|srun|jsrun|aprun)\b", re.M)
 SCRIPT_SUFFIXES = {".sh", ".pbs", ".slurm", ".lsf", ".qsub", ".sub", ".job", ".cobalt", ""}
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 RST_DIRECTIVE = re.compile(r"^(\s*)\.\. (?:code-block|code|sourcecode)::")

@@ -81,8 +81,9 @@ def _discouraged(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("SCHED005", "directive-after-commands", topic="scheduler", severity="warning",
-      scope="any script", source="sbatch(1): #SBATCH lines must come before any executable "
-      "command; qsub and bsub likewise stop reading directives at the first command",
+      scope="any script", source="sbatch(1): sbatch stops processing #SBATCH directives once "
+      "the first non-comment non-whitespace line has been reached; qsub(1B) (PBS "
+      "Professional): scanning continues until the first executable line",
       fix="move the directive up, before the first command",
       summary="a directive after the first command, which the scheduler never reads")
 def _late(ctx: Context) -> Iterator[Hit]:

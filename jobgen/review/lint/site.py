@@ -22,8 +22,11 @@ def _evidence(script: Script, profile: Profile) -> int:
     score = 0
     for d in script.block_directives:
         for key, value in directive_items(d.body):
-            if key == "-l select" and sched.system_resource and \
-                    re.search(rf"(^|:)system={re.escape(sched.system_resource)}\b", value):
+            system = re.search(r"(?:^|:)system=([A-Za-z0-9_.-]+)", value) \
+                if key == "-l select" else None
+            if system and system.group(1) != sched.system_resource:
+                return 0  # the script names another system (Crux, Sophia...)
+            if system:
                 score += 3
             elif key == "-l filesystems" and sched.filesystems:
                 score += sum(2 for fs in re.split(r"[:,]", value)
