@@ -438,3 +438,18 @@ def test_a_tensorflow_script_loading_the_pytorch_stack_is_caught():
     pytorch = (ROOT / "examples" / "aurora" / "ffn.pbs").read_text()
     marked = pytorch.replace("\nmpiexec ", "\nexport HOROVOD_THREAD_AFFINITY=7\nmpiexec ", 1)
     assert rules_of(marked, "aurora") == []
+
+
+def test_lumi_masks_in_core_order_with_the_guides_select_gpu_wrapper():
+    """LUMI's guide: select_gpu gives task i GCD i (ROCR_VISIBLE_DEVICES=$SLURM_LOCALID) and
+    the masks put task i next to GCD i; the same masks in core order put every task on the
+    wrong NUMA domain but two."""
+    text = (CORPUS / "scripts" / "lumi-ug" / "docs-runjobs-scheduled-jobs-lumig-job-L78.sh"
+            ).read_text()
+    assert rules_of(text, "lumi", min_severity="warning") == []
+    core_order = re.sub(r'CPU_BIND="mask_cpu:[^"]*"', 'CPU_BIND="mask_cpu:7e,7e00,7e0000,'
+                        '7e000000,7e00000000,7e0000000000,7e000000000000,7e00000000000000"',
+                        text, count=1)
+    core_order = "\n".join(x for x in core_order.split("\n")
+                           if not x.startswith('CPU_BIND="${CPU_BIND},'))
+    assert rules_of(core_order, "lumi", min_severity="warning") == ["CPU007"]

@@ -490,7 +490,6 @@ class Copper(Sourced):
 
 
 # ---------------------------------------------------------------- facts lint reads
-LINT_ONLY = frozenset({"partition_families", "env_sets", "device_hierarchy", "container_facts"})
 
 # Optional facts a profile may carry beyond what render needs; `jobgen lint` reads them to
 # decide which of its rules apply to a hand-written script and with which numbers.

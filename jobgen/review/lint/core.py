@@ -18,7 +18,7 @@ from ...plan.schedulers import PREFIX
 from ...profiles.cpus import logical_cpus
 from ...profiles.model import PartitionFamily, Profile, Queue
 from ..scriptparse import Directive, Script, directive_items
-from . import scope
+from .scope import LaunchView, is_job_script, is_placeholder, placeholders, script_kind
 
 SEVERITIES = ("info", "warning", "error")
 TOPICS = ("scheduler", "queue", "placement", "devices", "environment", "containers", "storage")
@@ -168,14 +168,14 @@ class Context:
         self.profile = profile
         self.dialect = profile.scheduler.dialect
         self.prefix = PREFIX[self.dialect]
-        self.placeholders = scope.placeholders(script)
+        self.placeholders = placeholders(script)
         self.items = [Item(d.line, k, v) for d in self.own_directives() for k, v in
                       directive_items(d.body)]
         self.first_line = script.directives[0].line if script.directives else 1
-        self.kind = scope.script_kind(script, self.prefix)
+        self.kind = script_kind(script, self.prefix)
         self.partition = self._partition()
         self.node = _node_facts(profile, self.partition.family)
-        self.launches = [scope.LaunchView(self, launch) for launch in script.launches]
+        self.launches = [LaunchView(self, launch) for launch in script.launches]
 
     # ---------------------------------------------------------------- directives
     def own_directives(self) -> list[Directive]:
@@ -187,7 +187,7 @@ class Context:
 
     def value_ok(self, item: Item) -> bool:
         """False for a value that is a documentation placeholder or computed at run time."""
-        return not scope.is_placeholder(item.value) and "$" not in item.value
+        return not is_placeholder(item.value) and "$" not in item.value
 
     @property
     def whole(self) -> bool:
@@ -242,7 +242,7 @@ class Context:
 
 
 def lint_context(script: Script, profile: Profile) -> Context:
-    if not scope.is_job_script(script):
+    if not is_job_script(script):
         raise JobgenError(f"{script.path}: not a job script (no scheduler directives, no "
                           "launcher, no shell #! line): lint reads batch scripts and the "
                           "scripts they run")
