@@ -127,10 +127,10 @@ class Script:
 
 def _strip_comment(body: str) -> str:
     """Drop a trailing ' # comment' that is outside quotes."""
-    return _split_comment(body)[0]
+    return split_comment(body)[0]
 
 
-def _split_comment(body: str) -> tuple[str, str]:
+def split_comment(body: str) -> tuple[str, str]:
     """(body, comment): the text before a trailing ' # comment' outside quotes, and that."""
     quote = None
     for i, ch in enumerate(body):
@@ -229,7 +229,7 @@ def parse_text(text: str, path: str = "<script>") -> Script:
         if stripped.startswith("#"):
             word = stripped.split(None, 1)[0] if stripped else ""
             if word in PREFIXES:
-                body, comment = _split_comment(stripped[len(word):].strip())
+                body, comment = split_comment(stripped[len(word):].strip())
                 script.directives.append(Directive(number, word, stripped, body, comment,
                                                    in_block))
             continue

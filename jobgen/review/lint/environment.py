@@ -197,6 +197,9 @@ _LIBRARY_VARS = re.compile(r"^(CCL_|NCCL_|RCCL_|FI_|MIOPEN_|HOROVOD_|ZE_|ZEX_|MP
                            r"TF_|ITEX_|IPEX_|SYCL_|ONEAPI_)")
 
 
+_ASSIGNMENT = re.compile(r"^\s*([A-Z][A-Z0-9_]*)=")
+
+
 @rule("ENV004", "unexported-setting", topic="environment", severity="warning",
       scope="library variables (CCL_, NCCL_, FI_, MIOPEN_, OMP_, ...) assigned before a "
       "launch", source="bash(1): a variable reaches child processes only when exported; "
@@ -208,10 +211,9 @@ def _unexported(ctx: Context) -> Iterator[Hit]:
         return
     exported = {s.name for s in ctx.script.settings}
     last = ctx.launches[-1].line
-    for number, text in enumerate(ctx.script.lines, 1):
-        m = re.match(r"^\s*([A-Z][A-Z0-9_]*)=", text)
-        if not m or number > last or number in ctx.script.heredoc_lines or \
-                not _LIBRARY_VARS.match(m.group(1)):
+    for number, text in enumerate(ctx.script.lines[:last], 1):
+        m = _ASSIGNMENT.match(text) if "=" in text else None
+        if not m or number in ctx.script.heredoc_lines or not _LIBRARY_VARS.match(m.group(1)):
             continue
         name = m.group(1)
         if name in exported or re.search(rf"\${{?{name}\b", ctx.script.text) or \

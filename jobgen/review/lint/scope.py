@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import TYPE_CHECKING
 
 from ...profiles.cpus import MAX_CPUS, parse_cpu_list
 from ...shell import split
-from ..scriptparse import Launch, Script, launcher_items, launcher_name
+from ..scriptparse import PREFIXES, Launch, Script, launcher_items, launcher_name, split_comment
 
 if TYPE_CHECKING:
     from .core import Context
@@ -53,19 +54,34 @@ def is_placeholder(value: str) -> bool:
 
 
 def placeholders(script: Script) -> list[tuple[int, str]]:
-    """(line, text) of each placeholder in the directives and commands (not in comments)."""
-    found: dict[tuple[int, int], str] = {}
-    for d in script.directives:
-        start = d.text.find(d.body)
-        for m in _PLACEHOLDER.finditer(d.body):
-            found[(d.line, start + m.start())] = m.group(0).strip()
-    for number, text in enumerate(script.lines, 1):
-        if text.lstrip().startswith("#") or not text.strip():
-            continue
-        code = text.split(" #", 1)[0]
-        for m in _PLACEHOLDER.finditer(code):
-            found[(number, m.start())] = m.group(0).strip()
-    return [(line, text) for (line, _), text in sorted(found.items())]
+    """(line, text) of each placeholder in the directives and commands (not in comments),
+    in the order they appear. One pass over the text: a script may be megabytes long."""
+    found: list[tuple[int, int, str]] = []
+    starts: list[int] | None = None
+    for m in _PLACEHOLDER.finditer(script.text):
+        if starts is None:
+            starts = [0] + [i + 1 for i, ch in enumerate(script.text) if ch == "\n"]
+        number = bisect.bisect_right(starts, m.start())
+        line = script.lines[number - 1] if number <= len(script.lines) else ""
+        column = m.start() - starts[number - 1]
+        if column < len(_code(line)):
+            found.append((number, column, m.group(0).strip()))
+    return [(number, text) for number, _, text in sorted(found)]
+
+
+def _code(line: str) -> str:
+    """The part of a line the scheduler or the shell reads: a directive without its trailing
+    comment, a command before ` #`, nothing of a comment line."""
+    stripped = line.lstrip()
+    word = stripped.split(None, 1)[0] if stripped else ""
+    if word in PREFIXES:
+        body = stripped[len(word):]
+        kept = split_comment(body.strip())[0]
+        return line[:len(line) - len(stripped) + len(word) + body.find(kept) + len(kept)] \
+            if kept else line[:len(line) - len(stripped) + len(word)]
+    if stripped.startswith("#"):
+        return ""
+    return line.split(" #", 1)[0]
 
 
 # ---------------------------------------------------------------- the program a launch runs
@@ -189,6 +205,9 @@ class LaunchView:
         self.argv = normalise(launch.argv)
         self.command = launcher_name(self.argv[0]) if self.argv else ""
         self.flags, rest = launcher_items(self.argv) if self.argv else ([], [])
+        self._first: dict[str, tuple[int, str]] = {}
+        for index, (key, value) in enumerate(self.flags):
+            self._first.setdefault(key, (index, value))
         self.env: dict[str, str] = {n: s.value or "" for n, s in
                                     ctx.script.exported(launch.line).items()
                                     if s.action == "set"}
@@ -197,10 +216,9 @@ class LaunchView:
         self.ai, self.collective = classify(ctx, self)
 
     def flag(self, *names: str) -> str | None:
-        for key, value in self.flags:
-            if key in names:
-                return value
-        return None
+        """The value of the first of these flags on the line, or None."""
+        found = [self._first[n] for n in names if n in self._first]
+        return min(found)[1] if found else None
 
     def _launcher_env(self) -> dict[str, str]:
         out = {}
@@ -267,6 +285,9 @@ class LaunchView:
         return re.sub(r"^(?:verbose|v|quiet|q),", "", value) if value is not None else None
 
 
+_JSRUN_WORD = re.compile(r"^-([a-zA-Z])(\d+|(?<=-[bd])packed\S*|(?<=-b)rs|(?<=-b)none)$")
+
+
 def normalise(argv: list[str]) -> list[str]:
     """jsrun's `-a6` and `-bpacked:7` spell flag and value as one word, MPICH's `-genv NAME
     VALUE` takes two words: make them `flag value` and `-genv NAME=VALUE`."""
@@ -277,8 +298,8 @@ def normalise(argv: list[str]) -> list[str]:
     k = 1
     while k < len(argv):
         w = argv[k]
-        m = re.match(r"^-([a-zA-Z])(\d+|(?<=-[bd])packed\S*|(?<=-b)rs|(?<=-b)none)$", w)
-        if jsrun and m:
+        m = _JSRUN_WORD.match(w) if jsrun else None
+        if m:
             out += [f"-{m.group(1)}", m.group(2)]
         elif w in ("-genv", "-env", "--env") and k + 2 < len(argv) and "=" not in argv[k + 1]:
             out += [w, f"{argv[k + 1]}={argv[k + 2]}"]
