@@ -364,7 +364,7 @@ def test_depth_binding_skips_the_reserved_core_as_pals_does():
     """Aurora's docs: `--depth=8 --cpu-bind=depth` puts rank 0 on HWT 1-8 and rank 6 on
     49-51,53-57. Not a reserved-core problem; a rank split across sockets is."""
     from jobgen.review.lint import Context
-    from jobgen.review.lint.scope import rank_cpus
+    from jobgen.review.lint.context import rank_cpus
 
     text = (SCRIPTS / "broken" / "cpu005_depth_8_splits_rank_6_across_sockets.pbs").read_text()
     ctx = Context(parse_text(text), load_profile("aurora").profile)

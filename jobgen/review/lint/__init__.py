@@ -3,7 +3,7 @@
 The rules live in one module per topic (scheduler, queue, placement, devices, environment,
 containers, storage); each declares its scope, severity, source and fix (`core.rule`). What a
 script is (a whole batch script, a fragment, a launch script; which program each launch runs;
-its partition, node and device hierarchy) is decided from the script (`scope`), and the
+its partition, node and device hierarchy) is decided from the script (`scope`, `context`), and the
 numbers come from the site profile. Values a script computes at run time are skipped, never
 guessed; a documentation placeholder is reported once (TEXT002) and read by no other rule.
 """
@@ -14,7 +14,8 @@ from ...errors import JobgenError
 from ...profiles.model import Profile
 from ..scriptparse import Script
 from . import containers, devices, environment, placement, queue, scheduler, storage
-from .core import RULES, SEVERITIES, TOPICS, Context, Finding, Rule, lint_context
+from .context import Context, lint_context
+from .core import RULES, SEVERITIES, TOPICS, Finding, Rule
 from .site import detect_site
 
 __all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "detect_site",

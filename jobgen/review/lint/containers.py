@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...profiles.model import Profile
-from .core import Context, Hit, as_int, rule
-from .scope import LaunchView
+from .context import Context, LaunchView
+from .core import Hit, as_int, rule
 
 _FACTS = "the site profile's container_facts"
 

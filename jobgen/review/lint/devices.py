@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from ...profiles.cpus import format_cpu_list, parse_cpu_list
 from ...profiles.model import Profile
 from ..scriptparse import substitute
-from .core import Context, Hit, as_int, rule
-from .scope import LaunchView, rank_cpus
+from .context import Context, LaunchView, rank_cpus
+from .core import Hit, as_int, rule
 
 #: What launchers name a rank's index on its node; a wrapper computes its device from these.
 _LOCAL_RANK_VARS = ("PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID",

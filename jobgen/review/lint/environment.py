@@ -8,8 +8,8 @@ import re
 from collections.abc import Iterator
 
 from ...profiles.model import EnvSet, EnvVar, Profile
-from .core import Context, Hit, as_int, rule
-from .scope import LaunchView
+from .context import Context, LaunchView
+from .core import Hit, as_int, rule
 
 _ENV = "the site profile's env (each variable's why and source)"
 

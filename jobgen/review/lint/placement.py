@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
 from ...profiles.model import Profile
 from ..scriptparse import launcher_name
-from .core import Context, Hit, as_int, rule
-from .scope import LaunchView, rank_cpus
+from .context import Context, LaunchView, rank_cpus
+from .core import Hit, as_int, rule
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
 

@@ -11,7 +11,8 @@ from ...profiles.load import site_names
 from ...profiles.model import Profile
 from ...profiles.walltime import hms
 from ..scriptparse import directive_items
-from .core import Context, Hit, Item, as_int, rule
+from .context import Context, Item
+from .core import Hit, as_int, rule
 
 _WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),
              "cobalt": ("-t",)}

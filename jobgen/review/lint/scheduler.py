@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 from ...profiles.model import Profile
 from ..scriptparse import PREFIXES, directive_items
-from .core import Context, Hit, rule
+from .context import Context
+from .core import Hit, rule
 
 _ACCOUNT = {"pbs": ("-A",), "slurm": ("--account", "-A"), "lsf": ("-P",), "cobalt": ("-A",)}
 _WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),

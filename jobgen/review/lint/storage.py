@@ -7,7 +7,8 @@ import re
 from collections.abc import Iterator
 
 from ...profiles.model import Profile
-from .core import Context, Hit, rule
+from .context import Context
+from .core import Hit, rule
 
 _FS = "the site profile's scheduler.filesystems"
 
