@@ -512,6 +512,18 @@ class FamilyNode:
     threads_per_core: Annotated[int, STRICT, Ge(1), Le(16)] = 1
     devices: NonNegInt = 0  # GPU devices a program sees per node; 0: CPU only
     reserved_cores: list[NonNegInt] = field(default_factory=list)
+    # GPUs the scheduler can allocate on these nodes although programs do not compute on them
+    # (LUMI-D's visualisation A40s); with no devices and none of these, a GPU request is refused.
+    gres_gpus: NonNegInt = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class RamfsCap(Sourced):
+    """In-memory /tmp capped on some partitions unless the job takes whole nodes' memory."""
+
+    partitions: list[Token]
+    gib: PositiveInt
+    unless: list[DirectiveValue]  # directives that lift the cap, all of them (--exclusive)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -523,6 +535,10 @@ class PartitionFamily(Sourced):
     name: Token
     partitions: dict[Token, Literal["exclusive", "shared"]]
     node: FamilyNode | None = None  # None: the profile's node
+    # The limits of partitions that scheduler.queues does not list (LUMI-C's for a LUMI-G
+    # profile): lint checks scripts against them, render never chooses them.
+    queues: list[Queue] = field(default_factory=list)
+    ramfs_caps: list[RamfsCap] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -599,6 +615,120 @@ class ContainerFacts(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RequiredDirective(Sourced):
+    """A directive the site's scheduler refuses a job without (Summit: -nnodes)."""
+
+    key: NonEmptyStr  # as lint reads directives: `-nnodes`, `-l walltime`
+    example: DirectiveValue
+    # What scripts write instead, which another rule reports (LSF001: --nnodes, -n).
+    written_as: list[NonEmptyStr] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SchedulerFacts:
+    __pydantic_config__ = FORBID
+    required: list[RequiredDirective] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BatchHost(Sourced):
+    """Where the batch script itself runs when it is not the first compute node: a shared
+    launch node (Summit), from which only the launcher reaches the compute nodes."""
+
+    kind: Literal["launch_node"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DefaultBind(Sourced):
+    """The binding the launcher applies when the script gives none (jsrun: packed:1)."""
+
+    flag: Token
+    value: Token
+    cores_per_task: PositiveInt  # cores each task is bound to under that default
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArgConflict(Sourced):
+    """Values of one launcher option that must not be combined."""
+
+    flag: Token  # --smpiargs
+    values: list[Token]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DocumentedBinding(Sourced):
+    """A binding the site's guide gives on purpose although it puts some ranks on another NUMA
+    domain than their device: lint notes it (info) with the list that keeps them together."""
+
+    bind: Token  # the launcher's binding value, e.g. depth
+    depth: PositiveInt | None = None
+    ranks_per_node: PositiveInt
+    instead: Token  # the binding that keeps each rank next to its device
+
+
+@dataclass(frozen=True, kw_only=True)
+class LaunchFacts:
+    __pydantic_config__ = FORBID
+    batch_host: BatchHost | None = None
+    default_bind: DefaultBind | None = None
+    conflicts: list[ArgConflict] = field(default_factory=list)
+    documented_bindings: list[DocumentedBinding] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FilesystemNeed(Sourced):
+    """A storage service a job reaches only when it names one of `filesystems` in its
+    -l filesystems request (Aurora's DAOS: the agent starts in the job's prologue)."""
+
+    service: NonEmptyStr
+    filesystems: list[Token]
+    signs: list[NonEmptyStr]  # words in a command that show the script uses the service
+
+
+@dataclass(frozen=True, kw_only=True)
+class StorageFacts:
+    __pydantic_config__ = FORBID
+    filesystem_needs: list[FilesystemNeed] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnreadEffect(Sourced):
+    """What happens when a library never reads a variable (a misspelt name): `warning` where
+    it falls back to a working default, else ENV001 reports an error."""
+
+    name: Identifier
+    severity: Literal["warning", "info"]
+    effect: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModuleNeed(Sourced):
+    """A setting that works only with a module loaded (a default module the script unloads)."""
+
+    variable: Identifier
+    value: NonEmptyStr
+    module: Token
+    error: NonEmptyStr  # what the program prints without it
+
+
+@dataclass(frozen=True, kw_only=True)
+class SocketInterfaces(Sourced):
+    """The node's IP interfaces on the high-speed network, which variables such as
+    NCCL_SOCKET_IFNAME select by prefix."""
+
+    names: list[Token]
+    variables: list[Identifier]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EnvFacts:
+    __pydantic_config__ = FORBID
+    unread: list[UnreadEffect] = field(default_factory=list)
+    module_needs: list[ModuleNeed] = field(default_factory=list)
+    socket_interfaces: SocketInterfaces | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Profile:
     """A whole site profile, after `extends` is merged."""
 
@@ -631,6 +761,10 @@ class Profile:
     env_sets: list[EnvSet] = field(default_factory=list)
     device_hierarchy: DeviceHierarchy | None = None
     container_facts: ContainerFacts | None = None
+    scheduler_facts: SchedulerFacts | None = None
+    launch_facts: LaunchFacts | None = None
+    storage_facts: StorageFacts | None = None
+    env_facts: EnvFacts | None = None
 
     # Derived values, shared with the render path's light records (jobgen.profiles.records).
     devices_per_node = property(devices_per_node)

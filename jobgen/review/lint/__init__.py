@@ -29,7 +29,7 @@ def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[F
     ctx = lint_context(script, profile)
     floor = SEVERITIES.index(min_severity)
     found = [f for r in RULES.values() if SEVERITIES.index(r.severity) >= floor
-             for f in r.run(ctx)]
+             for f in r.run(ctx) if SEVERITIES.index(f.severity) >= floor]
     return sorted(found, key=lambda f: (f.line, f.rule, f.message))
 
 
@@ -46,6 +46,8 @@ def explain(rule_id: str, profile: Profile | None = None) -> str:
                           f"{', '.join(sorted(RULES))}")
     out = [f"{r.id} {r.name} ({r.severity}, {r.topic}): {r.summary}",
            f"  applies to: {r.scope}", f"  source: {r.source}", f"  fix: {r.fix}"]
+    if r.lowers_to:
+        out.append(f"  {' or '.join(r.lowers_to)} instead: {r.lowered}")
     if profile is not None and r.facts is not None:
         facts = r.facts(profile)
         out.append(f"  facts from profile {profile.name}:")

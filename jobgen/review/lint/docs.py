@@ -3,7 +3,7 @@ checks that the page matches)."""
 
 from __future__ import annotations
 
-from .core import RULES, TOPICS
+from .core import RULES, TOPICS, Rule
 
 _INTRO = """# jobgen lint
 
@@ -67,6 +67,12 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _severity(r: Rule) -> str:
+    if not r.lowers_to:
+        return r.severity
+    return f"{r.severity} ({' or '.join(r.lowers_to)} {_cell(r.lowered)})"
+
+
 def markdown() -> str:
     out = [_INTRO]
     for topic in TOPICS:
@@ -74,7 +80,7 @@ def markdown() -> str:
         out.append(f"### {topic.capitalize()}\n")
         out.append("| rule | severity | catches | applies to | source | fix |")
         out.append("|---|---|---|---|---|---|")
-        out += [f"| {r.id} `{r.name}` | {r.severity} | {_cell(r.summary)} | {_cell(r.scope)} | "
-                f"{_cell(r.source)} | {_cell(r.fix)} |" for r in rules]
+        out += [f"| {r.id} `{r.name}` | {_severity(r)} | {_cell(r.summary)} | "
+                f"{_cell(r.scope)} | {_cell(r.source)} | {_cell(r.fix)} |" for r in rules]
         out.append("")
     return "\n".join(out)
