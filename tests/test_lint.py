@@ -148,8 +148,8 @@ def _corpus_findings(entry: dict) -> list:
 
 @pytest.mark.parametrize("entry", LINTED, ids=lambda e: e["file"])
 def test_corpus_script_gets_exactly_its_labelled_true_findings(entry):
-    found = {(f.rule, f.line): f.message for f in _corpus_findings(entry)}
-    labels = {(x["rule"], x["line"]): x for x in entry.get("expect", [])}
+    found = {(f.rule, f.line, f.severity): f.message for f in _corpus_findings(entry)}
+    labels = {(x["rule"], x["line"], x["severity"]): x for x in entry.get("expect", [])}
     assert [k for k in found if k not in labels] == [], "unlabelled findings: label them"
     assert [k for k in found if not labels[k]["true"]] == [], "false positives"
     assert [k for k, x in labels.items() if x["true"] and k not in found] == [], "missed"

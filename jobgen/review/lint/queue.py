@@ -285,13 +285,14 @@ def _gpus_on_cpu(ctx: Context) -> Iterator[Hit]:
         return
     asked = _gpu_requests(ctx)
     if asked:
-        gpu_parts = [p for f in ctx.profile.partition_families if f.node is None
-                     for p in f.partitions]
-        yield Hit(asked[0].line, f"{asked[0].key}{'=' + asked[0].value if asked[0].value else ''}"
-                  f" on {item.value}, a {family.name} partition whose nodes have no GPUs: "
-                  "the scheduler has no node that can run the job",
-                  f"use {' or '.join(gpu_parts) or 'a GPU partition'}, or drop the GPU request",
-                  family.source)
+        gpu_parts = {p for f in ctx.profile.partition_families if f.node is None
+                     for p in f.partitions}
+        names = [q.name for q in ctx.profile.scheduler.queues if q.name in gpu_parts]
+        value = f"={asked[0].value}" if asked[0].value else ""
+        yield Hit(asked[0].line, f"{asked[0].key}{value} on {item.value}, a {family.name} "
+                  "partition whose nodes have no GPUs: the scheduler has no node that can run "
+                  f"the job", f"use {', '.join(names) or 'a GPU partition'}, or drop the GPU "
+                  "request", family.source)
 
 
 @rule("QUEUE005", "no-gpus-on-shared-partition", topic="queue", severity="error",
