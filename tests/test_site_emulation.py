@@ -511,6 +511,28 @@ def test_aurora_copper_routes_a_venv_and_a_package_dir_around_the_ranks(tmp_path
     check_cleanup(run)
 
 
+def test_aurora_copper_serves_the_bundled_package_to_every_rank(tmp_path, emu_bin):
+    """Every rank imports jobgen's `workloads` package: with --copper its PYTHONPATH entry goes
+    through the mount as copper.md routes a custom package directory (by its physical path),
+    and the Lustre copy is no longer on the ranks' path; the preflight ran before Copper."""
+    pkgs = tmp_path / "lus" / "pkgs"
+    pkgs.mkdir(parents=True)
+    real = tmp_path / "lus" / "job"
+    real.mkdir()
+    link = tmp_path / "job"  # the submit directory as seen through a symbolic link
+    link.symlink_to(real)
+    plan = plan_for("aurora", app="cosmictagger", copper=True, copper_paths=(str(pkgs),))
+    run = run_script(app_script(plan), SITES["aurora"], link, emu_bin)
+    check_ranks(plan, run, SITES["aurora"])
+    physical = f"{real}/work/.jobgen/{run.jobid}/python"
+    assert str(run.jobgen_dir).startswith(str(link))
+    for report in run.reports.values():
+        path = report["env"]["PYTHONPATH"].split(":")
+        assert path[:2] == [f"/tmp/emu/copper{pkgs}", f"/tmp/emu/copper{physical}"], path
+        assert f"{run.jobgen_dir}/python" not in path and physical not in path
+    check_cleanup(run)
+
+
 def test_aurora_copper_activates_a_conda_env_through_the_mount(tmp_path, emu_bin):
     env_root = tmp_path / "lus" / "conda_env"
     (env_root / "conda-meta").mkdir(parents=True)
