@@ -21,6 +21,7 @@ from .extras import (
     CopperStep,
     StageStep,
     container_prefix,
+    container_setup,
     copper_pieces,
     device_selection,
     dist_backend,
@@ -191,6 +192,7 @@ class Plan(Frozen):
     launcher_fact: Fact | None = None  # the launcher command and why (--python's torchrun)
     program: ProgramSetup | None = None  # package copy and the checks before the launch
     app_defaults: tuple[Fact, ...] = ()  # the app's tuned defaults and loader workers, why
+    container: Fact | None = None  # --container: the runtime's exec words, why and source
     preflight_exit: int = PREFLIGHT_EXIT
 
     @property
@@ -729,7 +731,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
             how += f", clear of Copper's service cores {sorted(exclude)}"
         binding = Fact(f"{b.style}: {how}", b.why, b.source, "plan", b.unconfirmed)
 
-    recipe_env = layout_env + (list(recipe.extra_env) if recipe else [])
+    image_modules, image_env, image_directives, image_fact = container_setup(profile,
+                                                                             req.container)
+    recipe_env = layout_env + (list(recipe.extra_env) if recipe else []) + image_env
     env = _env(profile, req, nodes, precision, framework, choice.ipex, recipe_env, extra_env)
     if framework == "tensorflow" and not any(e.name == "HOROVOD_THREAD_AFFINITY" for e in env) \
             and all(s.cpus for s in slots):
@@ -760,10 +764,11 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
                    job_name, filesystems, _alloc_flags(profile, shared.method, stage), req.requeue,
                    queue_choice.reason, warn)
-    directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
+    directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job)) + tuple(image_directives)
     modules = _modules(profile, choice.module_line, framework)
     prefix, inner_python, container_module = container_prefix(profile, req.container)
-    modules += tuple(extra_modules) + ((container_module,) if container_module else ())
+    modules += tuple(extra_modules) + ((container_module,) if container_module else ()) \
+        + tuple(image_modules)
     ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
     backend_args = ("--dist-backend", shared.backend.name) \
         if shared.backend.app_flag and shared.backend.name else ()
@@ -777,8 +782,10 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     python = _python(profile, req, inner_python)
     command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()),
                                  *program)
+    hint = getattr(profile.launcher, "check_hint", None)
     setup = program_setup(app, python, bool(req.python), tuple(prefix), program,
-                          profile.launcher.dialect == "spawn")
+                          profile.launcher.dialect == "spawn",
+                          (profile.launcher.command, hint) if hint else None)
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
         summary = (*prefix, python, "-m", "workloads.summarize",
@@ -860,5 +867,6 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         launcher_fact=launcher_fact,
         program=setup,
         app_defaults=app_defaults,
+        container=image_fact,
     )
 

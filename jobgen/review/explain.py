@@ -246,6 +246,9 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
                              "UG docs/aurora/data-management/copper/copper.md (Routing paths "
                              "through Copper: Custom package directory)",
                              "command line (--copper)", None))
+    image = getattr(plan, "container", None)
+    if image is not None:
+        out.append(_fact(image.text, image.why, image.source, image.layer, image.unconfirmed))
     stage = getattr(plan, "stage", None)
     if stage is not None:
         out.append(_fact(f"unpack {stage.archive} to {stage.dest} on every node", stage.why,
