@@ -200,3 +200,48 @@ def test_jlse_checks_for_mpirun_before_any_rank(tmp_path):
     assert "cannot start the program: the launcher mpirun is not on PATH" in run.proc.stderr
     assert not run.reports
     assert shutil.which("mpirun", path=f"{emu}:{system}") is None
+
+
+# ---------------------------------------------------------------- explain
+def _explain(*args: str) -> dict:
+    import json
+
+    res = run_jobgen("explain", "--format", "json", *args)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def _facts(data: dict) -> list[dict]:
+    return [f for key in ("directives", "modules", "environment", "program", "steps")
+            for f in data[key]]
+
+
+@pytest.mark.parametrize(("args", "lines"), [
+    (("--site", "aurora", "-A", "p", "--nodes", "128", "--app", "ffn"),
+     ["unset MPIR_CVAR_CH4_POSIX_COLL_SELECTION_TUNING_JSON_FILE",
+      "export CCL_CONFIGURATION=cpu_gpu_dpcpp", 'export MPI_PROVIDER="${FI_PROVIDER}"']),
+    (("--site", "aurora", "-A", "p", "--nodes", "512", "--framework", "tensorflow",
+      "--app", "ffn"), ["export CCL_KVS_GET_TIMEOUT=600", "export CCL_ALLREDUCE=topo"]),
+    (("--site", "aurora", "-A", "p", "--nodes", "2", "--app", "ffn", "--copper",
+      "--copper-path", "/lus/flare/projects/p/venv"),
+     ["$JOBGEN_DIR/python (the bundled package) read through /tmp/${USER}/copper by every "
+      "rank"]),
+    (("--site", "lumi", "-A", "p", "--", "python", "t.py"),
+     ['export TORCH_HOME="/scratch/${SLURM_JOB_ACCOUNT}/${USER}/torch_home"; '
+      'mkdir -p "${TORCH_HOME}"']),
+    (("--site", "polaris", "-A", "p", "--container", "/x/i.sif", "--", "python3", "t.py"),
+     ["#PBS -l singularity_fakeroot=true", "module load apptainer",
+      "apptainer exec --fakeroot --nv -B /opt -B /var/run/palsd/ -B /soft /x/i.sif"]),
+    (("--site", "aurora", "-A", "p", "--container", "/x/i.sif", "--", "python3", "t.py"),
+     ["module load apptainer", "export APPTAINERENV_CCL_ATL_TRANSPORT=ofi"]),
+    (("--site", "local", "--framework", "tensorflow", "--app", "ffn"),
+     ["python3 -m workloads.spawn"]),
+    (("--site", "jlse-mi250", "-A", "p", "--", "/x/python", "t.py"),
+     ["the launcher mpirun is not on PATH: JLSE documents no MPI module"]),
+])
+def test_explain_shows_each_new_line_with_its_reason_and_source(args, lines):
+    facts = _facts(_explain(*args))
+    for line in lines:
+        hits = [f for f in facts if f["text"].startswith(line)]
+        assert hits, f"{line!r} not in explain"
+        assert all(f["why"] and f["source"] for f in hits), hits
