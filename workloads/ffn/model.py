@@ -133,9 +133,9 @@ class FFNTrainer(nn.Module):
         d = self.deltas
         shifts = [(dz, dy, dx) for dx in (-d, 0, d) for dy in (-d, 0, d) for dz in (-d, 0, d)
                   if (dx, dy, dz) != (0, 0, 0)]
-        order = torch.randperm(len(shifts))  # --shuffle_moves: once per run (seeded)
-        moves = torch.tensor([(0, 0, 0)] + [shifts[int(i)] for i in order])  # zyx
-        self.register_buffer("moves", moves, persistent=False)
+        order = torch.randperm(len(shifts), device="cpu")  # --shuffle_moves: once per run
+        moves = torch.tensor([(0, 0, 0)] + [shifts[int(i)] for i in order], device="cpu")
+        self.register_buffer("moves", moves.to(torch.empty(0).device), persistent=False)  # zyx
         self.fov_state = FOVState()
         # each rank keeps its own examples: DDP must not broadcast rank 0's over them
         self._ddp_params_and_buffers_to_ignore = [f"fov_state.{n}" for n in FOVState.NAMES]

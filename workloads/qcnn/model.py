@@ -78,9 +78,10 @@ def make_mesh(cfg: dict[str, Any]) -> torch.Tensor:
     (span) and y (stream), and over the same height in z with tanh clustering at z = 0."""
     nx, ny, nz = cfg["lattice"]
     h, beta = cfg["spacing"], cfg["stretch"]
-    x = torch.linspace(0, (nx - 1) * h, nx, dtype=torch.float64)
-    y = torch.linspace(0, (ny - 1) * h, ny, dtype=torch.float64)
-    s = torch.linspace(0, 1, nz, dtype=torch.float64)
+    cpu = {"dtype": torch.float64, "device": "cpu"}  # also inside a meta-device build
+    x = torch.linspace(0, (nx - 1) * h, nx, **cpu)
+    y = torch.linspace(0, (ny - 1) * h, ny, **cpu)
+    s = torch.linspace(0, 1, nz, **cpu)
     z = (nz - 1) * h * (1 - torch.tanh(beta * (1 - s)) / math.tanh(beta))
     pts = torch.cartesian_prod(x, y, z).float()
     if pts.shape[0] != cfg["point_seq"][0]:
@@ -92,14 +93,21 @@ def make_mesh(cfg: dict[str, Any]) -> torch.Tensor:
 class Mesh(nn.Module):
     """``MeshHandler(points).construct(point_seq, quad_map="param_quad")``: the mesh and its
     grids (every grid spans the mesh's bounding box), each with a learned quadrature weight
-    per point (uniform(0, 1) init, sigmoid)."""
+    per point (uniform(0, 1) init, sigmoid).
+
+    The points and the support pairs are computed on the CPU whatever the default device is
+    (a ``meta``-device build, which counts FLOPs without arithmetic, still needs them), then
+    put on the default device."""
 
     def __init__(self, points: torch.Tensor, point_seq: list[int], ratio: list[int]) -> None:
         super().__init__()
+        points = points.cpu()
         lo, hi = points.min(0).values, points.max(0).values
         levels = [points] + [grid_points(lo, hi, n, ratio) for n in point_seq[1:]]
+        self._cpu_points = levels
+        dev = torch.empty(0).device
         for k, p in enumerate(levels):
-            self.register_buffer(f"points{k}", p, persistent=False)
+            self.register_buffer(f"points{k}", p.to(dev), persistent=False)
         self.weights = nn.ParameterList(
             [nn.Parameter(nn.init.uniform_(torch.empty(len(p)), a=0, b=1)) for p in levels])
         self.levels = len(levels)
@@ -107,6 +115,9 @@ class Mesh(nn.Module):
 
     def points(self, k: int) -> torch.Tensor:
         return getattr(self, f"points{k}")
+
+    def count(self, k: int) -> int:
+        return int(getattr(self, f"points{k}").shape[0])
 
     def weight(self, k: int) -> torch.Tensor:
         return torch.sigmoid(self.weights[k])
@@ -116,7 +127,7 @@ class Mesh(nn.Module):
         """Support pairs and their offsets, found once per (levels, decay) at build time."""
         key = (out_level, in_level, float(decay))
         if key not in self._pairs:
-            out_pts, in_pts = self.points(out_level), self.points(in_level)
+            out_pts, in_pts = self._cpu_points[out_level], self._cpu_points[in_level]
             pairs = support_pairs(out_pts, in_pts, decay)
             self._pairs[key] = (pairs, out_pts[pairs[:, 0]] - in_pts[pairs[:, 1]])
         return self._pairs[key]
@@ -126,7 +137,7 @@ def _conv(mesh: Mesh, out_level: int, in_level: int, cin: int, cout: int,
           cfg: dict[str, Any], decay: float) -> QuadConv:
     pairs, locs = mesh.pairs(out_level, in_level, decay)
     return QuadConv(spatial_dim=3, in_channels=cin, out_channels=cout,
-                    out_points=len(mesh.points(out_level)), filter_seq=cfg["filter_seq"],
+                    out_points=mesh.count(out_level), filter_seq=cfg["filter_seq"],
                     decay=decay, pairs=pairs, locs=locs, bias=True)
 
 
@@ -139,7 +150,7 @@ class PoolBlock(nn.Module):
                  decay: float, adjoint: bool) -> None:
         super().__init__()
         self.level, self.adjoint = level, adjoint
-        pts = len(mesh.points(level))
+        pts = mesh.count(level)
         n = round((pts / math.prod(cfg["ratio"])) ** (1 / 3))
         self.grid = [r * n for r in cfg["ratio"]]  # the block's grid, before pooling
         self.coarse = [g // 2 for g in self.grid]
@@ -200,6 +211,7 @@ class QuadConvAE(nn.Module):
         self.encoder = Encoder(self.mesh, cfg)
         self.decoder = Decoder(self.mesh, cfg)
         self.mesh._pairs.clear()  # the layers hold their pairs; drop the build-time cache
+        del self.mesh._cpu_points
 
     def encode(self, x: torch.Tensor) -> torch.Tensor:
         enc, mesh = self.encoder, self.mesh

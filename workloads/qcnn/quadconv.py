@@ -53,8 +53,8 @@ def grid_points(bbox_min: torch.Tensor, bbox_max: torch.Tensor, num_points: int,
     ** (1/dim))``), the first dimension varying slowest (``torch.cartesian_prod``)."""
     dim = bbox_min.numel()
     n = round((num_points / math.prod(ratio)) ** (1 / dim))
-    axes = [torch.linspace(float(bbox_min[i]), float(bbox_max[i]), n * int(ratio[i]))
-            for i in range(dim)]
+    axes = [torch.linspace(float(bbox_min[i]), float(bbox_max[i]), n * int(ratio[i]),
+                           device=bbox_min.device) for i in range(dim)]
     pts = torch.cartesian_prod(*axes)
     if pts.shape[0] != num_points:
         raise ValueError(f"a {'x'.join(str(n * r) for r in ratio)} grid has {pts.shape[0]} "
@@ -78,6 +78,12 @@ def support_pairs(out_pts: torch.Tensor, in_pts: torch.Tensor, decay: float,
     pairs. Work and memory are linear in the candidates, processed in chunks of output points
     so that at most about ``max_candidates`` candidate pairs exist at once.
     """
+    with torch.device(in_pts.device):  # the points' device, whatever the default device is
+        return _support_pairs(out_pts, in_pts, decay, max_candidates)
+
+
+def _support_pairs(out_pts: torch.Tensor, in_pts: torch.Tensor, decay: float,
+                   max_candidates: int) -> torch.Tensor:
     dim = in_pts.shape[1]
     radius = bump_radius(decay) * 1.001  # the exact float32 test below decides; cells are loose
     lo = torch.minimum(in_pts.min(0).values, out_pts.min(0).values)
@@ -124,11 +130,10 @@ def _chunk_pairs(out_pts: torch.Tensor, in_pts: torch.Tensor, decay: float,
     total = int(flat.sum())
     if total == 0:
         return torch.zeros((0, 2), dtype=torch.long, device=dev)
-    idx_out = torch.arange(start, stop, device=dev)
-    owner = torch.repeat_interleave(idx_out.repeat_interleave(count.shape[1]), flat)
-    run_start = torch.repeat_interleave(first.reshape(-1), flat)
-    run_begin = torch.repeat_interleave(torch.cumsum(flat, 0) - flat, flat)
-    cand_in = order[run_start + torch.arange(total, device=dev) - run_begin]
+    owner = torch.repeat_interleave(torch.arange(start, stop, device=dev), count.sum(1))
+    # input position of candidate t: its run's first index + (t - the run's first candidate)
+    shift = first.reshape(-1) - (torch.cumsum(flat, 0) - flat)
+    cand_in = order[torch.arange(total, device=dev) + torch.repeat_interleave(shift, flat)]
     keep = _in_support(out_pts[owner], in_pts[cand_in], decay)
     o, i = owner[keep], cand_in[keep]
     perm = torch.argsort(o * len(in_pts) + i)  # the original's (output, input) order
@@ -161,13 +166,15 @@ class QuadConv(nn.Module):
             self.bias = nn.Parameter(nn.init.xavier_uniform_(b, gain=2))
         else:
             self.register_parameter("bias", None)
-        # fixed by the mesh: rebuilt with the model, not saved in checkpoints
-        self.register_buffer("out_idx", pairs[:, 0].contiguous(), persistent=False)
-        self.register_buffer("in_idx", pairs[:, 1].contiguous(), persistent=False)
-        self.register_buffer("locs", locs.contiguous(), persistent=False)
+        # fixed by the mesh: rebuilt with the model, not saved in checkpoints; computed where
+        # the pairs are (the CPU), kept on the default device (``meta`` for a FLOP count)
+        dev = torch.empty(0).device
         arg = torch.linalg.vector_norm(locs, dim=1) ** 4
-        self.register_buffer("bump", torch.exp(1 - 1 / (1 - self.decay * arg)).reshape(-1, 1, 1),
-                             persistent=False)
+        bump = torch.exp(1 - 1 / (1 - self.decay * arg)).reshape(-1, 1, 1)
+        self.register_buffer("out_idx", pairs[:, 0].contiguous().to(dev), persistent=False)
+        self.register_buffer("in_idx", pairs[:, 1].contiguous().to(dev), persistent=False)
+        self.register_buffer("locs", locs.contiguous().to(dev), persistent=False)
+        self.register_buffer("bump", bump.to(dev), persistent=False)
 
     @property
     def pairs(self) -> int:
@@ -177,13 +184,16 @@ class QuadConv(nn.Module):
         n = self.out_idx.numel()
         filt = self.bump * self.filter(self.locs).reshape(n, self.in_channels,
                                                           self.out_channels)
-        w = weights[self.in_idx].to(x.dtype)  # [n]
-        feats = x[:, :, self.in_idx] * w  # [B, C_in, n]
+        # points-major layout: every gather, the batched matmul and the scatter-add work on
+        # contiguous [batch, channels] rows
+        w = weights.to(x.dtype).reshape(-1, 1, 1)
+        xw = (x.permute(2, 0, 1) * w).contiguous()  # [in_points, B, C_in], weighted
+        feats = xw.index_select(0, self.in_idx)  # [n, B, C_in]
         # the quadrature sum over pairs as one batched matmul: [n, B, C_in] @ [n, C_in, C_out]
-        values = torch.bmm(feats.permute(2, 0, 1), filt.to(feats.dtype))  # [n, B, C_out]
-        out = values.new_zeros(x.shape[0], self.out_points, self.out_channels)
-        out.index_add_(1, self.out_idx, values.transpose(0, 1))
-        out = out.transpose(1, 2)
+        values = torch.bmm(feats, filt.to(feats.dtype))  # [n, B, C_out]
+        out = values.new_zeros(self.out_points, x.shape[0], self.out_channels)
+        out.index_add_(0, self.out_idx, values)
+        out = out.permute(1, 2, 0)  # [B, C_out, out_points]
         if self.bias is not None:
             out = out + self.bias
         return out
