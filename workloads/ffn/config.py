@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from workloads.runtime.contract import Recipe, Source
+
 NAME = "ffn"
 REPOSITORY = "google/ffn"
 COMMIT = "6f61f6e4b1ba09208ecd01bc93fc43aa7437d3fa"
@@ -31,7 +33,9 @@ PATHS = ("ffn/training/models/convstack_3d.py, ffn/training/model.py, "
 SIZES: dict[str, dict[str, Any]] = {
     "default": {"fov": 33, "deltas": 8, "depth": 9, "features": 32, "batch_size": 4},
     "readme": {"fov": 33, "deltas": 8, "depth": 12, "features": 32, "batch_size": 4},
-    "tiny": {"fov": 7, "deltas": 2, "depth": 2, "features": 4, "batch_size": 2},
+    # tests: at the original's 1e-3 fifty SGD steps barely move the loss of this tiny network
+    "tiny": {"fov": 7, "deltas": 2, "depth": 2, "features": 4, "batch_size": 2,
+             "recipe": {"lr": 3e-2}},
 }
 DEFAULT_BATCH_SIZE = 4
 TINY_BATCH_SIZE = 2
@@ -57,3 +61,14 @@ def patch_size(cfg: dict[str, Any]) -> int:
     """train.py ``train_image_size``: the FOV plus ``deltas`` on each side per FOV move (one
     move of the 'fixed' policy)."""
     return int(cfg["fov"] + 2 * cfg["deltas"])
+
+
+SOURCE = Source(repository=REPOSITORY, commit=COMMIT, path=PATHS,
+                note="FOV movement: the 'fixed' policy of train.py with prediction feedback, "
+                     "run on the device inside the model (PyTorch: FFNTrainer; the TensorFlow "
+                     "version trains on the centre FOV of fresh examples only)")
+RECIPE = Recipe(optimizer="sgd", lr=LR, clip_grad_value=CLIP_VALUE,
+                where="ffn/training/optimizer.py (--optimizer sgd, --learning_rate 0.001: "
+                      "GradientDescentOptimizer, no decay flags set); ffn/training/model.py "
+                      "set_up_optimizer(max_gradient_entry_mag=0.7): tf.clip_by_value per "
+                      "gradient entry; train.py --batch_size 4")

@@ -19,9 +19,10 @@ batch slot's moves are exhausted it takes the next training patch.
 Here the whole example builder runs on the device inside the model (:class:`FFNTrainer`):
 the data source hands it candidate training patches (image + soft labels) each step, and a
 batch slot takes one only when its current example is done. Its state (canvas, patch, move
-cursor) is a buffer set that DDP leaves alone (one per rank) and that checkpoints carry (rank
-0's, which is every rank's own on one rank). The model returns the FOV's logits and the FOV's
-soft labels; :func:`loss_fn` is train.py's weighted sigmoid cross-entropy (weights 1).
+cursor) is per rank: buffers DDP leaves alone, outside the state dict, saved in each rank's own
+checkpoint file (``rank_state``), so a resumed run continues the same examples. The model
+returns the FOV's logits and the FOV's soft labels; :func:`loss_fn` is train.py's weighted
+sigmoid cross-entropy (weights 1).
 
 Data: train.py reads an HDF5 image volume (uint8) and an HDF5 label volume (int64) and
 samples coordinates from a TFRecord; ``make-data`` writes the two HDF5 volumes as the README's
@@ -42,8 +43,6 @@ import torch.nn.functional as F
 from torch import nn
 
 from workloads.ffn.config import (
-    CLIP_VALUE,
-    COMMIT,
     DEFAULT_BATCH_SIZE,
     IMAGE_MEAN,
     IMAGE_STDDEV,
@@ -51,16 +50,16 @@ from workloads.ffn.config import (
     LR,
     MOVE_THRESHOLD,
     NAME,
-    PATHS,
-    REPOSITORY,
+    RECIPE,
     SEED_CENTER,
     SEED_PAD,
     SIZES,
+    SOURCE,
     TINY_BATCH_SIZE,
     logit,
     patch_size,
 )
-from workloads.runtime.spec import AppSpec, Recipe, Source, Task
+from workloads.runtime.spec import AppSpec, Task
 
 
 # ----------------------------------------------------------------------------- the network
@@ -99,24 +98,16 @@ class ConvStack3D(nn.Module):
 
 class FOVState(nn.Module):
     """Per batch slot: the seed canvas (logits), the training patch (normalised image and soft
-    labels) and the index of the next move to try. Sized by the first batch it sees; loads
-    whatever sizes a checkpoint holds."""
+    labels) and the index of the next move to try; sized by the first batch it sees. Not in
+    the state dict (that is the network's, as the original's checkpoint holds its variables
+    only): checkpoints keep it in each rank's own file (``FFNTrainer.rank_state``)."""
 
     NAMES = ("canvas", "image", "labels", "cursor")
 
     def __init__(self) -> None:
         super().__init__()
         for n in self.NAMES:
-            self.register_buffer(n, torch.zeros(0))
-
-    def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str, *args: Any) -> None:
-        missing_keys = args[2]
-        for n in self.NAMES:
-            if prefix + n in state_dict:
-                old = getattr(self, n)
-                setattr(self, n, state_dict[prefix + n].to(old.device).clone())
-            else:
-                missing_keys.append(prefix + n)
+            self.register_buffer(n, torch.zeros(0), persistent=False)
 
 
 class FFNTrainer(nn.Module):
@@ -141,6 +132,15 @@ class FFNTrainer(nn.Module):
         self._ddp_params_and_buffers_to_ignore = [f"fov_state.{n}" for n in FOVState.NAMES]
         self.seed_pad, self.seed_center = logit(SEED_PAD), logit(SEED_CENTER)
         self.threshold = logit(MOVE_THRESHOLD)
+
+    def rank_state(self) -> dict[str, torch.Tensor]:
+        """This rank's examples in flight, for its own checkpoint file (runtime/train.py)."""
+        return {n: getattr(self.fov_state, n).detach().cpu() for n in FOVState.NAMES}
+
+    def load_rank_state(self, state: dict[str, torch.Tensor]) -> None:
+        dev = self.moves.device
+        for n in FOVState.NAMES:
+            setattr(self.fov_state, n, state[n].to(dev))
 
     def _new_examples(self, x: torch.Tensor, take: torch.Tensor) -> None:
         """Slots ``take`` (bool [B]) start the example in ``x``: permuted/reflected (train.py's
@@ -373,14 +373,6 @@ def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> No
         fh["coords"].attrs["label_volume_name"] = "synthetic"
 
 
-SOURCE = Source(repository=REPOSITORY, commit=COMMIT, path=PATHS,
-                note="FOV movement: the 'fixed' policy of train.py with prediction feedback, "
-                     "run on the device inside the model (FFNTrainer)")
-RECIPE = Recipe(optimizer="sgd", lr=LR, clip_grad_value=CLIP_VALUE,
-                where="ffn/training/optimizer.py (--optimizer sgd, --learning_rate 0.001: "
-                      "GradientDescentOptimizer, no decay flags set); ffn/training/model.py "
-                      "set_up_optimizer(max_gradient_entry_mag=0.7): tf.clip_by_value per "
-                      "gradient entry; train.py --batch_size 4")
 APP = AppSpec(name=NAME, build_model=build_model, make_task=make_task, loss_fn=loss_fn,
               sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE,
               tiny_batch_size=TINY_BATCH_SIZE, lr=LR, spatial_dims=3,

@@ -6,11 +6,10 @@ cross-entropy on labels softened to 0.95 / 0.05, mean; loss weights 1).
 
 What the PyTorch version has and this one has not: the FOV movement with prediction feedback
 (every example here is the first move of a fresh training example: the FOV at its centre, the
-seed logit(0.05) with logit(0.95) at the centre voxel), the permute/reflect augmentation, and
-the recipe (SGD 1e-3, clipping by value 0.7), which the TensorFlow runtime does not take from
-an app: it trains with its own optimizer at ``lr``. The synthetic volumes are model.py's
-(jittered Voronoi objects, membranes, per-object brightness, noise), drawn with TensorFlow's
-stateless random ops, at the FOV's size.
+seed logit(0.05) with logit(0.95) at the centre voxel), and the permute/reflect augmentation.
+The recipe is the same (SGD 1e-3, gradients clipped by value at 0.7: Keras ``clipvalue``). The
+synthetic volumes are model.py's (jittered Voronoi objects, membranes, per-object brightness,
+noise), drawn with TensorFlow's stateless random ops, at the FOV's size.
 """
 
 from __future__ import annotations
@@ -25,9 +24,11 @@ from workloads.ffn.config import (
     LABEL_SOFTNESS,
     LR,
     NAME,
+    RECIPE,
     SEED_CENTER,
     SEED_PAD,
     SIZES,
+    SOURCE,
     TINY_BATCH_SIZE,
     logit,
 )
@@ -99,4 +100,4 @@ def loss_fn(out: Any, y: Any) -> Any:
 
 APP = TFAppSpec(name=NAME, build_model=build_model, make_task=make_task, loss_fn=loss_fn,
                 sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE,
-                tiny_batch_size=TINY_BATCH_SIZE, lr=LR)
+                tiny_batch_size=TINY_BATCH_SIZE, lr=LR, recipe=RECIPE, source=SOURCE)
