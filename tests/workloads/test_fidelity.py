@@ -80,8 +80,9 @@ ORIGINALS: tuple[Original, ...] = (
              "44121] on the bundled mesh (the original's is the simulation's, not public; "
              "FLOPs depend on it through the support pairs), the original's own dense pair "
              "search replaced by the bundled pair lists after checking them equal to its test "
-             "(10 GB dense otherwise); the per-pair filter MLP (66.1 GFLOP per step, not per "
-             "sample) is half of each sample's count at batch 2"),
+             "(10 GB dense otherwise). The per-pair filter MLP costs 66.1 GFLOP per step "
+             "whatever the batch: per sample at batch B about 66.1/B + 2.35 GFLOP (93% "
+             "filter at batch 2, 18.9 GFLOP at the default batch 4)"),
     Original("anisosgs", "default", 266, 1_200, "argonne-lcf/SimAI-Bench",
              "852d17fbd3c8d35aab4531974b77956313076023",
              "online_training/src/train/mlp/model.py anisoSGS(inputDim=6, outputDim=6, "
