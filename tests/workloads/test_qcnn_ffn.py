@@ -242,3 +242,17 @@ def test_ffn_resume_keeps_each_ranks_examples(tmp_path: Path) -> None:
     assert out["resumed_from_step"] == 6
     assert out["param_sha256"] == whole.result()["param_sha256"]
     assert math.isfinite(out["final_loss"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("app", ["qcnn", "ffn"])
+def test_make_data_files_train_through_loader_workers(app: str, tmp_path: Path) -> None:
+    """``--make-data`` writes the original's format; a run reads it in two DataLoader workers."""
+    data = tmp_path / "data"
+    made = run_app(app, "--tiny", "--make-data", str(data), "--samples", "16")
+    assert made.returncode == 0, made.stderr[-3000:]
+    res = run_app(app, *TINY[:3], "--workers", "2", "--data", str(data), "--steps", "6",
+                  "--warmup", "1")
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = res.result()
+    assert out["data"] == str(data) and math.isfinite(out["final_loss"])
