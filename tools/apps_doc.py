@@ -45,6 +45,7 @@ token) within 0.1%.
 
 def _originals() -> list[Any]:
     sys.path.insert(0, str(TABLE.parent))
+    sys.path.insert(0, str(TABLE.parent.parent))  # workloads_testlib imports tests/helpers.py
     spec = importlib.util.spec_from_file_location("test_fidelity_table", TABLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
