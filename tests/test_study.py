@@ -86,7 +86,7 @@ def test_sweep_with_no_valid_point_exits_2_and_keeps_the_reasons(tmp_path):
 
 
 @pytest.mark.parametrize(("flag", "value", "message"), [
-    ("--nodes", "1,two", "--nodes: 'two' is not a whole number of at least 1"),
+    ("--nodes", "1,two", "--nodes: 'two' is not a whole number from 1 to 9999999"),
     ("--precision", "fp8", "--precision: 'fp8' is not one of fp32, tf32, bf16, fp16"),
     ("--repeat", "0", "--repeat must be at least 1, not 0"),
 ])

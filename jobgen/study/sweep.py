@@ -67,8 +67,9 @@ def _value(axis: Axis, word: str) -> Any:
         if word not in PRECISIONS:
             raise JobgenError(f"{axis.flag}: {word!r} is not one of {', '.join(PRECISIONS)}")
         return word
-    if not word.isdigit() or int(word) < 1:
-        raise JobgenError(f"{axis.flag}: {word!r} is not a whole number of at least 1")
+    # isascii: str.isdigit() accepts '²' and other digits int() refuses
+    if not (word.isascii() and word.isdigit()) or len(word) > 7 or int(word) < 1:
+        raise JobgenError(f"{axis.flag}: {word!r} is not a whole number from 1 to 9999999")
     return int(word)
 
 
