@@ -17,6 +17,7 @@ from .. import __version__
 from ..errors import JobgenError
 from ..plan.build import build_plan
 from ..profiles.load import load_profile
+from ..shell import comment
 from ..request.parse import request_from_command_line
 from ..text.render import render
 from .scriptparse import parse_file, parse_text
@@ -81,7 +82,8 @@ def verify(path: Path) -> Verdict:
     text_diff = list(difflib.unified_diff(
         fresh.splitlines(), script.text.splitlines(), "rendered today", str(path), lineterm="",
         n=0))
-    verdict.text_diff = text_diff[:40]
+    # the script's own lines reach the terminal: control characters (escape sequences) shown
+    verdict.text_diff = [str(comment(line)) for line in text_diff[:40]]
     edited = header.digest == loaded.digest and header.version == __version__
     if edited or not verdict.causes:
         verdict.causes.append("edited by hand since it was generated")

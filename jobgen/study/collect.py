@@ -30,7 +30,6 @@ from ..textfile import MAX_BYTES
 from . import manifest as mf
 from .files import SweepDir
 from .jsonin import JsonError, drop_unreadable, load_json
-from .progress import steps
 from .sweep import SCRIPT
 
 ALPHA = 0.1  # a verdict needs separate ranges that luck gives at most 1 time in 10
@@ -256,8 +255,7 @@ def collect(directories: list[Path]) -> Collection:
         with SweepDir.open(directory, lock=False) as where:
             m = mf.read(where)
             todo = [(p, r) for p in m.valid_points for r in p.runs]
-            mine = [read_run(where, p, r) for p, r in steps(
-                todo, "collect", lambda t: f"{t[0].id} r{t[1].repeat}")]
+            mine = [read_run(where, p, r) for p, r in todo]  # quick: no progress lines
         by_point: dict[str, list[RunResult]] = {}
         for res in mine:
             by_point.setdefault(res.point, []).append(res)

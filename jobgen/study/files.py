@@ -117,6 +117,8 @@ class SweepDir:
                         os.mkdir(name, 0o755, dir_fd=fd)
                 try:
                     nxt = os.open(name, DIR_FLAGS, dir_fd=fd)
+                except FileNotFoundError:
+                    raise
                 except OSError as exc:
                     raise self._error(rel, exc) from None
                 os.close(fd)
@@ -144,8 +146,13 @@ class SweepDir:
     def remove(self, rel: str) -> None:
         """Delete `rel` and what is under it; a link is removed as a link, not followed."""
         names = parts(rel)
-        with self.directory("/".join(names[:-1])) as parent:
-            _remove_entry(parent, names[-1])
+        try:
+            with self.directory("/".join(names[:-1])) as parent:
+                _remove_entry(parent, names[-1])
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise self._error(rel, exc) from None
 
     # ------------------------------------------------------------ reading
     def read(self, rel: str, what: str, limit: int = MAX_BYTES, tail: bool = False
@@ -207,7 +214,7 @@ class SweepDir:
         try:
             with self.directory("/".join(names[:-1])) as parent:
                 mode = os.lstat(names[-1], dir_fd=parent).st_mode
-        except (FileNotFoundError, JobgenError):
+        except FileNotFoundError:
             return None
         for test, name in ((stat.S_ISLNK, "link"), (stat.S_ISREG, "file"),
                            (stat.S_ISDIR, "directory")):
@@ -219,17 +226,21 @@ class SweepDir:
         """A fresh file for a run's output: an old entry of that name (a link too) is removed
         first, and the new one is created exclusively, so nothing is written through a link."""
         names = parts(rel)
-        with self.directory("/".join(names[:-1])) as parent:
-            with contextlib.suppress(FileNotFoundError):
-                _remove_entry(parent, names[-1])
-            try:
+        try:
+            with self.directory("/".join(names[:-1])) as parent:
+                with contextlib.suppress(FileNotFoundError):
+                    _remove_entry(parent, names[-1])
                 return os.open(names[-1], NEW_FLAGS, 0o644, dir_fd=parent)
-            except OSError as exc:
-                raise self._error(rel, exc, "output") from None
+        except OSError as exc:
+            raise self._error(rel, exc, "output") from None
 
     def script(self, rel: str) -> None:
         """Check that a run's script is a regular file (a planted link is not run)."""
-        if self.kind(rel) != "file":
+        kind = self.kind(rel)
+        if kind is None:
+            raise JobgenError(f"{self.path / rel}: no such script: make the sweep again "
+                              "(jobgen sweep ... --force)")
+        if kind != "file":
             raise JobgenError(f"{self.path / rel}: not a regular file: the sweep's scripts are "
                               "written by jobgen sweep (run it again with --force)")
 

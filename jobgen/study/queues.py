@@ -51,14 +51,18 @@ def describe(lim: mf.QueueLimit) -> str:
     return f"queue {lim.queue} takes {' and '.join(parts)} per {lim.per} ({lim.source})"
 
 
+def _go(count: int, lim: mf.QueueLimit) -> str:
+    return f"{count} runs go to queue {lim.queue}, and {describe(lim)}"
+
+
 def warn_queue_limits(manifest: mf.Manifest) -> None:
     for queue, count in sorted(runs_per_queue(manifest).items()):
         at_once, lim = jobs_at_once(manifest, queue)
         if at_once is not None and count > at_once:
-            note(f"warning: {count} runs for {describe(lim)}: `jobgen submit` sends {at_once} "
+            note(f"warning: {_go(count, lim)}: `jobgen submit` sends {at_once} "
                  "and holds back the rest; run it again as they finish, or use "
                  "`jobgen submit --wait`")
         running = [x for x in manifest.queue_limits if x.queue == queue and x.max_running]
         if running and count > min(x.max_running for x in running):
             lim = min(running, key=lambda x: x.max_running)
-            note(f"note: {count} runs for {describe(lim)}: they run {lim.max_running} at a time")
+            note(f"note: {_go(count, lim)}: they run {lim.max_running} at a time")

@@ -73,6 +73,8 @@ def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
         if not todo:
             raise JobgenError(f"every run in {directory} was submitted already (see jobgen "
                               "status): add --again to submit them again")
+        for _, run in todo:  # before anything is sent: every script is jobgen's own file
+            where.script(run.script)
         check_scheduler(dialect, manifest.site)
         while True:
             batch, held = _fits(where, manifest, todo, max_in_flight)
