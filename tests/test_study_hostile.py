@@ -119,7 +119,7 @@ def test_f2_submit_and_collect_refuse_paths_outside_the_run(mine, tmp_path, fiel
     edit(sweep, change)
     for command in (("submit", "--again"), ("collect",), ("status",)):
         line = one_error(run_jobgen(*command[:1], str(sweep), *command[1:]))
-        assert f"manifest.json: points.0.runs.0" in line
+        assert "manifest.json: points.0.runs.0" in line
     assert snapshot(out) == before and not (out / "RAN").exists()
 
 

@@ -17,8 +17,8 @@ from .. import __version__
 from ..errors import JobgenError
 from ..plan.build import build_plan
 from ..profiles.load import load_profile
-from ..shell import comment
 from ..request.parse import request_from_command_line
+from ..shell import comment
 from ..text.render import render
 from .scriptparse import parse_file, parse_text
 from .semantic import Change, compare, format_changes, from_script
