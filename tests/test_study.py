@@ -119,6 +119,7 @@ def local_sweep(tmp_path_factory):
     return out, res
 
 
+@pytest.mark.slow  # runs the bundled app for real
 def test_local_sweep_runs_every_valid_script_and_records_its_output(local_sweep):
     out, res = local_sweep
     assert res.returncode == 0, res.stderr[-3000:]
@@ -130,6 +131,7 @@ def test_local_sweep_runs_every_valid_script_and_records_its_output(local_sweep)
         assert result["world_size"] == 2 and result["steps"] == 8
 
 
+@pytest.mark.slow  # runs the bundled app for real
 def test_collect_keeps_the_best_of_the_repeats_and_flags_invalid_points(local_sweep):
     out, _ = local_sweep
     res = run_jobgen("collect", str(out), "--format", "json")
@@ -155,6 +157,7 @@ def test_collect_keeps_the_best_of_the_repeats_and_flags_invalid_points(local_sw
     assert float(table[0]["best"]) == rows["fp32-rpn2"]["best"]
 
 
+@pytest.mark.slow  # runs the bundled app for real
 def test_collect_prints_a_table_with_every_point(local_sweep):
     out, _ = local_sweep
     res = run_jobgen("collect", str(out), "--results", str(out / "elsewhere"))
@@ -169,6 +172,7 @@ def test_collect_prints_a_table_with_every_point(local_sweep):
     assert (out / "elsewhere" / "results.json").is_file()
 
 
+@pytest.mark.slow  # runs the bundled app for real
 def test_report_draws_one_bar_per_point_with_its_best_and_marker(local_sweep, tmp_path):
     pytest.importorskip("matplotlib", reason="pip install 'jobgen[report]'")
     from jobgen.study.report import chart_data
@@ -201,6 +205,7 @@ def test_report_draws_one_bar_per_point_with_its_best_and_marker(local_sweep, tm
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow  # runs the bundled app for real
 def test_report_without_matplotlib_is_a_one_line_error_naming_the_extra(local_sweep,
                                                                          tmp_path):
     out, _ = local_sweep
@@ -214,6 +219,7 @@ def test_report_without_matplotlib_is_a_one_line_error_naming_the_extra(local_sw
         "pip install 'jobgen[report]'"]
 
 
+@pytest.mark.slow  # runs the bundled app for real
 def test_collect_flags_a_failed_run_and_an_unsubmitted_one(tmp_path):
     failing = tmp_path / "fail"
     res = run_jobgen("sweep", "--site", "local", "--app", "anisosgs", "--ranks-per-node", "1",
@@ -230,6 +236,7 @@ def test_collect_flags_a_failed_run_and_an_unsubmitted_one(tmp_path):
     assert "FATAL" in rows[0]["note"] and "not submitted" in rows[1]["note"]
 
 
+@pytest.mark.slow  # runs the bundled app for real
 def test_collect_finds_the_output_of_a_script_submitted_by_hand(tmp_path):
     out = tmp_path / "s"
     assert sweep(out, "--site", "local", "--ranks-per-node", "1").returncode == 0
@@ -244,6 +251,7 @@ def test_collect_finds_the_output_of_a_script_submitted_by_hand(tmp_path):
     assert found.rows[0].status == "ok" and not found.incomplete
 
 
+@pytest.mark.slow  # runs the bundled app for real
 def test_submit_refuses_a_sweep_already_submitted(local_sweep):
     out, _ = local_sweep
     res = run_jobgen("submit", str(out))
@@ -265,8 +273,9 @@ def test_submit_without_a_reachable_slurm_sends_nothing_and_says_so(tmp_path):
     if shutil.which("sbatch") is None:
         pytest.skip("Slurm is not installed (apt-get install slurm-wlm; .ci/run does)")
     out = tmp_path / "s"
+    (tmp_path / "empty-slurm.conf").write_text("")  # sbatch: "ClusterName needs to be ..."
     res = sweep(out, "--site", "local-slurm", "--nodes", "1", "--submit",
-                env={"SLURM_CONF": str(tmp_path / "no-such-slurm.conf")})
+                env={"SLURM_CONF": str(tmp_path / "empty-slurm.conf")})
     assert res.returncode == 2
     assert res.stderr.splitlines()[-1].startswith(
         "jobgen: error: the sbatch here is not local-slurm's Slurm: `sbatch --version` answered")
@@ -284,6 +293,7 @@ def test_submit_without_the_schedulers_command_is_a_one_line_error(tmp_path):
         "the scripts by hand from their directories")
 
 
+@pytest.mark.slow  # runs the bundled app for real
 def test_slurm_sweep_submits_collects_and_scales_with_local_in_one_table(slurm, local_sweep,
                                                                           tmp_path):
     out = tmp_path / "slurm"

@@ -28,7 +28,7 @@ from .progress import note, steps
 from .queues import describe, jobs_at_once
 from .schedulers import DIALECTS, LOCAL_OUTPUT, Dialect, decode, looks_right
 
-PROBE_TIMEOUT = 60  # s: Slurm commands retry a missing controller for a while
+PROBE_TIMEOUT = 20  # s: a version answer is instant; Slurm retries a missing config for 60 s
 SUBMIT_TIMEOUT = 300  # s: a submit command that hangs longer is reported, not waited for
 
 
