@@ -24,8 +24,8 @@ def test_aurora_vs_sunspot_names_system_filesystem_and_queue_only():
         ("directives", "#PBS -l select"): ("1", "1:system=sunspot"),
         ("directives", "#PBS -l filesystems"): ("home:flare", "home:tegu"),
         ("environment", "MASTER_ADDR"): (
-            "$(head -n 1 $PBS_NODEFILE | cut -d. -f1).hsn.cm.aurora.alcf.anl.gov",
-            "$(head -n 1 $PBS_NODEFILE | cut -d. -f1).hsn.cm.sunspot.alcf.anl.gov"),
+            "${jobgen_first_host%%.*}.hsn.cm.aurora.alcf.anl.gov",
+            "${jobgen_first_host%%.*}.hsn.cm.sunspot.alcf.anl.gov"),
     }
     text = run_jobgen("diff", "--site", "aurora", "--site", "sunspot", "--app", "gpt")
     assert text.returncode == 1

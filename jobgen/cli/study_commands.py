@@ -1,4 +1,4 @@
-"""The study's commands (sweep, submit, collect, report) as Typer commands.
+"""The study's commands (sweep, submit, status, cancel, collect, report) as Typer commands.
 
 Kept out of commands.py so the CLI only registers them; importing this module costs only its own
 definitions: the work (plan, render, Rich, matplotlib) is imported when a command runs.
@@ -69,6 +69,12 @@ def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -
         if submit and submit_sweep(out):
             raise typer.Exit(1)
 
+    _submit_commands(app)
+    _result_commands(app)
+
+
+def _submit_commands(app: typer.Typer) -> None:
+    """submit, status and cancel: the sweep's jobs at the scheduler."""
     @app.command(name="submit", epilog="Exit code 0 when every run sent was submitted (ran "
                  "cleanly, without a scheduler), 1 otherwise, 2 on error (nothing sent).")
     def submit_cmd(
@@ -90,6 +96,47 @@ def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -
 
         if submit_sweep(directory, again, keep_going, max_in_flight, wait, poll):
             raise typer.Exit(1)
+
+    @app.command(epilog="States: queued, held, running, done, failed (with the scheduler's "
+                 "own word), not submitted, unknown. Exit code 0, 2 on error.")
+    def status(
+        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
+        fmt: Annotated[TableFormat, typer.Option("--format", help="table for people, json "
+                                                 "for scripts.")] = TableFormat.table,
+    ) -> None:
+        """Each run's job as the scheduler sees it (squeue, qstat, bjobs)."""
+        import json
+
+        from ..study.jobs import status as states_of
+        from ..study.present import status_table
+        from ..study.textable import width
+
+        manifest, states = states_of(directory)
+        rows = [{k: v for k, v in s.items() if k != "key"} for s in states]
+        if fmt is TableFormat.json:
+            typer.echo(json.dumps(rows, indent=2, sort_keys=True))
+            return
+        title = f"jobgen status: {directory} ({manifest.site}, {len(rows)} run(s))"
+        typer.echo(status_table(title, rows, width()), nl=False)
+
+    @app.command(epilog="Exit code 0 when every queued or running job was cancelled (or "
+                 "none was left), 2 on error.")
+    def cancel(
+        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
+    ) -> None:
+        """Cancel the sweep's jobs still queued, held or running (scancel, qdel, bkill)."""
+        from ..study.jobs import cancel as cancel_jobs
+
+        cancelled, _ = cancel_jobs(directory)
+        if cancelled:
+            typer.echo(f"cancelled {len(cancelled)} job(s): {' '.join(cancelled)}", err=True)
+        else:
+            typer.echo("nothing to cancel: no job of this sweep is queued or running",
+                       err=True)
+
+
+def _result_commands(app: typer.Typer) -> None:
+    """collect and report: the results, as a table and as a chart."""
 
     @app.command(epilog="Exit code 0 when every valid point has a result, 1 when some "
                  "failed or are missing, 2 on error.")
@@ -137,7 +184,7 @@ def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -
         title: Annotated[str, typer.Option(help="Chart title.")] = "jobgen study",
         force: Annotated[bool, typer.Option(help="Overwrite an existing --out.")] = False,
     ) -> None:
-        """Draw the study's chart and a scaling chart (needs jobgen[report])."""
+        """Draw the study's chart and a scaling chart (needs matplotlib: the report extra)."""
         from ..study.collect import collect as gather
         from ..study.report import check_kind
         from ..study.report import report as draw
@@ -149,40 +196,3 @@ def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -
         write_file(str(out), blob, force)
         typer.echo(f"wrote {out}: {len(data.bars)} bar(s), {len(data.lines)} scaling "
                    "line(s)", err=True)
-
-    @app.command(epilog="States: queued, held, running, done, failed (with the scheduler's "
-                 "own word), not submitted, unknown. Exit code 0, 2 on error.")
-    def status(
-        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
-        fmt: Annotated[TableFormat, typer.Option("--format", help="table for people, json "
-                                                 "for scripts.")] = TableFormat.table,
-    ) -> None:
-        """Each run's job as the scheduler sees it (squeue, qstat, bjobs)."""
-        import json
-
-        from ..study.jobs import status as states_of
-        from ..study.present import status_table
-        from ..study.textable import width
-
-        manifest, states = states_of(directory)
-        rows = [{k: v for k, v in s.items() if k != "key"} for s in states]
-        if fmt is TableFormat.json:
-            typer.echo(json.dumps(rows, indent=2, sort_keys=True))
-            return
-        title = f"jobgen status: {directory} ({manifest.site}, {len(rows)} run(s))"
-        typer.echo(status_table(title, rows, width()), nl=False)
-
-    @app.command(epilog="Exit code 0 when every queued or running job was cancelled (or "
-                 "none was left), 2 on error.")
-    def cancel(
-        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
-    ) -> None:
-        """Cancel the sweep's jobs still queued, held or running (scancel, qdel, bkill)."""
-        from ..study.jobs import cancel as cancel_jobs
-
-        cancelled, _ = cancel_jobs(directory)
-        if cancelled:
-            typer.echo(f"cancelled {len(cancelled)} job(s): {' '.join(cancelled)}", err=True)
-        else:
-            typer.echo("nothing to cancel: no job of this sweep is queued or running",
-                       err=True)

@@ -1034,7 +1034,8 @@ def _master_suffix(ctx: Context) -> list[Hit]:
     value = ctx.script.variables.get("MASTER_ADDR")
     if not suffix or not value:
         return []
-    m = re.search(r"\)((?:\.[A-Za-z0-9-]+)+)[\"']?$", value)
+    # the suffix after the short name: `${first%%.*}.hsn...` or `$(... | cut -d. -f1).hsn...`
+    m = re.search(r"[)}]((?:\.[A-Za-z0-9-]+)+)[\"']?$", value)
     if not m or m.group(1) == suffix:
         return []
     line = next((s.line for s in ctx.script.settings if s.name == "MASTER_ADDR"),
