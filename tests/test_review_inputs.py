@@ -81,3 +81,13 @@ def test_f11_an_unknown_user_in_the_profile_path_is_one_line():
     assert res.stderr.splitlines() == [
         "jobgen: error: JOBGEN_PROFILE_PATH: cannot expand '~nosuchuser' (no such user or "
         "no home directory): give the directory as an absolute path"]
+
+
+def test_f12_verify_shows_a_scripts_escape_sequences_escaped(tmp_path):
+    path = _render(tmp_path, "--site", "local", "--app", "qcnn")
+    text = path.read_text()
+    k = text.index("\nexport ")
+    path.write_text(text[:k] + "\n# \x1b]0;pwned\x07" + text[k:])  # a comment: same meaning
+    res = run_jobgen("verify", str(path))
+    assert res.returncode == 1
+    assert "\x1b" not in res.stdout and "+# \\x1b]0;pwned\\x07" in res.stdout
