@@ -533,6 +533,7 @@ def test_the_profiles_carry_the_documented_per_user_job_limits():
     assert limits("summit", "debug") == [("user", 1, None)]
 
 
+@pytest.mark.slow  # five jobgen runs
 def test_sweep_warns_and_submit_holds_back_what_debug_scaling_refuses(tmp_path):
     sweep = tmp_path / "s"
     res = run_jobgen("sweep", "--site", "polaris", "-A", "p", "--app", "qcnn", "--nodes",
