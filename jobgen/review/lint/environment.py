@@ -436,7 +436,7 @@ def _module_needs(ctx: Context) -> Iterator[Hit]:
             gone = _unloaded(ctx, need.module, launch.line)
             if gone is not None:
                 yield Hit(launch.line, f"{need.variable}={need.value} but module {need.module} "
-                          f"is unloaded (line {gone}): the program fails at run time (\"{need.error}\"); "
-                          f"{need.why}", f"remove the unload, or `module load {need.module}` "
-                          "before the launch", need.source)
+                          f"is unloaded (line {gone}): the program fails at run time "
+                          f"(\"{need.error}\"); {need.why}", f"remove the unload, or "
+                          f"`module load {need.module}` before the launch", need.source)
                 break
