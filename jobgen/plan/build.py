@@ -328,7 +328,26 @@ def _nodes(profile: Profile, req: Request) -> int:
         raise JobgenError(f"--nodes {nodes} is more than any machine has")
     if profile.scheduler.dialect == "none" and nodes != 1:
         raise JobgenError(f"{profile.name} runs on this machine only: use --nodes 1")
+    machine = profile.machine
+    if machine and nodes > machine.nodes:
+        raise JobgenError(f"--nodes {nodes}: {profile.name} has {machine.nodes} nodes "
+                          f"({machine.why}; {machine.source}): use --nodes {machine.nodes} "
+                          "or less")
     return nodes
+
+
+def _size_warnings(profile: Profile, nodes: int) -> list[str]:
+    """The documented advice on a job this big, and the route to the whole machine."""
+    machine = profile.machine
+    if not machine:
+        return []
+    out = [f"--nodes {nodes}: {w.why} ({w.source})" for w in machine.size_warnings
+           if nodes > w.above_nodes]
+    route = machine.full_machine
+    if route and nodes == machine.nodes:
+        out.append(f"--nodes {nodes} is the whole of {profile.name}: {route.route} "
+                   f"({route.why}; {route.source})")
+    return out
 
 
 def _precision(profile: Profile, req: Request, tuned: str | None) -> str:
@@ -851,7 +870,7 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
 def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
               sched: _Schedule, extras: _Extras) -> tuple[str, ...]:
     """What the user should know before submitting: each one line in the script's header."""
-    warnings = [*_environment_warnings(profile, req, app)]
+    warnings = [*_environment_warnings(profile, req, app), *_size_warnings(profile, size.nodes)]
     if size.warning:
         warnings.append(size.warning)
     if profile.status == "decommissioned":

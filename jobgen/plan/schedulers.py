@@ -140,10 +140,12 @@ def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) 
         raise JobgenError(short)
     largest = max((q.max_nodes or 0) for q in sched.queues)
     if largest and nodes > largest:
-        raise JobgenError(
-            f"{nodes} nodes exceed every queue on {profile.name} (the largest takes {largest}): "
-            "use fewer --nodes"
-        )
+        machine = profile.machine
+        route = machine.full_machine if machine else None
+        beyond = (f"{route.route} ({route.why}; {route.source}), or use fewer --nodes"
+                  if route else "use fewer --nodes")
+        raise JobgenError(f"{nodes} nodes exceed every queue on {profile.name} (the largest "
+                          f"takes {largest}): {beyond}")
     limits = "; ".join(_limits(q, nodes) for q in sched.queues if q.purpose != "by_request")
     raise JobgenError(
         f"no queue on {profile.name} takes {shape} ({limits}): change --nodes or --walltime"
