@@ -9,9 +9,14 @@ set -e -o pipefail
 ulimit -c 0
 
 # ---- job geometry: 1 node(s) x 2 rank(s) = 2 ranks
+# the job's id: it picks the rendezvous port
+JOBGEN_JOB_ID=$$
 # rendezvous: every rank runs on this machine (HYDRA)
 export MASTER_ADDR=127.0.0.1
-export MASTER_PORT=29500
+# rendezvous port: MASTER_PORT=29500 + (job id mod 1000), within 29500-30499: derived from the job id, so two jobs whose first ranks share a node do not both bind one port (a fixed port fails the second with EADDRINUSE)
+jobgen_id_digits=${JOBGEN_JOB_ID//[!0-9]/}
+JOBGEN_PORT=$((29500 + 10#${jobgen_id_digits:-0} % 1000))
+export MASTER_PORT=$JOBGEN_PORT
 
 # ---- per-rank wrapper: torch's rank variables, then execs the program
 JOBGEN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/jobgen.XXXXXX")"
