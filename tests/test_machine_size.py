@@ -57,13 +57,20 @@ def test_aurora_whole_machine_names_the_documented_route():
 
 
 @pytest.mark.parametrize("site,nodes,route", [
-    ("lumi", 2978, "hero-runs.md"), ("lumi", 1025, "bench partition"),
+    ("lumi", 2978, "bench: 1-2978 nodes"), ("lumi", 1025, "bench: 1-2978 nodes"),
     ("polaris", 560, "machine-reservations.md"), ("polaris", 497, "reservation"),
 ])
-def test_beyond_every_queue_the_error_names_the_documented_route(site, nodes, route):
+def test_beyond_every_automatic_queue_the_error_names_the_documented_route(site, nodes, route):
+    """Polaris' route is a reservation (no queue); LUMI's is its by-request bench partition."""
     with pytest.raises(JobgenError) as err:
         plan_for(site, nodes=nodes, **OWN)
-    assert "exceed every queue" in str(err.value) and route in str(err.value)
+    assert route in str(err.value)
+
+
+def test_lumi_whole_machine_in_bench_names_the_full_machine_slot():
+    plan = plan_for("lumi", nodes=2978, queue="bench", **OWN)
+    route = [w for w in plan.warnings if "whole of lumi" in w]
+    assert len(route) == 1 and "hero-runs.md" in route[0]
 
 
 def test_a_profile_queue_larger_than_its_machine_is_a_profile_error(tmp_path, monkeypatch):

@@ -22,12 +22,17 @@ from .cliopts import with_options_of
 from .rendering import COMMAND as _COMMAND
 from .rendering import render_command
 from .study_commands import register as register_study
+from .tables import print_table
 
 app = typer.Typer(
     no_args_is_help=True,
     help="Correct, fast batch job scripts for AI training on supercomputers.",
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    # click's own help layout: it wraps long option names instead of cutting them off
+    # (Rich's panels cut `--instances-per-device` to `--instances-per-dev…` at 80 columns),
+    # and help text is plain text, so `jobgen[report]` stays as written.
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 
 
@@ -73,6 +78,10 @@ def _console(stderr: bool = False):
 FORMAT_HELP = "table for people, json for scripts."
 SITE_COLUMNS = ("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",
                 "profile source", "file")
+# what a narrow terminal keeps first
+SITE_PRIORITY = ("site", "scheduler", "GPUs/node", "status", "launcher", "sub-devices",
+                 "profile source", "file")
+APP_PRIORITY = ("app", "frameworks", "batch", "model", "description")
 
 
 def _site_rows() -> list[dict[str, str]]:
@@ -105,29 +114,6 @@ def _site_rows() -> list[dict[str, str]]:
     return rows
 
 
-def _print_table(columns: tuple[str, ...], rows: list[dict[str, str]],
-                 whole: tuple[str, ...]) -> None:
-    """A Rich table whose `whole` columns never wrap (names users type); the others wrap at
-    spaces and fold words longer than the column, so a narrow terminal cuts nothing off."""
-    from rich.table import Table
-
-    table = Table()
-    for name in columns:
-        if name in whole:
-            table.add_column(name, no_wrap=True)
-        else:
-            table.add_column(name, overflow="fold")
-    from rich.text import Text
-
-    from ..shell import comment
-
-    for row in rows:
-        # Text, not markup: names and profile values are input and may hold '[' or controls
-        table.add_row(*(Text(comment(row[c]), style="red" if row[c] == "invalid" else "")
-                        for c in columns))
-    _console().print(table)
-
-
 @app.command(epilog="Examples: jobgen sites; jobgen sites --format json | jq -r '.[].site'")
 def sites(
     fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
@@ -137,7 +123,8 @@ def sites(
     if fmt is ListFormat.json:
         typer.echo(json.dumps(rows, indent=2))
     else:
-        _print_table(SITE_COLUMNS, rows, whole=("site", "scheduler", "status"))
+        print_table(SITE_PRIORITY, rows, whole=("site", "scheduler", "status"),
+                    order=SITE_COLUMNS)
 
 
 @app.command(epilog="Examples: jobgen show sunspot; jobgen show aurora --format json")
@@ -214,9 +201,10 @@ def apps(
                                 "description": a.description, "module": a.module}
                                for a in found], indent=2))
         return
-    _print_table(APP_COLUMNS, [{"app": a.name, "frameworks": ", ".join(a.frameworks),
+    print_table(APP_PRIORITY, [{"app": a.name, "frameworks": ", ".join(a.frameworks),
                                 "model": a.model, "batch": str(a.default_batch_size),
-                                "description": a.description} for a in found], whole=("app",))
+                                "description": a.description} for a in found], whole=("app",),
+                order=APP_COLUMNS)
 
 
 def _complete_sites(incomplete: str) -> list[str]:

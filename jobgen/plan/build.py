@@ -11,7 +11,7 @@ import re
 from .. import __version__
 from ..errors import JobgenError
 from ..frozen import Frozen, field_names, replace
-from ..profiles.facts import EnvSetting, Fact
+from ..profiles.facts import EnvSetting, Fact, with_site_refs
 from ..profiles.load import LoadedProfile
 from ..profiles.walltime import parse_walltime
 from ..shell import NAME, Expand, Var, Word, join, quote, split
@@ -29,7 +29,14 @@ from .extras import (
     sharing_pieces,
     stage_step,
 )
-from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
+from .launchers import (
+    LAUNCHERS,
+    PER_NODE,
+    LaunchArg,
+    LaunchShape,
+    cpus_per_rank,
+    framework_launcher,
+)
 from .placement import (
     Slot,
     device_blocks,
@@ -208,6 +215,8 @@ class Plan(Frozen):
     @property
     def launcher_name(self) -> str:
         """The launcher as a user knows it (`python -m torch.distributed.run` is torchrun)."""
+        if self.launcher_dialect == "spawn":  # python -m workloads.spawn
+            return str(self.launcher[2])
         return "torchrun" if self.launcher_dialect == "torchrun" else str(self.launcher[0])
 
     @property
@@ -445,7 +454,7 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     merged = [replaced.pop(v.name, v) for v in profile.env] + list(replaced.values())
     out = [
         EnvSetting(v.name, v.value, v.action, v.expand, v.why, v.source,
-                   "profile", v.unconfirmed, v.node_dir)
+                   "profile", v.unconfirmed, v.node_dir, v.make_dir)
         for v in merged
         if applies(v) and v.name not in user
     ]
@@ -557,10 +566,15 @@ def _framework_support(profile: Profile, req: Request, app: App | None) -> Fact 
     support = profile.frameworks.get(req.framework)
     if support is None:
         return None
-    if not support.available and app and req.container is None:
-        raise JobgenError(f"--framework {req.framework} --app {app.name} on {profile.name}: "
-                          f"{support.why} ({support.source}); use --framework pytorch, "
-                          "--container IMAGE, or your own program after --")
+    if not support.available and req.container is None:
+        instead = f"; instead: {support.instead}" if getattr(support, "instead", None) else ""
+        if app:
+            raise JobgenError(f"--framework {req.framework} --app {app.name} on {profile.name}: "
+                              f"{support.why} ({support.source}); use --framework pytorch, "
+                              f"--container IMAGE, or your own program after --{instead}")
+        raise JobgenError(f"--framework {req.framework} on {profile.name}: your program would run "
+                          f"without {req.framework}: {support.why} ({support.source}); run it "
+                          f"in an image that has it with --container IMAGE{instead}")
     return Fact(f"{req.framework}: " + ("available" if support.available else "not provided"),
                 support.why, support.source, "profile", support.unconfirmed)
 
@@ -916,7 +930,8 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
     argv = _program_argv(profile, req, app, precision, stack_args, extras.stage)
     python = _python(profile, req, inner_python)
     command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()), *argv)
-    setup = program_setup(app, python, bool(req.python), tuple(prefix), argv)
+    setup = program_setup(app, python, bool(req.python), tuple(prefix), argv,
+                          profile.launcher.dialect == "spawn")
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
         summary = (*prefix, python, "-m", "workloads.summarize",
@@ -977,6 +992,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     profile = loaded.profile
     app, framework = _what_runs(req)
     support = _framework_support(profile, req, app)
+    profile = framework_launcher(profile, framework)  # e.g. no torchrun for TensorFlow
     size = _job_size(profile, req)
     # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
     tuning: Tuning | None = tune(app, profile, req.precision) \
@@ -1015,7 +1031,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         directives=tuple(DIALECTS[profile.scheduler.dialect](profile, job)),
         modules=modules,
         python_setup=_python_setup(profile),
-        env=env,
+        env=with_site_refs(env),
         slots=placed.slots,
         binding=placed.binding,
         mask_variable=placed.mask_variable,

@@ -96,7 +96,7 @@ ExpandablePath = Annotated[str, _Matches(
 SITE_NAME = _Matches(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,62}", "a site name (letters, digits, _.-)")
 Precision = Literal["fp32", "tf32", "bf16", "fp16"]
 Dialect = Literal["pbs", "slurm", "lsf", "cobalt", "none"]
-LauncherDialect = Literal["pals", "srun", "jsrun", "mpich", "openmpi", "torchrun"]
+LauncherDialect = Literal["pals", "srun", "jsrun", "mpich", "openmpi", "torchrun", "spawn"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -429,6 +429,9 @@ class EnvVar(Sourced):
     # The value is a directory on node-local storage: the script creates it once on every node
     # before the launch and removes it at exit (MIOpen's caches on LUMI's /tmp).
     node_dir: StrictBool = False
+    # The value is a directory on storage every node sees (a cache on scratch): the script makes
+    # it once before the launch (mkdir -p) and keeps it (LUMI's TORCH_HOME).
+    make_dir: StrictBool = False
     # The documented set this variable belongs to when the set is essential (e.g. "oneCCL
     # minimal set"): lint reports a script that drops a member.
     required: str | None = None
@@ -472,6 +475,12 @@ class FrameworkSupport(Sourced):
     brings the framework; available: the note shows in `explain`."""
 
     available: StrictBool = True
+    # Where unavailable: the documented way to run this framework here instead, said in the
+    # refusal (e.g. the site's own image with it, for --container).
+    instead: str | None = None
+    # How this framework's ranks start where the profile's launcher does not suit it (a
+    # TensorFlow environment has no torchrun): replaces `launcher` for --framework F.
+    launcher: Launcher | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

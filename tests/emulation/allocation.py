@@ -104,10 +104,15 @@ def full_machine_plan(site: str, scratch: Path, command: tuple[str, ...]):
     request = Request(site=site, nodes=nodes, account=account, command=command)
     try:
         return build_plan(load_profile(site), request)
-    except JobgenError as exc:
+    except JobgenError:
         route = profile.machine.full_machine if profile.machine else None
-        if "exceed every queue" not in str(exc) or route is None:
+        if route is None:
             raise
+    # a by-request queue the profile lists for it (LUMI's bench partition), else the route
+    for q in profile.scheduler.queues:
+        if q.purpose == "by_request" and (q.max_nodes or 0) >= nodes:
+            return build_plan(load_profile(site), Request(
+                site=site, nodes=nodes, account=account, command=command, queue=q.name))
     queue = {"name": "full-machine", "min_nodes": 1, "max_nodes": nodes,
              "max_walltime": "06:00:00", "purpose": "by_request", "why": route.route,
              "source": route.source}

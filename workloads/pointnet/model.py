@@ -32,7 +32,7 @@ def global_max_pool(feat: torch.Tensor) -> torch.Tensor:
     without the bf16 rounding of the forward output, so no point equals the saved maximum,
     the count is 0 and the gradients are 0/0 = NaN: the weights are NaN after the first
     optimizer step and the loss at step 2, as measured on the H100
-    (../shared/measurements/h100-2026-11-23.md). PyTorch tracks this as pytorch/pytorch#195214
+    (docs/measurements/h100-2026-11-23.md). PyTorch tracks this as pytorch/pytorch#195214
     (CUDA bf16 fusion skips the rounding before the equality: zero tie counts) and #186799
     (amax/amin gradients under compile). With torch 2.13 on the CPU, a batch-norm + ReLU
     producer followed by ``amax`` and a concatenation gives non-finite gradients under

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cli import EXIT_NONFINITE
+from .exits import EXIT_NONFINITE
 from .timing import StepTimer, percentile
 
 _HANDLED_SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2")
