@@ -275,10 +275,14 @@ def test_tensorflow_apps_run_with_the_sites_tensorflow_setup(site, tmp_path, emu
 
 
 def test_lumi_refuses_the_tensorflow_apps_in_its_pytorch_image():
-    with pytest.raises(JobgenError, match=r"^--framework tensorflow --app ffn on lumi: the "
-                       r"bundled apps run in LUMI's PyTorch image, which has no TensorFlow"):
+    with pytest.raises(JobgenError, match=r"^--framework tensorflow --app ffn on lumi: jobgen "
+                       r"runs programs in LUMI's AI Factory PyTorch image, which has no "
+                       r"TensorFlow"):
         plan_for("lumi", app="ffn", framework="tensorflow")
-    own = plan_for("lumi", framework="tensorflow")  # your own program: your own image
+    with pytest.raises(JobgenError, match=r"^--framework tensorflow on lumi: your program "
+                       r"would run without tensorflow"):  # issue 21: not without a word
+        plan_for("lumi", framework="tensorflow")
+    own = plan_for("lumi", framework="tensorflow", container="/p/tf.sif")  # your own image
     assert own.framework == "tensorflow"
     image = plan_for("lumi", app="ffn", framework="tensorflow", container="/p/tf.sif")
     assert "/p/tf.sif" in image.command
@@ -769,6 +773,65 @@ def test_summit_warning_signal_reaches_every_rank_through_jskill(tmp_path, emu_b
     assert [e["signal"] for e in run.calls("jskill")] == [signal.SIGUSR1]
     assert "SIGUSR1 received" in run.proc.stderr
     check_cleanup(run)
+
+
+def warned_run(text: str, site: Site, tmp: Path, emu_bin: Path, world: int) -> EmuRun:
+    """Run `text` until its ranks run, send the batch shell LSF's warning signal (USR1)."""
+    proc, run = start_script(text, site, tmp, emu_bin, env={"JOBGEN_EMU_AWAIT_SIGNAL": "1"})
+    out = run.emu_dir / "out"
+    for old in out.glob("rank-*.json"):
+        old.unlink()
+    deadline = time.time() + 30
+    while len(list(out.glob("rank-*.json"))) < world and proc.poll() is None \
+            and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # jsrun lists its tasks once all have started
+    proc.send_signal(signal.SIGUSR1)
+    return finish(proc, run)
+
+
+def test_summit_requeue_on_the_warning_counts_and_stops_at_the_limit(tmp_path, emu_bin):
+    """--requeue 2 on LSF: on the warning signal the script requeues itself with brequeue
+    and its job ID, twice, counting in a file (LSF keeps no count); the third warning ends
+    the job without a requeue and the count is removed."""
+    plan = plan_for("summit", requeue=2)
+    assert "#BSUB -r" in [d.text for d in plan.directives]
+    text = render(plan)
+    counter = tmp_path / "work" / ".jobgen" / f"{JOBID['lsf']}.requeues"
+    for attempt in (1, 2, 3):
+        before = len(run_calls(tmp_path, "brequeue"))
+        run = warned_run(text, SITES["summit"], tmp_path, emu_bin, plan.world_size)
+        calls = run.calls("brequeue")[before:]
+        if attempt < 3:
+            assert run.proc.returncode == 0, run.explain()
+            assert [c["argv"] for c in calls] == [[JOBID["lsf"]]], run.explain()
+            assert f"requeue {attempt} of 2" in run.proc.stderr
+            assert counter.read_text().strip() == str(attempt)
+        else:
+            assert calls == [] and "after 2 requeue(s); not requeueing again" in run.proc.stderr
+            assert not counter.exists()
+            # the ranks' own status once they stopped on the signal (the emulated ranks die
+            # of SIGUSR1), as on Slurm after its last requeue
+            assert run.proc.returncode == 128 + signal.SIGUSR1, run.explain()
+        check_cleanup(run)
+
+
+def test_summit_job_without_the_warning_is_not_requeued_and_forgets_its_count(tmp_path,
+                                                                              emu_bin):
+    plan = plan_for("summit", requeue=2)
+    counter = tmp_path / "job" / "work" / ".jobgen" / f"{JOBID['lsf']}.requeues"
+    counter.parent.mkdir(parents=True)
+    counter.write_text("1\n")  # a run that was requeued once, now finishing normally
+    run = run_script(render(plan), SITES["summit"], tmp_path / "job", emu_bin)
+    assert run.proc.returncode == 0, run.explain()
+    assert run.calls("brequeue") == [] and not counter.exists()
+
+
+def run_calls(tmp: Path, tool: str) -> list[dict]:
+    log = tmp / "emu" / "events.jsonl"
+    if not log.exists():
+        return []
+    return [e for e in map(json.loads, log.read_text().splitlines()) if e["tool"] == tool]
 
 
 @pytest.mark.parametrize("site", LAUNCHER_SITES)

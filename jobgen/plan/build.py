@@ -46,7 +46,7 @@ from .placement import (
     visible_devices,
 )
 from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
-from .schedulers import DIALECTS, PREFIX, JobShape, QueueChoice, choose_queue
+from .schedulers import DIALECTS, JOB_ID, PREFIX, JobShape, QueueChoice, choose_queue
 from .tuning import Tuning, loader_workers, tune
 
 TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
@@ -183,6 +183,7 @@ class Plan(Frozen):
     requeue_method: str = "none"
     master_port: int = 29500  # the base of the job's port range (or the fixed port)
     port: PortChoice | None = None  # how MASTER_PORT is chosen at run time
+    machine_fact: Fact | None = None  # the machine's size, against which --nodes was checked
     launcher_dialect: str = ""
     # How a signal reaches the ranks when the launcher may not pass it on (jskill); the
     # launcher process is signalled when empty. With its reason and source.
@@ -243,6 +244,11 @@ class Plan(Frozen):
         """The script chooses a rendezvous port: ranks meet across nodes, on this machine
         without torchrun, or each instance takes its own."""
         return self.master.method != "localhost" or self.local_rendezvous or bool(self.instances)
+
+    @property
+    def job_id_expr(self) -> str:
+        """How the script reads its job's id (JOBGEN_JOB_ID=...)."""
+        return JOB_ID[self.dialect]
 
     @property
     def uses_job_id(self) -> bool:
@@ -355,6 +361,15 @@ def _nodes(profile: Profile, req: Request) -> int:
                           f"({machine.why}; {machine.source}): use --nodes {machine.nodes} "
                           "or less")
     return nodes
+
+
+def _machine_fact(profile: Profile, nodes: int) -> Fact | None:
+    machine = profile.machine
+    if not machine:
+        return None
+    return Fact(f"{profile.name} has {machine.nodes} nodes; this job takes {nodes}",
+                f"{machine.why}: a larger request is refused", machine.source, "profile",
+                machine.unconfirmed)
 
 
 def _size_warnings(profile: Profile, nodes: int) -> list[str]:
@@ -606,7 +621,12 @@ def _preemption(profile: Profile, req: Request, app: App | None
             else "sent when the job is preempted or killed")
     text = f"forward {pre.signal} ({when}) to the ranks"
     if req.requeue:
-        text += f"; requeue up to {req.requeue} times ({pre.requeue})"
+        how = {"scontrol": "scontrol requeue, counted by SLURM_RESTART_COUNT",
+               "brequeue": "brequeue $LSB_JOBID, counted in .jobgen/$LSB_JOBID.requeues "
+                           "beside the job directory (LSF keeps no count)",
+               "rerunnable": "the scheduler reruns it after preemption"}.get(pre.requeue,
+                                                                              pre.requeue)
+        text += f"; requeue up to {req.requeue} times ({how})"
     return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed), \
         bool(pre.lead_seconds)
 
@@ -1052,6 +1072,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         requeue_method=pre.requeue if pre else "none",
         master_port=port.base,
         port=port,
+        machine_fact=_machine_fact(profile, size.nodes),
         **_rank_signal(profile),
         node_dirs=tuple(Var(e.name) for e in env if e.node_dir),
         warnings=_warnings(profile, req, app, size, sched, extras),

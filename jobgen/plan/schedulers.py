@@ -113,6 +113,11 @@ def _requested(profile: Profile, nodes: int, walltime: int, name: str) -> QueueC
     return QueueChoice(queue, f"queue {queue.name}: requested with --queue")
 
 
+# The job's id as the batch script reads it: PBS's is NNN.server, of which the number is kept.
+JOB_ID = {"slurm": "$SLURM_JOB_ID", "pbs": "${PBS_JOBID%%.*}", "lsf": "$LSB_JOBID",
+          "cobalt": "$COBALT_JOBID", "none": "$$"}
+
+
 def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) -> QueueChoice:
     """The requested queue, else the first production queue that fits; a debug queue only
     when no production queue fits, with a warning; by-request queues only when named."""
@@ -259,7 +264,7 @@ def _lsf(profile: Profile, shape: JobShape) -> list[Fact]:
                         f"ranks checkpoint ({pre.why})", pre.source, "profile", pre.unconfirmed))
         out.append(Fact(f"#BSUB -wt {-(-pre.lead_seconds // 60)}", "warning time in minutes "
                         "before the job's end", pre.source, "profile", pre.unconfirmed))
-    if pre is not None and shape.requeue and pre.requeue == "rerunnable":
+    if pre is not None and shape.requeue and pre.requeue in ("rerunnable", "brequeue"):
         out.append(Fact("#BSUB -r", "rerunnable: LSF reruns it after preemption", pre.source,
                         "command line", pre.unconfirmed))
     out.append(_sched_fact(profile, f"#BSUB -o {shape.job_name}.%J.out", "standard output file"))

@@ -236,13 +236,16 @@ class Preemption(Sourced):
 
     The script traps `signal` (and TERM), forwards it to the ranks so the workload
     checkpoints, and, with --requeue, puts the job back in the queue: `scontrol` requeues it
-    from the script (Slurm); `rerunnable` marks it for the scheduler to rerun (PBS -r y).
+    from the script (Slurm, counting with SLURM_RESTART_COUNT); `brequeue` requeues it from
+    the script (LSF's brequeue, counting in a file beside the job directory, as LSF keeps no
+    count) and marks it rerunnable (-r); `rerunnable` only marks it for the scheduler to rerun
+    after preemption (PBS -r y).
     """
 
     signal: Literal["USR1", "USR2", "TERM"] = "USR1"
     # None: the scheduler sends the signal when it preempts or kills the job, without warning.
     lead_seconds: Annotated[int, STRICT, Ge(1), Le(86400)] | None = 120
-    requeue: Literal["scontrol", "rerunnable", "none"] = "none"
+    requeue: Literal["scontrol", "brequeue", "rerunnable", "none"] = "none"
 
 
 @dataclass(frozen=True, kw_only=True)
