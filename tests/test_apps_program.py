@@ -270,9 +270,10 @@ def test_script_from_a_wheel_trains_under_another_venvs_python(two_venvs, tmp_pa
 NVIDIA = {  # app -> (precision, channels_last, compile) measured best on the H100
     "anisosgs": ("tf32", False, False), "cosmictagger": ("bf16", True, True),
     "ffn": ("bf16", False, True), "gpt": ("bf16", False, False),
-    "pointnet": ("bf16", False, False), "qcnn": ("fp32", False, False),
-    "resnet50": ("bf16", True, False), "unet3d": ("bf16", True, True),
+    "qcnn": ("fp32", False, False), "resnet50": ("bf16", True, False),
 }
+#: apps whose network changed in issue 22: their H100 figures were measured on the old one
+REMEASURE = ("pointnet", "unet3d")
 
 
 @pytest.mark.parametrize("app", sorted(NVIDIA))
@@ -309,7 +310,8 @@ def test_explain_shows_the_measurement_behind_each_default():
 
 @pytest.mark.parametrize(("site", "app", "reason"), [
     ("lumi", "cosmictagger", "not measured on amd devices"),
-    ("jlse-mi250", "unet3d", "not measured on amd devices"),
+    ("jlse-mi250", "gpt", "not measured on amd devices"),
+    *(("polaris", app, "not measured (network changed in issue 22)") for app in REMEASURE),
     ("aurora", "cosmictagger", "not measured: no Intel GPU run yet"),
     ("summit", "cosmictagger", "runs bf16, which summit does not support"),
     ("local", "qcnn", "not measured"),

@@ -22,22 +22,24 @@ if TYPE_CHECKING:
     from typing import Any, Protocol
 
     class Described(Protocol):
-        """What the parser shows of an app: its name, framework and default sizes (an AppSpec
-        or a TFAppSpec has them)."""
+        """What the parser shows of an app: its name, framework, default sizes and named
+        configurations (an AppSpec or a TFAppSpec has them)."""
 
         name: str
         framework: str
         default_batch_size: int
         tiny_batch_size: int
         lr: float
+        sizes: dict[str, Any]
 
 __all__ = ["EXIT_ERROR", "EXIT_NONFINITE", "EXIT_OK", "build_parser", "check_args", "main"]
 # After a signal: checkpoint written (when --checkpoint-dir is set), exit 128 + signal number
 # (SIGTERM 143, SIGUSR1 138, SIGUSR2 140), the shell convention for "ended by that signal".
 
-#: Optimizer implementations of ``--optimizer-impl`` (AdamW's ``foreach`` / ``fused`` switches).
+#: Optimizer implementations of ``--optimizer-impl`` (the ``foreach`` / ``fused`` switches).
 OPTIMIZER_IMPLS = ("auto", "foreach", "fused", "for-loop")
 FRAMEWORKS = ("pytorch", "tensorflow")
+MODES = ("train", "data", "compute", "trials")
 
 
 def batch_size_arg(text: str) -> int | str:
@@ -89,7 +91,13 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
                             "in the device's memory with headroom (the default on the CPU)")
     g.add_argument("--precision", choices=PRECISIONS, default="fp32")
     g.add_argument("--device", choices=("auto", "cpu", "cuda", "xpu"), default="auto")
-    g.add_argument("--tiny", action="store_true", help="tiny model and batch (CPU tests)")
+    g.add_argument("--tiny", action="store_true",
+                   help="tiny model and batch (CPU tests): the same as --config tiny")
+    configs = list(spec.sizes) if spec.sizes else None
+    g.add_argument("--config", choices=configs, default=None, metavar="NAME",
+                   help="named configuration: " + (", ".join(configs) if configs else "the "
+                        "app's") + " (default: default, the original's own; the others are "
+                        "the presets the study and the tutorials ran)")
     g.add_argument("--channels-last", action=argparse.BooleanOptionalAction, default=False,
                    help="no effect: the TensorFlow models are channels-last (NHWC / NDHWC)"
                    if tf else "channels-last memory format (2D / 3D conv apps)")
@@ -99,12 +107,20 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
                    if tf else "torch.compile the model")
     if not tf:
         g.add_argument("--optimizer-impl", choices=OPTIMIZER_IMPLS, default="auto",
-                       help="AdamW implementation: auto (PyTorch's choice: foreach on GPUs), "
-                            "foreach, fused, for-loop")
-    g.add_argument("--mode", choices=("train", "data", "compute"), default="train",
+                       help="optimizer implementation (Adam, AdamW, SGD): auto (PyTorch's "
+                            "choice: foreach on GPUs), foreach, fused, for-loop")
+    g.add_argument("--mode", choices=MODES, default="train",
                    help="train: input pipeline + compute; data: input pipeline alone; "
-                        "compute: compute alone on one synthetic batch")
-    g.add_argument("--lr", type=float, default=None, help=f"learning rate (default {spec.lr})")
+                        "compute: compute alone on one synthetic batch; trials: all three "
+                        "in one run (IO-only, synthetic-only, full), as SC22's benchy")
+    g.add_argument("--trials", dest="mode", action="store_const", const="trials",
+                   help="the same as --mode trials")
+    g.add_argument("--lr", type=float, default=None,
+                   help="base learning rate, used as given (default: the app's recipe, "
+                        "scaled to the global batch where the recipe says so)")
+    g.add_argument("--loss-window", type=positive_int, default=10, metavar="N",
+                   help="steps per windowed loss: the JSON's first/final window means and the "
+                        "plateau schedule's metric (default 10)")
     if tf:
         g.add_argument("--scale-lr", action="store_true",
                        help="multiply the learning rate by the number of workers (Horovod's "
@@ -120,7 +136,8 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
         d.add_argument("--pin-memory", action=argparse.BooleanOptionalAction, default=None,
                        help="page-locked host buffers for on-disk data (default: on CUDA only)")
     d.add_argument("--make-data", metavar="PATH", default=None,
-                   help="write a synthetic dataset to PATH and exit")
+                   help="write a small dataset to PATH in the original's format (the generic "
+                        ".npy shards for an app without one) and exit")
     d.add_argument("--samples", type=int, default=1024, help="samples for --make-data")
     d.add_argument("--shard-size", type=int, default=1024, help="samples per shard")
     c = p.add_argument_group("checkpoint")
@@ -146,6 +163,9 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
     x.add_argument("--check", action="store_true",
                    help="check that the app, its framework and these arguments load, print "
                         "one line and exit (job scripts run it once before the launch)")
+    x.add_argument("--describe", action="store_true",
+                   help="print one JSON line (parameters, training FLOPs per sample, shapes, "
+                        "recipe, unit, source) for --config and exit without training")
     dbg = p.add_argument_group("debugging")
     dbg.add_argument("--inject-nan-at-step", type=int, default=None,
                      help="make the loss NaN at this (1-based) step")
@@ -173,26 +193,62 @@ class _CheckingParser(argparse.ArgumentParser):
 class _Names:
     """Stand-in for an app spec where only the option names matter (help text is not shown)."""
 
-    def __init__(self, name: str, framework: str) -> None:
+    def __init__(self, name: str, framework: str, configs: Sequence[str] | None) -> None:
         self.name = name
         self.framework = framework
         self.default_batch_size = self.tiny_batch_size = 0
         self.lr = 0.0
+        self.sizes = dict.fromkeys(configs) if configs else {}
 
 
-def check_args(app: str, argv: Sequence[str], framework: str = "pytorch"
+def manifest_configs(app: str) -> list[str] | None:
+    """The configuration names in ``workloads/<app>/manifest.yaml`` (``sizes:``), read
+    without a framework; None when the manifest cannot be read."""
+    try:
+        from workloads import load_manifest
+
+        sizes = load_manifest(app).get("sizes") or {}
+    except (ImportError, KeyError, OSError, ValueError):
+        return None
+    return [str(k) for k in sizes] or None
+
+
+def check_args(app: str, argv: Sequence[str], framework: str = "pytorch",
+               configs: Sequence[str] | None = None
                ) -> tuple[argparse.Namespace | None, str | None]:
     """Parse an app's arguments for one framework's version without running anything:
     (namespace, None) or (None, error). Imports no framework, so jobgen calls it while
-    rendering."""
+    rendering. ``configs``: the app's configuration names for ``--config`` (None: read from
+    its manifest)."""
     if framework not in FRAMEWORKS:
         return None, f"no {framework} version (use one of {', '.join(FRAMEWORKS)})"
+    if configs is None:
+        configs = manifest_configs(app)
     parser = _CheckingParser(prog=f"python -m workloads.{app}", add_help=True)
-    _add_options(parser, _Names(app, framework))
+    _add_options(parser, _Names(app, framework, configs))
     try:
-        return parser.parse_args(list(argv)), None
+        ns = parser.parse_args(list(argv))
     except _Refused as exc:
         return None, str(exc)
+    error = _conflict(ns)
+    return (None, error) if error else (ns, None)
+
+
+def _conflict(args: argparse.Namespace) -> str | None:
+    """Options that parse alone but not together."""
+    if args.tiny and args.config not in (None, "tiny"):
+        return f"--tiny means --config tiny; it conflicts with --config {args.config}"
+    return None
+
+
+def resolve(args: argparse.Namespace) -> argparse.Namespace:
+    """``--tiny`` and ``--config`` as one: ``args.config`` is the name, ``args.tiny`` whether
+    it is "tiny"."""
+    from .contract import config_name
+
+    args.config = config_name(args.tiny, args.config)
+    args.tiny = args.config == "tiny"
+    return args
 
 
 def _report_fatal(exc: BaseException) -> None:
@@ -230,28 +286,52 @@ def _ready(spec: Any, args: argparse.Namespace) -> None:
     sys.exit(EXIT_OK)
 
 
+def _describe(spec: Any, args: argparse.Namespace) -> None:
+    """``--describe``: one JSON line about the configuration, no training."""
+    import json
+
+    if spec.framework == "tensorflow":
+        from workloads.tfruntime.describe import describe
+    else:
+        from .describe import describe
+    sys.stdout.write(json.dumps(describe(spec, args.config)) + "\n")
+    sys.stdout.flush()
+    sys.exit(EXIT_OK)
+
+
+def _make_data(spec: Any, args: argparse.Namespace) -> None:
+    from .data import make_data
+
+    cfg = dict(spec.sizes[args.config])
+    out, fmt = make_data(spec, args.config, cfg, args.make_data, args.samples,
+                         args.shard_size, args.seed)
+    print(f"[workloads] wrote {args.samples} {spec.name} samples ({args.config}, {fmt}) to "
+          f"{out}", file=sys.stderr)
+    sys.exit(EXIT_OK)
+
+
 def main(spec: Any, argv: Sequence[str] | None = None) -> None:
     parser = build_parser(spec)
     args = parser.parse_args(argv)
+    error = _conflict(args)
+    if error:
+        parser.error(error)
+    resolve(args)
     if args.check:
         _ready(spec, args)
+    if args.describe:
+        _describe(spec, args)
     if spec.framework == "tensorflow":
         if args.make_data or args.data != "synthetic":
             parser.error("the TensorFlow version trains on --data synthetic only (datasets on "
                          "disk: the PyTorch version)")
+        if args.mode == "trials":
+            parser.error("--mode trials needs a data pipeline: the PyTorch version")
         from workloads.tfruntime import run
     else:
         from .train import run
     if args.make_data:
-        from .data import make_dataset
-
-        size = "tiny" if args.tiny else "default"
-        cfg = dict(spec.sizes[size])
-        out = make_dataset(spec, size, cfg, args.make_data, args.samples, args.shard_size,
-                           args.seed)
-        print(f"[workloads] wrote {args.samples} {spec.name} samples ({size}) to {out}",
-              file=sys.stderr)
-        sys.exit(EXIT_OK)
+        _make_data(spec, args)
     try:
         rc = run(spec, args)
     except SystemExit:

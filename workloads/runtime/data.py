@@ -1,4 +1,6 @@
-"""Input pipelines: synthetic batches generated on the device, or .npy shards on disk.
+"""Input pipelines: synthetic batches generated on the device, or a dataset on disk: the app's
+own reader of its original's format (``spec.open_dataset``, files written by
+``spec.write_dataset``), or the generic .npy shards.
 
 Synthetic batch ``i`` of rank ``r`` is drawn from a generator seeded with ``(seed, r, i)``, so
 the data position is just the step number and a resumed run sees identical batches.
@@ -9,15 +11,20 @@ On-disk format (written by ``python -m workloads.<app> --make-data DIR --samples
     DIR/x_00000.npy ...      inputs,  shape [n, *sample_shape]
     DIR/y_00000.npy ...      targets, shape [n, *target_shape]
 
-Shards are memory-mapped and read through a DataLoader with workers, pinned memory and a
-per-rank sampler (a DistributedSampler that can start mid-epoch for resume).
+Datasets are read through a DataLoader with workers pinned to the rank's cores (the cores
+``os.sched_getaffinity`` gives the rank, divided among its workers), pinned memory on CUDA and
+a per-rank sampler (a DistributedSampler that can start mid-epoch for resume). A dataset with a
+``set_epoch(epoch)`` method hears of each new epoch before its workers start, so random
+augmentations can be drawn from (seed, epoch, index) and a resumed run sees the same samples.
 """
 
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import math
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,10 +33,12 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader, Dataset, DistributedSampler
 
+from .contract import model_config
 from .seeds import mix_seed
 from .spec import AppSpec, Task
 
-__all__ = ["DiskSource", "ShardDataset", "SyntheticSource", "make_dataset", "mix_seed"]
+__all__ = ["DiskSource", "ShardDataset", "SyntheticSource", "make_data", "make_dataset",
+           "mix_seed", "open_data", "worker_cores"]
 
 
 def _to_memory_format(x: torch.Tensor, fmt: torch.memory_format | None) -> torch.Tensor:
@@ -75,7 +84,7 @@ class ShardDataset(Dataset):
             raise ValueError(
                 f"{self.path} was written for model size {self.meta.get('size')!r} "
                 f"({self.meta.get('config')}); the run uses {config}. "
-                "Regenerate it with the same --tiny setting."
+                "Regenerate it with the same --config (or --tiny) setting."
             )
         self.shards = self.meta["shards"]
         self.offsets = [0]
@@ -115,11 +124,34 @@ class ResumableSampler(DistributedSampler):
         self.start = 0
 
     def __iter__(self) -> Iterator[int]:
-        it = super().__iter__()
-        return iter(list(it)[self.start:])
+        return itertools.islice(super().__iter__(), self.start, None)
 
     def __len__(self) -> int:
         return self.num_samples - self.start
+
+
+def worker_cores(workers: int, cores: list[int] | None = None) -> list[list[int]]:
+    """The rank's cores (its affinity) divided among ``workers`` loader workers: contiguous,
+    nearly equal slices; several workers share a core when there are fewer cores."""
+    if cores is None:
+        cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if workers < 1 or not cores:
+        return []
+    if workers >= len(cores):
+        return [[cores[k % len(cores)]] for k in range(workers)]
+    bounds = [round(k * len(cores) / workers) for k in range(workers + 1)]
+    return [cores[bounds[k]:bounds[k + 1]] for k in range(workers)]
+
+
+class PinWorker:
+    """``worker_init_fn``: pin loader worker ``k`` to its slice of the rank's cores."""
+
+    def __init__(self, slices: list[list[int]]) -> None:
+        self.slices = slices
+
+    def __call__(self, worker_id: int) -> None:
+        if self.slices and hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, self.slices[worker_id % len(self.slices)])
 
 
 class DiskSource:
@@ -146,9 +178,11 @@ class DiskSource:
         # Page-locked buffers let the copy to the GPU run asynchronously; on by default on CUDA.
         pin = device.type == "cuda" if pin_memory is None else pin_memory
         self.pin_memory = pin
+        self.worker_cores = worker_cores(workers)
         self.loader = DataLoader(dataset, batch_size=batch_size, sampler=self.sampler,
                                  num_workers=workers, pin_memory=pin, drop_last=True,
                                  persistent_workers=False,
+                                 worker_init_fn=PinWorker(self.worker_cores) if workers else None,
                                  prefetch_factor=4 if workers > 0 else None)
         self._next_step = start_step
         self._it: Iterator | None = None
@@ -158,6 +192,9 @@ class DiskSource:
         epoch, offset = divmod(step, self.batches_per_epoch)
         self.sampler.set_epoch(epoch)
         self.sampler.start = offset * self.batch_size
+        set_epoch = getattr(self.dataset, "set_epoch", None)
+        if set_epoch is not None:
+            set_epoch(epoch)  # before iter(): the workers get a copy of the dataset then
         self._it = iter(self.loader)
 
     def get(self, step: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -172,6 +209,25 @@ class DiskSource:
         x = x.to(self.device, non_blocking=nb)
         y = y.to(self.device, non_blocking=nb)
         return _to_memory_format(x, self.memory_format), y
+
+
+def make_data(spec: AppSpec, name: str, cfg: dict[str, Any], path: str | Path, samples: int,
+              shard_size: int = 1024, seed: int = 0) -> tuple[Path, str]:
+    """``--make-data``: the app's own writer of its original's format when it has one, the
+    generic .npy shards otherwise; returns (where, which format)."""
+    if spec.write_dataset is not None:
+        Path(path).mkdir(parents=True, exist_ok=True)
+        spec.write_dataset(str(path), cfg, samples, seed)
+        return Path(path), f"{spec.name}'s own format"
+    return make_dataset(spec, name, cfg, path, samples, shard_size, seed), "npy shards"
+
+
+def open_data(spec: AppSpec, path: str, cfg: dict[str, Any]) -> Dataset:
+    """``--data PATH``: the app's reader of its original's format, else the .npy shards."""
+    dataset = spec.open_dataset(path, cfg) if spec.open_dataset else None
+    if dataset is None:
+        dataset = ShardDataset(path, app=spec.name, config=model_config(cfg))
+    return dataset
 
 
 def make_dataset(spec: AppSpec, size: str, cfg: dict[str, Any], path: str | Path,
@@ -204,7 +260,8 @@ def make_dataset(spec: AppSpec, size: str, cfg: dict[str, Any], path: str | Path
         ya.flush()
         del xa, ya
         shards.append({"x": f"x_{k:05d}.npy", "y": f"y_{k:05d}.npy", "n": n})
-    meta = {"app": spec.name, "size": size, "config": cfg, "samples": samples, "shards": shards,
+    meta = {"app": spec.name, "size": size, "config": model_config(cfg), "samples": samples,
+            "shards": shards,
             "format": "workloads-npy-shards-v1"}
     (out / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return out

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .exits import EXIT_NONFINITE
+from .metrics import LossTrack, mfu
 from .timing import StepTimer, percentile
 
 _HANDLED_SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2")
@@ -36,6 +37,11 @@ RESULT_KEYS = (
     "step_time_ms_p90", "step_time_ms_mean", "elapsed_s", "peak_mem_mb", "device_mem_mb",
     "peak_mem_reserved_mb", "mem_headroom_mb", "mem_headroom_pct", "first_loss", "final_loss",
     "param_sha256", "data", "channels_last", "compile", "optimizer_impl", "pin_memory", "seed",
+    # issue 22: the configuration, the recipe and the figures the originals report
+    "config", "recipe", "lr", "unit", "units_per_sec", "train_flops_per_sample",
+    "flops_method", "peak_flops_per_sec", "peak_source", "mfu", "mfu_note", "loss_window",
+    "first_loss_window_mean", "final_loss_window_mean", "data_wait_s", "data_wait_share",
+    "trials",
 )
 #: The memory keys a runtime that cannot measure them reports as null.
 NO_HEADROOM = {"device_mem_mb": None, "peak_mem_reserved_mb": None, "mem_headroom_mb": None,
@@ -99,7 +105,9 @@ class Hooks:
     optimizer step and returns the loss without waiting for the device; ``losses(handles)``
     brings those losses to the host (the only device sync besides the timer's);
     ``all_reduce(values, op)`` reduces floats over ranks (None: one process); ``save(step,
-    first_loss)`` writes a checkpoint on every rank (None: no checkpointing).
+    first_loss)`` writes a checkpoint on every rank (None: no checkpointing); ``track`` keeps
+    the windowed losses (None: a fresh one of ``--loss-window`` steps); ``sync_period``, when
+    set, adds a host sync at every multiple of it (a windowed schedule: plateau).
     """
 
     batch: Callable[[int], Any]
@@ -108,6 +116,8 @@ class Hooks:
     all_reduce: Callable[[list[float], str], list[float]] | None
     save: Callable[[int, float | None], None] | None
     timer: StepTimer
+    track: LossTrack | None = None
+    sync_period: int = 0
 
 
 @dataclass
@@ -120,6 +130,8 @@ class Outcome:
     timed_steps: int
     elapsed_s: float  # the slowest rank's
     step_ms: list[float] = field(default_factory=list)
+    track: LossTrack | None = None
+    data_wait_s: float = 0.0  # host time spent fetching batches in the timed steps (max of ranks)
 
 
 def warmup_steps(args: argparse.Namespace, start_step: int) -> int:
@@ -127,12 +139,14 @@ def warmup_steps(args: argparse.Namespace, start_step: int) -> int:
     return min(max(args.warmup, 0), max(args.steps - start_step - 1, 0))
 
 
-def next_boundary(step: int, sync_every: int, ckpt_every: int, total: int) -> int:
+def next_boundary(step: int, sync_every: int, ckpt_every: int, total: int,
+                  *more: int) -> int:
     """The next step after ``step`` that needs a host sync: every ``sync_every`` steps, every
-    ``ckpt_every`` steps (0: none) and the last step."""
+    ``ckpt_every`` steps (0: none), every period in ``more`` (0: none) and the last step."""
     nxt = (step // sync_every + 1) * sync_every
-    if ckpt_every:
-        nxt = min(nxt, (step // ckpt_every + 1) * ckpt_every)
+    for every in (ckpt_every, *more):
+        if every:
+            nxt = min(nxt, (step // every + 1) * every)
     return min(nxt, total)
 
 
@@ -153,7 +167,8 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
     sync_every = max(1, args.sync_every)
     ckpt_every = max(0, args.checkpoint_every) if hooks.save is not None else 0
     fixed = hooks.batch(start_step) if args.mode == "compute" else None
-    out = Outcome(start_step, 0, first_loss, None, warmup, 0, 0.0)
+    track = hooks.track or LossTrack(getattr(args, "loss_window", 10))
+    out = Outcome(start_step, 0, first_loss, None, warmup, 0, 0.0, track=track)
     window: list[Any] = []  # device losses since the last host sync
     window_start = start_step + 1
     timer = hooks.timer
@@ -161,6 +176,8 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
     compute = args.mode != "data"
     fail_at = args.debug_fail_at_step if args.debug_fail_rank == rank else None
     pause = args.debug_step_sleep
+    clock = time.perf_counter
+    waited = 0.0  # host time in batch_of during the timed steps
 
     def host_sync(step_done: int) -> None:
         """Check losses for NaN/inf, agree on signals across ranks, log."""
@@ -174,6 +191,7 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
             if out.first_loss is None and window_start == 1:
                 out.first_loss = vals[0]
             out.last_loss = vals[-1]
+            track.add(window_start, vals)
         sig = float(flag.signum)
         if hooks.all_reduce is not None:
             bad_step, neg_sig = hooks.all_reduce([bad_step, -sig], "min")
@@ -188,13 +206,21 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
         if out.last_loss is not None:
             log.info(f"step {step_done}/{total} loss {out.last_loss:.6g}")
 
-    boundary = next_boundary(start_step, sync_every, ckpt_every, total)
+    period = hooks.sync_period
+    boundary = next_boundary(start_step, sync_every, ckpt_every, total, period)
     gc.freeze()  # the model and optimizer are long-lived: keep them out of collector passes
     try:
         for i in range(start_step, total):
             if i == timed_from:
                 timer.start()
-            batch = fixed if fixed is not None else batch_of(i)
+            if fixed is not None:
+                batch = fixed
+            elif timer.started:
+                t0 = clock()
+                batch = batch_of(i)
+                waited += clock() - t0
+            else:
+                batch = batch_of(i)
             if compute:
                 if fail_at == i + 1:
                     raise RuntimeError(f"injected failure at step {i + 1} on rank {rank}")
@@ -210,7 +236,7 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
             need_ckpt = hooks.save is not None and (
                 (ckpt_every and step % ckpt_every == 0) or step == total)
             host_sync(step)
-            boundary = next_boundary(step, sync_every, ckpt_every, total)
+            boundary = next_boundary(step, sync_every, ckpt_every, total, period)
             if hooks.save is not None and (need_ckpt or out.stop_signal):
                 hooks.save(step, out.first_loss)
             if out.stop_signal:
@@ -221,8 +247,9 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
         timer.stop()
         out.timed_steps = max(0, total - timed_from)
     out.elapsed_s = timer.elapsed_s
+    out.data_wait_s = waited
     if hooks.all_reduce is not None:
-        out.elapsed_s = hooks.all_reduce([out.elapsed_s], "max")[0]
+        out.elapsed_s, out.data_wait_s = hooks.all_reduce([out.elapsed_s, waited], "max")
     out.step_ms = timer.step_times_ms()
     return out
 
@@ -238,28 +265,55 @@ def stop_code(log: Logger, out: Outcome, checkpoint_dir: str | None, saved: bool
 
 
 def result_line(args: argparse.Namespace, out: Outcome, batch_size: int, world: int,
-                start_step: int, **values: Any) -> dict[str, Any]:
+                start_step: int, devices: float = 1.0, units_per_sample: float | None = None,
+                **values: Any) -> dict[str, Any]:
     """The JSON result: measurements from ``out`` plus the runtime's ``values`` for every other
-    key of :data:`RESULT_KEYS` (a missing or unknown key is a bug, not a null)."""
+    key of :data:`RESULT_KEYS` (a missing or unknown key is a bug, not a null).
+
+    ``values`` carries ``train_flops_per_sample`` and ``peak_flops_per_sec`` (either may be
+    None), from which MFU follows over ``devices`` devices; ``units_per_sample`` turns
+    samples/s into the app's unit per second, also written as ``<unit>_per_s`` after the fixed
+    keys (``tokens_per_s`` for GPT)."""
     elapsed = out.elapsed_s
     per_rank = batch_size * out.timed_steps / elapsed if elapsed > 0 else None
+    total_rate = per_rank * world if per_rank is not None else None
     step_ms = out.step_ms
+    track = out.track
+    units = total_rate * units_per_sample if total_rate and units_per_sample else None
+    flops, peak = values.get("train_flops_per_sample"), values.get("peak_flops_per_sec")
+    utilisation = mfu(flops, total_rate, peak, devices)
+    if utilisation is not None:
+        mfu_note = (f"train_flops_per_sample x samples_per_sec / ({peak / 1e12:g} TFLOP/s x "
+                    f"{devices:g} devices)")
+    else:
+        mfu_note = values.get("peak_source") if not peak else "no FLOP count or no throughput"
+    if args.mode == "data":
+        utilisation, mfu_note = None, "--mode data: no compute"
     measured = {
         "mode": args.mode, "world_size": world, "batch_size": batch_size,
         "global_batch_size": batch_size * world, "steps": args.steps,
         "warmup_steps": out.warmup, "timed_steps": out.timed_steps,
         "resumed_from_step": start_step or None,
-        "samples_per_sec": per_rank * world if per_rank is not None else None,
+        "samples_per_sec": total_rate,
         "samples_per_sec_per_rank": per_rank,
         "step_time_ms_p50": percentile(step_ms, 50), "step_time_ms_p90": percentile(step_ms, 90),
         "step_time_ms_mean": sum(step_ms) / len(step_ms) if step_ms else None,
         "elapsed_s": elapsed, "first_loss": out.first_loss, "final_loss": out.last_loss,
-        "data": args.data, "seed": args.seed,
+        "data": args.data, "seed": args.seed, "units_per_sec": units, "mfu": utilisation,
+        "mfu_note": mfu_note, "loss_window": track.window if track else None,
+        "first_loss_window_mean": track.first_mean() if track else None,
+        "final_loss_window_mean": track.last_mean() if track else None,
+        "data_wait_s": out.data_wait_s if out.timed_steps else None,
+        "data_wait_share": out.data_wait_s / elapsed if elapsed > 0 else None,
     }
     merged = {**measured, **values}
     if set(merged) != set(RESULT_KEYS) or len(merged) != len(measured) + len(values):
         raise AssertionError(f"result keys differ from RESULT_KEYS: {sorted(merged)}")
-    return {k: merged[k] for k in RESULT_KEYS}
+    result = {k: merged[k] for k in RESULT_KEYS}
+    unit = result.get("unit")
+    if unit and unit != "samples":
+        result[f"{unit}_per_s"] = units
+    return result
 
 
 def emit(result: dict[str, Any]) -> None:

@@ -27,46 +27,12 @@ from typing import Any
 import torch
 from torch import nn
 
+from .contract import Recipe, Source
+
+__all__ = ["AppSpec", "Recipe", "Source", "Task"]
+
 #: A synthetic task: (generator, batch size) -> (inputs, targets), created on the task's device.
 Task = Callable[[torch.Generator, int], tuple[torch.Tensor, torch.Tensor]]
-
-
-@dataclass(frozen=True)
-class Source:
-    """The public original an app follows: ``repository`` (owner/name), ``commit`` (the one
-    read), ``path`` (the file(s) the network and recipe come from)."""
-
-    repository: str
-    commit: str
-    path: str
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """An original's training recipe.
-
-    ``optimizer``: "adamw" | "adam" | "sgd"; ``schedule``: "constant" | "cosine" (to
-    ``min_lr`` over the run) | "warmup_cosine" (linear warm-up over ``warmup_steps``, then
-    cosine to ``min_lr``) | "plateau" (ReduceLROnPlateau on the windowed loss, ``factor``,
-    ``patience`` in steps); ``clip_grad_norm``: global-norm clipping (``clip_grad_value``: per
-    element, as FFN's ``clip_by_value``); ``where``: the file and lines that say so."""
-
-    optimizer: str = "adamw"
-    lr: float = 1e-3
-    betas: tuple[float, float] = (0.9, 0.999)
-    eps: float = 1e-8
-    weight_decay: float = 0.0
-    momentum: float = 0.0
-    nesterov: bool = False
-    schedule: str = "constant"
-    warmup_steps: int = 0
-    min_lr: float = 0.0
-    factor: float = 0.5
-    patience: int = 10
-    clip_grad_norm: float | None = None
-    clip_grad_value: float | None = None
-    where: str = ""
 
 
 @dataclass

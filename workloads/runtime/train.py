@@ -16,7 +16,8 @@ import torch
 from torch import nn
 
 from . import checkpoint as ckpt
-from .data import DiskSource, ShardDataset, SyntheticSource
+from .contract import Recipe, batch_size_of, config_name, model_config, recipe_of
+from .data import DiskSource, SyntheticSource, open_data
 from .device import DeviceInfo, peak_memory_mb, reset_peak_memory, select_device
 from .distributed import (
     DistContext,
@@ -43,6 +44,9 @@ from .loop import (
     warmup_steps,
 )
 from .memory import MemoryFit, fit_batch, headroom
+from .metrics import LossTrack, peak_for
+from .optim import Schedule, make_clipper
+from .optim import make_optimizer as recipe_optimizer
 from .precision import PrecisionPlan, setup_precision
 from .spec import AppSpec
 from .timing import device_timer
@@ -64,15 +68,18 @@ def _memory_format(spec: AppSpec, enabled: bool) -> torch.memory_format | None:
     return torch.channels_last if spec.spatial_dims == 2 else torch.channels_last_3d
 
 
-def make_optimizer(params: Any, lr: float, impl: str) -> torch.optim.Optimizer:
-    """AdamW with the requested implementation ("auto": PyTorch's own choice)."""
-    kwargs = {"auto": {}, "foreach": {"foreach": True}, "fused": {"fused": True},
-              "for-loop": {"foreach": False}}[impl]
-    return torch.optim.AdamW(params, lr=lr, **kwargs)
+def make_optimizer(params: Any, lr: float, impl: str,
+                   recipe: Recipe | None = None) -> torch.optim.Optimizer:
+    """The recipe's optimizer (None: AdamW with torch's defaults) with the requested
+    implementation ("auto": PyTorch's own choice)."""
+    from .contract import legacy_recipe
+
+    return recipe_optimizer(params, recipe or legacy_recipe(lr), lr, impl)
 
 
 def optimizer_impl(impl: str, dev: DeviceInfo) -> str:
-    """What "auto" means: AdamW picks foreach for GPU tensors and the for-loop on the CPU."""
+    """What "auto" means: Adam, AdamW and SGD pick foreach for GPU tensors and the for-loop
+    on the CPU."""
     if impl != "auto":
         return impl
     return "foreach" if dev.type in ("cuda", "xpu") else "for-loop"
@@ -80,7 +87,7 @@ def optimizer_impl(impl: str, dev: DeviceInfo) -> str:
 
 def _auto_batch(spec: AppSpec, cfg: dict[str, Any], dev: DeviceInfo, ctx: DistContext,
                 prec: PrecisionPlan, fmt: torch.memory_format | None, default: int,
-                lr: float, impl: str) -> MemoryFit:
+                lr: float, impl: str, recipe: Recipe | None = None) -> MemoryFit:
     """``--batch-size auto``: probe a throw-away copy of the model (memory.fit_batch); every
     rank takes the smallest answer so the global batch is the same everywhere."""
     param_bytes = [0]
@@ -90,7 +97,7 @@ def _auto_batch(spec: AppSpec, cfg: dict[str, Any], dev: DeviceInfo, ctx: DistCo
         if fmt is not None:
             model = model.to(memory_format=fmt)
         param_bytes[0] = sum(p.numel() * p.element_size() for p in model.parameters())
-        opt = make_optimizer(model.parameters(), lr, impl)
+        opt = make_optimizer(model.parameters(), lr, impl, recipe)
         task = spec.make_task(cfg, dev.device)
         gen = torch.Generator(device=dev.device)
 
@@ -123,9 +130,7 @@ def _build_source(spec: AppSpec, args: argparse.Namespace, cfg: dict[str, Any],
     if args.data == "synthetic":
         task = spec.make_task(cfg, dev.device)
         return SyntheticSource(task, batch_size, args.seed, rank, dev.device, fmt)
-    dataset = spec.open_dataset(args.data, cfg) if spec.open_dataset else None
-    if dataset is None:
-        dataset = ShardDataset(args.data, app=spec.name, config=cfg)
+    dataset = open_data(spec, args.data, cfg)
     return DiskSource(dataset, batch_size, args.seed, rank, world, dev.device, args.workers,
                       start_step, fmt, args.pin_memory)
 
@@ -184,16 +189,38 @@ def _write_result(path: str, result: dict[str, Any]) -> None:
     os.replace(tmp, target)
 
 
+def _checkpoints(args: argparse.Namespace, rank: int, log: Logger
+                 ) -> tuple[ckpt.CheckpointManager | None, Any]:
+    """The checkpoint manager (train mode with --checkpoint-dir) and what it resumes from."""
+    if args.checkpoint_dir and args.mode == "train":
+        mgr = ckpt.CheckpointManager(args.checkpoint_dir, rank, args.keep_checkpoints)
+        return mgr, (None if args.no_resume else mgr.load_latest())
+    if args.checkpoint_dir:
+        log.info(f"note: checkpointing is disabled in --mode {args.mode}")
+    return None, None
+
+
+def _flops(spec: AppSpec, cfg: dict[str, Any]) -> tuple[int | None, str]:
+    """Training FLOPs per sample for the result line (on the meta device only: a model that
+    needs real values is counted by --describe, not at the end of every run)."""
+    from .flops import METHOD, train_flops
+
+    try:
+        _, flops, _ = train_flops(spec, cfg, allow_cpu=False)
+    except (NotImplementedError, RuntimeError) as exc:
+        return None, f"not counted at run time ({type(exc).__name__}); see --describe"
+    return flops, METHOD
+
+
 def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceInfo,
          log: Logger, flag: SignalFlag, emit_json: bool, launcher: str,
          instance: Instance | None = None) -> tuple[int, dict[str, Any] | None]:
     rank, world = ctx.env.rank, ctx.env.world_size
-    size = "tiny" if args.tiny else "default"
-    cfg = dict(spec.sizes[size])
-    default_batch = spec.tiny_batch_size if args.tiny else spec.default_batch_size
-    lr = args.lr if args.lr is not None else spec.lr
-    total = args.steps
-    if total < 1:
+    name = config_name(bool(getattr(args, "tiny", False)), getattr(args, "config", None))
+    cfg = dict(spec.sizes[name])
+    default_batch = batch_size_of(spec, name, cfg)
+    recipe = recipe_of(spec, cfg)
+    if args.steps < 1:
         raise ValueError("--steps must be >= 1")
     prec = setup_precision(args.precision, dev)
     for note in prec.notes:
@@ -203,17 +230,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         log.info(f"note: --channels-last has no effect on {spec.name} (no conv layers)")
 
     # --- checkpoint: resume before building the data source (its position depends on it) ---
-    mgr = None
-    start_step = 0
-    first_loss: float | None = None
-    loaded = None
-    if args.checkpoint_dir and args.mode == "train":
-        mgr = ckpt.CheckpointManager(args.checkpoint_dir, rank, args.keep_checkpoints)
-        if not args.no_resume:
-            loaded = mgr.load_latest()
-    elif args.checkpoint_dir:
-        log.info(f"note: checkpointing is disabled in --mode {args.mode}")
-
+    mgr, loaded = _checkpoints(args, rank, log)
     batch_note = None
     if args.batch_size != "auto":
         batch_size = args.batch_size or default_batch
@@ -221,18 +238,21 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         batch_size = int(loaded[1].get("meta", {}).get("batch_size") or default_batch)
         batch_note = f"auto batch {batch_size}: kept from the checkpoint"
     else:
-        fit = _auto_batch(spec, cfg, dev, ctx, prec, fmt, default_batch, lr, args.optimizer_impl)
+        fit = _auto_batch(spec, cfg, dev, ctx, prec, fmt, default_batch,
+                          recipe.scaled_lr(default_batch * world), args.optimizer_impl, recipe)
         batch_size, batch_note = fit.batch, fit.note
     if batch_note:
         log.info(batch_note)
+    lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world)
 
     # seeded after the auto-batch probe, so a run draws the same numbers with or without it
     torch.manual_seed(args.seed)
     np.random.seed(args.seed % 2**32)
     random.seed(args.seed)
 
-    source = _build_source(spec, args, cfg, dev, ctx, batch_size,
-                           loaded[0] if loaded else 0, fmt)
+    start = loaded[0] if loaded else 0
+    source = None if args.mode == "trials" else _build_source(
+        spec, args, cfg, dev, ctx, batch_size, start, fmt)
 
     after_ddp = _model_after_ddp(dev, ctx, args)
     raw_model = spec.build_model(cfg)
@@ -240,14 +260,11 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         raw_model = raw_model.to(dev.device)
     if fmt is not None:
         raw_model = raw_model.to(memory_format=fmt)
-    scaler = prec.scaler
-    meta = {"app": spec.name, "size": size, "config": cfg, "batch_size": batch_size,
-            "world_size": world}
-
+    meta = {"app": spec.name, "size": name, "config": model_config(cfg),
+            "batch_size": batch_size, "world_size": world}
     if loaded is not None:
-        start_step, state, rng = loaded
-        ckpt.check_meta(state.get("meta", {}), meta, args.checkpoint_dir, log.info)
-        raw_model.load_state_dict(state["model"])
+        ckpt.check_meta(loaded[1].get("meta", {}), meta, args.checkpoint_dir, log.info)
+        raw_model.load_state_dict(loaded[1]["model"])
 
     train_model: nn.Module = raw_model
     if ctx.enabled and args.mode != "data":
@@ -258,91 +275,68 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         if after_ddp:
             train_model.to(dev.device)  # moves raw_model's parameters in place
     # The optimizer and its state after the model's last move, so they sit on its device.
-    optimizer = make_optimizer(raw_model.parameters(), lr, args.optimizer_impl)
+    optimizer = make_optimizer(raw_model.parameters(), lr, args.optimizer_impl, recipe)
+    schedule = Schedule(optimizer, recipe, lr, args.steps, args.loss_window)
+    track = LossTrack(args.loss_window, _plateau(schedule, ctx, world) if schedule.windowed
+                      else None)
+    first_loss = _resume(loaded, optimizer, prec.scaler, schedule, track, dev)
     if loaded is not None:
-        _, state, rng = loaded
-        optimizer.load_state_dict(state["optimizer"])
-        if scaler is not None and state.get("scaler"):
-            scaler.load_state_dict(state["scaler"])
-        first_loss = state.get("first_loss")
-        if rng is not None:
-            ckpt.restore_rng(rng, dev)
-        log.info(f"resumed from {mgr.step_dir(start_step) if mgr else '?'} at step {start_step}")
+        log.info(f"resumed from {mgr.step_dir(start) if mgr else '?'} at step {start}")
 
     if args.compile and args.mode != "data":
         train_model = torch.compile(train_model)  # type: ignore[assignment]
     train_model.train()
 
-    loss_fn = spec.loss_fn
     reset_peak_memory(dev)
-    warmup = warmup_steps(args, start_step)
-    log.info(f"{spec.name} ({size}) on {dev.name} [{dev.type}], world size {world}, "
-             f"batch {batch_size}/rank, precision {prec.effective}, mode {args.mode}, "
-             f"steps {start_step}->{total} (warm-up {warmup})")
-
-    # One optimizer step with the least host work: a launch-bound step (qcnn on an H100) pays
-    # for every attribute lookup and context object (benchmarks/workloads_overhead.py).
-    amp = prec.autocast()  # one context object, re-entered every step
-    nan_at = args.inject_nan_at_step
-    zero_grad = optimizer.zero_grad
-
-    def train(batch: tuple[torch.Tensor, torch.Tensor], i: int) -> torch.Tensor:
-        x, y = batch
-        with amp:
-            loss = loss_fn(train_model(x), y)
-        if nan_at == i + 1:
-            loss = loss * float("nan")
-        if scaler is None:
-            loss.backward()
-            optimizer.step()
-        else:
-            scaler.scale(loss).backward()
-            scaler.step(optimizer)
-            scaler.update()
-        zero_grad(set_to_none=True)
-        return loss.detach()
+    log.info(f"{spec.name} ({name}) on {dev.name} [{dev.type}], world size {world}, "
+             f"batch {batch_size}/rank, lr {lr:g} ({recipe.optimizer}, {recipe.schedule}), "
+             f"precision {prec.effective}, mode {args.mode}, steps {start}->{args.steps} "
+             f"(warm-up {warmup_steps(args, start)})")
+    train = _train_step(spec, train_model, optimizer, prec, schedule,
+                        make_clipper(list(raw_model.parameters()), recipe, args.optimizer_impl),
+                        args.inject_nan_at_step)
 
     def save(step_done: int, first: float | None) -> None:
-        assert mgr is not None
+        assert mgr is not None and source is not None
         t0 = time.perf_counter()
         state = None
         if rank == 0:
+            scaler = prec.scaler
             state = {"model": raw_model.state_dict(), "optimizer": optimizer.state_dict(),
                      "scaler": scaler.state_dict() if scaler is not None else None,
+                     "schedule": schedule.state_dict(), "loss_track": track.state(),
                      "step": step_done, "first_loss": first, "meta": meta,
                      "data_position": {"kind": source.kind, "step": step_done,
                                        "seed": args.seed}}
         d = mgr.save(step_done, state, ckpt.capture_rng(dev), ctx.barrier,
-                     {"app": spec.name, "size": size})
+                     {"app": spec.name, "size": name})
         log.info(f"checkpoint step {step_done} -> {d} ({time.perf_counter() - t0:.2f}s)")
 
-    hooks = Hooks(
-        batch=source.get, train=train,
-        losses=lambda window: torch.stack(window).float().cpu().tolist(),
-        all_reduce=(lambda v, op: ctx.all_reduce(v, op=op)) if ctx.enabled else None,
-        save=save if mgr is not None else None,
-        timer=device_timer(dev, pool=max(1, args.sync_every) + 2))
-    out = run_steps(args, hooks, log, flag, rank, start_step, first_loss)
+    def hooks(batch_source: Any, with_save: bool, loss_track: LossTrack) -> Hooks:
+        return Hooks(
+            batch=batch_source.get, train=train,
+            losses=lambda window: torch.stack(window).float().cpu().tolist(),
+            all_reduce=(lambda v, op: ctx.all_reduce(v, op=op)) if ctx.enabled else None,
+            save=save if with_save else None,
+            timer=device_timer(dev, pool=max(1, args.sync_every) + 2), track=loss_track,
+            sync_period=loss_track.window if loss_track.on_window is not None else 0)
+
+    trials = None
+    if args.mode == "trials":
+        out, trials, source = _trials(spec, args, cfg, dev, ctx, batch_size, fmt, hooks, log,
+                                      flag, track)
+    else:
+        assert source is not None
+        out = run_steps(args, hooks(source, mgr is not None, track), log, flag, rank, start,
+                        first_loss)
     if out.stop_signal:
         shutdown(ctx)
         return stop_code(log, out, args.checkpoint_dir, mgr is not None), None
 
     result: dict[str, Any] | None = None
     if rank == 0:
-        result = result_line(
-            args, out, batch_size, world, start_step,
-            app=spec.name, framework="pytorch", framework_version=torch.__version__,
-            device=dev.type, device_name=dev.name, device_stack=dev.stack,
-            precision=prec.effective, precision_requested=prec.requested,
-            precision_note="; ".join(prec.notes) or None, size=size,
-            launcher=launcher, rank_variables=list(ctx.env.variables), dist_backend=ctx.backend,
-            batch_size_requested=args.batch_size, batch_note=batch_note,
-            peak_mem_mb=peak_memory_mb(dev), **headroom(dev),
-            param_sha256=param_sha256(raw_model) if args.mode != "data" else None,
-            channels_last=fmt is not None, compile=bool(args.compile),
-            optimizer_impl=optimizer_impl(args.optimizer_impl, dev),
-            pin_memory=getattr(source, "pin_memory", None))
-        result["ranks_per_device"] = ranks_per_device()
+        result = _result(spec, args, out, dev, ctx, prec, launcher, name, cfg, recipe, lr,
+                         batch_size, batch_note, start, raw_model, fmt, source, trials)
         if instance is not None:
             result["instance"] = instance.index
             result["instances"] = instance.count
@@ -352,3 +346,134 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             _write_result(instance.result_file, result)
     shutdown(ctx)
     return 0, result
+
+
+def _plateau(schedule: Schedule, ctx: DistContext, world: int) -> Any:
+    """The plateau schedule's window callback: the window's mean loss over all ranks (every
+    rank must take the same decision, or the replicas' rates would differ)."""
+    def on_window(mean: float) -> None:
+        if ctx.enabled:
+            mean = ctx.all_reduce([mean], op="sum")[0] / world
+        schedule.window_loss(mean)
+
+    return on_window
+
+
+def _resume(loaded: Any, optimizer: torch.optim.Optimizer, scaler: Any, schedule: Schedule,
+            track: LossTrack, dev: DeviceInfo) -> float | None:
+    """Restore the optimizer, scaler, schedule, windowed losses and RNG states; returns the
+    run's first loss."""
+    if loaded is None:
+        return None
+    _, state, rng = loaded
+    optimizer.load_state_dict(state["optimizer"])
+    if scaler is not None and state.get("scaler"):
+        scaler.load_state_dict(state["scaler"])
+    schedule.load_state_dict(state.get("schedule"))
+    track.load(state.get("loss_track"))
+    if rng is not None:
+        ckpt.restore_rng(rng, dev)
+    return state.get("first_loss")
+
+
+def _train_step(spec: AppSpec, model: nn.Module, optimizer: torch.optim.Optimizer,
+                prec: PrecisionPlan, schedule: Schedule, clip: Any,
+                nan_at: int | None) -> Any:
+    """One optimizer step with the least host work: a launch-bound step (qcnn on an H100) pays
+    for every attribute lookup and context object (benchmarks/workloads_overhead.py)."""
+    amp = prec.autocast()  # one context object, re-entered every step
+    scaler = prec.scaler
+    zero_grad = optimizer.zero_grad
+    set_lr = schedule.apply  # None for a constant rate
+    loss_fn = spec.loss_fn
+
+    def train(batch: tuple[torch.Tensor, torch.Tensor], i: int) -> torch.Tensor:
+        x, y = batch
+        if set_lr is not None:
+            set_lr(i)
+        with amp:
+            loss = loss_fn(model(x), y)
+        if nan_at == i + 1:
+            loss = loss * float("nan")
+        if scaler is None:
+            loss.backward()
+            if clip is not None:
+                clip()
+            optimizer.step()
+        else:
+            scaler.scale(loss).backward()
+            if clip is not None:
+                scaler.unscale_(optimizer)
+                clip()
+            scaler.step(optimizer)
+            scaler.update()
+        zero_grad(set_to_none=True)
+        return loss.detach()
+
+    return train
+
+
+TRIALS = (("io", "data"), ("synthetic", "compute"), ("full", "train"))
+
+
+def _trials(spec: AppSpec, args: argparse.Namespace, cfg: dict[str, Any], dev: DeviceInfo,
+            ctx: DistContext, batch_size: int, fmt: torch.memory_format | None, hooks: Any,
+            log: Logger, flag: SignalFlag, track: LossTrack) -> tuple[Any, dict[str, Any], Any]:
+    """SC22's benchy trials in one run: IO-only (the loader alone), synthetic-only (compute on
+    one device-made batch) and full (loader + compute), each ``--steps`` steps with
+    ``--warmup`` untimed; returns the full trial's outcome, the three rates and its source."""
+    rank, world = ctx.env.rank, ctx.env.world_size
+    rates: dict[str, Any] = {"data": "synthetic" if args.data == "synthetic" else "disk"}
+    out = source = None
+    for trial, mode in TRIALS:
+        sub = argparse.Namespace(**{**vars(args), "mode": mode})
+        if trial == "synthetic":
+            source = SyntheticSource(spec.make_task(cfg, dev.device), batch_size, args.seed,
+                                     rank, dev.device, fmt)
+        else:
+            source = _build_source(spec, sub, cfg, dev, ctx, batch_size, 0, fmt)
+        loss_track = track if trial == "full" else LossTrack(track.window)
+        out = run_steps(sub, hooks(source, False, loss_track), log, flag, rank, 0, None)
+        if out.stop_signal:
+            return out, rates, source
+        rate = batch_size * world * out.timed_steps / out.elapsed_s if out.elapsed_s else None
+        rates[f"{trial}_samples_per_sec"] = rate
+        rates[f"{trial}_data_wait_share"] = (out.data_wait_s / out.elapsed_s
+                                             if out.elapsed_s else None)
+    log.info("trials (samples/s): " + ", ".join(
+        f"{t} {rates[f'{t}_samples_per_sec'] or 0:.6g}" for t, _ in TRIALS)
+        + f" ({rates['data']} data)")
+    return out, rates, source
+
+
+def _result(spec: AppSpec, args: argparse.Namespace, out: Any, dev: DeviceInfo,
+            ctx: DistContext, prec: PrecisionPlan, launcher: str, name: str,
+            cfg: dict[str, Any], recipe: Recipe, lr: float, batch_size: int,
+            batch_note: str | None, start: int, raw_model: nn.Module,
+            fmt: torch.memory_format | None, source: Any,
+            trials: dict[str, Any] | None) -> dict[str, Any]:
+    """Rank 0's JSON line."""
+    world = ctx.env.world_size
+    flops, method = _flops(spec, cfg)
+    peak, peak_source = peak_for(dev.name, dev.type, prec.effective)
+    per_device = ranks_per_device()
+    units = spec.units_per_sample(cfg) if spec.units_per_sample else None
+    result = result_line(
+        args, out, batch_size, world, start, devices=world / per_device,
+        units_per_sample=units,
+        app=spec.name, framework="pytorch", framework_version=torch.__version__,
+        device=dev.type, device_name=dev.name, device_stack=dev.stack,
+        precision=prec.effective, precision_requested=prec.requested,
+        precision_note="; ".join(prec.notes) or None, size=name,
+        launcher=launcher, rank_variables=list(ctx.env.variables),
+        dist_backend=ctx.backend, batch_size_requested=args.batch_size, batch_note=batch_note,
+        peak_mem_mb=peak_memory_mb(dev), **headroom(dev),
+        param_sha256=param_sha256(raw_model) if args.mode != "data" else None,
+        channels_last=fmt is not None, compile=bool(args.compile),
+        optimizer_impl=optimizer_impl(args.optimizer_impl, dev),
+        pin_memory=getattr(source, "pin_memory", None), config=name,
+        recipe=recipe.as_dict(), lr=lr, unit=spec.unit, train_flops_per_sample=flops,
+        flops_method=method, peak_flops_per_sec=peak, peak_source=peak_source,
+        trials=trials)
+    result["ranks_per_device"] = per_device
+    return result

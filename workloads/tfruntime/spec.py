@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from workloads.runtime.contract import Recipe, Source
+
 #: A synthetic task: (seed, batch size) -> (inputs, targets), where seed is a shape-[2] int64
 #: tensor for TensorFlow's stateless random ops; targets are a deterministic function of inputs.
 Task = Callable[[Any, int], tuple[Any, Any]]
@@ -15,7 +17,12 @@ Task = Callable[[Any, int], tuple[Any, Any]]
 class TFAppSpec:
     """One app's TensorFlow version. ``build_model(cfg)`` returns a Keras 2 model whose output
     layer computes in float32; ``loss_fn(out, y)`` the mean loss as a float32 scalar. Both
-    import TensorFlow through ``backend.load()`` when called, not when the app is imported."""
+    import TensorFlow through ``backend.load()`` when called, not when the app is imported.
+
+    ``sizes``, ``recipe``, ``source``, ``unit`` and ``units_per_sample`` mean what they mean in
+    the PyTorch AppSpec (runtime/spec.py; Recipe and Source from runtime/contract.py, which
+    imports no framework): ``--config NAME`` picks a size, the recipe's optimizer (Keras
+    Adam / AdamW / SGD), schedule and clipping (``global_clipnorm`` / ``clipvalue``) apply."""
 
     name: str
     build_model: Callable[[dict[str, Any]], Any]
@@ -26,3 +33,7 @@ class TFAppSpec:
     tiny_batch_size: int
     lr: float = 1e-3
     framework: str = "tensorflow"
+    recipe: Recipe | None = None
+    source: Source | None = None
+    unit: str = "samples"
+    units_per_sample: Callable[[dict[str, Any]], float] | None = None

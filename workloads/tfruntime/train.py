@@ -13,6 +13,13 @@ from typing import Any
 import numpy as np
 
 from workloads.runtime import checkpoint as ckpt
+from workloads.runtime.contract import (
+    Recipe,
+    batch_size_of,
+    config_name,
+    model_config,
+    recipe_of,
+)
 from workloads.runtime.loop import (
     NO_HEADROOM,
     Hooks,
@@ -26,7 +33,8 @@ from workloads.runtime.loop import (
     stop_code,
     warmup_steps,
 )
-from workloads.runtime.ranks import detect_dist_env, export_env, started_by
+from workloads.runtime.metrics import LossTrack, PlateauRule, peak_for
+from workloads.runtime.ranks import detect_dist_env, export_env, ranks_per_device, started_by
 from workloads.runtime.seeds import mix_seed
 from workloads.runtime.timing import StepTimer
 
@@ -99,15 +107,71 @@ def run_training(spec: TFAppSpec, args: argparse.Namespace,
     return code, result
 
 
-def _optimizer(be: Backend, lr: float, prec: TFPrecision, model: Any) -> Any:
-    """AdamW as the PyTorch apps use it (weight decay 0.01, eps 1e-8), its state created now so
-    a checkpoint can be restored before the first step."""
+def _rate(be: Backend, recipe: Recipe, base: float, total: int) -> Any:
+    """The learning rate Keras is given: ``base`` (constant, plateau) or a schedule of the
+    optimizer's step count, the formulas of runtime/optim.py ``lr_at`` (nanoGPT's get_lr for
+    warmup_cosine), so a restored step count restores the rate."""
+    if recipe.schedule in ("constant", "plateau"):
+        return base
+    tf = be.tf
+    warmup = recipe.warmup_steps if recipe.schedule == "warmup_cosine" else 0
+    decay = recipe.decay_steps or total
+    span = float(max(decay - warmup, 1))
+    low = recipe.min_lr
+
+    class WarmupCosine(be.keras.optimizers.schedules.LearningRateSchedule):
+        def __call__(self, step: Any) -> Any:
+            it = tf.cast(step, tf.float32)
+            ratio = tf.clip_by_value((it - warmup) / span, 0.0, 1.0)
+            cosine = low + 0.5 * (1.0 + tf.cos(3.141592653589793 * ratio)) * (base - low)
+            ramp = base * (it + 1.0) / (warmup + 1.0)
+            return tf.where(it < warmup, ramp, tf.where(it > decay, low, cosine))
+
+        def get_config(self) -> dict[str, Any]:
+            return {"base": base}
+
+    return WarmupCosine()
+
+
+def _optimizer(be: Backend, lr: float, prec: TFPrecision, model: Any, recipe: Recipe,
+               total: int) -> Any:
+    """The recipe's optimizer in Keras (without a recipe: AdamW as the PyTorch apps use it,
+    weight decay 0.01, eps 1e-8) with its clipping, its state created now so a checkpoint can
+    be restored before the first step."""
     keras = be.keras
-    opt = keras.optimizers.AdamW(learning_rate=lr, weight_decay=0.01, epsilon=1e-8)
+    clip: dict[str, float] = {}
+    if recipe.clip_grad_norm:
+        clip["global_clipnorm"] = recipe.clip_grad_norm
+    if recipe.clip_grad_value:
+        clip["clipvalue"] = recipe.clip_grad_value
+    rate = _rate(be, recipe, lr, total)
+    if recipe.optimizer == "sgd":
+        opt = keras.optimizers.SGD(learning_rate=rate, momentum=recipe.momentum,
+                                   nesterov=recipe.nesterov,
+                                   weight_decay=recipe.weight_decay or None, **clip)
+    else:
+        # Keras applies weight decay decoupled for Adam too (torch's Adam adds it to the
+        # gradient): the recipes that name Adam use none
+        cls = keras.optimizers.AdamW if recipe.optimizer == "adamw" else keras.optimizers.Adam
+        opt = cls(learning_rate=rate, beta_1=recipe.betas[0], beta_2=recipe.betas[1],
+                  epsilon=recipe.eps, weight_decay=recipe.weight_decay or None, **clip)
+    if not recipe.decay_1d:
+        opt.exclude_from_weight_decay(
+            var_list=[v for v in model.trainable_variables if len(v.shape) < 2])
     opt.build(model.trainable_variables)
     if prec.loss_scale:
         opt = keras.mixed_precision.LossScaleOptimizer(opt)
     return opt
+
+
+def _set_rate(opt: Any, value: float) -> None:
+    inner = getattr(opt, "inner_optimizer", opt)
+    inner.learning_rate = value
+
+
+def _get_rate(opt: Any) -> float:
+    inner = getattr(opt, "inner_optimizer", opt)
+    return float(np.array(inner.learning_rate))
 
 
 def _resume(loaded: tuple[int, dict[str, Any], Any], model: Any, opt: Any,
@@ -172,11 +236,11 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
          emit_json: bool) -> tuple[int, dict[str, Any] | None]:
     tf, keras = be.tf, be.keras
     rank, world = dist.rank, dist.world_size
-    size = "tiny" if args.tiny else "default"
+    size = config_name(bool(getattr(args, "tiny", False)), getattr(args, "config", None))
     cfg = dict(spec.sizes[size])
-    batch_size = args.batch_size or (spec.tiny_batch_size if args.tiny else
-                                     spec.default_batch_size)
-    lr = args.lr if args.lr is not None else spec.lr
+    recipe = recipe_of(spec, cfg)
+    batch_size = args.batch_size or batch_size_of(spec, size, cfg)
+    lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world)
     if args.scale_lr:
         lr *= world
     if args.steps < 1:
@@ -201,12 +265,26 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
     scope = dist.strategy.scope() if dist.kind == "multiworker" else contextlib.nullcontext()
     with scope:
         model = spec.build_model(cfg)
-        opt = _optimizer(be, lr, prec, model)
-    meta = {"app": spec.name, "size": size, "config": cfg, "batch_size": batch_size,
-            "world_size": world}
+        opt = _optimizer(be, lr, prec, model, recipe, args.steps)
+    meta = {"app": spec.name, "size": size, "config": model_config(cfg),
+            "batch_size": batch_size, "world_size": world}
+    plateau = (PlateauRule(recipe.factor, -(-max(recipe.patience, 0) // args.loss_window),
+                           recipe.min_lr) if recipe.schedule == "plateau" else None)
+
+    def on_window(mean: float) -> None:
+        assert plateau is not None
+        if dist.enabled:
+            mean = dist.all_reduce([mean], "sum")[0] / world
+        _set_rate(opt, plateau.step(mean, _get_rate(opt)))
+
+    track = LossTrack(args.loss_window, on_window if plateau is not None else None)
     start_step, first_loss = 0, None
     if loaded is not None:
         start_step, first_loss = _resume(loaded, model, opt, meta, args.checkpoint_dir, log)
+        track.load(loaded[1].get("loss_track"))
+        if plateau is not None and loaded[1].get("plateau"):
+            plateau.load(loaded[1]["plateau"]["rule"])
+            _set_rate(opt, loaded[1]["plateau"]["lr"])
     if dist.kind == "horovod":  # every rank starts from rank 0's variables
         dist.hvd.broadcast_variables(_variables(model), root_rank=0)
         dist.hvd.broadcast_variables(_variables(opt), root_rank=0)
@@ -232,7 +310,9 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
         if rank == 0:
             state = {"model": _values(_variables(model), dist),
                      "optimizer": _values(_variables(opt), dist), "step": step_done,
-                     "first_loss": first, "meta": meta,
+                     "first_loss": first, "meta": meta, "loss_track": track.state(),
+                     "plateau": {"rule": plateau.state(), "lr": _get_rate(opt)}
+                     if plateau is not None else None,
                      "data_position": {"kind": "synthetic", "step": step_done, "seed": args.seed}}
         own = {"non_trainable": _values(model.non_trainable_variables, dist)}
         d = mgr.save(step_done, state, own, dist.barrier,
@@ -241,7 +321,8 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
 
     log.info(f"{spec.name} ({size}) on {dev.name} [{dev.type}], TensorFlow {tf.__version__}, "
              f"{dist.backend or 'one process'}, world size {world}, batch {batch_size}/rank, "
-             f"lr {lr:g}, precision {prec.effective} ({prec.policy}), xla {bool(args.compile)}, "
+             f"lr {lr:g} ({recipe.optimizer}, {recipe.schedule}), "
+             f"precision {prec.effective} ({prec.policy}), xla {bool(args.compile)}, "
              f"mode {args.mode}, steps {start_step}->{args.steps} "
              f"(warm-up {warmup_steps(args, start_step)})")
     hooks = Hooks(
@@ -249,7 +330,8 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
         losses=lambda window: [float(v) for v in tf.stack(window).numpy()],
         all_reduce=dist.all_reduce if dist.enabled else None,
         save=save if mgr is not None else None,
-        timer=StepTimer(lambda: synchronize(tf, dev)))
+        timer=StepTimer(lambda: synchronize(tf, dev)), track=track,
+        sync_period=args.loss_window if plateau is not None else 0)
     out = run_steps(args, hooks, log, flag, rank, start_step, first_loss)
     if out.stop_signal:
         return stop_code(log, out, args.checkpoint_dir, mgr is not None), None
@@ -267,7 +349,14 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
             batch_size_requested=args.batch_size, batch_note=None,
             peak_mem_mb=peak_memory_mb(tf, dev), **NO_HEADROOM, param_sha256=digest,
             channels_last=True, compile=bool(args.compile), optimizer_impl=None,
-            pin_memory=None)
+            pin_memory=None, devices=world / ranks_per_device(),
+            units_per_sample=spec.units_per_sample(cfg) if spec.units_per_sample else None,
+            config=size, recipe=recipe.as_dict(), lr=lr, unit=spec.unit,
+            train_flops_per_sample=None,
+            flops_method="not counted in TensorFlow: the PyTorch version's count is "
+                         "python -m workloads.APP --describe",
+            peak_flops_per_sec=peak_for(dev.name, dev.type, prec.effective)[0],
+            peak_source=peak_for(dev.name, dev.type, prec.effective)[1], trials=None)
         if emit_json:
             emit(result)
     return 0, result
