@@ -47,7 +47,7 @@ from .placement import (
     visible_devices,
 )
 from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
-from .schedulers import DIALECTS, PREFIX, JobShape, QueueChoice, choose_queue
+from .schedulers import DIALECTS, JOB_ID, PREFIX, JobShape, QueueChoice, choose_queue
 from .tuning import Tuning, loader_workers, tune
 
 TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
@@ -61,6 +61,7 @@ HOROVOD_AFFINITY_SOURCE = ("horovod/horovod docs/oneccl.rst (Advanced settings: 
                            "HOROVOD_THREAD_AFFINITY); the cores from the site's binding")
 MAX_RANKS_PER_THREAD = 64  # oversubscription a machine without a scheduler may be asked for
 MAX_REQUEUE = 1000
+PORT_SPAN = 1000  # a site's rendezvous ports: the profile's port and the 999 above it
 
 
 class Request(Frozen):
@@ -181,7 +182,9 @@ class Plan(Frozen):
     preemption: Fact | None = None
     requeue: int = 0
     requeue_method: str = "none"
-    master_port: int = 29500
+    master_port: int = 29500  # the base of the job's port range (or the fixed port)
+    port: PortChoice | None = None  # how MASTER_PORT is chosen at run time
+    machine_fact: Fact | None = None  # the machine's size, against which --nodes was checked
     launcher_dialect: str = ""
     # How a signal reaches the ranks when the launcher may not pass it on (jskill); the
     # launcher process is signalled when empty. With its reason and source.
@@ -234,10 +237,25 @@ class Plan(Frozen):
 
     @property
     def node_cleanup(self) -> tuple[Word, ...]:
-        """What the script removes on every node at exit: its node directories and data staged
-        on memory-backed storage."""
-        staged = (self.stage_dest,) if self.stage and self.stage.cleanup else ()
-        return (*self.node_dirs, *staged)
+        """The node directories the script removes on every node at exit (the staged data's
+        directory is removed apart, only where this job made it)."""
+        return self.node_dirs
+
+    @property
+    def uses_port(self) -> bool:
+        """The script chooses a rendezvous port: ranks meet across nodes, on this machine
+        without torchrun, or each instance takes its own."""
+        return self.master.method != "localhost" or self.local_rendezvous or bool(self.instances)
+
+    @property
+    def job_id_expr(self) -> str:
+        """How the script reads its job's id (JOBGEN_JOB_ID=...)."""
+        return JOB_ID[self.dialect]
+
+    @property
+    def uses_job_id(self) -> bool:
+        """The script needs its job's id: to derive the port, or name the staged data."""
+        return bool(self.stage) or (self.uses_port and not (self.port and self.port.fixed))
 
     @property
     def literal_dollar(self) -> bool:
@@ -339,7 +357,35 @@ def _nodes(profile: Profile, req: Request) -> int:
         raise JobgenError(f"--nodes {nodes} is more than any machine has")
     if profile.scheduler.dialect == "none" and nodes != 1:
         raise JobgenError(f"{profile.name} runs on this machine only: use --nodes 1")
+    machine = profile.machine
+    if machine and nodes > machine.nodes:
+        raise JobgenError(f"--nodes {nodes}: {profile.name} has {machine.nodes} nodes "
+                          f"({machine.why}; {machine.source}): use --nodes {machine.nodes} "
+                          "or less")
     return nodes
+
+
+def _machine_fact(profile: Profile, nodes: int) -> Fact | None:
+    machine = profile.machine
+    if not machine:
+        return None
+    return Fact(f"{profile.name} has {machine.nodes} nodes; this job takes {nodes}",
+                f"{machine.why}: a larger request is refused", machine.source, "profile",
+                machine.unconfirmed)
+
+
+def _size_warnings(profile: Profile, nodes: int) -> list[str]:
+    """The documented advice on a job this big, and the route to the whole machine."""
+    machine = profile.machine
+    if not machine:
+        return []
+    out = [f"--nodes {nodes}: {w.why} ({w.source})" for w in machine.size_warnings
+           if nodes > w.above_nodes]
+    route = machine.full_machine
+    if route and nodes == machine.nodes:
+        out.append(f"--nodes {nodes} is the whole of {profile.name}: {route.route} "
+                   f"({route.why}; {route.source})")
+    return out
 
 
 def _precision(profile: Profile, req: Request, tuned: str | None) -> str:
@@ -577,7 +623,12 @@ def _preemption(profile: Profile, req: Request, app: App | None
             else "sent when the job is preempted or killed")
     text = f"forward {pre.signal} ({when}) to the ranks"
     if req.requeue:
-        text += f"; requeue up to {req.requeue} times ({pre.requeue})"
+        how = {"scontrol": "scontrol requeue, counted by SLURM_RESTART_COUNT",
+               "brequeue": "brequeue $LSB_JOBID, counted in .jobgen/$LSB_JOBID.requeues "
+                           "beside the job directory (LSF keeps no count)",
+               "rerunnable": "the scheduler reruns it after preemption"}.get(pre.requeue,
+                                                                              pre.requeue)
+        text += f"; requeue up to {req.requeue} times ({how})"
     return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed), \
         bool(pre.lead_seconds)
 
@@ -600,14 +651,58 @@ def _queue(profile: Profile, nodes: int, walltime: int, req: Request) -> QueueCh
     return choose_queue(profile, nodes, walltime, None)
 
 
-def _master_port(profile: Profile, env: tuple[EnvSetting, ...]) -> int:
-    """The profile's port, unless the user set MASTER_PORT with --env."""
+class PortChoice(Frozen):
+    """The rendezvous port (MASTER_PORT) of the job, and why.
+
+    A fixed port fails the second of two jobs whose rank 0 share a node (EADDRINUSE: two
+    2-node local-slurm jobs on one host, jobs sharing a node anywhere), so the port is derived
+    from the job id: base + (id mod slots) x width, inside [base, base + PORT_SPAN), where base
+    is the profile's port and width the ports one job takes on a node (one per instance with
+    --instances-per-device). Jobs whose ids are less than `slots` apart never share a port;
+    the span stays below Linux's ephemeral ports (32768-60999) for the profiles' bases.
+    """
+
+    base: int
+    width: int = 1
+    fixed: bool = False  # --env MASTER_PORT=N: that port, as given
+
+    @property
+    def slots(self) -> int:
+        return PORT_SPAN // self.width
+
+    @property
+    def text(self) -> str:
+        if self.fixed:
+            return f"MASTER_PORT={self.base} (--env MASTER_PORT)"
+        per = f" x {self.width} (one port per instance on a node)" if self.width > 1 else ""
+        return (f"MASTER_PORT={self.base} + (job id mod {self.slots}){per}, within "
+                f"{self.base}-{self.base + PORT_SPAN - 1}")
+
+    @property
+    def why(self) -> str:
+        if self.fixed:
+            return "set on the command line (--env MASTER_PORT)"
+        return ("derived from the job id, so two jobs whose first ranks share a node do not "
+                "both bind one port (a fixed port fails the second with EADDRINUSE)")
+
+
+def _master_port(profile: Profile, env: tuple[EnvSetting, ...], instances_per_node: int
+                 ) -> PortChoice:
+    """The profile's port as the base of the job's range, unless the user set MASTER_PORT
+    with --env."""
     for e in env:
         if e.name == "MASTER_PORT" and e.layer == "command line":
             if not (e.value or "").isdigit() or not 1024 <= int(e.value or 0) <= 65535:
                 raise JobgenError(f"--env MASTER_PORT={e.value}: use a port from 1024 to 65535")
-            return int(e.value or 0)
-    return profile.launcher.master.port
+            if instances_per_node and int(e.value or 0) + instances_per_node > 65536:
+                raise JobgenError(f"--env MASTER_PORT={e.value}: the instances take "
+                                  f"{instances_per_node} ports from it; use a lower port")
+            return PortChoice(int(e.value or 0), max(instances_per_node, 1), fixed=True)
+    base = profile.launcher.master.port
+    if base + PORT_SPAN > 65536:
+        raise JobgenError(f"{profile.name}: launcher.master.port {base} leaves no room for "
+                          f"its {PORT_SPAN} ports: use a port up to {65536 - PORT_SPAN}")
+    return PortChoice(base, max(instances_per_node, 1))
 
 
 def _python_setup(profile: Profile) -> tuple[Fact, ...]:
@@ -815,6 +910,8 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
     forwarded: tuple[str, ...] = ()
     if profile.launcher.master.method != "localhost":
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
+        # each instance's port is JOBGEN_PORT + its local rank (the wrapper)
+        names += ["JOBGEN_PORT"] if extras.shared.instances else []
         # the bundled app's package, put on PYTHONPATH by the script
         names += ["PYTHONPATH"] if app else []
         forwarded = tuple(dict.fromkeys(names))
@@ -872,7 +969,7 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
 def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
               sched: _Schedule, extras: _Extras) -> tuple[str, ...]:
     """What the user should know before submitting: each one line in the script's header."""
-    warnings = [*_environment_warnings(profile, req, app)]
+    warnings = [*_environment_warnings(profile, req, app), *_size_warnings(profile, size.nodes)]
     if size.warning:
         warnings.append(size.warning)
     if profile.status == "decommissioned":
@@ -936,7 +1033,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     env = _environment(profile, req, size, precision, framework, extras, placed, image_env)
     launch = _launch(profile, req, app, size, extras, placed.slots, env)
     signals, preempt_fact, warn = _preemption(profile, req, app)
-    master_port = _master_port(profile, env)
+    port = _master_port(profile, env, size.rpn if extras.shared.instances else 0)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
     job = JobShape(size.nodes, size.rpn, cpus_per_rank(profile, launch.shape),
                    profile.devices_per_node, sched.walltime, sched.queue.queue, sched.account,
@@ -981,7 +1078,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         preemption=preempt_fact,
         requeue=req.requeue,
         requeue_method=pre.requeue if pre else "none",
-        master_port=master_port,
+        master_port=port.base,
+        port=port,
+        machine_fact=_machine_fact(profile, size.nodes),
         **_rank_signal(profile),
         node_dirs=tuple(Var(e.name) for e in env if e.node_dir),
         warnings=_warnings(profile, req, app, size, sched, extras),

@@ -113,6 +113,11 @@ def _requested(profile: Profile, nodes: int, walltime: int, name: str) -> QueueC
     return QueueChoice(queue, f"queue {queue.name}: requested with --queue")
 
 
+# The job's id as the batch script reads it: PBS's is NNN.server, of which the number is kept.
+JOB_ID = {"slurm": "$SLURM_JOB_ID", "pbs": "${PBS_JOBID%%.*}", "lsf": "$LSB_JOBID",
+          "cobalt": "$COBALT_JOBID", "none": "$$"}
+
+
 def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) -> QueueChoice:
     """The requested queue, else the first production queue that fits; a debug queue only
     when no production queue fits, with a warning; by-request queues only when named."""
@@ -140,10 +145,12 @@ def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) 
         raise JobgenError(short)
     largest = max((q.max_nodes or 0) for q in sched.queues)
     if largest and nodes > largest:
-        raise JobgenError(
-            f"{nodes} nodes exceed every queue on {profile.name} (the largest takes {largest}): "
-            "use fewer --nodes"
-        )
+        machine = profile.machine
+        route = machine.full_machine if machine else None
+        beyond = (f"{route.route} ({route.why}; {route.source}), or use fewer --nodes"
+                  if route else "use fewer --nodes")
+        raise JobgenError(f"{nodes} nodes exceed every queue on {profile.name} (the largest "
+                          f"takes {largest}): {beyond}")
     limits = "; ".join(_limits(q, nodes) for q in sched.queues if q.purpose != "by_request")
     raise JobgenError(
         f"no queue on {profile.name} takes {shape} ({limits}): change --nodes or --walltime"
@@ -257,7 +264,7 @@ def _lsf(profile: Profile, shape: JobShape) -> list[Fact]:
                         f"ranks checkpoint ({pre.why})", pre.source, "profile", pre.unconfirmed))
         out.append(Fact(f"#BSUB -wt {-(-pre.lead_seconds // 60)}", "warning time in minutes "
                         "before the job's end", pre.source, "profile", pre.unconfirmed))
-    if pre is not None and shape.requeue and pre.requeue == "rerunnable":
+    if pre is not None and shape.requeue and pre.requeue in ("rerunnable", "brequeue"):
         out.append(Fact("#BSUB -r", "rerunnable: LSF reruns it after preemption", pre.source,
                         "command line", pre.unconfirmed))
     out.append(_sched_fact(profile, f"#BSUB -o {shape.job_name}.%J.out", "standard output file"))

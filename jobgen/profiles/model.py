@@ -250,13 +250,16 @@ class Preemption(Sourced):
 
     The script traps `signal` (and TERM), forwards it to the ranks so the workload
     checkpoints, and, with --requeue, puts the job back in the queue: `scontrol` requeues it
-    from the script (Slurm); `rerunnable` marks it for the scheduler to rerun (PBS -r y).
+    from the script (Slurm, counting with SLURM_RESTART_COUNT); `brequeue` requeues it from
+    the script (LSF's brequeue, counting in a file beside the job directory, as LSF keeps no
+    count) and marks it rerunnable (-r); `rerunnable` only marks it for the scheduler to rerun
+    after preemption (PBS -r y).
     """
 
     signal: Literal["USR1", "USR2", "TERM"] = "USR1"
     # None: the scheduler sends the signal when it preempts or kills the job, without warning.
     lead_seconds: Annotated[int, STRICT, Ge(1), Le(86400)] | None = 120
-    requeue: Literal["scontrol", "rerunnable", "none"] = "none"
+    requeue: Literal["scontrol", "brequeue", "rerunnable", "none"] = "none"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -522,6 +525,32 @@ class Copper(Sourced):
     service_cores: list[NonNegInt] = field(default_factory=list)
 
 
+# ---------------------------------------------------------------- machine size
+@dataclass(frozen=True, kw_only=True)
+class SizeWarning(Sourced):
+    """A job size the site's documentation warns about: a job of more than `above_nodes`
+    nodes gets `why` as a warning (e.g. Aurora's early-user advice to stay at 2048 or less)."""
+
+    above_nodes: PositiveInt
+
+
+@dataclass(frozen=True, kw_only=True)
+class FullMachineRoute(Sourced):
+    """What the site's documentation says to do for a job larger than its queues take, or
+    for the whole machine: a reservation, a full-machine slot. `route` is one line."""
+
+    route: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class Machine(Sourced):
+    """How many nodes the machine has: no job can be larger (why/source: where it says so)."""
+
+    nodes: PositiveInt
+    size_warnings: list[SizeWarning] = field(default_factory=list)
+    full_machine: FullMachineRoute | None = None
+
+
 # ---------------------------------------------------------------- facts lint reads
 
 # Optional facts a profile may carry beyond what render needs; `jobgen lint` reads them to
@@ -776,6 +805,8 @@ class Profile:
     frameworks: dict[Literal["pytorch", "tensorflow"], FrameworkSupport] = field(
         default_factory=dict)
     containers: ContainerRuntime | None = None
+    # The machine's size and the documented advice on big jobs; None: not known (no check).
+    machine: Machine | None = None
     # Ranks per node when the user gives none; GPU sites default to one rank per device.
     default_ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)] | None = None
     extends: Annotated[str, SITE_NAME] | None = None

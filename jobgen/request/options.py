@@ -76,7 +76,9 @@ RENDER_OPTIONS: tuple[Opt, ...] = (
     Opt("stage_to", ("--stage-to",), "str",
         "Where --stage unpacks (default: the node-local disk)."),
     Opt("requeue", ("--requeue",), "int",
-        "Requeue after preemption or the walltime warning, at most this many times.", default=0),
+        "Requeue on the time-limit warning, at most this many times (Slurm, LSF: the script "
+        "requeues itself and counts); where a site reruns preempted jobs (PBS -r y, LSF -r), "
+        "mark the job rerunnable.", default=0),
     Opt("checkpoint_dir", ("--checkpoint-dir",), "str",
         "Where the app checkpoints (needed with --requeue)."),
     Opt("out", ("--out",), "str", "Write the script here instead of stdout."),
