@@ -45,7 +45,7 @@ def test_ten_million_ranks_per_node_is_refused_before_any_output(tmp_path):
 def test_ranks_beyond_the_hardware_threads_of_a_batch_node_are_refused():
     line = _one_line_error(run_jobgen("render", "--site", "local-slurm", "--app", "ffn",
                                       "--ranks-per-node", "3"))
-    assert "more than the 2 hardware threads of a local-slurm node" in line
+    assert "more than the 2 hardware threads of one local-slurm node" in line
     assert "use --ranks-per-node 2 or less" in line
 
 

@@ -533,7 +533,7 @@ def test_user_values_cannot_inject_shell(tmp_path):
         (["--site", "aurora", "--app", "ffn", "-A", "p", "--walltime", "1:90"],
          "bad walltime '1:90'"),
         (["--site", "polaris", "--app", "ffn", "-A", "p", "--walltime", "02:00:00"],
-         "no queue on polaris takes 1 nodes for 02:00:00"),
+         "no queue on polaris takes 1 node for 02:00:00"),
         (["--site", "polaris", "--app", "ffn", "-A", "p", "--ranks-per-node", "5"],
          "5 ranks per node exceed the 4 devices"),
         (["--site", "polaris", "--app", "ffn", "-A", "p", "--ranks-per-device", "3"],

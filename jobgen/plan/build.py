@@ -317,7 +317,7 @@ def _ranks(profile: Profile, req: Request) -> tuple[int, int, str | None]:
     if ndev and rpn > ndev * per_dev:
         kind = profile.node.gpus.subdevice_name or "GPU" if profile.node.gpus else "device"
         raise JobgenError(
-            f"{rpn} ranks per node exceed the {ndev} devices ({kind}s) of a {profile.name} node "
+            f"{rpn} ranks per node exceed the {ndev} devices ({kind}s) of one {profile.name} node "
             f"at {per_dev} rank per device: use --ranks-per-node {ndev * per_dev} or less"
         )
     if ndev and asked and req.ranks_per_node and rpn % per_dev:
@@ -339,12 +339,12 @@ def _cpu_room(profile: Profile, rpn: int) -> str | None:
     limit = threads * MAX_RANKS_PER_THREAD if shared else threads
     if rpn > limit:
         what = (f"{MAX_RANKS_PER_THREAD} per hardware thread of this machine's {threads}" if
-                shared else f"the {threads} hardware threads of a {profile.name} node")
+                shared else f"the {threads} hardware threads of one {profile.name} node")
         raise JobgenError(f"--ranks-per-node {rpn} is more than {what} ({cores} cores, "
                           f"{node.threads_per_core} thread(s) per core): use "
                           f"--ranks-per-node {limit} or less")
     if rpn > cores:
-        return (f"{rpn} ranks per node share the {cores} physical cores of a {profile.name} "
+        return (f"{rpn} ranks per node share the {cores} physical cores of one {profile.name} "
                 "node: they compete for the cores and run slower than fewer ranks would")
     return None
 

@@ -327,7 +327,7 @@ def stage_step(profile: Profile, archive: str | None, dest: str | None) -> Stage
     hit = _under(target, shared.paths) if shared else None
     if hit:
         raise JobgenError(
-            f"--stage-to {target}: {hit} is shared by every node of a {profile.name} job, so "
+            f"--stage-to {target}: {hit} is shared by every node of the {profile.name} job, so "
             f"all nodes would unpack into the same directory at once; stage to node-local "
             f"{area} instead (or drop --stage-to)")
     if _under(area, [target]):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import JobgenError
+from ..errors import JobgenError, nodes_word
 from ..frozen import Frozen
 from ..profiles.facts import Fact
 from ..profiles.walltime import hms, lsf_minutes, parse_walltime
@@ -68,7 +68,7 @@ def _fits(queue: Queue, nodes: int, walltime: int) -> str | None:
     limit = walltime_limit(queue, nodes)
     if limit is not None and walltime > limit:
         return (
-            f"queue {queue.name} allows at most {hms(limit)} for {nodes} nodes, "
+            f"queue {queue.name} allows at most {hms(limit)} for {nodes_word(nodes)}, "
             f"not {hms(walltime)}"
         )
     floor = parse_walltime(queue.min_walltime) if queue.min_walltime else 0
@@ -85,7 +85,7 @@ def _below_minimum(queues: list[Queue], nodes: int, walltime: int) -> str | None
     if not floors or walltime >= min(floors):
         return None
     return (f"--walltime {hms(walltime)} is under the {hms(min(floors))} minimum of the queues "
-            f"that take {nodes} nodes: use --walltime {hms(min(floors))} or more")
+            f"that take {nodes_word(nodes)}: use --walltime {hms(min(floors))} or more")
 
 
 def _limits(queue: Queue, nodes: int) -> str:
@@ -128,7 +128,7 @@ def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) 
         return QueueChoice(None)
     if name:
         return _requested(profile, nodes, walltime, name)
-    shape = f"{nodes} nodes for {hms(walltime)}"
+    shape = f"{nodes_word(nodes)} for {hms(walltime)}"
     for queue in sched.queues:
         if queue.purpose == "production" and _fits(queue, nodes, walltime) is None:
             return QueueChoice(queue, f"queue {queue.name}: the first production queue that "

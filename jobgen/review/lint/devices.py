@@ -173,7 +173,7 @@ def _launch_devices(ctx: Context, launch: LaunchView) -> Iterator[Hit]:
     if rpn is not None and rpn > limit:
         mode, why = hierarchy(ctx, launch)
         kind = f" under {mode} ({why})" if mode else ""
-        yield Hit(launch.line, f"{rpn} ranks per node but a {ctx.profile.name} node has "
+        yield Hit(launch.line, f"{rpn} ranks per node but one {ctx.profile.name} node has "
                   f"{ndev} devices{kind}", f"use {ndev} ranks per node or fewer, or the "
                   "site's device sharing")
     if launch.dialect == "jsrun":

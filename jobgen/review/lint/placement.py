@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...errors import nodes_word
 from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
 from ...profiles.model import Profile
 from ..scriptparse import launcher_name
@@ -44,7 +45,7 @@ def _outside(ctx: Context) -> Iterator[Hit]:
             bad = [c for c in cpus if c >= ctx.node.logical]
             if bad:
                 yield Hit(launch.line, f"local rank {rank} is bound to CPU "
-                          f"{format_cpu_list(bad)}, but a {ctx.profile.name} node has CPUs "
+                          f"{format_cpu_list(bad)}, but one {ctx.profile.name} node has CPUs "
                           f"0-{ctx.node.logical - 1}")
 
 
@@ -267,7 +268,7 @@ def _idle(ctx: Context) -> Iterator[Hit]:
         if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
             used = total // rpn
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
-                      f"{nodes} nodes: {nodes - used} node(s) stay idle")
+                      f"{nodes_word(nodes)}: {nodes - used} node(s) stay idle")
 
 
 _COMMANDS = {"pals": {"mpiexec", "mpirun", "aprun"}, "srun": {"srun"}, "jsrun": {"jsrun"},

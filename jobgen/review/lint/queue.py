@@ -124,8 +124,8 @@ def _unknown_queue(ctx: Context) -> Iterator[Hit]:
     close = sorted(n for n in names if _distance(item.value, n) <= 2)
     elsewhere = _other_sites_queues(ctx.profile).get(item.value)
     if close:
-        yield Hit(item.line, f"queue {item.value!r} is not a {ctx.profile.name} queue; did you "
-                  f"mean {close[0]}?", f"use {close[0]}")
+        yield Hit(item.line, f"queue {item.value!r} is not one of the {ctx.profile.name} "
+                  f"queues; did you mean {close[0]}?", f"use {close[0]}")
     elif elsewhere:
         yield Hit(item.line, f"queue {item.value!r} is a {elsewhere} queue, not one of "
                   f"{ctx.profile.name}'s", f"use one of {', '.join(names)}")
