@@ -339,7 +339,8 @@ def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | Non
         if light:
             from .records import profile_record
 
-            canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+            rendered = {k: v for k, v in data.items() if k not in LINT_ONLY}
+            canonical = json.dumps(rendered, sort_keys=True, separators=(",", ":"))
             if cache.sha256(canonical.encode()) != entry["digest"] or _has_control(data):
                 return None
             profile = profile_record(data)
@@ -347,7 +348,8 @@ def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | Non
             from .model import Profile
 
             profile = from_dict(Profile, data)
-            if digest_of(profile) != entry["digest"] or semantic_problems(profile, start.path):
+            if digest_of(profile) != entry["digest"] or _lint_digest(data) != \
+                    entry["lint_digest"] or semantic_problems(profile, start.path):
                 return None
     except Exception:  # an entry is untrusted data: any failure at all means rebuild
         return None
@@ -365,6 +367,7 @@ def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str
         "digest": loaded.digest,
         "profile": dataclasses.asdict(loaded.profile),
     }
+    entry["lint_digest"] = _lint_digest(entry["profile"])
     cache.write(_entry_name(loaded.file, head), entry)
 
 
@@ -417,10 +420,24 @@ def _has_control(data: Any) -> bool:
     return False
 
 
+# Profile fields only `jobgen lint` reads (model.py, "facts lint reads").
+LINT_ONLY = frozenset({"partition_families", "env_sets", "device_hierarchy", "container_facts"})
+
+
+def _lint_digest(data: dict[str, Any]) -> str:
+    """The facts only lint reads, which `digest_of` leaves out: an edited cache entry must
+    not change them either."""
+    facts = {k: v for k, v in data.items() if k in LINT_ONLY}
+    return cache.sha256(json.dumps(facts, sort_keys=True, separators=(",", ":")).encode())
+
+
 def digest_of(profile: Profile) -> str:
     import dataclasses  # the model's own; a warm render compares the cached digest
 
-    canonical = json.dumps(dataclasses.asdict(profile), sort_keys=True, separators=(",", ":"))
+    # Facts only lint reads cannot change a render: a script rendered before they were added
+    # is still up to date (`jobgen verify`).
+    data = {k: v for k, v in dataclasses.asdict(profile).items() if k not in LINT_ONLY}
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return cache.sha256(canonical.encode())
 
 
