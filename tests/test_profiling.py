@@ -26,6 +26,7 @@ from jobgen.errors import JobgenError
 from jobgen.plan.build import Request, build_plan
 from jobgen.profiles.load import load_profile
 from jobgen.text.render import render
+from jobgen.study.monitors import summarize
 from workloads.runtime.tbevents import EventWriter, crc32c, read_scalars
 
 # every vendor tool of every emulated site's profile
@@ -79,6 +80,17 @@ def check_monitors(run, site: str) -> None:
     gpu_files = sorted(monitor_dir.glob("*.gpu.csv"))
     assert [p.name for p in gpu_files] == [f"{h}.gpu.csv" for h in short]
     assert all(p.read_text().strip() for p in gpu_files), "every node's GPU sampler wrote"
+    # what collect reads from them: the stand-ins' values (tests/emulation/bin)
+    found = summarize([run.workdir])
+    assert found.nodes == 2
+    assert (found.gpu_mem_peak_mib, found.gpu_util_mean_pct) == STAND_IN_SAMPLES[tool]
+
+
+# peak memory (MiB) and mean utilisation (%) of the samplers' stand-ins: nvidia-smi 4 GPUs at
+# 50+5g % and 20000+5g MiB; xpu-smi 6 at 60+d % and 30000+d MiB; rocm-smi 8 at 40+d % and
+# (10+d) GiB
+STAND_IN_SAMPLES = {"nvidia-smi": (20015.0, 57.5), "xpu-smi": (30005.0, 62.5),
+                    "rocm-smi": (17408.0, 43.5)}
 
 
 @pytest.mark.parametrize("site, name", SITE_TOOLS, ids=[f"{s}-{t}" for s, t in SITE_TOOLS])
@@ -263,3 +275,21 @@ def test_local_torch_profile_of_rank_0_covers_exactly_the_chosen_steps(tmp_path)
     assert len(cpu) == 1
     rows = cpu[0].read_text().splitlines()
     assert rows[0] == "time_s,cpu_busy_pct,mem_used_mib,mem_total_mib" and len(rows) >= 2
+
+
+@pytest.mark.slow
+def test_collect_reads_the_monitors_into_the_study_table(tmp_path):
+    """A local sweep with --monitor, submitted and collected: the row has the CPU monitor's
+    mean busy share and peak host memory (the local site has no GPU sampler)."""
+    from jobgen.study.collect import collect
+
+    out = tmp_path / "s"
+    res = subprocess.run([sys.executable, "-m", "jobgen", "sweep", "--site", "local", "--app",
+                          "qcnn", "--app-args", "--tiny --steps 60 --warmup 2",
+                          "--ranks-per-node", "1", "--monitor", "--out", str(out), "--submit"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    [row] = collect([out]).rows
+    assert row.status == "ok"
+    assert 0 <= row.cpu_busy_mean_pct <= 100 and row.host_mem_peak_mib > 0
+    assert row.gpu_mem_peak_mib is None and row.gpu_util_mean_pct is None

@@ -71,6 +71,11 @@ class Row:
     verdict: str | None  # helped, matched, hurt (reduced precision vs fp32)
     status: str  # ok, partial, failed, missing, invalid
     note: str | None
+    # --monitor's files (jobgen.study.monitors): over the point's runs and nodes
+    gpu_mem_peak_mib: float | None = None
+    gpu_util_mean_pct: float | None = None
+    cpu_busy_mean_pct: float | None = None
+    host_mem_peak_mib: float | None = None
 
     @property
     def config(self) -> tuple[Any, ...]:
@@ -229,7 +234,21 @@ def _row(sweep: str, m: mf.Manifest, point: mf.Point, runs: list[RunResult]) -> 
         per_device=best / devices if best and devices else None,
         scaling_efficiency=None, scaling_base_nodes=None, vs_fp32=None, verdict=None,
         status=_status(point, runs, rates), note=_note(point, runs),
+        **_monitored(Path(sweep), point),
     )
+
+
+def _monitored(sweep: Path, point: mf.Point) -> dict[str, float | None]:
+    """Peak memory and mean utilisation from the runs' --monitor files (none: nothing)."""
+    from .monitors import summarize
+
+    found = summarize([sweep / run.dir for run in point.runs])
+    if found is None:
+        return {}
+    return {"gpu_mem_peak_mib": found.gpu_mem_peak_mib,
+            "gpu_util_mean_pct": found.gpu_util_mean_pct,
+            "cpu_busy_mean_pct": found.cpu_busy_mean_pct,
+            "host_mem_peak_mib": found.host_mem_peak_mib}
 
 
 def _per_device(plan: dict[str, Any], params: dict[str, Any], key: str) -> int | None:
@@ -321,6 +340,12 @@ STATUS_STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "missing": 
                 "invalid": "dim"}
 
 
+def _monitor_cell(r: Row) -> str:
+    if r.gpu_mem_peak_mib is None and r.gpu_util_mean_pct is None:
+        return "-"
+    return f"{fmt(r.gpu_mem_peak_mib)} / {fmt(r.gpu_util_mean_pct)}"
+
+
 def table(collection: Collection) -> Any:
     """A Rich table of the rows; failed, missing and invalid points in colour with why."""
     from rich.table import Table
@@ -328,7 +353,8 @@ def table(collection: Collection) -> Any:
 
     t = Table(title="jobgen study: samples/s, best of the repeats")
     for name in ("site", "device", "app", "precision", "nodes", "ranks/node", "per device",
-                 "best", "spread (min-max)", "ok/runs", "scaling eff.", "vs fp32", "status"):
+                 "best", "spread (min-max)", "ok/runs", "scaling eff.", "vs fp32",
+                 "GPU mem peak MiB / util %", "status"):
         t.add_column(name, no_wrap=name in ("site", "app", "precision"))
     for r in collection.rows:
         share = "/".join(f"{k}{v}" for k, v in (("r", r.ranks_per_device),
@@ -339,5 +365,5 @@ def table(collection: Collection) -> Any:
         t.add_row(r.site, r.device, r.app, r.precision, str(r.nodes or "-"),
                   str(r.ranks_per_node or "-"), share, fmt(r.best), spread,
                   f"{r.ok}/{r.repeats}", fmt(r.scaling_efficiency, pct=True), vs,
-                  Text(status, style=STATUS_STYLE[r.status]))
+                  _monitor_cell(r), Text(status, style=STATUS_STYLE[r.status]))
     return t
