@@ -293,3 +293,25 @@ def test_collect_reads_the_monitors_into_the_study_table(tmp_path):
     assert row.status == "ok"
     assert 0 <= row.cpu_busy_mean_pct <= 100 and row.host_mem_peak_mib > 0
     assert row.gpu_mem_peak_mib is None and row.gpu_util_mean_pct is None
+
+
+def _heredoc(text: str, after: str) -> str:
+    start = text.index("<<'JOBGEN_EOF'\n", text.index(after)) + len("<<'JOBGEN_EOF'\n")
+    return text[start:text.index("\nJOBGEN_EOF\n", start) + 1]
+
+
+@pytest.mark.parametrize("site, name", [("polaris", "nsys"), ("lumi", "rocprof")])
+def test_the_wrapper_and_the_node_monitor_pass_shellcheck(site, name, tmp_path):
+    """The two scripts the job writes with quoted here-documents are data to the batch
+    script's shellcheck: check them on their own."""
+    from test_render import _shellcheck
+
+    text = render(plan_for(site, app="ffn", command=(), profile=name, profile_ranks="1",
+                           monitor=True))
+    for what, marker in (("rank-wrapper.sh", 'JOBGEN_WRAPPER="$JOBGEN_DIR/rank-wrapper.sh"'),
+                         ("node-monitor.sh", 'JOBGEN_MONITOR="$JOBGEN_DIR/node-monitor.sh"')):
+        path = tmp_path / what
+        path.write_text(_heredoc(text, marker))
+        res = subprocess.run([_shellcheck(), "-s", "bash", str(path)], capture_output=True,
+                             text=True, timeout=60)
+        assert res.returncode == 0, res.stdout
