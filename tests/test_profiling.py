@@ -160,6 +160,8 @@ REFUSED = [
      r"PyTorch profiler: your own program gets no profiler from it"),
     ({"site": "polaris", "profile_ranks": "0"}, r"^--profile-ranks goes with --profile TOOL"),
     ({"site": "summit", "monitor": True}, r"^--monitor on summit: .*jsruns do not share cores"),
+    ({"site": "aurora", "app": "ffn", "framework": "tensorflow", "profile": "torch"},
+     r"^--profile torch: the bundled apps' PyTorch runtime does it"),
     ({"site": "polaris", "profile": "nsys", "instances_per_device": 2},
      r"^--profile chooses ranks of one data-parallel job"),
 ]

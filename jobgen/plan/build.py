@@ -895,8 +895,14 @@ def _observe(profile: Profile, req: Request, app: App | None, size: _Size, extra
     world = 1 if extras.shared.instances else size.nodes * size.rpn
     prefix, _, _ = container_prefix(profile, req.container)
     per_node = tuple(PER_NODE[profile.launcher.dialect](profile, size.nodes))
+    if app and req.framework != "pytorch" and (req.profile == "torch" or req.tensorboard):
+        flag = "--profile torch" if req.profile == "torch" else "--tensorboard"
+        raise JobgenError(f"{flag}: the bundled apps' PyTorch runtime does it; their "
+                          f"{req.framework} versions do not (drop it, or use the site's "
+                          "profiler with --profile)")
     steps = run_steps_of(app, req.app_args, req.framework) if app else None
-    return observe(profile, req, app is not None, world, size.nodes, per_node, tuple(prefix),
+    torch_app = app is not None and req.framework == "pytorch"
+    return observe(profile, req, torch_app, world, size.nodes, per_node, tuple(prefix),
                    sched.walltime, steps)
 
 
