@@ -12,7 +12,6 @@ trace, for rank 0, of exactly the chosen steps.
 from __future__ import annotations
 
 import json
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -25,8 +24,8 @@ from test_site_emulation import SITES, app_script, check_cleanup
 from jobgen.errors import JobgenError
 from jobgen.plan.build import Request, build_plan
 from jobgen.profiles.load import load_profile
-from jobgen.text.render import render
 from jobgen.study.monitors import summarize
+from jobgen.text.render import render
 from workloads.runtime.tbevents import EventWriter, crc32c, read_scalars
 
 # every vendor tool of every emulated site's profile
@@ -209,8 +208,8 @@ def test_explain_names_every_profiling_line_and_the_output_size():
 
 
 def test_diff_shows_profiling_as_its_own_layer_and_verify_accepts_it(tmp_path):
-    from jobgen.review.semantic import compare, from_plan, from_script
     from jobgen.review.scriptparse import parse_text
+    from jobgen.review.semantic import compare, from_plan, from_script
     from jobgen.review.verify import verify
 
     plain = plan_for("aurora", app="ffn", command=())

@@ -165,7 +165,7 @@ def run_tasks(tasks: list[Task], command: list[str], hosts: list[str],
         with open(step, "w") as fh:
             json.dump([p.pid for p in procs], fh)
     status = 0
-    for task, proc in zip(tasks, procs):
+    for task, proc in zip(tasks, procs, strict=True):
         rc = proc.wait()
         if rc < 0:
             rc = 128 + (-rc if -rc in signal.Signals._value2member_map_ else 1)
