@@ -81,7 +81,7 @@ SITE_COLUMNS = ("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "st
 # what a narrow terminal keeps first
 SITE_PRIORITY = ("site", "scheduler", "GPUs/node", "status", "launcher", "sub-devices",
                  "profile source", "file")
-APP_PRIORITY = ("app", "frameworks", "batch", "model", "description")
+APP_PRIORITY = ("app", "frameworks", "batch", "configs", "model", "description")
 
 
 def _site_rows() -> list[dict[str, str]]:
@@ -183,7 +183,7 @@ def schema() -> None:
     typer.echo(json.dumps(json_schema(), indent=2, sort_keys=True))
 
 
-APP_COLUMNS = ("app", "frameworks", "model", "batch", "description")
+APP_COLUMNS = ("app", "frameworks", "model", "batch", "configs", "description")
 
 
 @app.command(epilog="Examples: jobgen apps; jobgen render --site polaris --app ffn -A PROJ; "
@@ -191,18 +191,20 @@ APP_COLUMNS = ("app", "frameworks", "model", "batch", "description")
 def apps(
     fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
 ) -> None:
-    """List the bundled workloads (`--app` names)."""
+    """List the bundled workloads (`--app` names) and their named configurations
+    (`--app-args "--config NAME"`; `--format json` describes each)."""
     from ..plan.apps import app_names, load_app
 
     found = [load_app(name) for name in app_names()]
     if fmt is ListFormat.json:
         typer.echo(json.dumps([{"app": a.name, "frameworks": list(a.frameworks),
                                 "model": a.model, "batch": a.default_batch_size,
-                                "description": a.description, "module": a.module}
-                               for a in found], indent=2))
+                                "configs": dict(a.sizes), "description": a.description,
+                                "module": a.module} for a in found], indent=2))
         return
     print_table(APP_PRIORITY, [{"app": a.name, "frameworks": ", ".join(a.frameworks),
                                 "model": a.model, "batch": str(a.default_batch_size),
+                                "configs": ", ".join(n for n, _ in a.sizes),
                                 "description": a.description} for a in found], whole=("app",),
                 order=APP_COLUMNS)
 

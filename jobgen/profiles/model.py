@@ -304,6 +304,9 @@ class Launcher(Sourced):
     args: list[Flag] = field(default_factory=list)
     # None: the launcher passes the signals it gets on to the ranks (srun, mpiexec, mpirun).
     signal_ranks: RankSignal | None = None
+    # Where no documented module provides `command`: the script checks that it is on PATH
+    # before any rank starts and prints this hint when it is not (JLSE's mpirun).
+    check_hint: str | None = None
 
 
 # ---------------------------------------------------------------- placement
@@ -400,6 +403,12 @@ class ContainerRuntime(Sourced):
     python: Token = "python3"
     # What a user's own image must provide to run well here, said once when --container is used.
     hint: str | None = None
+    # With --container: module commands after `module` (Polaris: spack-pe-base, apptainer,
+    # cray-mpich-abi), the job's environment for the runtime and the image (APPTAINERENV_X sets
+    # X inside it only), and scheduler directives (PBS -l singularity_fakeroot=true).
+    modules: list[ModuleCommand] = field(default_factory=list)
+    env: list[EnvVar] = field(default_factory=list)
+    directives: list[Directive] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- software environment
@@ -429,8 +438,9 @@ class EnvVar(Sourced):
     # The value is a directory on node-local storage: the script creates it once on every node
     # before the launch and removes it at exit (MIOpen's caches on LUMI's /tmp).
     node_dir: StrictBool = False
-    # The value is a directory on storage every node sees (a cache on scratch): the script makes
-    # it once before the launch (mkdir -p) and keeps it (LUMI's TORCH_HOME).
+    # The value is a directory the script makes once, on the batch node, before the launch
+    # (mkdir -p) and keeps: a cache on shared scratch (LUMI's TORCH_HOME), or where the site's
+    # own job script makes it there (Polaris' APPTAINER_TMPDIR).
     make_dir: StrictBool = False
     # The documented set this variable belongs to when the set is essential (e.g. "oneCCL
     # minimal set"): lint reports a script that drops a member.
