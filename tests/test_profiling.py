@@ -316,3 +316,21 @@ def test_the_wrapper_and_the_node_monitor_pass_shellcheck(site, name, tmp_path):
         res = subprocess.run([_shellcheck(), "-s", "bash", str(path)], capture_output=True,
                              text=True, timeout=60)
         assert res.returncode == 0, res.stdout
+
+
+@pytest.mark.slow
+def test_real_slurm_monitors_run_beside_the_ranks_and_stop(slurm, tmp_path):
+    """The test Slurm (tests/slurm_cluster.py), 2 nodes: the monitors' srun --overlap runs
+    beside the ranks' srun (without --overlap the ranks' step would wait for it), each node's
+    monitor writes its CPU samples, and the job ends when the ranks do."""
+    from test_e2e import TINY, submit_and_wait
+    from test_e2e import render as render_script
+
+    script = render_script(tmp_path, "--site", "local-slurm", "--app", "gpt", "--nodes", "2",
+                           "--app-args", TINY, "--job-name", "mon", "--monitor")
+    job, out = submit_and_wait(slurm, script)
+    assert job.state == "COMPLETED", out[-3000:]
+    assert "not every node's monitor started" not in out
+    monitor = tmp_path / "jobgen-runs" / f"mon.{job.id}" / "monitor"
+    assert sorted(p.name for p in monitor.glob("*.cpu.csv")) == ["jgn1.cpu.csv", "jgn2.cpu.csv"]
+    assert sorted(p.name for p in monitor.glob("*.started")) == ["jgn1.started", "jgn2.started"]

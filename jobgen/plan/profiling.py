@@ -278,6 +278,10 @@ def monitor_step(profile: Profile, per_node: tuple[Word, ...], prefix: tuple[Wor
         raise JobgenError(f"--monitor on {profile.name}: its profile documents no GPU sampler "
                           "(profiling.monitor.gpu)")
     launch = (*per_node, *(mon.launch_args if mon else ()))
+    if profile.launcher.dialect == "srun" and "--overlap" not in launch:
+        # since Slurm 20.11 a step does not share the CPUs of the job's other steps: without
+        # --overlap the ranks' srun would wait for the monitors' to end
+        launch = (*launch, "--overlap")
     if mon is not None:
         how = Fact(f"{join(launch) or 'in the background'}: one monitor per node, beside the "
                    "ranks", mon.why, mon.source, "profile", mon.unconfirmed)
