@@ -1035,8 +1035,11 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         program=program.setup,
         app_defaults=program.app_defaults,
         container=image_fact,
-        profile=observed.profile,
-        monitor=observed.monitor,
-        observe_env=observed.env,
-        observe_facts=observed.facts,
+        **_observe_fields(observed),
     )
+
+
+def _observe_fields(observed: Observe) -> dict[str, object]:
+    """Plan fields of --profile, --monitor and --tensorboard."""
+    return dict(profile=observed.profile, monitor=observed.monitor, observe_env=observed.env,
+                observe_facts=observed.facts)
