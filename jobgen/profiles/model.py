@@ -201,6 +201,18 @@ class WalltimeLimit:
 
 
 @dataclass(frozen=True, kw_only=True)
+class JobLimit(Sourced):
+    """How many jobs a queue holds for one user (or one project) at once, as the site states
+    it. `jobgen sweep` warns when a sweep needs more; `jobgen submit` holds back the rest."""
+
+    per: Literal["user", "project"]
+    # Jobs queued, waiting and running together: the scheduler refuses more at submission.
+    max_jobs: PositiveInt | None = None
+    # Jobs running (or accruing priority) at once: more wait in the queue.
+    max_running: PositiveInt | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Queue(Sourced):
     name: Token
     min_nodes: PositiveInt = 1
@@ -217,6 +229,8 @@ class Queue(Sourced):
     notes: str = ""
     # The shortest walltime the queue accepts (PBS refuses shorter jobs at qsub); None: no floor.
     min_walltime: str | None = None
+    # Per-user and per-project job limits (optional: a queue without them is not checked).
+    job_limits: list[JobLimit] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
