@@ -52,8 +52,8 @@ def test_ranks_beyond_the_hardware_threads_of_a_batch_node_are_refused():
 def test_more_ranks_than_physical_cores_warns_on_this_machine():
     res = run_jobgen(*LOCAL, "--ranks-per-node", "64")
     assert res.returncode == 0, res.stderr
-    assert res.stderr == ("jobgen: warning: 64 ranks per node share the 2 physical cores of a "
-                          "local node: they compete for the cores and run slower than fewer "
+    assert res.stderr == ("jobgen: warning: 64 ranks per node share the 2 physical cores of "
+                          "one local node: they compete for the cores and run slower than fewer "
                           "ranks would\n")
     assert len(res.stdout) < 100_000
     quiet = run_jobgen(*LOCAL, "--ranks-per-node", "2")

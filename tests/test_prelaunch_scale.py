@@ -152,12 +152,20 @@ def _pipelines(text: str) -> list[tuple[int, str]]:
             if text.startswith("||", i):
                 i += 2
                 continue
+            before = text[text.rfind("\n", 0, i) + 1:i]
+            if re.fullmatch(_WORD, before) and re.match(rf"\s*\|?{_WORD}(\|{_WORD})*\)",
+                                                       text[i:]):
+                i += 1  # a case pattern's alternatives (`0 | 143)`), not a pipeline
+                continue
             reader = re.match(r"[&\s]*([^\s;|&)]*)", text[i + 1:]).group(1)
             out.append((text.count("\n", 0, i) + 1, reader))
             i += 1
         else:
             i += 1
     return out
+
+
+_WORD = r"\s*[^\s()|;&$]+\s*"  # one word of a case pattern
 
 
 def _quote_end(text: str, i: int, ansi: bool) -> int:
@@ -181,5 +189,6 @@ def test_the_pipeline_audit_sees_the_old_reader_that_stopped_early():
     old = 'MASTER_ADDR="$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)"\n'
     assert _pipelines(old) == [(1, "head")]
     assert _pipelines("x=$(awk '/^(batch|login)/' f) || true\n") == []
+    assert _pipelines('case $s in\n    0 | 143) ;;\nesac\n') == []  # alternatives, no pipe
     assert _pipelines("srun bash -c 'echo quit | nvidia-cuda-mps-control'\n") == [
         (1, "nvidia-cuda-mps-control")]

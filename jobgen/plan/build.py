@@ -46,6 +46,7 @@ from .placement import (
     usable_cores,
     visible_devices,
 )
+from .profiling import MonitorStep, Observe, ProfileStep, observe, run_steps_of
 from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
 from .schedulers import DIALECTS, JOB_ID, PREFIX, JobShape, QueueChoice, choose_queue
 from .tuning import Tuning, loader_workers, tune
@@ -93,6 +94,11 @@ class Request(Frozen):
     stage_to: str | None = None
     requeue: int = 0
     checkpoint_dir: str | None = None
+    profile: str | None = None  # torch or the site's profiler (jobgen.plan.profiling)
+    profile_ranks: str | None = None
+    profile_steps: str | None = None
+    monitor: bool = False
+    tensorboard: str | None = None
     # From the user's defaults (jobgen.request.defaults), not the command line: queues to try in
     # order before the automatic choice, and where each defaulted field came from.
     queue_preference: tuple[str, ...] = ()
@@ -115,12 +121,16 @@ class Request(Frozen):
             ("--framework-module", self.framework_module), ("--container", self.container),
             ("--stage", self.stage), ("--stage-to", self.stage_to),
             ("--requeue", self.requeue or None), ("--checkpoint-dir", self.checkpoint_dir),
+            ("--profile", self.profile), ("--profile-ranks", self.profile_ranks),
+            ("--profile-steps", self.profile_steps), ("--tensorboard", self.tensorboard),
         ]
         # --opt=value keeps values that start with '-' (app arguments) attached to their option.
         words += [f"{k}={v}" for k, v in opts if v is not None]
         words += [f"--env={e}" for e in self.env]
         if self.copper:
             words += ["--copper", *(f"--copper-path={p}" for p in self.copper_paths)]
+        if self.monitor:
+            words += ["--monitor"]
         if self.app_args:
             words += [f"--app-args={self.app_args}"]
         if self.command:
@@ -198,6 +208,12 @@ class Plan(Frozen):
     app_defaults: tuple[Fact, ...] = ()  # the app's tuned defaults and loader workers, why
     container: Fact | None = None  # --container: the runtime's exec words, why and source
     preflight_exit: int = PREFLIGHT_EXIT
+    # --profile, --monitor, --tensorboard (jobgen.plan.profiling): the chosen ranks' tool, the
+    # per-node monitors, and the variables of the run's output directory
+    profile: ProfileStep | None = None
+    monitor: MonitorStep | None = None
+    observe_env: tuple[EnvSetting, ...] = ()
+    observe_facts: tuple[Fact, ...] = ()
 
     @property
     def launch_line(self) -> str:
@@ -912,6 +928,9 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
         # each instance's port is JOBGEN_PORT + its local rank (the wrapper)
         names += ["JOBGEN_PORT"] if extras.shared.instances else []
+        # --profile/--monitor/--tensorboard: the run's output directory and its variables
+        names += ["JOBGEN_RUN_DIR", "JOBGEN_RUN_ID"] if any(
+            e.name.startswith("JOBGEN_") and e.layer == "observe" for e in env) else []
         # the bundled app's package, put on PYTHONPATH by the script
         names += ["PYTHONPATH"] if app else []
         forwarded = tuple(dict.fromkeys(names))
@@ -939,7 +958,8 @@ class _Program(Frozen):
 
 
 def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | None,
-             precision: str, extras: _Extras, slots: tuple[Slot, ...], rpn: int) -> _Program:
+             precision: str, extras: _Extras, slots: tuple[Slot, ...], rpn: int,
+             observed: Observe) -> _Program:
     shared = extras.shared
     prefix, inner_python, container_module = container_prefix(profile, req.container)
     ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
@@ -951,19 +971,42 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
         workers, workers_fact = loader_workers(profile, list(slots), rpn)
         stack_args += tuning.args + workers
         app_defaults = (*tuning.facts, workers_fact)
-    argv = _program_argv(profile, req, app, precision, stack_args, extras.stage)
+    argv = (*_program_argv(profile, req, app, precision, stack_args, extras.stage),
+            *observed.app_args)
     python = _python(profile, req, inner_python)
     command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()), *argv)
     hint = getattr(profile.launcher, "check_hint", None)
     setup = program_setup(app, python, bool(req.python), tuple(prefix), argv,
                           profile.launcher.dialect == "spawn",
                           (profile.launcher.command, hint) if hint else None)
+    if observed.checks:  # the profiler and the GPU sampler exist
+        setup = replace(setup, checks=(*setup.checks, *observed.checks))
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
         summary = (*prefix, python, "-m", "workloads.summarize",
                    "--expect", str(shared.instances), Expand("${JOBGEN_DIR}/results"))
     return _Program(command, setup, summary, app_defaults,
                     (container_module,) if container_module else ())
+
+
+def _observe(profile: Profile, req: Request, app: App | None, size: _Size, extras: _Extras,
+             sched: _Schedule) -> Observe:
+    """--profile, --monitor and --tensorboard, checked against the job (profiling.py)."""
+    if not (req.profile or req.profile_ranks or req.profile_steps or req.monitor
+            or req.tensorboard is not None):
+        return Observe()
+    world = 1 if extras.shared.instances else size.nodes * size.rpn
+    prefix, _, _ = container_prefix(profile, req.container)
+    per_node = tuple(PER_NODE[profile.launcher.dialect](profile, size.nodes))
+    if app and req.framework != "pytorch" and (req.profile == "torch" or req.tensorboard):
+        flag = "--profile torch" if req.profile == "torch" else "--tensorboard"
+        raise JobgenError(f"{flag}: the bundled apps' PyTorch runtime does it; their "
+                          f"{req.framework} versions do not (drop it, or use the site's "
+                          "profiler with --profile)")
+    steps = run_steps_of(app, req.app_args, req.framework) if app else None
+    torch_app = app is not None and req.framework == "pytorch"
+    return observe(profile, req, torch_app, world, size.nodes, per_node, tuple(prefix),
+                   sched.walltime, steps)
 
 
 def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
@@ -1012,6 +1055,12 @@ def _extras_fields(extras: _Extras) -> dict[str, object]:
         stage=extras.stage, framework_variant=extras.choice.fact)
 
 
+def _size_fields(size: _Size, extras: _Extras) -> dict[str, object]:
+    """Plan fields of the job's size (independent instances each have a world of one)."""
+    return dict(nodes=size.nodes, ranks_per_node=size.rpn, ranks_per_device=size.per_dev,
+                world_size=1 if extras.shared.instances else size.nodes * size.rpn)
+
+
 def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     """Decide, step by step, everything the script does; each step checks its part of the
     request and refuses, with one line, what the site cannot run."""
@@ -1031,7 +1080,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     image_modules, image_env, image_directives, image_fact = container_setup(profile,
                                                                              req.container)
     env = _environment(profile, req, size, precision, framework, extras, placed, image_env)
-    launch = _launch(profile, req, app, size, extras, placed.slots, env)
+    observed = _observe(profile, req, app, size, extras, sched)
+    launch = _launch(profile, req, app, size, extras, placed.slots, (*env, *observed.env))
     signals, preempt_fact, warn = _preemption(profile, req, app)
     port = _master_port(profile, env, size.rpn if extras.shared.instances else 0)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
@@ -1040,16 +1090,14 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
                    sched.job_name, sched.filesystems,
                    _alloc_flags(profile, extras.shared.method, extras.stage), req.requeue,
                    sched.queue.reason, warn)
-    program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn)
+    program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
+                       observed)
     modules = (*_modules(profile, extras.choice.module_line, framework), *extras.modules,
-               *program.modules, *image_modules)
+               *program.modules, *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
     return Plan(
         **_site_fields(loaded, profile, req),
-        nodes=size.nodes,
-        ranks_per_node=size.rpn,
-        ranks_per_device=size.per_dev,
-        world_size=1 if extras.shared.instances else size.nodes * size.rpn,
+        **_size_fields(size, extras),
         queue=sched.queue.queue.name if sched.queue.queue else None,
         walltime=sched.walltime,
         account=sched.account,
@@ -1089,4 +1137,11 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         program=program.setup,
         app_defaults=program.app_defaults,
         container=image_fact,
+        **_observe_fields(observed),
     )
+
+
+def _observe_fields(observed: Observe) -> dict[str, object]:
+    """Plan fields of --profile, --monitor and --tensorboard."""
+    return dict(profile=observed.profile, monitor=observed.monitor, observe_env=observed.env,
+                observe_facts=observed.facts)

@@ -551,6 +551,67 @@ class Machine(Sourced):
     full_machine: FullMachineRoute | None = None
 
 
+# ---------------------------------------------------------------- profiling and monitoring
+@dataclass(frozen=True, kw_only=True)
+class ProfilerTool(Sourced):
+    """A vendor profiler the site documents, wrapped around the chosen ranks' program only
+    (`--profile NAME`); the other ranks start unchanged.
+
+    `command`: the tool's words before the program. A word starting with OUTPUT stands for
+    the rank's own output path without suffix (the rest of the word is kept), e.g. `-o
+    OUTPUT` or `OUTPUT.csv`. The words go after the program's container prefix, so a tool
+    that a site ships inside its container image runs there.
+    """
+
+    name: Literal["nsys", "rocprof", "rocprofv3", "unitrace", "vtune"]
+    command: list[Token]
+    # profiler_api: the tool records only between the program's profiler start and stop
+    # (nsys -c cudaProfilerApi; the bundled apps call them at the chosen steps); whole: the
+    # tool records the whole process of each chosen rank.
+    capture: Literal["profiler_api", "whole"] = "whole"
+    module: Token | None = None  # loaded before the launch (the tool's module)
+    # The tool needs a writable TMPDIR of its own (nsys on Polaris): the wrapper gives each
+    # profiled rank one under the run's profile directory.
+    tmpdir: StrictBool = False
+    output: NonEmptyStr = "OUTPUT"  # what it writes per rank, in the same OUTPUT notation
+
+
+@dataclass(frozen=True, kw_only=True)
+class GpuMonitor(Sourced):
+    """The site's GPU sampler (`--monitor`): `command` prints samples as text; the word
+    INTERVAL stands for the seconds between samples."""
+
+    command: list[Token]
+    # true: the tool samples every INTERVAL by itself until stopped (nvidia-smi -l, xpu-smi
+    # dump -i); false: it prints one sample and the monitor runs it every INTERVAL.
+    stream: StrictBool = True
+    format: Literal["nvidia-smi", "rocm-smi", "xpu-smi"]
+    module: Token | None = None
+    in_container: StrictBool = False  # runs inside the site's container (the tool is there)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Monitoring(Sourced):
+    """How the per-node monitors run beside the job (`--monitor`)."""
+
+    gpu: GpuMonitor | None = None
+    # Words added to the site's per-node launch so that it runs beside the ranks' launch
+    # (srun --overlap: Slurm steps do not share CPUs otherwise).
+    launch_args: list[Token] = field(default_factory=list)
+    # false: the site's per-node launch cannot run beside the ranks' launch (jsrun steps never
+    # share cores); --monitor is refused with `why`.
+    available: StrictBool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Profiling:
+    """The site's documented profilers and monitors (`--profile`, `--monitor`)."""
+
+    __pydantic_config__ = FORBID
+    tools: list[ProfilerTool] = field(default_factory=list)
+    monitor: Monitoring | None = None
+
+
 # ---------------------------------------------------------------- facts lint reads
 
 # Optional facts a profile may carry beyond what render needs; `jobgen lint` reads them to
@@ -800,6 +861,7 @@ class Profile:
     modules: list[ModuleCommand] = field(default_factory=list)
     env: list[EnvVar] = field(default_factory=list)
     copper: Copper | None = None
+    profiling: Profiling | None = None
     device_sharing: DeviceSharing | None = None
     framework_stack: FrameworkStack | None = None
     frameworks: dict[Literal["pytorch", "tensorflow"], FrameworkSupport] = field(

@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..plan.build import Plan, Request
+from ..plan.profiling import CPU_SOURCE
 from ..plan.program import PREFLIGHT_EXIT
 from ..profiles.cpus import format_cpu_list, parse_cpu_list
+from ..profiles.facts import Fact
 from ..profiles.load import LoadedProfile
 from ..profiles.provenance import Provenance
 from ..shell import join
@@ -162,6 +164,7 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
         "app_command": plan.command_line,
         "program": _program(plan),
         "steps": _steps(plan, layers),
+        "profiling": _profiling(plan, layers),
         "warnings": list(plan.warnings),
     }
     report["unconfirmed"] = _unconfirmed(report)
@@ -317,6 +320,40 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
     return out
 
 
+def _profiling(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
+    """--profile, --monitor and --tensorboard: the wrapped ranks' tool, the monitors, every
+    exported variable, and the outputs with their estimated size."""
+    facts: list[Any] = []
+    prof = getattr(plan, "profile", None)
+    if prof is not None:
+        facts.append(prof.fact)
+        if prof.steps:
+            first, stop = prof.steps
+            facts.append(Fact(f"steps {first}-{stop - 1} ({stop - first} steps)",
+                              "the chosen steps (--profile-steps A:B: the indices A to B-1)",
+                              "request", "command line (--profile-steps)"))
+    mon = getattr(plan, "monitor", None)
+    if mon is not None:
+        facts.append(mon.fact)
+        if mon.gpu_fact is not None:
+            facts.append(mon.gpu_fact)
+        facts.append(Fact(f"CPU sampler every {mon.interval} s: CPU busy %, memory used",
+                          "read by the monitor script itself on every node", CPU_SOURCE,
+                          "computed by jobgen"))
+    if getattr(plan, "observe_env", ()):
+        facts.append(Fact(f"export JOBGEN_RUN_ID={plan.job_name}.<job id>; export "
+                          "JOBGEN_RUN_DIR=$PWD/jobgen-runs/$JOBGEN_RUN_ID",
+                          "the run's own output directory, named after the job and its id so "
+                          "that runs never write into each other's",
+                          "jobgen (docs/profiling.md)", "computed by jobgen"))
+    for e in getattr(plan, "observe_env", ()):
+        facts.append(Fact(e.shell, e.why, e.source, "computed by jobgen"))
+    facts += getattr(plan, "observe_facts", ())
+    return [_fact(f.text, f.why, f.source, layers.simple(f.layer, "profiling")
+                  if f.layer in ("profile", "plan") else f.layer, f.unconfirmed)
+            for f in facts]
+
+
 def _node(plan: Plan, loaded: LoadedProfile, layers: _Layers) -> dict[str, Any]:
     node = loaded.profile.node
     out: dict[str, Any] = {
@@ -364,7 +401,8 @@ def _unconfirmed(report: dict[str, Any]) -> list[str]:
                 visit(value)
 
     for key in ("node", "device_selection", "directives", "modules", "environment",
-                "rendezvous", "rank_env", "prelaunch", "launcher", "program", "steps"):
+                "rendezvous", "rank_env", "prelaunch", "launcher", "program", "steps",
+                "profiling"):
         visit(report[key])
     return out
 
@@ -499,6 +537,9 @@ def format_text(report: dict[str, Any]) -> str:
         lines += _fmt_fact(a)
     if report["steps"]:
         section("device sharing, collectives, framework and job steps", report["steps"])
+    if report.get("profiling"):
+        section("profiling and monitoring (outputs in jobgen-runs/<job name>.<job id>/)",
+                report["profiling"])
     if report["program"]:
         section(f"program: starts once checked (exit {PREFLIGHT_EXIT} before any rank if "
                 "not); the app's defaults", report["program"])

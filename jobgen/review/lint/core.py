@@ -16,7 +16,8 @@ from typing import Any
 from ...profiles.model import Profile
 
 SEVERITIES = ("info", "warning", "error")
-TOPICS = ("scheduler", "queue", "placement", "devices", "environment", "containers", "storage")
+TOPICS = ("scheduler", "queue", "placement", "devices", "environment", "containers", "storage",
+          "profiling")
 
 
 @dataclass(frozen=True)
