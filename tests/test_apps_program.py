@@ -281,7 +281,20 @@ def _measured() -> dict[str, tuple[str, bool, bool]]:
     return found
 
 
+def _remeasure() -> dict[str, str]:
+    """app -> its manifest's reason for having no H100 configuration since issue 22."""
+    from jobgen.plan.apps import app_names, load_app
+
+    found = {}
+    for name in app_names():
+        entry = load_app(name).tuned.get("cuda")
+        if isinstance(entry, str) and "issue 22" in entry:
+            found[name] = entry
+    return found
+
+
 NVIDIA = _measured()
+REMEASURE = _remeasure()
 MEASURED = "resnet50"  # an app with an H100 configuration (bf16 + channels_last, no compile)
 
 
@@ -307,6 +320,17 @@ def test_nvidia_sites_get_each_apps_measured_configuration(app):
                if f.text.startswith(("--precision", "--channels", "--compile")))
 
 
+def test_an_app_whose_network_changed_says_it_was_not_measured():
+    from jobgen.plan.apps import load_app
+
+    assert load_app("gpt").tuned["cuda"].startswith("not measured (network changed in issue 22)")
+    plan = plan_for("polaris", app="gpt", nodes=2)
+    words = _words(plan)
+    assert "--compile" not in words and "--channels-last" not in words
+    assert plan.precision == load_profile("polaris").profile.precision.default
+    assert any("network changed in issue 22" in f.why for f in plan.app_defaults)
+
+
 def test_explain_shows_the_measurement_behind_each_default():
     loaded = load_profile("polaris")
     req = Request(site="polaris", app=MEASURED, nodes=2, account="p")
@@ -327,6 +351,7 @@ def test_explain_shows_the_measurement_behind_each_default():
     ("jlse-mi250", MEASURED, "not measured on amd devices"),
     ("aurora", MEASURED, "not measured: no Intel GPU run yet"),
     ("summit", MEASURED, "runs bf16, which summit does not support"),
+    *(("polaris", app, reason) for app, reason in REMEASURE.items()),
     ("local", "qcnn", "not measured"),
 ])
 def test_configurations_apply_only_where_they_were_measured(site, app, reason):
@@ -350,6 +375,14 @@ def test_app_args_come_last_so_the_user_can_turn_a_default_off():
     plan = plan_for("polaris", app=MEASURED, nodes=2, app_args="--no-channels-last")
     words = _words(plan)
     assert words.index("--channels-last") < words.index("--no-channels-last") == len(words) - 1
+
+
+def test_app_args_may_pick_a_named_configuration():
+    plan = plan_for("polaris", app="gpt", nodes=2, app_args="--config gpt2")
+    assert _words(plan)[-2:] == ["--config", "gpt2"]
+    res = run_jobgen("render", "--site", "local", "--app", "gpt", "--app-args", "--config gpt9")
+    assert res.returncode == 2 and "invalid choice: 'gpt9'" in res.stderr
+    assert "'default', 'gpt2', 'tiny'" in res.stderr
 
 
 # ---------------------------------------------------------------- local-gpu

@@ -142,7 +142,8 @@ def check_app_args(app: App, argv: Sequence[str], framework: str = "pytorch") ->
     for the framework's version: the namespace, or a one-line JobgenError naming what the app
     would refuse."""
     cli = importlib.import_module("workloads.runtime.cli")
-    namespace, error = cli.check_args(app.name, argv, framework)
+    namespace, error = cli.check_args(app.name, argv, framework,
+                                      configs=[name for name, _ in app.sizes] or None)
     if error is not None:
         raise JobgenError(f"--app-args: {app.name} would refuse its arguments: {error} "
                           f"(see python -m {app.module} --help)")

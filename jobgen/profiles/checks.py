@@ -81,6 +81,7 @@ def check_profile(p: Profile) -> list[str]:
         *_check_launcher(p),
         *_check_software(p),
         *_check_precision_and_copper(p, cores),
+        *_check_machine(p),
     ]
 
 
@@ -342,6 +343,18 @@ def _check_precision_and_copper(p: Profile, cores: _Cores) -> list[str]:
     return out
 
 
+def _check_machine(p: Profile) -> list[str]:
+    """No queue is larger than the machine; a size warning applies below its size."""
+    m = p.machine
+    if m is None:
+        return []
+    out = [f"scheduler.queues[{q.name}]: max_nodes {q.max_nodes} is above machine.nodes "
+           f"{m.nodes}" for q in p.scheduler.queues if (q.max_nodes or 0) > m.nodes]
+    out += [f"machine.size_warnings[{w.above_nodes}]: above_nodes must be below machine.nodes "
+            f"{m.nodes}" for w in m.size_warnings if w.above_nodes >= m.nodes]
+    return out
+
+
 def _check_releases(stack: FrameworkStack) -> list[str]:
     """Each listed release must be one its own variant's `since` selects (one truth)."""
     out = []
@@ -380,7 +393,7 @@ def _check_env(var: EnvVar, prefix: str) -> list[str]:
         out.append(f"{where}.node_dir: a node directory is set to an absolute path")
     if var.make_dir and (var.node_dir or var.action != "set"
                          or not (var.value or "").startswith(("/", "$"))):
-        out.append(f"{where}.make_dir: a shared directory is set (not node_dir) to an "
+        out.append(f"{where}.make_dir: a directory made once (not node_dir) is set to an "
                    "absolute path")
     if var.expand and var.value is not None and not SAFE_EXPANSION.fullmatch(var.value):
         out.append(f"{where}.value: an expandable value may only reference ${{NAME}}; "

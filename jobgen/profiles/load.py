@@ -62,11 +62,20 @@ def bundled_dir() -> Path:
     return installed if installed.is_dir() else here.parent / "site_profiles"
 
 
+def _expand_user(entry: str) -> Path:
+    """`~` and `~user` as the shell expands them; an unknown user is a one-line error."""
+    try:
+        return Path(entry).expanduser()
+    except RuntimeError:  # no such user, or no home directory to expand `~` to
+        raise JobgenError(f"JOBGEN_PROFILE_PATH: cannot expand {entry!r} (no such user or no "
+                          "home directory): give the directory as an absolute path") from None
+
+
 def search_path() -> list[tuple[str, Path]]:
     dirs: list[tuple[str, Path]] = []
     for entry in os.environ.get("JOBGEN_PROFILE_PATH", "").split(os.pathsep):
         if entry:
-            dirs.append(("JOBGEN_PROFILE_PATH", Path(entry).expanduser()))
+            dirs.append(("JOBGEN_PROFILE_PATH", _expand_user(entry)))
     xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     dirs.append(("user config", Path(xdg) / "jobgen" / "profiles"))
     dirs.append(("bundled", bundled_dir()))
@@ -339,7 +348,8 @@ def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | Non
         if light:
             from .records import profile_record
 
-            canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+            rendered = {k: v for k, v in data.items() if k not in LINT_ONLY}
+            canonical = json.dumps(rendered, sort_keys=True, separators=(",", ":"))
             if cache.sha256(canonical.encode()) != entry["digest"] or _has_control(data):
                 return None
             profile = profile_record(data)
@@ -347,7 +357,8 @@ def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | Non
             from .model import Profile
 
             profile = from_dict(Profile, data)
-            if digest_of(profile) != entry["digest"] or semantic_problems(profile, start.path):
+            if digest_of(profile) != entry["digest"] or _lint_digest(data) != \
+                    entry["lint_digest"] or semantic_problems(profile, start.path):
                 return None
     except Exception:  # an entry is untrusted data: any failure at all means rebuild
         return None
@@ -365,6 +376,7 @@ def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str
         "digest": loaded.digest,
         "profile": dataclasses.asdict(loaded.profile),
     }
+    entry["lint_digest"] = _lint_digest(entry["profile"])
     cache.write(_entry_name(loaded.file, head), entry)
 
 
@@ -417,10 +429,25 @@ def _has_control(data: Any) -> bool:
     return False
 
 
+# Profile fields only `jobgen lint` reads (model.py, "facts lint reads").
+LINT_ONLY = frozenset({"partition_families", "env_sets", "device_hierarchy", "container_facts",
+                       "scheduler_facts", "launch_facts", "storage_facts", "env_facts"})
+
+
+def _lint_digest(data: dict[str, Any]) -> str:
+    """The facts only lint reads, which `digest_of` leaves out: an edited cache entry must
+    not change them either."""
+    facts = {k: v for k, v in data.items() if k in LINT_ONLY}
+    return cache.sha256(json.dumps(facts, sort_keys=True, separators=(",", ":")).encode())
+
+
 def digest_of(profile: Profile) -> str:
     import dataclasses  # the model's own; a warm render compares the cached digest
 
-    canonical = json.dumps(dataclasses.asdict(profile), sort_keys=True, separators=(",", ":"))
+    # Facts only lint reads cannot change a render: a script rendered before they were added
+    # is still up to date (`jobgen verify`).
+    data = {k: v for k, v in dataclasses.asdict(profile).items() if k not in LINT_ONLY}
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return cache.sha256(canonical.encode())
 
 

@@ -11,15 +11,22 @@ from pathlib import Path
 import pytest
 from workloads_testlib import REPO, TINY, base_env, needs_torch, run_app
 
+from workloads import APPS
+
 pytestmark = needs_torch
 
 
-@pytest.mark.parametrize("app", ["gpt", "anisosgs", "pointnet"])
-def test_loss_falls_on_learnable_synthetic_task(app: str) -> None:
-    res = run_app(app, *TINY, "--steps", "60", "--warmup", "1")
+@pytest.mark.parametrize("app", APPS)
+def test_windowed_loss_falls_over_50_tiny_steps(app: str) -> None:
+    """Every app learns its synthetic task with its own recipe: the mean loss of the last 10
+    steps is below the first 10's (single steps are too noisy to compare; how far it falls
+    in 50 steps depends on the app: gpt and resnet50 by 30-95%, qcnn's dense autoencoder
+    before issue 22 by under 1%)."""
+    res = run_app(app, *TINY, "--steps", "50", "--warmup", "1", "--loss-window", "10")
     assert res.returncode == 0, res.stderr
     out = res.result()
-    assert out["final_loss"] < 0.75 * out["first_loss"], out
+    assert out["loss_window"] == 10
+    assert out["final_loss_window_mean"] < out["first_loss_window_mean"], out
 
 
 def _hash_of_uninterrupted(app: str, steps: int) -> str:
@@ -93,19 +100,42 @@ def test_failing_rank_ends_job_promptly() -> None:
     assert time.monotonic() - t0 < 45
 
 
-def test_dataset_on_disk_with_dataloader_workers(tmp_path: Path) -> None:
-    data = tmp_path / "resnet_data"
-    mk = run_app("resnet50", "--tiny", "--make-data", str(data), "--samples", "20",
-                 "--shard-size", "8")
-    assert mk.returncode == 0, mk.stderr
-    assert sorted(p.name for p in data.glob("x_*.npy")) == [
+def _shard_spec():
+    """An app without its own data format: make-data and --data use the generic shards."""
+    import dataclasses
+    import importlib
+
+    spec = importlib.import_module("workloads.anisosgs.model").APP
+    return dataclasses.replace(spec, open_dataset=None, write_dataset=None)
+
+
+def test_generic_shards_on_disk_with_dataloader_workers(tmp_path: Path) -> None:
+    import torch
+
+    from workloads.runtime.data import DiskSource, make_data, open_data
+
+    spec = _shard_spec()
+    cfg = dict(spec.sizes["tiny"])
+    out, fmt = make_data(spec, "tiny", cfg, tmp_path / "d", 20, shard_size=8)
+    assert fmt == "npy shards"
+    assert sorted(p.name for p in out.glob("x_*.npy")) == [
         "x_00000.npy", "x_00001.npy", "x_00002.npy"]
-    res = run_app("resnet50", "--tiny", "--device", "cpu", "--workers", "1", "--data",
-                  str(data), "--steps", "12", "--warmup", "1")  # 12 steps > one epoch
-    assert res.returncode == 0, res.stderr
-    assert res.result()["data"] == str(data)
-    bad = run_app("resnet50", "--device", "cpu", "--data", str(data), "--steps", "2")
-    assert bad.returncode != 0 and "Regenerate it with the same --tiny" in bad.stderr
+    src = DiskSource(open_data(spec, str(out), cfg), 4, 0, 0, 1, torch.device("cpu"), 1)
+    seen = [src.get(i)[0] for i in range(12)]  # 12 steps > one epoch of 5 batches
+    assert all(x.shape == (4, 6) for x in seen)
+    assert src.worker_cores and all(src.worker_cores)  # the worker is pinned to a core
+    other = dict(cfg, neurons=7)
+    with pytest.raises(ValueError, match="Regenerate it with the same --config"):
+        open_data(spec, str(out), other)
+
+
+def test_loader_workers_divide_the_ranks_cores() -> None:
+    from workloads.runtime.data import worker_cores
+
+    assert worker_cores(2, [4, 5, 6, 7]) == [[4, 5], [6, 7]]
+    assert worker_cores(3, [0, 1, 2, 3, 4, 5, 6]) == [[0, 1], [2, 3, 4], [5, 6]]
+    assert worker_cores(3, [8]) == [[8], [8], [8]]
+    assert worker_cores(0, [1, 2]) == []
 
 
 def test_gpt_reads_a_text_file(tmp_path: Path) -> None:

@@ -49,8 +49,10 @@ def test_manifest_format(app: str) -> None:
     tf = ["tensorflow"] if m["name"] in ("cosmictagger", "ffn") else []
     assert m["frameworks"] == ["pytorch", *tf]
     assert isinstance(m["default_batch_size"], int) and m["default_args"] == []
-    # the original's default, the tiny test size, and the presets the study ran (issue 22)
+    # default (the original's), tiny (tests) and the named presets (--config NAME), each
+    # described in a line (jobgen apps shows them; check_args takes the names from here)
     assert {"default", "tiny"} <= set(m["sizes"])
+    assert all(isinstance(v, str) and v for v in m["sizes"].values())
     # one entry per device class: a measured configuration, or why there is none
     assert set(m["tuned"]) == {"cuda", "xpu", "cpu"}
     for cls, entry in m["tuned"].items():
@@ -66,15 +68,18 @@ def test_manifest_format(app: str) -> None:
 
 
 @needs_torch
-def test_manifest_batch_sizes_match_code() -> None:
+def test_manifest_batch_sizes_and_configurations_match_code() -> None:
     import importlib
+
+    from workloads.runtime.contract import batch_size_of
 
     for app in workloads.APPS:
         spec = importlib.import_module(f"workloads.{app}.model").APP
-        assert spec.name == app
         manifest = workloads.load_manifest(app)
-        assert spec.default_batch_size == manifest["default_batch_size"]
-        assert set(spec.sizes) == set(manifest["sizes"]), app  # each config described
+        assert spec.name == app
+        assert list(spec.sizes) == list(manifest["sizes"]), app  # the names --config takes
+        assert batch_size_of(spec, "default", spec.sizes["default"]) == \
+            manifest["default_batch_size"], app
 
 
 LAUNCHER_ENVS = [
@@ -131,6 +136,11 @@ def test_started_by_names_the_launcher_not_the_variables(env: dict[str, str],
 
 @pytest.mark.parametrize(("argv", "error"), [
     (["--tiny", "--batch-size", "auto", "--no-compile", "--optimizer-impl", "fused"], None),
+    (["--config", "tiny", "--trials", "--loss-window", "5"], None),
+    (["--config", "default", "--describe"], None),
+    (["--config", "nope"], "argument --config: invalid choice: 'nope' (choose from "),
+    (["--tiny", "--config", "default"], "--tiny means --config tiny; it conflicts with --config"),
+    (["--mode", "bench"], "argument --mode: invalid choice: 'bench'"),
     (["--bogus-flag"], "unrecognized arguments: --bogus-flag"),
     (["--batch-size", "-3"], "argument --batch-size: -3 is not a positive batch size"),
     (["--optimizer-impl", "adam"], "argument --optimizer-impl: invalid choice: 'adam'"),

@@ -1,5 +1,5 @@
-"""The anisosgs workload: MLP regressing the anisotropic sub-grid stress tensor from filtered flow
-quantities.
+"""The anisosgs workload: the anisoSGS sub-grid stress model of the in-situ ML driver
+(SimAI-Bench), 6 flow invariants -> 6 stress components, 266 parameters.
 
-Run ``python -m workloads.anisosgs --help``; model and synthetic task: ``model.py``.
+Run ``python -m workloads.anisosgs --help``; model, recipe and data: ``model.py``.
 """

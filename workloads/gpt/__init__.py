@@ -1,5 +1,5 @@
-"""The gpt workload: Small decoder-only language model trained on tokens (synthetic, or a text
-file).
+"""The gpt workload: GPT-2 124M as nanoGPT trains it (synthetic tokens, nanoGPT's token .bin
+files, or a text file).
 
-Run ``python -m workloads.gpt --help``; model and synthetic task: ``model.py``.
+Run ``python -m workloads.gpt --help``; model, recipe and data: ``model.py``.
 """

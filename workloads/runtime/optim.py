@@ -87,11 +87,11 @@ class Schedule:
                 min_lr=recipe.min_lr)
         elif recipe.schedule != "constant":
             table = [lr_at(recipe, base, i, total) for i in range(total)]
-            groups = optimizer.param_groups
 
             def apply(i: int) -> None:
                 rate = table[i]
-                for g in groups:
+                # looked up each step: load_state_dict replaces the optimizer's group dicts
+                for g in optimizer.param_groups:
                     g["lr"] = rate
 
             self.apply = apply

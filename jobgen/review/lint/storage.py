@@ -1,0 +1,164 @@
+"""Rules on storage: the filesystems a PBS job must name, and node-local storage (burst
+buffers) that exists only when the job asks for it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...profiles.model import Profile
+from .context import Context
+from .core import Hit, rule
+
+_FS = "the site profile's scheduler.filesystems"
+
+
+def _fs_facts(p: Profile) -> list[str]:
+    fs = p.scheduler.filesystems
+    return [f"valid: {':'.join(fs.valid)}, default {':'.join(fs.default)} ({fs.source})"] \
+        if fs else ["no filesystems resource"]
+
+
+@rule("ALCF002", "filesystems-required", topic="storage", severity="error",
+      scope="whole PBS batch scripts on sites that require -l filesystems", source=_FS,
+      fix="add `#PBS -l filesystems=...`", facts=_fs_facts,
+      summary="no -l filesystems where qsub requires it")
+def _filesystems(ctx: Context) -> Iterator[Hit]:
+    fs = ctx.profile.scheduler.filesystems
+    if ctx.dialect != "pbs" or fs is None or not ctx.whole or ctx.find("-l filesystems"):
+        return
+    yield Hit(ctx.first_line, f"{ctx.profile.name} refuses jobs without `-l filesystems` "
+              "(\"Resource: filesystems is required\")",
+              f"add `#PBS -l filesystems={':'.join(fs.default)}`", fs.source)
+
+
+@rule("ALCF003", "unknown-filesystem", topic="storage", severity="error",
+      scope="PBS scripts naming filesystems", source=_FS, facts=_fs_facts,
+      fix="use the site's filesystems joined by ':'",
+      summary="a filesystem the site does not have (or no longer has)")
+def _unknown_fs(ctx: Context) -> Iterator[Hit]:
+    fs = ctx.profile.scheduler.filesystems
+    if ctx.dialect != "pbs" or fs is None:
+        return
+    for item in ctx.find("-l filesystems"):
+        if not ctx.value_ok(item):
+            continue
+        bad = [x for x in re.split(r"[:,]", item.value) if x and x not in fs.valid]
+        if bad:
+            yield Hit(item.line, f"filesystem {', '.join(bad)} does not exist on "
+                      f"{ctx.profile.name}: qsub refuses the job",
+                      f"use any of {', '.join(fs.valid)} joined by ':'", fs.source)
+
+
+def _local_facts(p: Profile) -> list[str]:
+    local = p.node.local_storage
+    if local is None:
+        return ["no node-local storage"]
+    flag = f", exists with the allocation flag {local.alloc_flag}" if local.alloc_flag else ""
+    return [f"{local.path}{flag}: {local.why} ({local.source})"]
+
+
+@rule("STORE001", "burst-buffer-without-flag", topic="storage", severity="error",
+      scope="whole batch scripts that use node-local storage which needs an allocation flag",
+      source="the site profile's node.local_storage (path and alloc_flag)", facts=_local_facts,
+      fix="add the allocation flag to the job's directives",
+      summary="a burst-buffer path used without the flag that creates it")
+def _burst_buffer(ctx: Context) -> Iterator[Hit]:
+    local = ctx.profile.node.local_storage
+    if local is None or not local.alloc_flag or not ctx.whole:
+        return
+    root = local.path.split("$", 1)[0].rstrip("/")
+    flags = " ".join(i.value for i in ctx.find("-alloc_flags")).replace('"', " ").split()
+    if local.alloc_flag.lower() in (f.lower() for f in flags):
+        return
+    for number, text in enumerate(ctx.script.lines, 1):
+        if not text.lstrip().startswith("#") and re.search(rf"{re.escape(root)}(/|\b)", text):
+            yield Hit(number, f"{root} is the node-local burst buffer, which exists only when "
+                      f"the job asks for it with -alloc_flags {local.alloc_flag}: {local.why}",
+                      f"add {local.alloc_flag} to the job's -alloc_flags", local.source)
+            return
+
+
+def _need_facts(p: Profile) -> list[str]:
+    needs = p.storage_facts.filesystem_needs if p.storage_facts else []
+    return [f"{n.service}: -l filesystems with one of {', '.join(n.filesystems)} when a command "
+            f"shows {', '.join(n.signs)} ({n.source})" for n in needs] or ["none"]
+
+
+def _sign_line(ctx: Context, signs: list[str]) -> tuple[int, str] | None:
+    """The first command line (not a comment) that names one of the signs as a whole word."""
+    patterns = [re.compile(rf"(?<![\w-]){re.escape(s)}(?![\w-])") for s in signs]
+    for number, text in enumerate(ctx.script.lines, 1):
+        if text.lstrip().startswith("#"):
+            continue
+        for sign, pattern in zip(signs, patterns, strict=True):
+            if pattern.search(text):
+                return number, sign
+    return None
+
+
+@rule("STORE002", "service-filesystem-missing", topic="storage", severity="error",
+      scope="whole PBS batch scripts that use a storage service the site reaches only "
+      "through a -l filesystems name (Aurora's DAOS)", source="the site profile's "
+      "storage_facts.filesystem_needs", facts=_need_facts,
+      fix="add the service's filesystem to -l filesystems",
+      summary="a storage service used without the filesystem request that makes it reachable")
+def _service_filesystem(ctx: Context) -> Iterator[Hit]:
+    facts, fs = ctx.profile.storage_facts, ctx.profile.scheduler.filesystems
+    if facts is None or fs is None or ctx.dialect != "pbs" or not ctx.whole:
+        return
+    asked = [i for i in ctx.find("-l filesystems")]
+    if any(not ctx.value_ok(i) for i in asked):
+        return  # a placeholder or a run-time value: TEXT002's
+    named = {x for i in asked for x in re.split(r"[:,]", i.value)}
+    for need in facts.filesystem_needs:
+        if not set(need.filesystems) & set(fs.valid) or named & set(need.filesystems):
+            continue
+        found = _sign_line(ctx, need.signs)
+        if found is None:
+            continue
+        line, sign = found
+        current = asked[-1].value if asked else ":".join(fs.default)
+        yield Hit(line, f"`{sign}` uses {need.service}, but the job's filesystems "
+                  f"({current}) do not include {' or '.join(need.filesystems)}: {need.why}",
+                  f"write `#PBS -l filesystems={current}:{need.filesystems[0]}`", need.source)
+
+
+def _ramfs_facts(p: Profile) -> list[str]:
+    return [f"{', '.join(c.partitions)}: /tmp capped at {c.gib} GB unless "
+            f"{' '.join(c.unless)} ({c.source})" for f in p.partition_families
+            for c in f.ramfs_caps] or ["none"]
+
+
+_TO_TMP = re.compile(r"\b(?:cp|rsync|mv|tar|unzip|squashfuse)\b[^;&|]*?\s(?:-C\s+)?['\"]?/tmp"
+                     r"(?:/|['\"]?(?:\s|$))")
+
+
+@rule("STORE003", "ramfs-copy-capped", topic="storage", severity="info",
+      scope="Slurm scripts on a partition whose in-memory /tmp is capped unless the job takes "
+      "whole nodes, that copy data into /tmp (lint cannot see how much)",
+      source="the site profile's partition_families[].ramfs_caps", facts=_ramfs_facts,
+      fix="keep what you copy to /tmp, with the job's own memory, under the cap, or take the "
+      "node with the flags that lift it",
+      summary="data copied into a capped in-memory /tmp: what fits is said, the size is not seen")
+def _ramfs(ctx: Context) -> Iterator[Hit]:
+    family, item = ctx.partition.family, ctx.partition.item
+    if family is None or item is None:
+        return
+    for cap in family.ramfs_caps:
+        if item.value not in cap.partitions or all(_asked(ctx, u) for u in cap.unless):
+            continue
+        line = next((n for n, text in enumerate(ctx.script.lines, 1)
+                     if not text.lstrip().startswith("#") and _TO_TMP.search(text)), None)
+        if line is not None:
+            yield Hit(line, f"this copies data into /tmp, which on {item.value} is memory "
+                      f"capped at {cap.gib} GB (and counted in the job's memory) unless the "
+                      f"job has {' '.join(cap.unless)}; lint cannot see the data's size: "
+                      f"{cap.why}", f"check that the data fits, or add "
+                      f"{' '.join(f'`#SBATCH {u}`' for u in cap.unless)}", cap.source)
+
+
+def _asked(ctx: Context, directive: str) -> bool:
+    """The job has this directive (`--mem=0` also as `--mem 0`)."""
+    key, _, value = directive.partition("=")
+    return any(not value or i.value == value for i in ctx.find(key))
