@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .controlchars import visible
+
 MAX_RUN = 200  # characters of one word kept in a message
 MAX_MESSAGE = 2000  # characters of a whole message kept
 _LONG_RUN = re.compile(rf"\S{{{MAX_RUN + 1},}}")
@@ -33,10 +35,7 @@ def one_line(message: str) -> str:
 
     Applying it twice gives the same text, so a message quoted in another is not clipped twice.
     """
-    # shell owns what a control character is and how it is shown (it imports this module)
-    from .shell import comment
-
-    text = str(comment(" ".join(message.split())))
+    text = visible(" ".join(message.split()))
     return _clip_message(_LONG_RUN.sub(lambda m: _clip_run(m.group(0)), text))
 
 

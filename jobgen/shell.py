@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import shlex
 
+from .controlchars import CONTROL, visible
 from .errors import JobgenError
 from .frozen import Frozen
 
@@ -29,9 +30,8 @@ SAFE_EXPANSION = re.compile(
     r'(?:[^$`"\\\x00-\x1f\x7f\x85\u2028\u2029]|\$\{[A-Za-z_][A-Za-z0-9_]*\}'
     r"|\$[A-Za-z_][A-Za-z0-9_]*)*"
 )
-# Characters that end or split a line for bash, for line-based tools (str.splitlines) or for
-# a terminal: C0 controls, DEL, C1 controls, and Unicode's line and paragraph separators.
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# CONTROL (from controlchars.py, imported above and used below): the characters that end or
+# split a line for bash, line-based tools or a terminal.
 # A value that needs no quoting in any context: used bare by templates (numbers, names).
 INERT = re.compile(r"[A-Za-z0-9_.,:/@%+=-]*")
 
@@ -100,7 +100,7 @@ def join(words: list[Word] | tuple[Word, ...]) -> Safe:
 
 def comment(text: object) -> Safe:
     """Text for a `# ...` comment: control characters become visible escapes (one line)."""
-    return Safe(CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode(), str(text)))
+    return Safe(visible(text))
 
 
 def line(text: str) -> Safe:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PROFILE_FIXTURES = ROOT / "tests" / "profiles"
+
+# A TensorFlow run loads Keras 2 through tf-keras: without both, the TensorFlow runs skip.
+HAVE_TF = all(importlib.util.find_spec(m) is not None for m in ("tensorflow", "tf_keras"))
+needs_tf = pytest.mark.skipif(not HAVE_TF, reason="tensorflow or tf-keras is not installed "
+                              "(pip install tensorflow-cpu; pip install --no-deps tf-keras; "
+                              "tools/test-suite.sh does) - TensorFlow runs skipped")
 
 
 def run_jobgen(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,

@@ -47,16 +47,27 @@ def _names_resolve() -> bool:
         return False
 
 
+def _private_hosts_work() -> bool:
+    """Can a daemon get a private /etc/hosts (a mount namespace of its own, as root)?"""
+    if shutil.which("unshare") is None or shutil.which("mount") is None:
+        return False
+    with tempfile.NamedTemporaryFile("w", suffix=".hosts") as f:
+        f.write(f"127.0.0.1 localhost {' '.join(NODES)}\n")
+        f.flush()
+        res = subprocess.run(["unshare", "-m", "sh", "-c",
+                              f'mount --bind "$1" /etc/hosts && getent hosts {NODES[0]}',
+                              "sh", f.name], capture_output=True, text=True)
+    return res.returncode == 0
+
+
 def ensure_node_names() -> str | None:
-    """Node names must resolve to this host; add them to /etc/hosts (as root) if needed."""
-    if _names_resolve():
+    """The emulated node names must resolve to this host inside the jobs. Where they do not
+    already, the daemons (and so every job step) run in a mount namespace of their own whose
+    /etc/hosts adds them: the machine's /etc/hosts is never edited. None, or why not."""
+    if _names_resolve() or _private_hosts_work():
         return None
-    try:
-        with open("/etc/hosts", "a", encoding="utf-8") as hosts:
-            hosts.write(f"127.0.0.1 {' '.join(NODES)}  # jobgen test Slurm\n")
-    except OSError as exc:
-        return f"cannot make {', '.join(NODES)} resolve to 127.0.0.1: {exc}"
-    return None if _names_resolve() else "node names still do not resolve"
+    return (f"{', '.join(NODES)} do not resolve to 127.0.0.1 and no private /etc/hosts can "
+            "be mounted (needs root and unshare -m)")
 
 
 @dataclass
@@ -118,11 +129,28 @@ KillWait=5
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 """)
 
+    def _daemon(self, *argv: str) -> None:
+        """Start a Slurm daemon; where the node names do not resolve, inside a private mount
+        namespace whose /etc/hosts adds them (the daemon, and every job it starts, keep it)."""
+        if _names_resolve():
+            subprocess.run(list(argv), env=self.env, check=True)
+            return
+        hosts = self.root / "hosts"
+        if not hosts.exists():
+            try:
+                base = Path("/etc/hosts").read_text(encoding="utf-8")
+            except OSError:
+                base = "127.0.0.1 localhost\n"
+            hosts.write_text(base.rstrip("\n") + f"\n127.0.0.1 {' '.join(NODES)}\n",
+                             encoding="utf-8")
+        subprocess.run(["unshare", "-m", "sh", "-c", 'mount --bind "$1" /etc/hosts && shift '
+                        '&& exec "$@"', "sh", str(hosts), *argv], env=self.env, check=True)
+
     def start(self, timeout: float = 60) -> None:
         self.write_config()
-        subprocess.run(["slurmctld", "-f", str(self.conf)], env=self.env, check=True)
+        self._daemon("slurmctld", "-f", str(self.conf))
         for n in NODES:
-            subprocess.run(["slurmd", "-f", str(self.conf), "-N", n], env=self.env, check=True)
+            self._daemon("slurmd", "-f", str(self.conf), "-N", n)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             res = subprocess.run(["sinfo", "-h", "-o", "%T %D"], env=self.env,

@@ -68,7 +68,6 @@ def test_completion_offers_commands_options_and_site_names():
      "Invalid value for '--nodes': 'two' is not a valid int"),
     (["render", "--site", "aurora", "--app", "ffn", "-A", "p", "--precision", "fp8"],
      "'fp8' is not one of 'fp32', 'tf32', 'bf16', 'fp16'"),
-    (["render", "--app", "ffn", "-A", "p"], "Missing option '--site': add --site SITE"),
     (["render", "--site", "aurora", "--nodse", "2"], "No such option: --nodse"),
     (["explain", "--site", "aurora", "--framework", "jax"], "'jax' is not one of"),
     (["lint"], "Missing argument 'script': give the SCRIPT"),
@@ -82,6 +81,53 @@ def test_usage_errors_are_one_line_with_exit_2(args, expected):
     assert len(lines) == 1, res.stderr
     assert lines[0].startswith("jobgen: error: ") and expected in lines[0], lines[0]
     assert "-h`)" in lines[0]  # where to read more
+
+
+@pytest.mark.parametrize(("args", "hint"), [
+    (["render", "aurora", "--app", "ffn"], "; to name the site, write --site aurora"),
+    (["explain", "polaris"], "; to name the site, write --site polaris"),
+    (["render", "--site", "local", "python", "train.py"],
+     "; a program to launch goes after `--`: jobgen render [OPTIONS] -- python train.py"),
+    (["render", "--site", "local", "python3", "train.py", "--lr", "3"],
+     "a program to launch goes after `--`"),
+])
+def test_the_usual_slips_get_a_hint(args, hint):
+    res = run_jobgen(*args)
+    assert res.returncode == 2 and res.stdout == "" and len(res.stderr.splitlines()) == 1
+    assert hint in res.stderr, res.stderr
+
+
+def test_a_default_site_from_the_environment_or_the_config(tmp_path):
+    res = run_jobgen("render", "--app", "ffn", "-A", "p")
+    assert res.returncode == 2 and len(res.stderr.splitlines()) == 1
+    assert "no site given: add --site SITE" in res.stderr and "JOBGEN_SITE" in res.stderr
+    res = run_jobgen("render", "--app", "ffn", env={"JOBGEN_SITE": "local"})
+    assert res.returncode == 0, res.stderr
+    assert "# Regenerate: jobgen render --site local " in res.stdout
+    conf = tmp_path / "xdg" / "jobgen"
+    conf.mkdir(parents=True)
+    (conf / "config.yaml").write_text("defaults:\n  site: local-mpich\n")
+    res = run_jobgen("render", "--app", "ffn", env={"XDG_CONFIG_HOME": str(tmp_path / "xdg")})
+    assert res.returncode == 0 and "--site local-mpich" in res.stdout, res.stderr
+    res = run_jobgen("render", "--site", "local", "--app", "ffn",
+                     env={"XDG_CONFIG_HOME": str(tmp_path / "xdg"), "JOBGEN_SITE": "aurora"})
+    assert res.returncode == 0 and "--site local " in res.stdout  # the command line wins
+
+
+def test_a_misspelt_site_in_the_config_is_named(tmp_path):
+    conf = tmp_path / "jobgen"
+    conf.mkdir()
+    (conf / "config.yaml").write_text("sites:\n  auroa:\n    account: X\n")
+    res = run_jobgen("render", "--site", "aurora", "--app", "ffn",
+                     env={"XDG_CONFIG_HOME": str(tmp_path)})
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.strip().endswith("sites.auroa: no such site (did you mean aurora? "
+                                       "`jobgen sites` lists them)"), res.stderr
+    (conf / "config.yaml").write_text("sites:\n  mycluster:\n    account: X\n")
+    res = run_jobgen("render", "--site", "local", "--app", "ffn",
+                     env={"XDG_CONFIG_HOME": str(tmp_path)})
+    assert res.returncode == 0
+    assert "sites.mycluster: no profile on the search path has this name" in res.stderr
 
 
 def test_sites_apps_and_validate_speak_json():
@@ -161,7 +207,7 @@ def test_fast_parser_reads_what_typer_reads(args):
 
 @pytest.mark.parametrize("args", [
     ["--site", "aurora", "--nodes", "two"], ["--site", "aurora", "--precision", "fp8"],
-    ["--app", "ffn"], ["--site", "aurora", "--nodse", "2"], ["--site", "aurora", "-h"],
+    ["--site", "aurora", "--nodse", "2"], ["--site", "aurora", "-h"],
     ["--site", "aurora", "--force=yes"], ["--site", "aurora", "-Ap"],
     ["--site", "aurora", "--copper=yes"], ["--site"], ["--site", "aurora", "stray"],
     ["--site", "aurora", "--no-copper"],

@@ -24,8 +24,8 @@ def test_aurora_vs_sunspot_names_system_filesystem_and_queue_only():
         ("directives", "#PBS -l select"): ("1", "1:system=sunspot"),
         ("directives", "#PBS -l filesystems"): ("home:flare", "home:tegu"),
         ("environment", "MASTER_ADDR"): (
-            "$(head -n 1 $PBS_NODEFILE | cut -d. -f1).hsn.cm.aurora.alcf.anl.gov",
-            "$(head -n 1 $PBS_NODEFILE | cut -d. -f1).hsn.cm.sunspot.alcf.anl.gov"),
+            "${jobgen_first_host%%.*}.hsn.cm.aurora.alcf.anl.gov",
+            "${jobgen_first_host%%.*}.hsn.cm.sunspot.alcf.anl.gov"),
     }
     text = run_jobgen("diff", "--site", "aurora", "--site", "sunspot", "--app", "gpt")
     assert text.returncode == 1
@@ -54,10 +54,12 @@ def test_script_against_a_hand_edited_copy(tmp_path):
     lines = text.splitlines(keepends=True)
     d = [i for i, line in enumerate(lines) if line.startswith("#SBATCH")]
     lines[d[0]], lines[d[1]] = lines[d[1]], lines[d[0]]
-    new.write_text("".join(lines).replace("NCCL_NET_GDR_LEVEL=PHB", "NCCL_NET_GDR_LEVEL=3"))
+    new.write_text("".join(lines).replace("/torch_home\"", "/torch-cache\""))
     result = run_jobgen("diff", str(old), str(new))
     assert result.returncode == 1
-    assert result.stdout.splitlines()[2:] == ["environment:", "  ~ NCCL_NET_GDR_LEVEL: PHB -> 3"]
+    assert result.stdout.splitlines()[2:] == [
+        "environment:", "  ~ TORCH_HOME: /scratch/${SLURM_JOB_ACCOUNT}/${USER}/torch_home -> "
+        "/scratch/${SLURM_JOB_ACCOUNT}/${USER}/torch-cache"]
     assert run_jobgen("diff", str(old), str(old)).returncode == 0
 
 

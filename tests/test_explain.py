@@ -66,7 +66,7 @@ def test_json_format_and_placeholders():
     assert data["placement"][0]["cpus"] == "49-55" and data["placement"][0]["numa"] == 3
     assert any("placeholder PROJECT" in n for n in data["notes"])
     assert data["app_command"].endswith("python3 train.py")
-    assert any("NCCL_SOCKET_IFNAME" in u for u in data["unconfirmed"])
+    assert any("2 threads per core (SMT) is not stated" in u for u in data["unconfirmed"])
     for fact in data["directives"] + data["environment"] + data["launcher"]["args"]:
         assert fact["why"] and fact["source"] and fact["layer"]
 

@@ -12,7 +12,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "jobgen"
-BASE = {"errors", "cache", "registry", "textfile", "shell", "frozen", "__init__", "__main__"}
+BASE = {"errors", "cache", "registry", "textfile", "shell", "frozen", "controlchars", "__init__",
+        "__main__"}
+MAX_FUNCTION_LINES = 80
 # group -> the groups it may import (besides the base modules)
 ALLOWED = {
     "profiles": set(),
@@ -105,9 +107,83 @@ def test_no_two_modules_import_each_other_at_load_time():
     assert not cycles, cycles
 
 
-def test_the_readme_layout_names_every_group():
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("## Layout"):]
-    section = section[:section.index("\n## ", 5)]
+def test_no_two_modules_import_each_other_even_inside_a_function():
+    """A function-level import hides a circle from the load-time check; none may exist."""
+    modules = _modules()
+    graph = {n: _imports(n, p, modules, top_only=False) for n, p in modules.items()}
+    mutual = sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets
+                     if a in graph.get(b, set())})
+    assert not mutual, mutual
+
+
+def _long_functions(folder: Path) -> list[str]:
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                    out.append(f"{where} {node.name} ({length} lines)")
+    return out
+
+
+def test_no_function_in_plan_or_profiles_is_over_80_lines():
+    """build_plan and check_profile decide in named steps, not in one long body."""
+    long = _long_functions(PKG / "plan") + _long_functions(PKG / "profiles")
+    assert not long, long
+
+
+def test_the_architecture_page_names_every_group():
+    section = (ROOT / "docs" / "architecture.md").read_text()
     for group in ALLOWED:
         assert f"`jobgen/{group}/`" in section, group
+
+
+def _package_graph(package: Path) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports, at any level of the code."""
+    modules = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return {n: _imports(n, p, modules, top_only=False) for n, p in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circles_in_workloads_or_jobgen():
+    """Not even through an import inside a function: a circle hides there from the load-time
+    check (runtime/loop -> runtime/cli -> runtime/train -> runtime/loop was one)."""
+    for package in (ROOT / "workloads", PKG):
+        cycles = _cycles(_package_graph(package))
+        assert not cycles, cycles

@@ -215,3 +215,23 @@ def test_cpu_list_helpers():
         parse_cpu_list("3-1")
     with pytest.raises(ValueError):
         parse_cpu_list("a")
+
+
+def test_a_typo_in_a_user_override_is_reported_against_that_file(isolated_jobgen):
+    """sunspot extends aurora; a user's aurora.yaml extends the bundled one: a typo there is
+    the user file's, whichever site is rendered, and `validate` says it once."""
+    from helpers import run_jobgen
+
+    xdg = isolated_jobgen / "config" / "jobgen" / "profiles"
+    xdg.mkdir(parents=True)
+    user = xdg / "aurora.yaml"
+    user.write_text('name: aurora\nextends: aurora\nscheduler:\n  default_waltime: "01:00:00"\n')
+    env = {"XDG_CONFIG_HOME": str(isolated_jobgen / "config")}
+    for site in ("aurora", "sunspot"):
+        res = run_jobgen("render", "--site", site, "-A", "p", "--", "x", env=env)
+        assert res.returncode == 2
+        assert res.stderr == (f"jobgen: error: {user}: scheduler.default_waltime: unknown key "
+                              "(check the spelling; `jobgen schema` lists the allowed keys)\n")
+    res = run_jobgen("validate", env=env)
+    assert res.returncode == 2
+    assert (res.stdout + res.stderr).count("default_waltime") == 1, res.stdout + res.stderr

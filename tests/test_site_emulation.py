@@ -27,7 +27,7 @@ from emulation.harness import (
     run_wrapper,
     start_script,
 )
-from helpers import ROOT, SITE_PYTHON
+from helpers import ROOT, SITE_PYTHON, needs_tf
 
 from jobgen.errors import JobgenError
 from jobgen.plan.build import Plan, Request, build_plan
@@ -230,6 +230,7 @@ TF_SITES = {
 }
 
 
+@needs_tf
 @pytest.mark.parametrize("site", sorted(TF_SITES))
 def test_tensorflow_apps_run_with_the_sites_tensorflow_setup(site, tmp_path, emu_bin):
     """--framework tensorflow: the TensorFlow modules, the app's own --framework flag, the

@@ -22,12 +22,17 @@ from .cliopts import with_options_of
 from .rendering import COMMAND as _COMMAND
 from .rendering import render_command
 from .study_commands import register as register_study
+from .tables import print_table
 
 app = typer.Typer(
     no_args_is_help=True,
     help="Correct, fast batch job scripts for AI training on supercomputers.",
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    # click's own help layout: it wraps long option names instead of cutting them off
+    # (Rich's panels cut `--instances-per-device` to `--instances-per-dev…` at 80 columns),
+    # and help text is plain text, so `jobgen[report]` stays as written.
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 
 
@@ -73,6 +78,10 @@ def _console(stderr: bool = False):
 FORMAT_HELP = "table for people, json for scripts."
 SITE_COLUMNS = ("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "status",
                 "profile source", "file")
+# what a narrow terminal keeps first
+SITE_PRIORITY = ("site", "scheduler", "GPUs/node", "status", "launcher", "sub-devices",
+                 "profile source", "file")
+APP_PRIORITY = ("app", "frameworks", "batch", "configs", "model", "description")
 
 
 def _site_rows() -> list[dict[str, str]]:
@@ -105,29 +114,6 @@ def _site_rows() -> list[dict[str, str]]:
     return rows
 
 
-def _print_table(columns: tuple[str, ...], rows: list[dict[str, str]],
-                 whole: tuple[str, ...]) -> None:
-    """A Rich table whose `whole` columns never wrap (names users type); the others wrap at
-    spaces and fold words longer than the column, so a narrow terminal cuts nothing off."""
-    from rich.table import Table
-
-    table = Table()
-    for name in columns:
-        if name in whole:
-            table.add_column(name, no_wrap=True)
-        else:
-            table.add_column(name, overflow="fold")
-    from rich.text import Text
-
-    from ..shell import comment
-
-    for row in rows:
-        # Text, not markup: names and profile values are input and may hold '[' or controls
-        table.add_row(*(Text(comment(row[c]), style="red" if row[c] == "invalid" else "")
-                        for c in columns))
-    _console().print(table)
-
-
 @app.command(epilog="Examples: jobgen sites; jobgen sites --format json | jq -r '.[].site'")
 def sites(
     fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
@@ -137,7 +123,8 @@ def sites(
     if fmt is ListFormat.json:
         typer.echo(json.dumps(rows, indent=2))
     else:
-        _print_table(SITE_COLUMNS, rows, whole=("site", "scheduler", "status"))
+        print_table(SITE_PRIORITY, rows, whole=("site", "scheduler", "status"),
+                    order=SITE_COLUMNS)
 
 
 @app.command(epilog="Examples: jobgen show sunspot; jobgen show aurora --format json")
@@ -215,10 +202,11 @@ def apps(
                                 "configs": dict(a.sizes), "description": a.description,
                                 "module": a.module} for a in found], indent=2))
         return
-    _print_table(APP_COLUMNS, [{"app": a.name, "frameworks": ", ".join(a.frameworks),
+    print_table(APP_PRIORITY, [{"app": a.name, "frameworks": ", ".join(a.frameworks),
                                 "model": a.model, "batch": str(a.default_batch_size),
                                 "configs": ", ".join(n for n, _ in a.sizes),
-                                "description": a.description} for a in found], whole=("app",))
+                                "description": a.description} for a in found], whole=("app",),
+                order=APP_COLUMNS)
 
 
 def _complete_sites(incomplete: str) -> list[str]:
@@ -348,35 +336,71 @@ def diff(
     _exit_with(any(c.changes for c in comparisons))
 
 
-@app.command(epilog="Exit code 0 when clean, 1 with findings, 2 on error. Examples: jobgen "
-             "lint job.pbs (site from the jobgen header); jobgen lint my-job.slurm --site lumi; "
-             "jobgen lint job.pbs --format json")
+class Severity(str, Enum):
+    info = "info"
+    warning = "warning"
+    error = "error"
+
+
+@app.command(epilog="Exit code 0 without errors, 1 with errors (with --strict, with warnings "
+             "too), 2 on bad input. Examples: jobgen lint job.pbs (site from the jobgen header, "
+             "a `# site: NAME` line or the directives); jobgen lint my-job.slurm --site lumi "
+             "--min-severity warning; jobgen lint --explain CPU005 --site aurora")
 def lint(
-    script: Annotated[Path, typer.Argument(help="A job script, generated or hand-written.")],
+    ctx: typer.Context,
+    script: Annotated[Path | None, typer.Argument(
+        help="A job script, generated or hand-written.")] = None,
     site: Annotated[str | None, typer.Option(
-        help="Site whose rules apply (default: the site a jobgen script names).")] = None,
+        help="Site whose rules apply (default: the site the script names or its directives "
+        "point to).")] = None,
     fmt: Annotated[ReportFormat, typer.Option("--format", help="Output format.")]
     = ReportFormat.text,
+    min_severity: Annotated[Severity, typer.Option(
+        "--min-severity", help="Report findings of this severity or worse.")] = Severity.info,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Exit 1 on warnings too, not only on errors.")] = False,
+    explain_rule: Annotated[str | None, typer.Option(
+        "--explain", metavar="RULE", help="Print the rule's scope, source and fix, and the "
+        "facts it reads from --site's profile; then exit.")] = None,
 ) -> None:
-    """Check a job script against a site's rules; each finding with its line and fix."""
+    """Check a job script against a site's rules; each finding with its severity, line and fix."""
     from ..profiles.load import load_profile
+    from ..review.lint import detect_site, explain
     from ..review.lint import lint as lint_script
     from ..review.scriptparse import parse_file
 
+    if explain_rule is not None:
+        sys.stdout.write(explain(explain_rule, load_profile(site).profile if site else None))
+        return
+    if script is None:
+        _missing_argument(ctx, "script")
     parsed = parse_file(script)
-    name = site or parsed.header.site
+    name = site or detect_site(parsed)
     if not name:
-        raise JobgenError(f"{script}: which site's rules apply? add --site SITE")
-    findings = lint_script(parsed, load_profile(name).profile)
+        raise JobgenError(f"{script}: which site's rules apply? add --site SITE (or a "
+                          "`# site: NAME` line)")
+    findings = lint_script(parsed, load_profile(name).profile, min_severity.value)
+    counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
     if fmt is ReportFormat.json:
-        typer.echo(json.dumps({"script": str(script), "site": name,
+        typer.echo(json.dumps({"script": str(script), "site": name, "counts": counts,
                                "findings": [f.as_dict() for f in findings]}, indent=2))
     else:
         for f in findings:
             typer.echo(f.format(str(script)))
-        typer.echo(f"{script}: {len(findings)} problem(s) for site {name}",
-                   err=bool(findings))
-    _exit_with(bool(findings))
+        typer.echo(f"{script}: {len(findings)} finding(s) for site {name}: {counts['error']} "
+                   f"error(s), {counts['warning']} warning(s), {counts['info']} info",
+                   err=bool(counts["error"]))
+    _exit_with(bool(counts["error"] or strict and counts["warning"]))
+
+
+def _missing_argument(ctx: typer.Context, name: str) -> None:
+    """The usage error click gives for a missing argument (it is optional only for --explain)."""
+    import importlib
+
+    usage_error, _ = click_errors()
+    exceptions = importlib.import_module(usage_error.__module__)
+    param = next(p for p in ctx.command.params if p.name == name)
+    raise exceptions.MissingParameter(ctx=ctx, param=param)
 
 
 @app.command(epilog="Exit code 0 when up to date, 1 when it drifted, 2 on error. Examples: "

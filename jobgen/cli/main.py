@@ -45,6 +45,34 @@ def _usage_line(exc: Any) -> str:
     return f"{message} (see `{where} -h`)"
 
 
+_PROGRAMS = ("python", "python3", "torchrun", "bash", "sh", "./")
+
+
+def _hint(args: list[str], exc: Any) -> str:
+    """What the user probably meant, for the two usual slips: a site given without --site, and
+    a program given without `--` before it."""
+    import re
+
+    text = " ".join(exc.format_message().split())
+    command = args[0] if args else "render"
+    found = re.search(r"unexpected extra argument(?:\(s\)|s)? \((.*)\)$", text)
+    if found:
+        extra = found.group(1).split()
+        from ..profiles.load import site_names
+
+        if extra and extra[0] in site_names():
+            return f"; to name the site, write --site {extra[0]}"
+    elif type(exc).__name__ == "NoSuchOption":
+        program = [w for w in args[1:] if w.endswith(".py") or w.startswith(_PROGRAMS)]
+        extra = program[:1]
+    else:
+        return ""
+    if not extra:
+        return ""
+    shown = " ".join(extra[:3]) + (" ..." if len(extra) > 3 else "")
+    return f"; a program to launch goes after `--`: jobgen {command} [OPTIONS] -- {shown}"
+
+
 def _typer(args: list[str]) -> int:
     from .commands import app, click_errors
 
@@ -52,7 +80,7 @@ def _typer(args: list[str]) -> int:
     try:
         rc = app(args=args, prog_name="jobgen", standalone_mode=False)
     except usage_error as exc:
-        print(f"jobgen: error: {_usage_line(exc)}", file=sys.stderr)
+        print(f"jobgen: error: {_usage_line(exc)}{_hint(args, exc)}", file=sys.stderr)
         return 2
     except click_exception as exc:
         print(f"jobgen: error: {' '.join(exc.format_message().split())}", file=sys.stderr)

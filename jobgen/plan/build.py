@@ -11,7 +11,7 @@ import re
 from .. import __version__
 from ..errors import JobgenError
 from ..frozen import Frozen, field_names, replace
-from ..profiles.facts import EnvSetting, Fact
+from ..profiles.facts import EnvSetting, Fact, with_site_refs
 from ..profiles.load import LoadedProfile
 from ..profiles.walltime import parse_walltime
 from ..shell import NAME, Expand, Var, Word, join, quote, split
@@ -19,6 +19,7 @@ from .apps import App, check_app_args, load_app
 from .extras import (
     Backend,
     CopperStep,
+    FrameworkChoice,
     StageStep,
     container_prefix,
     copper_pieces,
@@ -28,7 +29,14 @@ from .extras import (
     sharing_pieces,
     stage_step,
 )
-from .launchers import LAUNCHERS, PER_NODE, LaunchArg, LaunchShape, cpus_per_rank
+from .launchers import (
+    LAUNCHERS,
+    PER_NODE,
+    LaunchArg,
+    LaunchShape,
+    cpus_per_rank,
+    framework_launcher,
+)
 from .placement import (
     Slot,
     device_blocks,
@@ -205,6 +213,8 @@ class Plan(Frozen):
     @property
     def launcher_name(self) -> str:
         """The launcher as a user knows it (`python -m torch.distributed.run` is torchrun)."""
+        if self.launcher_dialect == "spawn":  # python -m workloads.spawn
+            return str(self.launcher[2])
         return "torchrun" if self.launcher_dialect == "torchrun" else str(self.launcher[0])
 
     @property
@@ -413,7 +423,7 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     merged = [replaced.pop(v.name, v) for v in profile.env] + list(replaced.values())
     out = [
         EnvSetting(v.name, v.value, v.action, v.expand, v.why, v.source,
-                   "profile", v.unconfirmed, v.node_dir)
+                   "profile", v.unconfirmed, v.node_dir, v.make_dir)
         for v in merged
         if applies(v) and v.name not in user
     ]
@@ -525,10 +535,15 @@ def _framework_support(profile: Profile, req: Request, app: App | None) -> Fact 
     support = profile.frameworks.get(req.framework)
     if support is None:
         return None
-    if not support.available and app and req.container is None:
-        raise JobgenError(f"--framework {req.framework} --app {app.name} on {profile.name}: "
-                          f"{support.why} ({support.source}); use --framework pytorch, "
-                          "--container IMAGE, or your own program after --")
+    if not support.available and req.container is None:
+        instead = f"; instead: {support.instead}" if getattr(support, "instead", None) else ""
+        if app:
+            raise JobgenError(f"--framework {req.framework} --app {app.name} on {profile.name}: "
+                              f"{support.why} ({support.source}); use --framework pytorch, "
+                              f"--container IMAGE, or your own program after --{instead}")
+        raise JobgenError(f"--framework {req.framework} on {profile.name}: your program would run "
+                          f"without {req.framework}: {support.why} ({support.source}); run it "
+                          f"in an image that has it with --container IMAGE{instead}")
     return Fact(f"{req.framework}: " + ("available" if support.available else "not provided"),
                 support.why, support.source, "profile", support.unconfirmed)
 
@@ -649,8 +664,8 @@ def _rank_signal(profile: Profile) -> dict[str, object]:
             "rank_signal_fact": Fact(join(words), rs.why, rs.source, "profile", rs.unconfirmed)}
 
 
-def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
-    profile = loaded.profile
+def _what_runs(req: Request) -> tuple[App | None, str]:
+    """The bundled app or the user's program, and the framework it runs on."""
     if req.app and req.command:
         raise JobgenError("give either --app APP or your own program after `--`, not both")
     if not req.app and not req.command:
@@ -664,46 +679,96 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         raise JobgenError(f"app {app.name} runs on {', '.join(app.frameworks)}, not {framework}: "
                           "launch your own program after --")
     _no_empty_values(req)
-    support = _framework_support(profile, req, app)
+    return app, framework
+
+
+class _Size(Frozen):
+    """How big the job is: nodes, ranks per node and per device."""
+
+    nodes: int
+    rpn: int
+    per_dev: int
+    warning: str | None  # ranks share physical cores
+
+
+def _job_size(profile: Profile, req: Request) -> _Size:
     nodes = _nodes(profile, req)
-    rpn, per_dev, rank_warning = _ranks(profile, req)
-    # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
-    tuning: Tuning | None = tune(app, profile, req.precision) \
-        if app and framework == "pytorch" else None
-    precision = _precision(profile, req, tuning.precision if tuning else None)
+    rpn, per_dev, warning = _ranks(profile, req)
+    return _Size(nodes, rpn, per_dev, warning)
+
+
+class _Schedule(Frozen):
+    """Where and for how long the scheduler runs the job, and as whom."""
+
+    req: Request  # with a preferred queue made explicit, so the header regenerates without it
+    walltime: int
+    queue: QueueChoice
+    account: str | None
+    job_name: str
+    filesystems: tuple[str, ...]
+
+
+def _schedule(profile: Profile, req: Request, app: App | None, nodes: int) -> _Schedule:
     walltime = parse_walltime(req.walltime or profile.scheduler.default_walltime)
     if profile.scheduler.dialect == "none" and req.walltime:
         raise JobgenError(f"{profile.name} has no scheduler to enforce --walltime: drop it")
-    queue_choice = _queue(profile, nodes, walltime, req)
-    queue = queue_choice.queue
+    choice = _queue(profile, nodes, walltime, req)
+    queue = choice.queue
     if queue is not None and req.queue is None and queue.name in req.queue_preference:
         req = replace(req, queue=queue.name)  # the header regenerates without it
-    account = _account(profile, req)
-    job_name = _job_name(req, app)
-    filesystems = _filesystems(profile, req)
+    return _Schedule(req, walltime, choice, _account(profile, req), _job_name(req, app),
+                     _filesystems(profile, req))
 
-    extra_env: list[EnvSetting] = []
-    extra_modules: list[Fact] = []
-    copper = None
-    exclude: frozenset[int] = frozenset()
+
+class _Extras(Frozen):
+    """What the request adds to the site's setup: Copper, a framework variant, device
+    sharing, staged data."""
+
+    copper: CopperStep | None
+    modules: tuple[Fact, ...]  # loaded for them (Copper's module)
+    exclude: frozenset[int]  # cores no rank may use (Copper's service cores)
+    choice: FrameworkChoice
+    shared: _Sharing
+    stage: StageStep | None
+
+
+def _extras(profile: Profile, req: Request, app: App | None, framework: str,
+            size: _Size) -> _Extras:
+    copper, modules, exclude = None, (), frozenset()
     if req.copper:
         copper, copper_module = copper_pieces(profile, req.copper_paths)
-        extra_modules.append(copper_module)
+        modules = (copper_module,)
         exclude = frozenset(profile.copper.service_cores) if profile.copper else exclude
     elif req.copper_paths:
         raise JobgenError("--copper-path goes with --copper")
     choice = framework_choice(profile, req.framework_module, app is not None, framework)
-    shared = _sharing(profile, req, app is not None, nodes, rpn, per_dev, choice.backend)
+    shared = _sharing(profile, req, app is not None, size.nodes, size.rpn, size.per_dev,
+                      choice.backend)
     stage = stage_step(profile, req.stage, req.stage_to)
+    return _Extras(copper, modules, exclude, choice, shared, stage)
 
+
+class _Placement(Frozen):
+    """Which cores and device each local rank gets, and how it is told."""
+
+    slots: tuple[Slot, ...]
+    binding: Fact
+    mask_variable: str | None
+    selection: Fact | None  # how each rank comes to use its device
+    env: tuple[EnvSetting, ...]  # the variables the device layout and sharing need
+    recipe_env: tuple[EnvVar, ...]  # the layout's and binding recipe's profile settings
+
+
+def _placement(profile: Profile, size: _Size, framework: str, extras: _Extras) -> _Placement:
+    rpn, per_dev, exclude = size.rpn, size.per_dev, extras.exclude
     slots, recipe = place(profile, rpn, per_dev, framework, exclude)
     mask_variable = (
         profile.gpu_affinity.variable if profile.gpu_affinity.scheme == "mask" else None)
-    ndev = profile.devices_per_node
     selection, selection_env, layout_env = device_selection(profile, rpn, per_dev,
                                                             mask_variable)
-    extra_env += selection_env  # JOBGEN_RANKS_PER_DEVICE where every device is visible
-    extra_env += [e for e in shared.env if e.name not in {v.name for v in selection_env}]
+    selected = {v.name for v in selection_env}
+    # JOBGEN_RANKS_PER_DEVICE where every device is visible, then the sharing settings
+    env = (*selection_env, *(e for e in extras.shared.env if e.name not in selected))
     b = profile.cpu_binding
     if recipe is not None:
         binding = Fact(f"{b.style}: documented recipe for {rpn} ranks per node", recipe.why,
@@ -713,136 +778,207 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         if exclude:
             how += f", clear of Copper's service cores {sorted(exclude)}"
         binding = Fact(f"{b.style}: {how}", b.why, b.source, "plan", b.unconfirmed)
+    recipe_env = (*layout_env, *(recipe.extra_env if recipe else ()))
+    return _Placement(tuple(slots), binding, mask_variable, selection, env, recipe_env)
 
-    recipe_env = layout_env + (list(recipe.extra_env) if recipe else [])
-    env = _env(profile, req, nodes, precision, framework, choice.ipex, recipe_env, extra_env)
+
+def _environment(profile: Profile, req: Request, size: _Size, precision: str, framework: str,
+                 extras: _Extras, placed: _Placement) -> tuple[EnvSetting, ...]:
+    """The job's variables; for TensorFlow, Horovod's thread pinned beside each rank."""
+    env = _env(profile, req, size.nodes, precision, framework, extras.choice.ipex,
+               list(placed.recipe_env), list(placed.env))
+    slots = placed.slots
     if framework == "tensorflow" and not any(e.name == "HOROVOD_THREAD_AFFINITY" for e in env) \
             and all(s.cpus for s in slots):
         env += (EnvSetting("HOROVOD_THREAD_AFFINITY", ",".join(str(s.cpus[0]) for s in slots),
                            "set", False, "Horovod's background thread of each local rank on the "
                            "first core of that rank (one core per local rank, comma-separated)",
-                           HOROVOD_AFFINITY_SOURCE, "plan", b.unconfirmed),)
+                           HOROVOD_AFFINITY_SOURCE, "plan", profile.cpu_binding.unconfirmed),)
+    return env
+
+
+class _Launch(Frozen):
+    """The launcher line that starts every rank through the wrapper."""
+
+    shape: LaunchShape
+    args: tuple[LaunchArg, ...]
+    words: tuple[Word, ...]
+    fact: Fact | None  # the launcher command and why (--python's torchrun)
+
+
+def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras: _Extras,
+            slots: tuple[Slot, ...], env: tuple[EnvSetting, ...]) -> _Launch:
     forwarded: tuple[str, ...] = ()
     if profile.launcher.master.method != "localhost":
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
         # the bundled app's package, put on PYTHONPATH by the script
         names += ["PYTHONPATH"] if app else []
         forwarded = tuple(dict.fromkeys(names))
-    rs_cores = len(device_blocks(profile, usable_cores(profile, exclude))[0]) \
-        if resource_set_per_device(profile, per_dev) else 0
-    shape = LaunchShape(nodes, rpn, tuple(slots), ndev, forwarded, rs_cores)
-    launch_args = tuple(LAUNCHERS[profile.launcher.dialect](profile, shape))
-    launch_command, launcher_fact = launcher_words(profile, req.python)
-    launcher: list[Word] = [*launch_command]
-    for arg in launch_args:
-        launcher += arg.words
-    launcher.append(Var("JOBGEN_WRAPPER"))
+    rs_cores = len(device_blocks(profile, usable_cores(profile, extras.exclude))[0]) \
+        if resource_set_per_device(profile, size.per_dev) else 0
+    shape = LaunchShape(size.nodes, size.rpn, slots, profile.devices_per_node, forwarded,
+                        rs_cores)
+    args = tuple(LAUNCHERS[profile.launcher.dialect](profile, shape))
+    command, fact = launcher_words(profile, req.python)
+    words: list[Word] = [*command]
+    for arg in args:
+        words += arg.words
+    words.append(Var("JOBGEN_WRAPPER"))
+    return _Launch(shape, args, tuple(words), fact)
 
-    pre = profile.scheduler.preemption
-    signals, preempt_fact, warn = _preemption(profile, req, app)
-    master_port = _master_port(profile, env)
-    env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
-    job = JobShape(nodes, rpn, cpus_per_rank(profile, shape), ndev, walltime, queue, account,
-                   job_name, filesystems, _alloc_flags(profile, shared.method, stage), req.requeue,
-                   queue_choice.reason, warn)
-    directives = tuple(DIALECTS[profile.scheduler.dialect](profile, job))
-    modules = _modules(profile, choice.module_line, framework)
+
+class _Program(Frozen):
+    """What every rank runs, its checks before the launch, and the instances' summary."""
+
+    command: tuple[Word, ...]
+    setup: ProgramSetup | None
+    summary: tuple[Word, ...]
+    app_defaults: tuple[Fact, ...]  # the app's tuned defaults and loader workers, why
+    modules: tuple[Fact, ...]  # the container runtime's module, if the program needs one
+
+
+def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | None,
+             precision: str, extras: _Extras, slots: tuple[Slot, ...], rpn: int) -> _Program:
+    shared = extras.shared
     prefix, inner_python, container_module = container_prefix(profile, req.container)
-    modules += tuple(extra_modules) + ((container_module,) if container_module else ())
     ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
     backend_args = ("--dist-backend", shared.backend.name) \
         if shared.backend.app_flag and shared.backend.name else ()
+    stack_args = backend_args + extras.choice.app_args + ckpt
     app_defaults: tuple[Fact, ...] = ()
-    stack_args = backend_args + choice.app_args + ckpt
     if app is not None and tuning is not None:
-        workers, workers_fact = loader_workers(profile, slots, rpn)
+        workers, workers_fact = loader_workers(profile, list(slots), rpn)
         stack_args += tuning.args + workers
         app_defaults = (*tuning.facts, workers_fact)
-    program = _program_argv(profile, req, app, precision, stack_args, stage)
+    argv = _program_argv(profile, req, app, precision, stack_args, extras.stage)
     python = _python(profile, req, inner_python)
-    command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()),
-                                 *program)
-    setup = program_setup(app, python, bool(req.python), tuple(prefix), program)
+    command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()), *argv)
+    setup = program_setup(app, python, bool(req.python), tuple(prefix), argv,
+                          profile.launcher.dialect == "spawn")
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
         summary = (*prefix, python, "-m", "workloads.summarize",
                    "--expect", str(shared.instances), Expand("${JOBGEN_DIR}/results"))
+    return _Program(command, setup, summary, app_defaults,
+                    (container_module,) if container_module else ())
+
+
+def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
+              sched: _Schedule, extras: _Extras) -> tuple[str, ...]:
+    """What the user should know before submitting: each one line in the script's header."""
     warnings = [*_environment_warnings(profile, req, app)]
-    if rank_warning:
-        warnings.append(rank_warning)
+    if size.warning:
+        warnings.append(size.warning)
     if profile.status == "decommissioned":
         warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
-    if queue_choice.warning:
-        warnings.append(queue_choice.warning)
+    queue = sched.queue.queue
+    if sched.queue.warning:
+        warnings.append(sched.queue.warning)
     if queue is not None and queue.unconfirmed:
         warnings.append(f"queue {queue.name}: {queue.unconfirmed}")
-    if stage:
-        warnings += stage.warnings
-    if account and profile.scheduler.dialect == "none":
+    if extras.stage:
+        warnings += extras.stage.warnings
+    if sched.account and profile.scheduler.dialect == "none":
         warnings.append(f"{profile.name} has no scheduler: --account is not used")
+    shared = extras.shared
     if shared.method and profile.device_sharing and profile.device_sharing.unconfirmed:
         flag = "--instances-per-device" if shared.instances else "--ranks-per-device"
         warnings.append(f"{flag}: {profile.device_sharing.unconfirmed}")
+    return tuple(warnings)
+
+
+def _site_fields(loaded: LoadedProfile, req: Request) -> dict[str, object]:
+    """Plan fields that come from the site alone: the header's, the scheduler's and
+    launcher's dialects, the rank variables and where the rendezvous address comes from."""
+    profile = loaded.profile
+    return dict(
+        version=__version__, site=profile.name, profile_digest=loaded.digest,
+        profile_layer=loaded.file.layer, status=profile.status,
+        regenerate=req.command_line(), dialect=profile.scheduler.dialect,
+        directive_prefix=PREFIX[profile.scheduler.dialect], shell=profile.scheduler.shell,
+        device_kind=profile.device_kind, launcher_dialect=profile.launcher.dialect,
+        rank_env=profile.launcher.rank_env, master=profile.launcher.master)
+
+
+def _extras_fields(extras: _Extras) -> dict[str, object]:
+    """Plan fields of the request's extras: sharing, backend, Copper, staging, variant."""
+    shared = extras.shared
+    return dict(
+        sharing=shared.method, instances=shared.instances, backend=shared.backend.name,
+        backend_fact=shared.backend.fact, sharing_fact=shared.fact, copper=extras.copper,
+        stage=extras.stage, framework_variant=extras.choice.fact)
+
+
+def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
+    """Decide, step by step, everything the script does; each step checks its part of the
+    request and refuses, with one line, what the site cannot run."""
+    profile = loaded.profile
+    app, framework = _what_runs(req)
+    support = _framework_support(profile, req, app)
+    profile = framework_launcher(profile, framework)  # e.g. no torchrun for TensorFlow
+    size = _job_size(profile, req)
+    # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
+    tuning: Tuning | None = tune(app, profile, req.precision) \
+        if app and framework == "pytorch" else None
+    precision = _precision(profile, req, tuning.precision if tuning else None)
+    sched = _schedule(profile, req, app, size.nodes)
+    req = sched.req
+    extras = _extras(profile, req, app, framework, size)
+    placed = _placement(profile, size, framework, extras)
+    env = _environment(profile, req, size, precision, framework, extras, placed)
+    launch = _launch(profile, req, app, size, extras, placed.slots, env)
+    signals, preempt_fact, warn = _preemption(profile, req, app)
+    master_port = _master_port(profile, env)
+    env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
+    job = JobShape(size.nodes, size.rpn, cpus_per_rank(profile, launch.shape),
+                   profile.devices_per_node, sched.walltime, sched.queue.queue, sched.account,
+                   sched.job_name, sched.filesystems,
+                   _alloc_flags(profile, extras.shared.method, extras.stage), req.requeue,
+                   sched.queue.reason, warn)
+    program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn)
+    modules = (*_modules(profile, extras.choice.module_line, framework), *extras.modules,
+               *program.modules)
+    pre = profile.scheduler.preemption
     return Plan(
-        version=__version__,
-        site=profile.name,
-        profile_digest=loaded.digest,
-        profile_layer=loaded.file.layer,
-        status=profile.status,
-        regenerate=req.command_line(),
-        dialect=profile.scheduler.dialect,
-        directive_prefix=PREFIX[profile.scheduler.dialect],
-        shell=profile.scheduler.shell,
-        nodes=nodes,
-        ranks_per_node=rpn,
-        ranks_per_device=per_dev,
-        world_size=1 if shared.instances else nodes * rpn,
-        queue=queue.name if queue else None,
-        walltime=walltime,
-        account=account,
-        job_name=job_name,
+        **_site_fields(loaded, req),
+        nodes=size.nodes,
+        ranks_per_node=size.rpn,
+        ranks_per_device=size.per_dev,
+        world_size=1 if extras.shared.instances else size.nodes * size.rpn,
+        queue=sched.queue.queue.name if sched.queue.queue else None,
+        walltime=sched.walltime,
+        account=sched.account,
+        job_name=sched.job_name,
         precision=precision,
-        device_kind=profile.device_kind,
         framework=framework,
-        directives=directives,
+        directives=tuple(DIALECTS[profile.scheduler.dialect](profile, job)),
         modules=modules,
         python_setup=_python_setup(profile),
-        env=env,
-        slots=tuple(slots),
-        binding=binding,
-        mask_variable=mask_variable,
-        device_selection=selection,
-        rank_env=profile.launcher.rank_env,
-        master=profile.launcher.master,
-        launcher=tuple(launcher),
-        launch_args=launch_args,
-        command=command,
+        env=with_site_refs(env),
+        slots=placed.slots,
+        binding=placed.binding,
+        mask_variable=placed.mask_variable,
+        device_selection=placed.selection,
+        launcher=launch.words,
+        launch_args=launch.args,
+        command=program.command,
         app=app.name if app else None,
-        sharing=shared.method,
-        instances=shared.instances,
-        backend=shared.backend.name,
-        backend_fact=shared.backend.fact,
-        sharing_fact=shared.fact,
-        summary=summary,
-        threads_per_process=_threads(profile, slots, rpn, exclude),
-        per_node=tuple(PER_NODE[profile.launcher.dialect](profile, nodes)),
-        copper=copper,
-        stage=stage,
-        framework_variant=choice.fact,
+        **_extras_fields(extras),
+        summary=program.summary,
+        threads_per_process=_threads(profile, list(placed.slots), size.rpn, extras.exclude),
+        per_node=tuple(PER_NODE[profile.launcher.dialect](profile, size.nodes)),
         framework_support=support,
-        devices_per_node=visible_devices(profile, rpn, per_dev),
+        devices_per_node=visible_devices(profile, size.rpn, size.per_dev),
         signals=signals,
         preemption=preempt_fact,
         requeue=req.requeue,
         requeue_method=pre.requeue if pre else "none",
         master_port=master_port,
-        launcher_dialect=profile.launcher.dialect,
         **_rank_signal(profile),
         node_dirs=tuple(Var(e.name) for e in env if e.node_dir),
-        warnings=tuple(warnings),
-        notes=(queue_choice.reason,) if queue_choice.reason else (),
-        launcher_fact=launcher_fact,
-        program=setup,
-        app_defaults=app_defaults,
+        warnings=_warnings(profile, req, app, size, sched, extras),
+        notes=(sched.queue.reason,) if sched.queue.reason else (),
+        launcher_fact=launch.fact,
+        program=program.setup,
+        app_defaults=program.app_defaults,
     )
-

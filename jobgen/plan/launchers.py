@@ -40,6 +40,8 @@ class LaunchShape(Frozen):
 
 #: `python -m torch.distributed.run` is torchrun, bound to that Python (--python on torchrun sites)
 TORCHRUN_MODULE = "torch.distributed.run"
+#: jobgen's own process spawner (workloads/spawn.py): torchrun's job on one machine, no torch
+SPAWN_MODULE = "workloads.spawn"
 
 LauncherFn = Callable[["Profile", LaunchShape], list[LaunchArg]]
 LAUNCHERS: Registry[LauncherFn] = Registry()
@@ -198,6 +200,29 @@ def _torchrun(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
     ] + _profile_args(profile)
 
 
+@launcher("spawn")
+def _spawn(profile: Profile, shape: LaunchShape) -> list[LaunchArg]:
+    return [
+        _arg(profile, "ranks on this machine", f"--nproc-per-node={shape.ranks_per_node}"),
+    ] + _profile_args(profile)
+
+
+def framework_launcher(profile: Profile, framework: str) -> Profile:
+    """The profile with `frameworks.F.launcher` as its launcher, where the site starts this
+    framework's ranks differently (a TensorFlow environment has no torchrun)."""
+    support = profile.frameworks.get(framework)
+    own = getattr(support, "launcher", None) if support is not None else None
+    if own is None:
+        return profile
+    if isinstance(profile, dict):  # the render path's records
+        from ..profiles.records import ProfileRecord
+
+        return ProfileRecord({**profile, "launcher": own})
+    import dataclasses
+
+    return dataclasses.replace(profile, launcher=own)
+
+
 PerNodeFn = Callable[["Profile", int], list[Word]]
 # How a launcher runs one task on each node (MPS daemons, data staging).
 PER_NODE: Registry[PerNodeFn] = Registry()
@@ -234,5 +259,6 @@ def _openmpi_per_node(profile: Profile, nodes: int) -> list[Word]:
 
 
 @per_node("torchrun")
+@per_node("spawn")
 def _torchrun_per_node(profile: Profile, nodes: int) -> list[Word]:
     return []  # one machine: run the command directly

@@ -22,8 +22,8 @@ from __future__ import annotations
 from ..frozen import Frozen
 from ..profiles.facts import Fact
 from ..shell import Word
-from .apps import App
-from .launchers import TORCHRUN_MODULE
+from .apps import App, workloads_dir
+from .launchers import SPAWN_MODULE, TORCHRUN_MODULE
 
 TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.profiles.records)
@@ -57,6 +57,10 @@ def launcher_words(profile: Profile, python: str | None) -> tuple[tuple[str, ...
                            f"`{launcher.command}` on PATH: the ranks run under the same Python "
                            "and torch as the program", "PT torchrun (python -m "
                            "torch.distributed.run)", "command line (--python)")
+    if launcher.dialect == "spawn":
+        words = (python or launcher.command, "-m", SPAWN_MODULE)
+        return words, Fact(" ".join(words), launcher.why, launcher.source, "profile",
+                           launcher.unconfirmed)
     return (launcher.command,), Fact(launcher.command, launcher.why, launcher.source, "profile",
                                      launcher.unconfirmed)
 
@@ -69,12 +73,28 @@ def _python_check(python: str) -> Check:
                  "the Python given with --python is on PATH after the module loads")
 
 
+def _package_facts(package: str) -> tuple[Check, Fact]:
+    check = Check(("test", "-f", f"{package}/__init__.py"),
+                  f"the workloads package jobgen rendered for is gone ({package}): "
+                  "reinstall jobgen or render the script again",
+                  "the package jobgen read the app's manifest and parser from")
+    fact = Fact(f"package {package} copied to $JOBGEN_DIR/python, first on PYTHONPATH",
+                "the job's Python need not have jobgen installed; only this package is put on "
+                "the path, so the job's torch and numpy stay its own, and it is the version "
+                "whose argument parser checked --app-args",
+                "installed workloads package (found without importing it)", "computed by jobgen")
+    return check, fact
+
+
 def program_setup(app: App | None, python: str, explicit_python: bool,
-                  prefix: tuple[Word, ...], program: tuple[Word, ...]) -> ProgramSetup:
+                  prefix: tuple[Word, ...], program: tuple[Word, ...],
+                  spawner: bool = False) -> ProgramSetup:
     """Package, checks and facts for the request's program.
 
     ``prefix`` runs the program (the container's exec, or nothing); ``program`` is what it
     runs: the user's command, or for a bundled app its arguments after ``-m MODULE``.
+    ``spawner``: the ranks start with ``python -m workloads.spawn``, which needs the package
+    on PYTHONPATH for a program of the user's too.
     """
     checks: list[Check] = []
     if explicit_python and not prefix:
@@ -88,24 +108,26 @@ def program_setup(app: App | None, python: str, explicit_python: bool,
         elif isinstance(first, str) and first:
             checks.append(Check(("command", "-v", first), f"{first} is not found",
                                 "the program's command exists on the batch node"))
+        found = workloads_dir() if spawner else None
+        extra: list[Fact] = []
+        if found is not None:
+            check, fact = _package_facts(str(found))
+            checks.insert(0, check)
+            extra.append(Fact(fact.text, f"{SPAWN_MODULE} starts the ranks: " + fact.why,
+                              fact.source, fact.layer))
         facts = tuple(Fact(c.failure, c.why, "request", "computed by jobgen") for c in checks)
-        return ProgramSetup(None, tuple(checks), None, facts)
+        return ProgramSetup(str(found) if found else None, tuple(checks), None,
+                            (*extra, *facts))
     package = str(app.package_dir)
-    checks.append(Check(("test", "-f", f"{package}/__init__.py"),
-                        f"the workloads package jobgen rendered for is gone ({package}): "
-                        "reinstall jobgen or render the script again",
-                        "the package jobgen read the app's manifest and parser from"))
+    check, package_fact = _package_facts(package)
+    checks.append(check)
     where = " in the container" if prefix else ""
     app_check = Check((*prefix, python, "-m", app.module, "--check", *program),
                       f"{app.module} cannot start under {python}{where}",
                       "the app imports with its framework and accepts its arguments, in the "
                       "job's environment (and container), before any rank starts")
     facts = [
-        Fact(f"package {package} copied to $JOBGEN_DIR/python, first on PYTHONPATH",
-             "the job's Python need not have jobgen installed; only this package is put on "
-             "the path, so the job's torch and numpy stay its own, and it is the version "
-             "whose argument parser checked --app-args",
-             "installed workloads package (found without importing it)", "computed by jobgen"),
+        package_fact,
         *(Fact(c.failure, c.why, "request", "computed by jobgen") for c in checks),
         Fact(f"{app.module} --check", app_check.why, "workloads/runtime/cli.py (--check)",
              "computed by jobgen"),

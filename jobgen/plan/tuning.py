@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.profiles.
 
     from ..profiles.model import Profile
 
-MEASUREMENTS = "jobgen H100 measurements 2026-11-23 (shared/measurements/h100-2026-11-23.md)"
+MEASUREMENTS = "jobgen H100 measurements 2026-11-23 (docs/measurements/h100-2026-11-23.md)"
 # The H100 runs used AdamW's default implementation, which is foreach for GPU tensors.
 OPTIMIZER_EVIDENCE = ("the measured runs used AdamW's default implementation, foreach on CUDA "
                       "(fused: not measured)")

@@ -3,8 +3,12 @@ its public source, the layer it came from and, where no source confirmed it, why
 
 from __future__ import annotations
 
-from ..frozen import Frozen
+import re
+
+from ..frozen import Frozen, replace
 from ..shell import Expand, quote
+
+_SCHEDULER_PREFIXES = ("SLURM_", "PBS_", "COBALT_", "LSB_", "LS_")
 
 
 class Fact(Frozen):
@@ -29,6 +33,14 @@ class EnvSetting(Frozen):
     layer: str
     unconfirmed: str | None = None
     node_dir: bool = False  # a node-local directory: created on every node, removed at exit
+    make_dir: bool = False  # a shared directory: created once before the launch, kept
+    # Variables the value takes from the site's environment, comma-separated (with_site_refs)
+    site_references: str = ""
+
+    @property
+    def make_dir_line(self) -> str:
+        """`mkdir -p "$NAME"` for a directory the script makes and keeps ('' otherwise)."""
+        return f'mkdir -p "${{{self.name}}}"' if self.make_dir else ""
 
     @property
     def literal_dollar(self) -> bool:
@@ -43,3 +55,17 @@ class EnvSetting(Frozen):
         if self.action == "prepend":
             return f'export {self.name}={value}"${{{self.name}:+:${self.name}}}"'
         return f"export {self.name}={value}"
+
+
+def with_site_refs(env: tuple[EnvSetting, ...]) -> tuple[EnvSetting, ...]:
+    """Each expanded value's references to variables neither the script sets nor the scheduler
+    or the login provides (USER, HOME, SLURM_*, PBS_*, ...): a module or the system sets them,
+    where shellcheck cannot see it (SC2153), so the template notes them."""
+    assigned = {e.name for e in env if e.action != "unset"}
+    out = []
+    for e in env:
+        names = re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", e.value or "") if e.expand else []
+        refs = [n for n in dict.fromkeys(names) if n not in assigned | {"USER", "HOME"}
+                and not n.startswith(_SCHEDULER_PREFIXES)]
+        out.append(replace(e, site_references=", ".join(refs)) if refs else e)
+    return tuple(out)

@@ -226,32 +226,56 @@ def _adapter():
     return _ADAPTER
 
 
-def schema_problems(data: dict[str, Any]) -> list[str]:
-    """Every schema problem of a merged profile, as 'field.path: problem'."""
+def _schema_errors(data: dict[str, Any]) -> list[tuple[tuple[Any, ...], str]]:
     from pydantic import ValidationError
 
     try:
         _adapter().validate_python(data)
     except ValidationError as exc:
-        out = []
-        for err in exc.errors():
-            loc, msg = _pydantic_message(err)
-            out.append(f"{_field_path(loc, data)}: {msg}")
-        return out
+        return [_pydantic_message(err) for err in exc.errors()]
     return []
+
+
+def _at(raw: Any, loc: tuple[Any, ...]) -> tuple[bool, Any]:
+    """(whether one file's own data holds `loc`, the value there)."""
+    node = raw
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            return False, None
+    return True, node
+
+
+def _owner(chain: FileChain, loc: tuple[Any, ...]) -> Path:
+    """The file that wrote the merged value at `loc`: mappings merge key by key, so follow the
+    path down through the files that hold it; a list or a value belongs whole to the most
+    derived file that holds it; a missing key to the mapping's most derived file."""
+    holders = list(zip(chain.files, chain.raws, strict=True))
+    for n in range(1, len(loc) + 1):
+        found = [(pf, raw) for pf, raw in holders if _at(raw, loc[:n])[0]]
+        if not found:
+            break
+        holders = found
+        if not isinstance(_at(holders[0][1], loc[:n])[1], dict):
+            break
+    return holders[0][0].path
+
+
+def chain_problems(chain: FileChain) -> list[str]:
+    """Every schema problem of a merged profile as 'file: field: problem', naming the file of
+    the chain that wrote the value (a typo in a user profile that `extends` a bundled one is
+    that user file's, not the bundled profile's that extends it in turn)."""
+    out = []
+    for loc, msg in _schema_errors(chain.merged):
+        out.append(f"{_owner(chain, loc)}: {_field_path(loc, chain.merged)}: {msg}")
+    return out
 
 
 def from_validated(data: dict[str, Any]) -> Profile:
     return _adapter().validate_python(data)
-
-
-def validate_data(data: dict[str, Any], path: Path) -> Profile:
-    """Schema-validate a merged profile; one line naming file, field and problem on failure."""
-    problems = schema_problems(data)
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise JobgenError(f"{path}: {problems[0]}{more}")
-    return from_validated(data)
 
 
 def json_schema() -> dict[str, Any]:
@@ -315,7 +339,8 @@ def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | Non
         if light:
             from .records import profile_record
 
-            canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+            rendered = {k: v for k, v in data.items() if k not in LINT_ONLY}
+            canonical = json.dumps(rendered, sort_keys=True, separators=(",", ":"))
             if cache.sha256(canonical.encode()) != entry["digest"] or _has_control(data):
                 return None
             profile = profile_record(data)
@@ -323,7 +348,8 @@ def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | Non
             from .model import Profile
 
             profile = from_dict(Profile, data)
-            if digest_of(profile) != entry["digest"] or semantic_problems(profile, start.path):
+            if digest_of(profile) != entry["digest"] or _lint_digest(data) != \
+                    entry["lint_digest"] or semantic_problems(profile, start.path):
                 return None
     except Exception:  # an entry is untrusted data: any failure at all means rebuild
         return None
@@ -341,6 +367,7 @@ def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str
         "digest": loaded.digest,
         "profile": dataclasses.asdict(loaded.profile),
     }
+    entry["lint_digest"] = _lint_digest(entry["profile"])
     cache.write(_entry_name(loaded.file, head), entry)
 
 
@@ -393,10 +420,24 @@ def _has_control(data: Any) -> bool:
     return False
 
 
+# Profile fields only `jobgen lint` reads (model.py, "facts lint reads").
+LINT_ONLY = frozenset({"partition_families", "env_sets", "device_hierarchy", "container_facts"})
+
+
+def _lint_digest(data: dict[str, Any]) -> str:
+    """The facts only lint reads, which `digest_of` leaves out: an edited cache entry must
+    not change them either."""
+    facts = {k: v for k, v in data.items() if k in LINT_ONLY}
+    return cache.sha256(json.dumps(facts, sort_keys=True, separators=(",", ":")).encode())
+
+
 def digest_of(profile: Profile) -> str:
     import dataclasses  # the model's own; a warm render compares the cached digest
 
-    canonical = json.dumps(dataclasses.asdict(profile), sort_keys=True, separators=(",", ":"))
+    # Facts only lint reads cannot change a render: a script rendered before they were added
+    # is still up to date (`jobgen verify`).
+    data = {k: v for k, v in dataclasses.asdict(profile).items() if k not in LINT_ONLY}
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return cache.sha256(canonical.encode())
 
 
@@ -407,6 +448,7 @@ class FileChain(Frozen):
     files: list[ProfileFile]  # this profile first
     merged: dict[str, Any]
     blobs: list[bytes]  # the files' bytes, in chain order
+    raws: list[dict[str, Any]]  # each file's own data, in chain order
     extends: dict[str, str | None]  # each file's own `extends`, by path
 
 
@@ -432,6 +474,7 @@ def load_file_chain(start: ProfileFile) -> FileChain:
         files=files,
         merged=merged,
         blobs=[raw[pf.path][0] for pf in files],
+        raws=[raw[pf.path][1] for pf in files],
         extends={str(pf.path): raw[pf.path][1].get("extends") for pf in files},
     )
 
@@ -456,7 +499,11 @@ def load_profile_file(start: ProfileFile, use_cache: bool = True,
         if cached is not None:
             return cached
     chain = load_file_chain(start)
-    profile = validate_data(chain.merged, start.path)
+    problems = chain_problems(chain)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise JobgenError(f"{problems[0]}{more}")
+    profile = from_validated(chain.merged)
     problems = semantic_problems(profile, start.path)
     if problems:
         raise JobgenError(f"{start.path}: {problems[0]}")

@@ -96,7 +96,7 @@ ExpandablePath = Annotated[str, _Matches(
 SITE_NAME = _Matches(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,62}", "a site name (letters, digits, _.-)")
 Precision = Literal["fp32", "tf32", "bf16", "fp16"]
 Dialect = Literal["pbs", "slurm", "lsf", "cobalt", "none"]
-LauncherDialect = Literal["pals", "srun", "jsrun", "mpich", "openmpi", "torchrun"]
+LauncherDialect = Literal["pals", "srun", "jsrun", "mpich", "openmpi", "torchrun", "spawn"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -429,6 +429,9 @@ class EnvVar(Sourced):
     # The value is a directory on node-local storage: the script creates it once on every node
     # before the launch and removes it at exit (MIOpen's caches on LUMI's /tmp).
     node_dir: StrictBool = False
+    # The value is a directory on storage every node sees (a cache on scratch): the script makes
+    # it once before the launch (mkdir -p) and keeps it (LUMI's TORCH_HOME).
+    make_dir: StrictBool = False
     # The documented set this variable belongs to when the set is essential (e.g. "oneCCL
     # minimal set"): lint reports a script that drops a member.
     required: str | None = None
@@ -472,6 +475,12 @@ class FrameworkSupport(Sourced):
     brings the framework; available: the note shows in `explain`."""
 
     available: StrictBool = True
+    # Where unavailable: the documented way to run this framework here instead, said in the
+    # refusal (e.g. the site's own image with it, for --container).
+    instead: str | None = None
+    # How this framework's ranks start where the profile's launcher does not suit it (a
+    # TensorFlow environment has no torchrun): replaces `launcher` for --framework F.
+    launcher: Launcher | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -487,6 +496,106 @@ class Copper(Sourced):
     stop: Token
     mount: ExpandablePath
     service_cores: list[NonNegInt] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- facts lint reads
+
+# Optional facts a profile may carry beyond what render needs; `jobgen lint` reads them to
+# decide which of its rules apply to a hand-written script and with which numbers.
+@dataclass(frozen=True, kw_only=True)
+class FamilyNode:
+    """The hardware of a partition family whose nodes differ from the profile's `node`."""
+
+    __pydantic_config__ = FORBID
+    sockets: Annotated[int, STRICT, Ge(1), Le(64)]
+    cores_per_socket: Annotated[int, STRICT, Ge(1), Le(4096)]
+    threads_per_core: Annotated[int, STRICT, Ge(1), Le(16)] = 1
+    devices: NonNegInt = 0  # GPU devices a program sees per node; 0: CPU only
+    reserved_cores: list[NonNegInt] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartitionFamily(Sourced):
+    """Partitions (queues) on one kind of node, each allocated by node (`exclusive`: the job
+    has, and is billed for, whole nodes) or by resources (`shared`: nodes shared with other
+    jobs, billed for what is asked)."""
+
+    name: Token
+    partitions: dict[Token, Literal["exclusive", "shared"]]
+    node: FamilyNode | None = None  # None: the profile's node
+
+
+@dataclass(frozen=True, kw_only=True)
+class EnvSet(Sourced):
+    """Variables the site's documentation asks for together, for the programs that use one
+    communication library: `oneccl`, `nccl`, `rccl` (their collectives), `miopen` (AMD's
+    deep-learning kernels), or `ai` (any AI framework)."""
+
+    name: NonEmptyStr
+    applies_to: Literal["oneccl", "nccl", "rccl", "miopen", "ai"]
+    members: list[Identifier]
+    min_nodes: PositiveInt | None = None
+    # Modules that provide the same settings: a script loading one needs none of the members.
+    unless_modules: list[Token] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HierarchyMode(Sourced):
+    name: Literal["FLAT", "COMPOSITE"]
+    devices: PositiveInt  # devices a program sees per node in this mode
+
+
+@dataclass(frozen=True, kw_only=True)
+class HierarchyFlag(Sourced):
+    """A launcher flag that fails under some device hierarchy modes."""
+
+    flag: Token
+    fails_under: list[Literal["FLAT", "COMPOSITE"]]
+    error: NonEmptyStr  # what the launch prints
+
+
+@dataclass(frozen=True, kw_only=True)
+class HierarchyWrapper(Sourced):
+    """A per-rank device wrapper that needs one hierarchy mode, and the modules with which
+    the documentation advises against it."""
+
+    name: Token
+    requires: Literal["FLAT", "COMPOSITE"]
+    advised_against_with: list[Token] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeviceHierarchy(Sourced):
+    """Intel GPUs: FLAT (every tile a device) or COMPOSITE (every GPU a device)."""
+
+    variable: Identifier
+    default: Literal["FLAT", "COMPOSITE"]  # without the variable or a module setting it
+    modules: dict[Token, Literal["FLAT", "COMPOSITE"]] = field(default_factory=dict)
+    modes: list[HierarchyMode] = field(default_factory=list)
+    launcher_flags: list[HierarchyFlag] = field(default_factory=list)
+    wrappers: list[HierarchyWrapper] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Runscript(Sourced):
+    """What an image's runscript (`singularity run`, `apptainer run`) does to the
+    environment: it copies the variables in `copies` (source -> target) before the program."""
+
+    image_prefix: ExpandablePath
+    copies: dict[Identifier, Identifier]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContainerFacts(Sourced):
+    """How containers must run on the compute nodes."""
+
+    # Flags the container runtime needs on compute nodes (Polaris: exec --fakeroot).
+    compute_node_flags: list[Token] = field(default_factory=list)
+    # What a multi-node run needs for the high-speed network: one of these modules loaded,
+    # or every one of these paths bound into the container.
+    multi_node_modules: list[Token] = field(default_factory=list)
+    multi_node_binds: list[Token] = field(default_factory=list)
+    runscripts: list[Runscript] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -516,6 +625,12 @@ class Profile:
     # Ranks per node when the user gives none; GPU sites default to one rank per device.
     default_ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)] | None = None
     extends: Annotated[str, SITE_NAME] | None = None
+    # Facts `jobgen lint` reads (render does not): partition families, documented sets of
+    # variables, device hierarchy rules, container rules.
+    partition_families: list[PartitionFamily] = field(default_factory=list)
+    env_sets: list[EnvSet] = field(default_factory=list)
+    device_hierarchy: DeviceHierarchy | None = None
+    container_facts: ContainerFacts | None = None
 
     # Derived values, shared with the render path's light records (jobgen.profiles.records).
     devices_per_node = property(devices_per_node)

@@ -9,10 +9,10 @@ from .load import (
     PROFILE_SUFFIXES,
     ProfileFile,
     _candidates,
+    chain_problems,
     from_validated,
     load_file_chain,
     profile_file_for_path,
-    schema_problems,
     semantic_problems,
 )
 
@@ -33,18 +33,20 @@ def _files(paths: list[Path]) -> list[ProfileFile]:
 def problems_of(pf: ProfileFile) -> list[str]:
     """All problems of one profile file, each 'file: field: problem'."""
     try:
-        merged = load_file_chain(pf).merged
+        chain = load_file_chain(pf)
     except JobgenError as exc:
         return [str(exc)]
-    found = schema_problems(merged)
-    if not found:
-        found = semantic_problems(from_validated(merged), pf.path)
-    return [f"{pf.path}: {line}" for line in found]
+    found = chain_problems(chain)
+    if found:
+        return found
+    return [f"{pf.path}: {line}"
+            for line in semantic_problems(from_validated(chain.merged), pf.path)]
 
 
 def validate_paths(paths: list[Path]) -> tuple[list[str], int]:
     files = _files(paths)
     problems: list[str] = []
     for pf in files:
-        problems += problems_of(pf)
+        # a profile that extends a broken one shows that file's problem again: once is enough
+        problems += [p for p in problems_of(pf) if p not in problems]
     return problems, len(files)

@@ -10,6 +10,7 @@ The config file is `$XDG_CONFIG_HOME/jobgen/config.yaml` (or `config.toml`; defa
 `~/.config/jobgen`), beside the user profiles:
 
     defaults:            # every site
+      site: polaris      # the site when --site is left out (or JOBGEN_SITE=polaris)
       python: python3
     sites:
       aurora:
@@ -75,15 +76,36 @@ def _value(key: str, raw: Any, where: str) -> str | tuple[str, ...]:
     return items[0].strip()
 
 
-def _entries(table: Any, where: str) -> dict[str, str | tuple[str, ...]]:
+def _entries(table: Any, where: str, keys: tuple[str, ...] = KEYS
+             ) -> dict[str, str | tuple[str, ...]]:
     if not isinstance(table, dict):
-        raise JobgenError(f"{where}: must be a mapping of {', '.join(KEYS)}")
+        raise JobgenError(f"{where}: must be a mapping of {', '.join(keys)}")
     out = {}
     for key, raw in table.items():
-        if key not in KEYS:
-            raise JobgenError(f"{where}.{key}: unknown key (use {', '.join(KEYS)})")
+        if key not in keys:
+            raise JobgenError(f"{where}.{key}: unknown key (use {', '.join(keys)})")
         out[key] = _value(key, raw, f"{where}.{key}")
     return out
+
+
+def _check_site_names(names: list[str], path: Path) -> None:
+    """A site under `sites:` that no profile on the search path has is a typo when a known
+    name is close (an error), else a profile kept elsewhere (a warning)."""
+    import difflib
+    import sys
+
+    from ..profiles.load import site_names
+
+    known = site_names()
+    for name in names:
+        if name in known:
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+        if close:
+            raise JobgenError(f"{path}: sites.{name}: no such site (did you mean {close[0]}? "
+                              "`jobgen sites` lists them)")
+        print(f"jobgen: warning: {path}: sites.{name}: no profile on the search path has this "
+              "name; its defaults are not used", file=sys.stderr)
 
 
 def parse_config(data: Any, path: Path) -> dict[str, dict[str, Any]]:
@@ -97,13 +119,27 @@ def parse_config(data: Any, path: Path) -> dict[str, dict[str, Any]]:
         raise JobgenError(f"{path}: {unknown[0]}: unknown key (use defaults, sites)")
     out: dict[str, dict[str, Any]] = {}
     if "defaults" in data:
-        out["*"] = _entries(data["defaults"], f"{path}: defaults")
+        out["*"] = _entries(data["defaults"], f"{path}: defaults", (*KEYS, "site"))
     sites = data.get("sites", {})
     if not isinstance(sites, dict):
         raise JobgenError(f"{path}: sites must map site names to their defaults")
     for site, table in sites.items():
         out[str(site)] = _entries(table, f"{path}: sites.{site}")
     return out
+
+
+def default_site() -> str:
+    """The site when --site is left out: JOBGEN_SITE, else the config's `defaults.site`."""
+    env = os.environ.get("JOBGEN_SITE", "").strip()
+    if env:
+        return env
+    path = config_file()
+    site = _read_config(path).get("*", {}).get("site") if path is not None else None
+    if not site:
+        raise JobgenError("no site given: add --site SITE (`jobgen sites` lists them), or set a "
+                          "default with JOBGEN_SITE=SITE or `defaults: {site: SITE}` in "
+                          f"{config_dir() / 'config.yaml'}")
+    return str(site)
 
 
 def _read_config(path: Path) -> dict[str, dict[str, Any]]:
@@ -178,6 +214,7 @@ def _layers(site: str) -> list[tuple[str, dict[str, Any]]]:
     path = config_file()
     if path is not None:
         config = _read_config(path)
+        _check_site_names([n for n in config if n != "*"], path)
         for scope, label in ((site, f"sites.{site}"), ("*", "defaults")):
             if scope in config:
                 layers.append((f"user config ({path}: {label}.{_KEY})", config[scope]))

@@ -38,8 +38,8 @@ FRAMEWORKS = ("pytorch", "tensorflow")
 BACKENDS = ("nccl", "gloo", "xccl", "ccl")
 
 RENDER_OPTIONS: tuple[Opt, ...] = (
-    Opt("site", ("--site",), "str", "Site profile name (jobgen sites).", required=True,
-        complete="sites"),
+    Opt("site", ("--site",), "str", "Site profile name (jobgen sites; default: JOBGEN_SITE or "
+        "the config's defaults.site).", complete="sites"),
     Opt("app_name", ("--app",), "str", "Bundled workload (jobgen apps).", complete="apps"),
     Opt("nodes", ("--nodes",), "int", "Nodes (default 1)."),
     Opt("ranks_per_node", ("--ranks-per-node",), "int",

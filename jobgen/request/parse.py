@@ -46,6 +46,10 @@ def request_from_options(options: dict[str, Any], command: Sequence[str] = ()) -
         kwargs[key] = value
     if command:
         kwargs["command"] = tuple(command)
+    if kwargs.get("site") is None:
+        from .defaults import default_site
+
+        kwargs["site"] = default_site()
     return Request(**kwargs)
 
 

@@ -149,8 +149,8 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
             for f in plan.python_setup
         ],
         "environment": [
-            _fact(e.shell, e.why, e.source, layers.env(e.name, e.layer), e.unconfirmed,
-                  name=e.name)
+            _fact("; ".join(filter(None, (e.shell, e.make_dir_line))), e.why, e.source,
+                  layers.env(e.name, e.layer), e.unconfirmed, name=e.name)
             for e in plan.env
         ],
         "rendezvous": _fact(

@@ -92,9 +92,9 @@ def from_plan(plan: Plan) -> Semantic:
     if plan.master.method != "localhost":
         env["MASTER_PORT"] = str(plan.master.port)
         if plan.master.method == "hostfile":
-            host = f"$(head -n 1 ${plan.master.hostfile}"
-            host += f" | cut -d. -f1){plan.master.suffix}" if plan.master.suffix else ")"
-            env["MASTER_ADDR"] = host
+            # as the template writes it (templates/_master_hostfile.j2)
+            env["MASTER_ADDR"] = ("${jobgen_first_host%%.*}" + plan.master.suffix
+                                  if plan.master.suffix else "$jobgen_first_host")
     launcher, _ = _launcher(split(" ".join(quote(w) for w in plan.launcher)))
     placement = {}
     for s in plan.slots:

@@ -226,18 +226,32 @@ def test_workers_start_when_the_ports_next_to_master_port_are_taken() -> None:
 
 
 @needs_tf
-def test_rendered_local_script_trains_the_tensorflow_app_on_two_workers() -> None:
-    """`jobgen render --site local --framework tensorflow --app ffn | bash`: torchrun starts
-    the wrapper, the wrapper the TensorFlow app, and the workers meet through TF_CONFIG."""
+@pytest.mark.slow
+def test_rendered_local_script_trains_the_tensorflow_app_without_torch(tmp_path: Path) -> None:
+    """`jobgen render --site local --framework tensorflow --app ffn | bash` in an environment
+    where `import torch` fails (a shim first on PYTHONPATH): jobgen's spawner, not torchrun,
+    starts the wrapper, the wrapper the TensorFlow app, and the workers meet through TF_CONFIG."""
     script = subprocess.run(
         [sys.executable, "-m", "jobgen", "render", "--site", "local", "--app", "ffn",
          "--framework", "tensorflow", "--app-args", "--tiny --steps 4 --warmup 1"],
         cwd=REPO, env=base_env(), capture_output=True, text=True, timeout=60, check=True).stdout
     assert "-m workloads.ffn --framework tensorflow --device cpu" in script
-    p = subprocess.run(["bash"], input=script, cwd=REPO, env=base_env(), capture_output=True,
+    assert "python3 -m workloads.spawn --nproc-per-node=2" in script and "torchrun" not in script
+    shim = tmp_path / "no-torch" / "torch"
+    shim.mkdir(parents=True)
+    (shim / "__init__.py").write_text("raise ImportError('no torch in this environment')\n")
+    env = base_env()
+    env["PYTHONPATH"] = str(shim.parent)  # not the checkout: the script copies the package
+    bindir = tmp_path / "bin"  # `python3` is this interpreter, as on a TensorFlow-only machine
+    bindir.mkdir()
+    (bindir / "python3").symlink_to(sys.executable)
+    env["PATH"] = f"{bindir}:{env['PATH']}"
+    assert subprocess.run([str(bindir / "python3"), "-c", "import torch"], env=env,
+                          capture_output=True).returncode != 0, "the shim hides torch"
+    p = subprocess.run(["bash"], input=script, cwd=tmp_path, env=env, capture_output=True,
                        text=True, timeout=TIMEOUT)
     out = _check(Result(p.returncode, p.stdout, p.stderr), "ffn", 2, 4)
-    assert (out["launcher"], out["dist_backend"]) == ("torchrun", "multiworker-ring")
+    assert (out["launcher"], out["dist_backend"]) == ("spawn", "multiworker-ring")
 
 
 # ---------------------------------------------------------------- checkpoint and resume

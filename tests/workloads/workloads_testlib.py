@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import HAVE_TF, needs_tf  # noqa: F401 - re-exported to the workload tests
 
 REPO = Path(__file__).resolve().parents[2]
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
-HAVE_TF = importlib.util.find_spec("tensorflow") is not None
 HAVE_HOROVOD = importlib.util.find_spec("horovod") is not None
 MPIEXEC = shutil.which("mpiexec.mpich")
 
@@ -28,8 +28,6 @@ needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed 
 needs_mpich = pytest.mark.skipif(MPIEXEC is None, reason="mpiexec.mpich not found "
                                  "(apt-get install mpich) - MPICH launcher test skipped")
 
-needs_tf = pytest.mark.skipif(not HAVE_TF, reason="tensorflow is not installed (pip install "
-                              "tensorflow-cpu; pip install --no-deps tf-keras) - TF runs skipped")
 needs_horovod = pytest.mark.skipif(not HAVE_HOROVOD, reason="horovod is not installed (opt-in: "
                                    "tools/build_horovod.sh) - Horovod runs skipped")
 

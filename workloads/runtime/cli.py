@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 
+from .exits import EXIT_ERROR, EXIT_NONFINITE, EXIT_OK
 from .numerics import PRECISIONS
 
 TYPE_CHECKING = False  # jobgen parses --app-args with this module while rendering: keep it light
@@ -31,9 +32,6 @@ if TYPE_CHECKING:
         lr: float
         sizes: dict[str, Any]
 
-EXIT_OK = 0
-EXIT_ERROR = 1
-EXIT_NONFINITE = 3  # a non-finite loss stopped the run (workloads/README.md)
 __all__ = ["EXIT_ERROR", "EXIT_NONFINITE", "EXIT_OK", "build_parser", "check_args", "main"]
 # After a signal: checkpoint written (when --checkpoint-dir is set), exit 128 + signal number
 # (SIGTERM 143, SIGUSR1 138, SIGUSR2 140), the shell convention for "ended by that signal".

@@ -1,6 +1,6 @@
 """Parameters and training FLOPs per sample of an app's model, counted, not estimated.
 
-Method (the same as shared/measurements/workloads-originals-2026-11-25.md, and the one the
+Method (the same as docs/measurements/workloads-originals-2026-11-25.md, and the one the
 fidelity tests use for the originals): parameters are ``sum(p.numel())`` over the model's
 unique parameters (tied weights once); training FLOPs per sample are those of one forward pass
 and ``loss.backward()`` on a batch of 2 samples under ``torch.utils.flop_counter

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cli import EXIT_NONFINITE
+from .exits import EXIT_NONFINITE
 from .metrics import LossTrack, mfu
 from .timing import StepTimer, percentile
 

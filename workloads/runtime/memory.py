@@ -2,7 +2,8 @@
 left (reported in the result line).
 
 The study's default batches use a few percent of a large GPU (cosmictagger 8, resnet50 64 and
-gpt 8 peaked at 4.3, 3.7 and 10.3 GB of an 80 GB H100: ../shared/measurements). ``auto`` runs
+gpt 8 peaked at 4.3, 3.7 and 10.3 GB of an 80 GB H100:
+docs/measurements/h100-2026-11-23.md). ``auto`` runs
 two probe steps on a throw-away copy of the model, fits peak memory as ``base + slope * batch``
 and takes the largest batch within :data:`TARGET_FRACTION` of the memory free before the probe.
 """

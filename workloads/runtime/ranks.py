@@ -45,6 +45,7 @@ class DistEnv:
 # (launcher, a variable only it sets in each rank's environment); first hit wins. MPI
 # launchers come before srun because MPICH's hydra starts its proxies with srun under Slurm.
 _STARTERS: tuple[tuple[str, str], ...] = (
+    ("spawn", "JOBGEN_SPAWN_ID"),  # jobgen's own spawner (workloads/spawn.py)
     ("torchrun", "TORCHELASTIC_RUN_ID"),
     ("horovodrun", "HOROVOD_RANK"),
     ("pals", "PALS_RANKID"),

@@ -1,0 +1,57 @@
+"""`jobgen lint`: check any job script, generated or hand-written, against a site's rules.
+
+The rules live in one module per topic (scheduler, queue, placement, devices, environment,
+containers, storage); each declares its scope, severity, source and fix (`core.rule`). What a
+script is (a whole batch script, a fragment, a launch script; which program each launch runs;
+its partition, node and device hierarchy) is decided from the script (`scope`, `context`), and the
+numbers come from the site profile. Values a script computes at run time are skipped, never
+guessed; a documentation placeholder is reported once (TEXT002) and read by no other rule.
+"""
+
+from __future__ import annotations
+
+from ...errors import JobgenError
+from ...profiles.model import Profile
+from ..scriptparse import Script
+from . import containers, devices, environment, placement, queue, scheduler, storage
+from .context import Context, lint_context
+from .core import RULES, SEVERITIES, TOPICS, Finding, Rule
+from .site import detect_site
+
+__all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "detect_site",
+           "explain", "lint", "rule_table"]
+_TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers, storage)
+
+
+def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[Finding]:
+    """Every finding of every rule at `min_severity` or worse, by line. A file that is not a
+    job script is refused (JobgenError)."""
+    ctx = lint_context(script, profile)
+    floor = SEVERITIES.index(min_severity)
+    found = [f for r in RULES.values() if SEVERITIES.index(r.severity) >= floor
+             for f in r.run(ctx)]
+    return sorted(found, key=lambda f: (f.line, f.rule, f.message))
+
+
+def rule_table() -> list[tuple[str, str]]:
+    return [(r.id, r.name) for r in RULES.values()]
+
+
+def explain(rule_id: str, profile: Profile | None = None) -> str:
+    """A rule's description, scope, severity, source and fix, and the facts it reads from
+    the profile (with the profile's references) when one is given."""
+    r = RULES.get(rule_id.upper())
+    if r is None:
+        raise JobgenError(f"no lint rule {rule_id!r}: `jobgen lint --explain` takes one of "
+                          f"{', '.join(sorted(RULES))}")
+    out = [f"{r.id} {r.name} ({r.severity}, {r.topic}): {r.summary}",
+           f"  applies to: {r.scope}", f"  source: {r.source}", f"  fix: {r.fix}"]
+    if profile is not None and r.facts is not None:
+        facts = r.facts(profile)
+        out.append(f"  facts from profile {profile.name}:")
+        out += [f"    - {fact}" for fact in facts] or ["    (none)"]
+        keys = sorted({k for k in profile.references if any(
+            fact.startswith(k + " ") or f"({k} " in fact or f"; {k} " in fact
+            for fact in facts)})
+        out += [f"  {k}: {profile.references[k]}" for k in keys]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,339 @@
+"""The script read against one profile (`Context`) and each of its launches (`LaunchView`):
+what the rules share, decided from the script and the profile's facts.
+
+- the directives the scheduler reads, the kind of script, its placeholders;
+- the partition (queue), its family and allocation, and the node it runs on (the profile's
+  node, or the family's own: LUMI-C's 128 cores, no GPUs);
+- for every launch: the launcher's flags, the environment the ranks get, the program behind
+  wrappers and containers, whether it is an AI framework and which collectives it uses, and
+  the CPUs each local rank is bound to.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...errors import JobgenError
+from ...plan.schedulers import PREFIX
+from ...profiles.cpus import MAX_CPUS, logical_cpus, parse_cpu_list
+from ...profiles.model import PartitionFamily, Profile, Queue
+from ..scriptparse import Directive, Launch, Script, directive_items, launcher_items, launcher_name
+from .core import as_int
+from .scope import (
+    AI_LAUNCHERS,
+    AI_NAMES,
+    DISTRIBUTED,
+    is_job_script,
+    is_placeholder,
+    normalise,
+    placeholders,
+    script_kind,
+    unwrap,
+)
+
+
+@dataclass(frozen=True)
+class Item:
+    line: int
+    key: str
+    value: str
+
+
+@dataclass(frozen=True)
+class NodeFacts:
+    """The node a script runs on: the profile's, or its partition family's."""
+
+    sockets: int
+    cores_per_socket: int
+    threads_per_core: int
+    smt_numbering: str
+    devices: int
+    reserved: frozenset[int]  # logical CPUs the OS keeps
+    family: str | None = None
+
+    @property
+    def cores(self) -> int:
+        return self.sockets * self.cores_per_socket
+
+    @property
+    def logical(self) -> int:
+        return self.cores * self.threads_per_core
+
+    def core_of(self, cpu: int) -> int:
+        if self.smt_numbering == "blocked":
+            return cpu % self.cores
+        return cpu // self.threads_per_core
+
+
+def _node_facts(profile: Profile, family: PartitionFamily | None) -> NodeFacts:
+    node = profile.node
+    if family is not None and family.node is not None:
+        f = family.node
+        cores = f.sockets * f.cores_per_socket
+        reserved = logical_cpus(f.reserved_cores, cores, f.threads_per_core, "blocked", True)
+        return NodeFacts(f.sockets, f.cores_per_socket, f.threads_per_core, "blocked",
+                         f.devices, frozenset(reserved), family.name)
+    cores = node.sockets * node.cores_per_socket
+    reserved = logical_cpus(node.reserved.cores, cores, node.threads_per_core,
+                            node.smt_numbering, True) if node.reserved else []
+    return NodeFacts(node.sockets, node.cores_per_socket, node.threads_per_core,
+                     node.smt_numbering, profile.devices_per_node, frozenset(reserved),
+                     family.name if family else None)
+
+
+@dataclass
+class Partition:
+    item: Item | None = None
+    queue: Queue | None = None
+    family: PartitionFamily | None = None
+    allocation: str | None = None  # exclusive | shared, as the script asks or the partition is
+
+
+class Context:
+    """The script read against one profile, with what the rules share: the directives the
+    scheduler reads, every launch, the partition and its node, what kind of script it is."""
+
+    def __init__(self, script: Script, profile: Profile) -> None:
+        self.script = script
+        self.profile = profile
+        self.dialect = profile.scheduler.dialect
+        self.prefix = PREFIX[self.dialect]
+        self.placeholders = placeholders(script)
+        self.items = [Item(d.line, k, v) for d in self.own_directives() for k, v in
+                      directive_items(d.body)]
+        self.first_line = script.directives[0].line if script.directives else 1
+        self.kind = script_kind(script, self.prefix)
+        self.partition = self._partition()
+        self.node = _node_facts(profile, self.partition.family)
+        self.launches = [LaunchView(self, launch) for launch in script.launches]
+
+    # ---------------------------------------------------------------- directives
+    def own_directives(self) -> list[Directive]:
+        """The directives the scheduler reads: its own prefix, before the first command."""
+        return [d for d in self.script.block_directives if d.prefix == self.prefix]
+
+    def find(self, *keys: str) -> list[Item]:
+        return [i for i in self.items if i.key in keys]
+
+    def value_ok(self, item: Item) -> bool:
+        """False for a value that is a documentation placeholder or computed at run time."""
+        return not is_placeholder(item.value) and "$" not in item.value
+
+    @property
+    def whole(self) -> bool:
+        """A whole batch script (its #! line and its directives): its requirements apply.
+        Not one whose guide elides directives (`#SBATCH ...`) or submits it with options on
+        the command line (a `qsub -l ...` line in its comments)."""
+        if self.kind != "batch" or any(d.body.strip() in ("...", "\u2026")
+                                       for d in self.own_directives()):
+            return False
+        submit = {"pbs": "qsub", "slurm": "sbatch", "lsf": "bsub"}.get(self.dialect, "")
+        return not re.search(rf"^#\s*{submit}\s+-", self.script.text, re.M) if submit else True
+
+    @property
+    def nodes(self) -> int | None:
+        keys = {"pbs": ("-l select",), "slurm": ("--nodes", "-N"), "lsf": ("-nnodes",),
+                "cobalt": ("-n", "--nodecount")}.get(self.dialect, ())
+        for item in self.find(*keys):
+            m = re.match(r"^([0-9]{1,9})(?:$|[:+])", item.value)
+            if m:
+                return int(m.group(1))
+        return 1 if self.dialect == "none" else None
+
+    def _partition(self) -> Partition:
+        keys = {"slurm": ("--partition", "-p")}.get(self.dialect, ("-q",))
+        found = [i for i in self.find(*keys) if self.value_ok(i)]
+        if not found:
+            return Partition()
+        item = found[-1]
+        queue = next((q for q in self.profile.scheduler.queues if q.name == item.value), None)
+        family = next((f for f in self.profile.partition_families
+                       if item.value in f.partitions), None)
+        allocation = family.partitions[item.value] if family else None
+        if self.find("--exclusive"):
+            allocation = "exclusive"
+        return Partition(item, queue, family, allocation)
+
+    # ---------------------------------------------------------------- the program
+    def modules_loaded(self, before: int | None = None) -> list[tuple[int, str]]:
+        """(line, module) for every module a `module load` names, before a line if given."""
+        out = []
+        for line, text in self.script.modules:
+            words = text.split()
+            if before is not None and line >= before:
+                continue
+            if len(words) > 2 and words[1] in ("load", "add"):
+                out += [(line, w) for w in words[2:] if not w.startswith("-")]
+        return out
+
+    def loads(self, module: str, before: int | None = None) -> bool:
+        return any(m == module or m.startswith(module + "/")
+                   for _, m in self.modules_loaded(before))
+
+
+def lint_context(script: Script, profile: Profile) -> Context:
+    if not is_job_script(script):
+        raise JobgenError(f"{script.path}: not a job script (no scheduler directives, no "
+                          "launcher, no shell #! line): lint reads batch scripts and the "
+                          "scripts they run")
+    return Context(script, profile)
+
+
+def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
+    """(ai, collective): whether the launch runs an AI framework, and the collectives library
+    its ranks use (oneccl, nccl, rccl), decided from the program, the image, the modules and
+    the variables the script sets."""
+    prog = launch.program
+    if launch.command == "torchrun":
+        prog = ["torchrun", *prog]
+    first = prog[0].rsplit("/", 1)[-1] if prog else ""
+    python = bool(re.fullmatch(r"python[0-9.]*", first))
+    named = " ".join(prog[1:3])
+    if python and len(prog) > 2 and prog[1] == "-c":
+        named = prog[2] if DISTRIBUTED.search(prog[2]) else ""
+    image = launch.container.image if launch.container else ""
+    env = launch.env
+    framework_module = any(ctx.loads(m.name, launch.line) for m in ctx.profile.modules
+                           if m.framework and m.name and m.action == "load")
+    ai = first in AI_LAUNCHERS or (python and bool(
+        AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
+        "MASTER_ADDR" in env or framework_module))
+    oneccl_vars = any(n.startswith("CCL_") for n in env)
+    vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
+    collective = None
+    if ai:
+        collective = {"intel": "oneccl", "nvidia": "nccl", "amd": "rccl"}.get(vendor or "")
+    elif oneccl_vars or "oneccl" in first.lower() or "oneccl" in (prog[0].lower() if prog
+                                                                   else ""):
+        collective = "oneccl"
+    return ai, collective
+
+
+# ---------------------------------------------------------------- one launch
+class LaunchView:
+    """One launch of ranks with what the rules read of it."""
+
+    def __init__(self, ctx: Context, launch: Launch) -> None:
+        self.ctx = ctx
+        self.line = launch.line
+        self.text = launch.text
+        self.argv = normalise(launch.argv)
+        self.command = launcher_name(self.argv[0]) if self.argv else ""
+        self.flags, rest = launcher_items(self.argv) if self.argv else ([], [])
+        self._first: dict[str, tuple[int, str]] = {}
+        for index, (key, value) in enumerate(self.flags):
+            self._first.setdefault(key, (index, value))
+        self.env: dict[str, str] = {n: s.value or "" for n, s in
+                                    ctx.script.exported(launch.line).items()
+                                    if s.action == "set"}
+        self.env.update(self._launcher_env())
+        self.program, self.wrappers, self.container = unwrap(rest)
+        self.ai, self.collective = classify(ctx, self)
+
+    def flag(self, *names: str) -> str | None:
+        """The value of the first of these flags on the line, or None."""
+        found = [self._first[n] for n in names if n in self._first]
+        return min(found)[1] if found else None
+
+    def _launcher_env(self) -> dict[str, str]:
+        out = {}
+        for key, value in self.flags:
+            if key in ("--env", "-env", "-genv", "--genv", "-x") and "=" in value:
+                name, _, v = value.partition("=")
+                out[name] = v
+            elif key == "--export":
+                for part in value.split(","):
+                    if "=" in part:
+                        name, _, v = part.partition("=")
+                        out[name] = v
+        return out
+
+    @property
+    def dialect(self) -> str:
+        """The launcher's dialect: the profile's, or aprun's (which Cray PALS provides too)."""
+        return "aprun" if self.command == "aprun" else self.ctx.profile.launcher.dialect
+
+    @property
+    def ranks_per_node(self) -> int | None:
+        d = self.dialect
+        if d == "jsrun":
+            a, r = as_int(self.flag("-a", "--tasks_per_rs")), as_int(self.flag("-r",
+                                                                            "--rs_per_host"))
+            return a * r if a and r else None
+        value = None
+        if d == "aprun":
+            value = self.flag("-N")
+        elif d == "srun":
+            value = self.flag("--ntasks-per-node")
+            if value is None:
+                found = self.ctx.find("--ntasks-per-node")
+                value = found[0].value if found else None
+        elif d in ("pals", "mpich"):
+            value = self.flag("--ppn", "-ppn")
+        elif d == "openmpi":
+            value = self.flag("-npernode", "--npernode", "-N")
+        elif d == "torchrun":
+            value = self.flag("--nproc-per-node", "--nproc_per_node")
+        return as_int(value)
+
+    @property
+    def total_ranks(self) -> int | None:
+        d = self.dialect
+        if d == "jsrun":
+            n, a = as_int(self.flag("-n", "--nrs")), as_int(self.flag("-a", "--tasks_per_rs"))
+            return n * a if n and a else None
+        if d == "srun":
+            return as_int(self.flag("-n", "--ntasks"))
+        if d == "torchrun":
+            return None
+        return as_int(self.flag("-n", "-np", "--np"))
+
+    @property
+    def bind(self) -> str | None:
+        """The CPU binding flag's value, without srun's verbose/quiet prefix."""
+        value = self.flag("--cpu-bind", "--cpu_bind", "-bind-to", "--bind-to", "-b", "--bind",
+                          "--cc", "-cc")
+        return re.sub(r"^(?:verbose|v|quiet|q),", "", value) if value is not None else None
+
+
+
+
+# ---------------------------------------------------------------- CPUs and devices of ranks
+def rank_cpus(ctx: Context, launch: LaunchView) -> list[list[int]] | None:
+    """The logical CPUs each local rank is bound to, as the launcher line says."""
+    bind, d = launch.bind, launch.dialect
+    if bind is None or "$" in bind:
+        return None
+    try:
+        if d in ("pals", "srun"):
+            if bind.startswith("list:"):
+                return [parse_cpu_list(x) for x in bind[5:].split(":")]
+            if re.match(r"^mask_cpu[:=]", bind):
+                return [_mask_bits(m) for m in bind[9:].split(",")]
+            if re.match(r"^map_cpu[:=]", bind):
+                return [[int(x)] for x in bind[8:].split(",")]
+            if bind == "depth" and d == "pals":
+                return _depth_blocks(ctx, launch)
+        if d == "mpich" and bind.startswith("user:"):
+            return [[int(c) for c in part.split("+")] for part in bind[5:].split(",")]
+    except ValueError:
+        return None
+    return None
+
+
+def _depth_blocks(ctx: Context, launch: LaunchView) -> list[list[int]] | None:
+    depth, rpn = as_int(launch.flag("--depth", "-d")), launch.ranks_per_node
+    free = [c for c in range(ctx.node.logical) if c not in ctx.node.reserved]
+    if depth and rpn and depth * rpn <= len(free):  # more: CPU006's
+        # Depth blocks fill the CPUs the job may use: the OS-reserved ones are not in its
+        # cpuset (Aurora's docs show rank 0 on HWT 1-8 with core 0 reserved).
+        return [free[i * depth:(i + 1) * depth] for i in range(rpn)]
+    return None
+
+
+def _mask_bits(text: str) -> list[int]:
+    if len(text) > MAX_CPUS // 4 + 2:
+        raise ValueError(f"mask {text[:20]}... is wider than any node")
+    value = int(text, 16)
+    return [i for i in range(value.bit_length()) if value >> i & 1]

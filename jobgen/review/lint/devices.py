@@ -1,0 +1,369 @@
+"""Rules on the devices ranks use: how many there are, which one each rank gets, the device
+hierarchy (Intel FLAT vs COMPOSITE) and what it does to masks, launcher flags and wrappers."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from ...profiles.cpus import format_cpu_list, parse_cpu_list
+from ...profiles.model import Profile
+from ..scriptparse import substitute
+from .context import Context, LaunchView, rank_cpus
+from .core import Hit, as_int, rule
+
+#: What launchers name a rank's index on its node; a wrapper computes its device from these.
+_LOCAL_RANK_VARS = ("PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID",
+                    "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "JSM_NAMESPACE_LOCAL_RANK")
+_SHARING_SIGNS = {"mps": "nvidia-cuda-mps-control", "ccs": "ZEX_NUMBER_OF_CCS",
+                  "alloc_flag": "gpumps"}
+_DEVICES = "the site profile's node.gpus (and device_hierarchy, device_sharing)"
+AI_SCOPE = "AI framework launches (an MPI program may run more ranks than devices)"
+
+
+def _device_facts(p: Profile) -> list[str]:
+    gpus = p.node.gpus
+    if gpus is None:
+        return ["no GPUs"]
+    out = [f"{gpus.count} x {gpus.model}, {p.devices_per_node} devices per node ({gpus.source})"]
+    if p.device_hierarchy:
+        h = p.device_hierarchy
+        out.append(f"{h.variable}: default {h.default}, set by modules {h.modules} ({h.source})")
+        out += [f"{m.name}: {m.devices} devices ({m.source})" for m in h.modes]
+        out += [f"{f.flag} fails under {', '.join(f.fails_under)}: {f.error} ({f.source})"
+                for f in h.launcher_flags]
+        out += [f"{w.name} needs {w.requires}: {w.why} ({w.source})" for w in h.wrappers]
+    if p.device_sharing:
+        s = p.device_sharing
+        out.append(f"sharing: {s.method}, {s.ranks_per_device} ranks per device ({s.source})")
+    return out
+
+
+# ---------------------------------------------------------------- the hierarchy of a launch
+def hierarchy(ctx: Context, launch: LaunchView) -> tuple[str | None, str]:
+    """The device hierarchy mode the launch's ranks see, and what decided it."""
+    h = ctx.profile.device_hierarchy
+    if h is None:
+        return None, ""
+    for name in (h.variable, f"APPTAINERENV_{h.variable}", f"SINGULARITYENV_{h.variable}"):
+        value = launch.env.get(name, "").upper()
+        if value in ("FLAT", "COMPOSITE"):
+            return value, f"{name}={value}"
+    for line, module in reversed(ctx.modules_loaded(launch.line)):
+        for name, mode in h.modules.items():
+            if module == name or module.startswith(name + "/"):
+                return mode, f"`module load {module}` (line {line}) sets {mode}"
+    return h.default, f"the default {h.default}"
+
+
+def devices(ctx: Context, launch: LaunchView) -> int:
+    """Devices a program sees per node, in the launch's hierarchy mode."""
+    mode, _ = hierarchy(ctx, launch)
+    h = ctx.profile.device_hierarchy
+    found = next((m.devices for m in h.modes if m.name == mode), None) if h else None
+    return found if found is not None else ctx.node.devices
+
+
+def max_per_device(ctx: Context) -> int:
+    """Ranks a device takes: more than one only where the script turns the site's sharing on."""
+    sharing = ctx.profile.device_sharing
+    if sharing is None:
+        return 1
+    sign = _SHARING_SIGNS.get(sharing.method)
+    if sign is None or sign in ctx.script.text:
+        return max([1, *sharing.ranks_per_device])
+    return 1
+
+
+def _uses_devices(launch: LaunchView) -> bool:
+    return launch.ai
+
+
+# ---------------------------------------------------------------- which device each rank gets
+def _device_index(value: str, ctx: Context) -> int | None:
+    gpus = ctx.profile.node.gpus
+    if gpus is None:
+        return None
+    value = value.strip().strip("\"'")
+    index = as_int(value)
+    if index is None and gpus.vendor == "intel" and re.fullmatch(r"\d+\.\d+", value):
+        index = as_int(_flat(value, gpus.subdevices_per_gpu))
+    return index if index is not None and index < len(gpus.devices) else None
+
+
+def _flat(value: str, subs: int) -> str:
+    g, _, t = value.partition(".")
+    gpu, tile = as_int(g), as_int(t)
+    return str(gpu * subs + tile) if gpu is not None and tile is not None else "N"
+
+
+def rank_devices(ctx: Context, launch: LaunchView) -> dict[int, int]:
+    """Local rank -> the one device the script narrows it to: from a per-rank table, or from
+    the one line of the rank wrapper that computes the device variable from the local rank
+    (ALCF's ``gpu=$((num_gpus - 1 - PMI_LOCAL_RANK % num_gpus))``, LUMI's select_gpu)."""
+    out = {rank: d for rank, (_, value, _) in ctx.script.masks.items()
+           if (d := _device_index(value, ctx)) is not None}
+    var, rpn = ctx.profile.gpu_affinity.variable, launch.ranks_per_node
+    wrapper = [st for st in ctx.script.settings if st.in_heredoc and st.value is not None]
+    if out or var is None or not rpn or not launch.wrappers or \
+            sum(st.name == var for st in wrapper) != 1:
+        return out
+    names = {*_LOCAL_RANK_VARS, ctx.profile.launcher.rank_env.local_rank}
+    for rank in range(min(rpn, ctx.node.logical)):
+        known = dict.fromkeys(names, str(rank))
+        for st in wrapper:
+            known[st.name] = substitute(st.value or "", known)
+            if st.name == var and (d := _device_index(known[var], ctx)) is not None:
+                out[rank] = d
+    return out
+
+
+def _mask_for_all(ctx: Context, launch: LaunchView) -> tuple[str, int] | None:
+    """The value of the device variable every local rank of the launch gets, and its line:
+    set once in the wrapper, or in the batch script before the launch."""
+    var = ctx.profile.gpu_affinity.variable
+    if var is None or any(v == var for v, _, _ in ctx.script.masks.values()):
+        return None
+    known: dict[str, str] = {}
+    in_wrapper = []
+    for st in ctx.script.settings:
+        if st.in_heredoc and st.value is not None:
+            known[st.name] = substitute(st.value, known)
+            if st.name == var:
+                in_wrapper.append((known[st.name], st.line))
+    if len(in_wrapper) > 1 or in_wrapper and not launch.wrappers:
+        return None
+    if in_wrapper:
+        found = in_wrapper[0]
+    else:
+        top = ctx.script.exported(launch.line).get(var)
+        found = (top.value, top.line) if top and top.value is not None else None
+    return found if found and "$" not in found[0] and "`" not in found[0] else None
+
+
+def _sharing_fix(ctx: Context) -> str:
+    sharing = ctx.profile.device_sharing
+    how = (f"; to share on purpose use the site's {sharing.method} sharing "
+           "(jobgen render --ranks-per-device N)") if sharing else ""
+    return f"give local rank i its own device{how}"
+
+
+# ---------------------------------------------------------------- rules
+@rule("GPU001", "ranks-exceed-devices", topic="devices", severity="error", scope=AI_SCOPE,
+      source=_DEVICES, fix="use one rank per device, or the site's device sharing",
+      summary="more ranks per node than devices, without the site's sharing",
+      facts=_device_facts)
+def _ranks_devices(ctx: Context) -> Iterator[Hit]:
+    for item in ctx.find("--gpus-per-node"):
+        n = as_int(item.value.split(":")[-1])
+        if n and ctx.node.devices and n > ctx.node.devices:
+            yield Hit(item.line, f"--gpus-per-node={n} but the node has {ctx.node.devices}",
+                      f"--gpus-per-node={ctx.node.devices}")
+    for launch in ctx.launches:
+        yield from _launch_devices(ctx, launch)
+
+
+def _launch_devices(ctx: Context, launch: LaunchView) -> Iterator[Hit]:
+    ndev = devices(ctx, launch)
+    rpn = launch.ranks_per_node
+    if not ndev or not _uses_devices(launch):
+        return
+    limit = ndev * max_per_device(ctx)
+    if rpn is not None and rpn > limit:
+        mode, why = hierarchy(ctx, launch)
+        kind = f" under {mode} ({why})" if mode else ""
+        yield Hit(launch.line, f"{rpn} ranks per node but a {ctx.profile.name} node has "
+                  f"{ndev} devices{kind}", f"use {ndev} ranks per node or fewer, or the "
+                  "site's device sharing")
+    if launch.dialect == "jsrun":
+        g = as_int(launch.flag("-g", "--gpu_per_rs"))
+        r = as_int(launch.flag("-r", "--rs_per_host")) or 1
+        if g and g * r > ndev:
+            yield Hit(launch.line, f"{g * r} GPUs per node requested from jsrun, the node has "
+                      f"{ndev}", f"-g {ndev // r} or fewer per resource set")
+
+
+@rule("GPU004", "shared-device", topic="devices", severity="error", scope=AI_SCOPE,
+      source=_DEVICES, fix="give local rank i its own device", facts=_device_facts,
+      summary="several ranks narrowed to one device without the site's sharing")
+def _shared_device(ctx: Context) -> Iterator[Hit]:
+    if not ctx.node.devices:
+        return
+    limit = max_per_device(ctx)
+    ai = [launch for launch in ctx.launches if _uses_devices(launch)]
+    users: dict[tuple[str, str], list[int]] = {}
+    for rank, (var, value, _) in sorted(ctx.script.masks.items()):
+        if "$" not in value:
+            users.setdefault((var, value), []).append(rank)
+    for (var, value), ranks in users.items():
+        if ai and len(ranks) > limit:
+            yield Hit(ctx.script.masks[ranks[limit]][2], f"local ranks "
+                      f"{', '.join(map(str, ranks))} all get {var}={value}: they share one "
+                      "device and the other devices stay idle", _sharing_fix(ctx))
+    for launch in ai:
+        common, rpn = _mask_for_all(ctx, launch), launch.ranks_per_node
+        if common and rpn:
+            value, line = common
+            seen = len([d for d in value.split(",") if d])
+            if rpn > seen * limit:
+                yield Hit(line, f"every local rank of the launch on line {launch.line} gets "
+                          f"{ctx.profile.gpu_affinity.variable}={value}: {rpn} ranks per node "
+                          f"share {seen} device(s) and the other devices stay idle",
+                          _sharing_fix(ctx))
+
+
+@rule("GPU002", "mask-hierarchy", topic="devices", severity="error",
+      scope="Intel GPU sites, per-rank ZE_AFFINITY_MASK values", source=_DEVICES,
+      fix="write the mask in the syntax of the hierarchy in force", facts=_device_facts,
+      summary="a ZE_AFFINITY_MASK in the other hierarchy's syntax")
+def _mask_hierarchy(ctx: Context) -> Iterator[Hit]:
+    gpus = ctx.profile.node.gpus
+    if gpus is None or gpus.vendor != "intel" or not ctx.launches:
+        return
+    mode, why = hierarchy(ctx, ctx.launches[-1])
+    for _, (var, value, line) in sorted(ctx.script.masks.items()):
+        if var != "ZE_AFFINITY_MASK" or "$" in value:
+            continue
+        composite = "." in value
+        if mode == "FLAT" and composite:
+            yield Hit(line, f"ZE_AFFINITY_MASK={value} is COMPOSITE syntax (GPU.tile) but the "
+                      f"device hierarchy is FLAT ({why}), where each tile is one device index",
+                      f"use the flat index {_flat(value, gpus.subdevices_per_gpu)}")
+        elif mode == "COMPOSITE" and not composite and (as_int(value) or 0) >= gpus.count:
+            yield Hit(line, f"ZE_AFFINITY_MASK={value} is a tile index (FLAT) but the "
+                      f"hierarchy is COMPOSITE ({why}), where indices name whole GPUs",
+                      "write GPU.tile, e.g. 0.1, or set the FLAT hierarchy")
+
+
+@rule("GPU003", "mask-out-of-range", topic="devices", severity="error",
+      scope="per-rank device masks", source=_DEVICES, fix="use a device index the node has",
+      facts=_device_facts, summary="a device mask naming a device the node does not have")
+def _mask_range(ctx: Context) -> Iterator[Hit]:
+    ndev = ctx.node.devices
+    if not ndev:
+        return
+    for _, (var, value, line) in sorted(ctx.script.masks.items()):
+        for part in value.split(","):
+            if (as_int(part) or 0) >= ndev:
+                yield Hit(line, f"{var}={value}: device {part} does not exist on a node with "
+                          f"{ndev} devices (0-{ndev - 1})", f"use a device index below {ndev}")
+
+
+@rule("GPU005", "flag-fails-under-hierarchy", topic="devices", severity="error",
+      scope="launches on sites with a device hierarchy", source="the site profile's "
+      "device_hierarchy.launcher_flags", facts=_device_facts,
+      fix="drop the flag and select devices in the program (or a wrapper), or switch to the "
+      "hierarchy the flag works under",
+      summary="a launcher flag that fails under the hierarchy mode in force")
+def _hierarchy_flag(ctx: Context) -> Iterator[Hit]:
+    h = ctx.profile.device_hierarchy
+    if h is None:
+        return
+    for launch in ctx.launches:
+        mode, why = hierarchy(ctx, launch)
+        for f in h.launcher_flags:
+            if launch.flag(f.flag) is not None and mode in f.fails_under:
+                yield Hit(launch.line, f"{f.flag} under {mode} ({why}): the launch fails "
+                          f"({f.error}); {f.why}", source=f.source)
+
+
+@rule("GPU006", "device-list-length", topic="devices", severity="warning",
+      scope="Intel GPU sites: ZEX_NUMBER_OF_CCS and --gpu-bind lists",
+      source="ALCF Aurora guide docs/aurora/running-jobs-aurora.md (Running with multiple "
+      "CCSs: under FLAT the list names 12 tiles, under COMPOSITE 6 GPUs)", facts=_device_facts,
+      fix="list every device of the hierarchy in force (0-11 under FLAT, 0-5 under COMPOSITE)",
+      summary="a device list whose length fits the other hierarchy mode")
+def _device_list(ctx: Context) -> Iterator[Hit]:
+    h = ctx.profile.device_hierarchy
+    if h is None:
+        return
+    counts = {m.name: m.devices for m in h.modes}
+    for launch in ctx.launches:
+        mode, why = hierarchy(ctx, launch)
+        ndev = counts.get(mode or "")
+        value = launch.env.get("ZEX_NUMBER_OF_CCS", "")
+        pairs = re.findall(r"(\d+):\d+", value)
+        indices = sorted({int(i) for i in pairs})
+        if not ndev or not indices:
+            continue
+        others = [n for m, n in counts.items() if m != mode]
+        if max(indices) >= ndev:
+            yield Hit(launch.line, f"ZEX_NUMBER_OF_CCS={value} names device {max(indices)}, "
+                      f"but under {mode} ({why}) the node has devices 0-{ndev - 1}")
+        elif len(indices) in others and len(indices) < ndev and (launch.ranks_per_node or
+                                                                  0) > len(indices):
+            yield Hit(launch.line, f"ZEX_NUMBER_OF_CCS={value} lists {len(indices)} devices, "
+                      f"the count of the other hierarchy; under {mode} ({why}) devices "
+                      f"{len(indices)}-{ndev - 1} keep one CCS while "
+                      f"{launch.ranks_per_node} ranks per node share them")
+
+
+@rule("GPU007", "wrapper-against-hierarchy", topic="devices", severity="warning",
+      scope="launches through a per-rank device wrapper the site documents",
+      source="the site profile's device_hierarchy.wrappers", facts=_device_facts,
+      fix="drop the wrapper and select the device in the program (torch.xpu.set_device"
+      "(local_rank)), or set the hierarchy the wrapper needs",
+      summary="a device wrapper used under the wrong hierarchy or a module advised against")
+def _wrapper(ctx: Context) -> Iterator[Hit]:
+    h = ctx.profile.device_hierarchy
+    if h is None:
+        return
+    for launch in ctx.launches:
+        mode, why = hierarchy(ctx, launch)
+        for w in h.wrappers:
+            if not any(word.rsplit("/", 1)[-1] == w.name for word in launch.wrappers):
+                continue
+            against = [m for m in w.advised_against_with if ctx.loads(m, launch.line)]
+            if mode != w.requires or against:
+                reason = f"the hierarchy is {mode} ({why})" if mode != w.requires else \
+                    f"the docs advise against it with module {against[0]}"
+                yield Hit(launch.line, f"{w.name} needs {w.requires} and {reason}: {w.why}",
+                          source=w.source)
+
+
+@rule("CPU007", "rank-far-from-device", topic="placement", severity="warning",
+      scope="launches that bind CPUs and name each rank's device (a per-rank mask or wrapper)",
+      source="the site profile's node.gpus.devices (NUMA domain and cores of each device)",
+      facts=_device_facts, fix="give each rank the device next to its cores; `jobgen render` "
+      "pairs them", summary="a rank bound to cores on another NUMA domain than its device")
+def _far_from_device(ctx: Context) -> Iterator[Hit]:
+    gpus = ctx.profile.node.gpus
+    if gpus is None or ctx.node.family and not ctx.node.devices:
+        return
+    for launch in ctx.launches:
+        cpus_of = rank_cpus(ctx, launch)
+        devices_of = rank_devices(ctx, launch) if cpus_of else {}
+        if not devices_of:
+            continue
+        limit = max_per_device(ctx)
+        if max(Counter(devices_of.values()).values(), default=0) > limit or (
+                launch.ranks_per_node or 0) > ctx.node.devices * limit:
+            continue  # ranks share devices they should not (GPU001/GPU004): that fix first
+        far = _far(ctx, cpus_of or [], devices_of)
+        if far:
+            ranks = ", ".join(str(r) for r, _ in far)
+            yield Hit(launch.line, f"local rank(s) {ranks}: the device is on a different NUMA "
+                      f"domain from the rank's cores ({'; '.join(t for _, t in far)})")
+
+
+def _far(ctx: Context, cpus_of: list[list[int]], devices_of: dict[int, int]
+         ) -> list[tuple[int, str]]:
+    node = ctx.profile.node
+    gpus = node.gpus
+    assert gpus is not None
+    domains = {dom.id: set(parse_cpu_list(dom.cores)) for dom in node.numa}
+    far = []
+    for rank, index in sorted(devices_of.items()):
+        if rank >= len(cpus_of):
+            continue
+        dev = gpus.devices[index]
+        near = domains.get(dev.numa) if dev.numa is not None else None
+        if near is None and dev.cores:
+            near = set(parse_cpu_list(dev.cores))
+        cores = {ctx.node.core_of(c) for c in cpus_of[rank] if c < ctx.node.logical}
+        if near and cores and not cores & near:
+            where = f"NUMA {dev.numa}, " if dev.numa is not None else ""
+            far.append((rank, f"rank {rank} on cores {format_cpu_list(sorted(cores))} drives "
+                        f"device {index} ({where}cores {format_cpu_list(sorted(near))})"))
+    return far

@@ -1,0 +1,80 @@
+"""docs/lint.md, generated from the rule table (`python tools/lint_docs.py` writes it; a test
+checks that the page matches)."""
+
+from __future__ import annotations
+
+from .core import RULES, TOPICS
+
+_INTRO = """# jobgen lint
+
+`jobgen lint SCRIPT` checks a job script, one `jobgen render` wrote or one written by hand,
+against a site's rules, and reports each finding with its line, severity, rule, message and
+fix. This page is generated from the rule table (`python tools/lint_docs.py`); do not edit it
+by hand.
+
+```
+jobgen lint job.pbs                         # site: jobgen header, `# site: NAME`, directives
+jobgen lint job.slurm --site lumi --min-severity warning
+jobgen lint job.pbs --strict                # exit 1 on warnings too
+jobgen lint job.pbs --format json
+jobgen lint --explain CPU005 --site aurora  # a rule's scope, source, fix and the facts it reads
+```
+
+## Severity and exit code
+
+- **error**: the job will fail or misbehave (refused at submission, a failed launch, a
+  setting that does nothing, ranks on the wrong cores or devices). Each names its source.
+- **warning**: a recommendation the site's documentation makes is missing.
+- **info**: something to know, such as placeholders left to fill in.
+
+`jobgen lint` exits 1 when it finds an error (with `--strict`, an error or a warning), 0
+otherwise, and 2 on bad input: a file that is not a job script (`train.py`), an unknown site,
+or a script whose site it cannot tell (add `--site` or a `# site: NAME` line).
+
+## What lint decides from the script
+
+Rules apply only where their scope says, decided from the script and the site profile:
+
+- **The kind of script.** A whole batch script (a `#!` line and the site's directives) must
+  carry what the site requires (project, walltime, filesystems); a fragment (directives
+  without a `#!` line, as guides show them), a script run inside a job (no directives), or one
+  whose guide elides directives (`#SBATCH ...`) or submits it with options on the command line
+  is not held to that.
+- **Directives, as the scheduler reads them:** only those before the first command (later
+  ones are reported by SCHED005 and otherwise ignored), never from comments.
+- **Placeholders** (`<queue>`, `HH:MM:SS`, `...`) are reported once (TEXT002) and read by no
+  other rule.
+- **Every launch separately**, each with the environment it gets (the exports before it and
+  its own `--env`): several `mpiexec` lines, each with its own device variable, are several
+  launches.
+- **The program**: an AI framework (PyTorch, TensorFlow, vLLM... behind wrappers, `bash -c`
+  and containers) and the collectives it uses (oneCCL, NCCL, RCCL), or any other MPI
+  program. Device and collective rules apply to AI frameworks only.
+- **The partition family and allocation** (LUMI-G or LUMI-C, whole nodes or shared), with the
+  family's own cores and devices; **the device hierarchy** (Aurora FLAT or COMPOSITE: the
+  exported variable, else the module that sets it, else the default).
+- **SMT siblings**: ranks bound to each other's SMT siblings are intended (the guides fill all
+  hardware threads); only ranks bound to the same hardware thread are reported.
+
+The facts come from the site profiles (`site_profiles/*.yaml`), each with its source:
+`jobgen lint --explain RULE --site SITE` prints those a rule reads.
+
+## Rules by topic
+"""
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown() -> str:
+    out = [_INTRO]
+    for topic in TOPICS:
+        rules = sorted((r for r in RULES.values() if r.topic == topic), key=lambda r: r.id)
+        out.append(f"### {topic.capitalize()}\n")
+        out.append("| rule | severity | catches | applies to | source | fix |")
+        out.append("|---|---|---|---|---|---|")
+        out += [f"| {r.id} `{r.name}` | {r.severity} | {_cell(r.summary)} | {_cell(r.scope)} | "
+                f"{_cell(r.source)} | {_cell(r.fix)} |" for r in rules]
+        out.append("")
+    return "\n".join(out)

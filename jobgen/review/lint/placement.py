@@ -1,0 +1,351 @@
+"""Rules on where ranks run: the launcher and its dialect, rank counts, and the CPUs each
+rank is bound to (reserved cores, sockets, oversubscription, worker threads)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
+from ...profiles.model import Profile
+from ..scriptparse import launcher_name
+from .context import Context, LaunchView, rank_cpus
+from .core import Hit, as_int, rule
+
+_BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
+
+
+def _node_facts(p: Profile) -> list[str]:
+    node = p.node
+    out = [f"{node.sockets} socket(s) x {node.cores_per_socket} cores x {node.threads_per_core} "
+           f"threads ({node.smt_numbering} SMT numbering) ({node.source})"]
+    if node.reserved and node.reserved.cores:
+        out.append(f"reserved cores {format_cpu_list(node.reserved.cores)} "
+                   f"({node.reserved.source})")
+    out.append(f"binding: {p.cpu_binding.style} ({p.cpu_binding.source})")
+    return out
+
+
+def _cpus(ctx: Context) -> Iterator[tuple[LaunchView, list[list[int]]]]:
+    for launch in ctx.launches:
+        lists = rank_cpus(ctx, launch)
+        if lists:
+            yield launch, lists
+
+
+@rule("CPU003", "outside-node", topic="placement", severity="error",
+      scope="launches with an explicit CPU binding", source=_BINDING,
+      fix="bind to CPUs that exist on the node", facts=_node_facts,
+      summary="a rank bound to CPUs the node does not have")
+def _outside(ctx: Context) -> Iterator[Hit]:
+    for launch, lists in _cpus(ctx):
+        for rank, cpus in enumerate(lists):
+            bad = [c for c in cpus if c >= ctx.node.logical]
+            if bad:
+                yield Hit(launch.line, f"local rank {rank} is bound to CPU "
+                          f"{format_cpu_list(bad)}, but a {ctx.profile.name} node has CPUs "
+                          f"0-{ctx.node.logical - 1}")
+
+
+@rule("CPU001", "reserved-core", topic="placement", severity="error",
+      scope="launches with an explicit CPU binding on nodes with OS-reserved cores",
+      source=_BINDING, fix="bind to other cores; `jobgen render` computes lists clear of them",
+      facts=_node_facts, summary="a rank bound to a core the OS keeps for itself")
+def _reserved(ctx: Context) -> Iterator[Hit]:
+    node = ctx.profile.node
+    cores = format_cpu_list(node.reserved.cores) if node.reserved else ""
+    for launch, lists in _cpus(ctx):
+        for rank, cpus in enumerate(lists):
+            bad = sorted(set(cpus) & ctx.node.reserved)
+            if bad:
+                yield Hit(launch.line, f"local rank {rank} is bound to CPU "
+                          f"{format_cpu_list(bad)}, reserved for the OS on {ctx.profile.name} "
+                          f"(cores {cores} and their SMT siblings)",
+                          source=node.reserved.source if node.reserved else None)
+
+
+@rule("CPU002", "overlapping-cpus", topic="placement", severity="error",
+      scope="launches with explicit per-rank CPU lists; ranks on each other's SMT siblings "
+      "are intended (the guides fill all hardware threads) and not reported", source=_BINDING,
+      fix="give each rank its own CPUs", facts=_node_facts,
+      summary="two ranks bound to the same hardware thread")
+def _overlap(ctx: Context) -> Iterator[Hit]:
+    for launch, lists in _cpus(ctx):
+        if len(lists) < 2:
+            continue
+        owner: dict[int, int] = {}
+        for rank, cpus in enumerate(lists):
+            shared = sorted({owner[c] for c in cpus if c in owner})
+            if shared:
+                yield Hit(launch.line, f"local rank {rank} is bound to the same hardware "
+                          f"threads as local rank(s) {', '.join(map(str, shared))}")
+            for c in cpus:
+                owner.setdefault(c, rank)
+
+
+@rule("CPU004", "bind-list-count", topic="placement", severity="warning",
+      scope="launches with per-rank CPU lists and a known ranks-per-node", source=_BINDING,
+      fix="give exactly one list per local rank", facts=_node_facts,
+      summary="fewer or more CPU lists than ranks per node")
+def _bind_count(ctx: Context) -> Iterator[Hit]:
+    for launch, lists in _cpus(ctx):
+        rpn = launch.ranks_per_node or (launch.total_ranks if not ctx.nodes else None)
+        if rpn is None or (launch.bind or "").endswith("depth") or len(lists) == rpn:
+            continue
+        if len(lists) == 1 and rpn > 1:
+            yield Hit(launch.line, f"one CPU list ({format_cpu_list(lists[0])}) for {rpn} "
+                      "ranks: every rank floats over all of it (the lists of the ranks are "
+                      "separated by ':', the CPUs of one list by ',')", f"give {rpn} lists, "
+                      "list:A:B:..., one per local rank")
+        elif len(lists) > 1:
+            yield Hit(launch.line, f"{len(lists)} CPU lists for {rpn} ranks per node: the "
+                      "launcher reuses or leaves out lists", f"give exactly {rpn} lists, one "
+                      "per local rank")
+
+
+@rule("CPU005", "rank-across-sockets", topic="placement", severity="warning",
+      scope="launches with an explicit CPU binding on nodes with several sockets",
+      source="ALCF Aurora guide docs/aurora/running-jobs-aurora.md (a --depth that splits a "
+      "rank between sockets: its threads migrate across sockets)", facts=_node_facts,
+      fix="keep each rank on one socket: --cpu-bind=list with per-socket lists, or a --depth "
+      "that divides each socket's usable cores",
+      summary="a rank whose CPUs span two sockets")
+def _across_sockets(ctx: Context) -> Iterator[Hit]:
+    node = ctx.node
+    if node.sockets < 2:
+        return
+    for launch, lists in _cpus(ctx):
+        rpn = launch.ranks_per_node or launch.total_ranks or 1
+        if len(lists) == 1 and rpn > 1:
+            continue  # one list shared by every rank: CPU004's
+        for rank, cpus in enumerate(lists):
+            sockets = sorted({node.core_of(c) // node.cores_per_socket for c in cpus
+                              if c < node.logical})
+            if len(sockets) > 1:
+                yield Hit(launch.line, f"local rank {rank} is bound to CPUs "
+                          f"{format_cpu_list(cpus)} on sockets "
+                          f"{' and '.join(map(str, sockets))}: its threads migrate between "
+                          "sockets and their memory")
+
+
+@rule("CPU006", "cores-oversubscribed", topic="placement", severity="error",
+      scope="launches whose ranks per node and cores (or threads) per rank are known",
+      source=_BINDING, facts=_node_facts, fix="ask for fewer cores per rank or fewer ranks",
+      summary="more cores or hardware threads per node than the node has")
+def _oversubscribed(ctx: Context) -> Iterator[Hit]:
+    node = ctx.node
+    usable = node.cores - len(node.reserved) // node.threads_per_core
+    for launch in ctx.launches:
+        yield from _oversubscribed_launch(ctx, launch, usable)
+
+
+def _oversubscribed_launch(ctx: Context, launch: LaunchView, usable: int) -> Iterator[Hit]:
+    d, tasks, name = launch.dialect, launch.ranks_per_node, ctx.profile.name
+    if d == "srun":
+        item = next(iter(ctx.find("--cpus-per-task", "-c")), None)
+        per_task = as_int(launch.flag("--cpus-per-task", "-c")) or (as_int(item.value)
+                                                                    if item else None)
+        if per_task and tasks and per_task * tasks > usable:
+            yield Hit(item.line if item else launch.line, f"{tasks} tasks x --cpus-per-task="
+                      f"{per_task} = {tasks * per_task} cores per node, but a {name} node "
+                      f"has {usable} usable", f"--cpus-per-task={usable // tasks} or fewer")
+    elif d == "pals":
+        depth, threads = as_int(launch.flag("--depth", "-d")), ctx.node.logical - len(
+            ctx.node.reserved)
+        if depth and tasks and depth * tasks > threads:
+            yield Hit(launch.line, f"{tasks} ranks x --depth={depth} = {tasks * depth} "
+                      f"hardware threads per node, but a {name} node has {threads} usable",
+                      f"--depth={threads // tasks} or fewer")
+    elif d == "jsrun":
+        a, c = as_int(launch.flag("-a", "--tasks_per_rs")), as_int(launch.flag("-c",
+                                                                             "--cpu_per_rs"))
+        r = as_int(launch.flag("-r", "--rs_per_host")) or 1
+        if c and c * r > usable:
+            yield Hit(launch.line, f"{r} resource set(s) x -c {c} = {c * r} cores per node, "
+                      f"but a {name} node has {usable} usable", f"-c {usable // r} or fewer")
+        m = re.fullmatch(r"packed:(\d+)", launch.flag("-b", "--bind") or "")
+        if a and c and m and a * int(m.group(1)) > c:
+            yield Hit(launch.line, f"{a} tasks x packed:{m.group(1)} = {a * int(m.group(1))} "
+                      f"cores, but the resource set has -c {c}", f"-b packed:{c // a} or fewer")
+
+
+@rule("CPU008", "workers-on-rank-cores", topic="placement", severity="warning",
+      scope="launches that bind ranks to explicit CPUs and set CCL_WORKER_AFFINITY",
+      source="ALCF Aurora guide docs/aurora/data-science/frameworks/oneCCL.md (oneCCL worker "
+      "affinity on cores no rank is bound to, one per rank)", facts=_node_facts,
+      fix="pick worker cores outside every rank's CPU list, e.g. 42-47,94-99 on Aurora",
+      summary="oneCCL worker threads pinned to cores the ranks compute on")
+def _workers(ctx: Context) -> Iterator[Hit]:
+    for launch, lists in _cpus(ctx):
+        value = launch.env.get("CCL_WORKER_AFFINITY", "")
+        if not value or "$" in value or value == "auto":
+            continue
+        try:
+            workers = parse_cpu_list(value)
+        except ValueError:
+            continue
+        rank_cores = {ctx.node.core_of(c) for cpus in lists for c in cpus}
+        clash = sorted(w for w in workers if ctx.node.core_of(w) in rank_cores)
+        if clash:
+            yield Hit(launch.line, f"CCL_WORKER_AFFINITY puts oneCCL workers on CPU "
+                      f"{format_cpu_list(clash)}, cores the ranks are bound to: the progress "
+                      "threads and the ranks compete for them")
+
+
+@rule("CPU009", "unbound-ranks", topic="placement", severity="warning",
+      scope="AI framework launches with several ranks per node on sites whose guides bind "
+      "ranks (on a shared partition only when every device of the node is used)",
+      source="the site profile's cpu_binding (Polaris: --depth=8 --cpu-bind depth; Aurora: "
+      "PyTorch page, it is important to set the appropriate CPU affinity; LUMI: GPU binding)",
+      fix="bind each rank to the cores next to its device; `jobgen render` writes the binding",
+      facts=_node_facts, summary="ranks of a multi-GPU AI job with no CPU binding")
+def _unbound(ctx: Context) -> Iterator[Hit]:
+    style = ctx.profile.cpu_binding.style
+    if style in ("none", "jsrun") or not ctx.node.devices:
+        return
+    for launch in ctx.launches:
+        rpn = launch.ranks_per_node
+        if not launch.ai or launch.bind is not None or not rpn or rpn < 2 or \
+                launch.dialect not in ("pals", "srun"):
+            continue
+        if launch.dialect == "srun" and rpn < ctx.node.devices:
+            continue
+        yield Hit(launch.line, f"{rpn} ranks per node with no CPU binding: the OS places them, "
+                  "away from their devices and across each other's cores",
+                  source=ctx.profile.cpu_binding.source)
+
+
+@rule("COPPER001", "copper-service-cores", topic="placement", severity="error",
+      scope="scripts that start Copper", source="the site profile's copper.service_cores",
+      fix="bind the ranks clear of them; `jobgen render --copper` does",
+      summary="a rank bound to the cores Copper's daemons run on",
+      facts=lambda p: [f"Copper service cores {p.copper.service_cores} ({p.copper.source})"]
+      if p.copper else [])
+def _copper_cores(ctx: Context) -> Iterator[Hit]:
+    cu = ctx.profile.copper
+    if cu is None or not (ctx.loads(cu.module) or cu.launch in ctx.script.text):
+        return
+    node = ctx.profile.node
+    service = set(logical_cpus(cu.service_cores, ctx.node.cores, node.threads_per_core,
+                               node.smt_numbering, True))
+    for launch, lists in _cpus(ctx):
+        for rank, cpus in enumerate(lists):
+            bad = sorted(set(cpus) & service)
+            if bad:
+                yield Hit(launch.line, f"local rank {rank} is bound to CPU "
+                          f"{format_cpu_list(bad)}, where Copper's daemons run (service cores "
+                          f"{format_cpu_list(cu.service_cores)}): {cu.why}", source=cu.source)
+
+
+@rule("RANK001", "too-many-ranks", topic="placement", severity="error",
+      scope="launches whose node count and ranks per node are known", source="the launcher's "
+      "own arithmetic: total ranks = nodes x ranks per node",
+      fix="launch nodes x ranks-per-node ranks", summary="more ranks than the nodes hold")
+def _rank_arith(ctx: Context) -> Iterator[Hit]:
+    nodes = ctx.nodes
+    for launch in ctx.launches:
+        rpn, total = launch.ranks_per_node, launch.total_ranks
+        if nodes and rpn and total and total > nodes * rpn:
+            yield Hit(launch.line, f"{total} ranks in all but {nodes} node(s) x {rpn} per node "
+                      f"= {nodes * rpn}", f"launch {nodes * rpn} ranks or ask for more nodes")
+        asked = as_int(launch.flag("--nodes", "-N")) if launch.dialect == "srun" else None
+        if nodes and asked and asked > nodes:
+            yield Hit(launch.line, f"the launcher asks for {asked} node(s), the job has "
+                      f"{nodes}", f"--nodes={nodes}")
+
+
+@rule("RANK002", "idle-nodes", topic="placement", severity="warning",
+      scope="launches whose node count and ranks per node are known", source="the launcher's "
+      "own arithmetic: total ranks = nodes x ranks per node",
+      fix="launch nodes x ranks-per-node ranks, or ask for fewer nodes",
+      summary="fewer ranks than the allocation holds: nodes stay idle")
+def _idle(ctx: Context) -> Iterator[Hit]:
+    nodes = ctx.nodes
+    for launch in ctx.launches:
+        rpn, total = launch.ranks_per_node, launch.total_ranks
+        if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
+            used = total // rpn
+            yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
+                      f"{nodes} nodes: {nodes - used} node(s) stay idle")
+
+
+_COMMANDS = {"pals": {"mpiexec", "mpirun", "aprun"}, "srun": {"srun"}, "jsrun": {"jsrun"},
+             "openmpi": {"mpirun", "mpiexec"}, "mpich": {"mpiexec", "mpirun"},
+             "torchrun": {"torchrun"}}
+_FOREIGN: dict[str, dict[str, str]] = {
+    "pals": {"--map-by": "Open MPI", "--bind-to": "Open MPI", "-npernode": "Open MPI",
+             "--npernode": "Open MPI", "-x": "Open MPI", "--report-bindings": "Open MPI",
+             "--ntasks-per-node": "Slurm srun", "--cpus-per-task": "Slurm srun",
+             "-bind-to": "MPICH hydra", "--nrs": "jsrun", "--tasks_per_rs": "jsrun"},
+    "srun": {"--ppn": "Cray PALS", "-ppn": "Cray PALS", "--depth": "Cray PALS",
+             "--envall": "Cray PALS", "-npernode": "Open MPI", "--npernode": "Open MPI",
+             "--map-by": "Open MPI", "--bind-to": "Open MPI", "-x": "Open MPI",
+             "--hostfile": "MPI", "-bind-to": "MPICH hydra"},
+    "jsrun": {"-nnodes": "bsub", "-W": "bsub", "-P": "bsub", "-alloc_flags": "bsub",
+              "-J": "bsub", "-q": "bsub", "-np": "mpirun", "--ppn": "Cray PALS",
+              "-ppn": "MPICH", "--map-by": "Open MPI", "--bind-to": "Open MPI",
+              "-npernode": "Open MPI", "--cpu-bind": "Cray PALS / srun",
+              "--ntasks-per-node": "Slurm srun"},
+    "openmpi": {"--ppn": "Cray PALS", "-ppn": "MPICH", "--depth": "Cray PALS",
+                "--cpu-bind": "Cray PALS / srun", "--envall": "Cray PALS",
+                "--genvall": "MPICH", "-genvall": "MPICH", "--ntasks-per-node": "Slurm srun"},
+    "mpich": {"--map-by": "Open MPI", "--bind-to": "Open MPI", "-npernode": "Open MPI",
+              "-x": "Open MPI", "--depth": "Cray PALS", "--cpu-bind": "Cray PALS / srun"},
+    "torchrun": {"-n": "MPI", "-np": "MPI", "--ppn": "Cray PALS", "--cpu-bind": "Cray PALS"},
+}
+_LAUNCHER_SOURCE = ("the site profile's launcher; Cray PALS provides mpiexec, aprun and mpirun "
+                    "(ALCF user guide docs/polaris/compiling-and-linking/llvm-compilers-polaris"
+                    ".md)")
+
+
+def _launcher_facts(p: Profile) -> list[str]:
+    return [f"launcher: {p.launcher.command} ({p.launcher.dialect}) ({p.launcher.source})"]
+
+
+def _wrong_command(ctx: Context, launch: LaunchView) -> bool:
+    command = launch.argv[0].rsplit("/", 1)[-1]
+    d, own = ctx.profile.launcher.dialect, ctx.profile.launcher.command
+    return not (command == own or launcher_name(command) in _COMMANDS.get(d, {own}))
+
+
+@rule("LAUNCH001", "wrong-launcher", topic="placement", severity="error", scope="any launch",
+      source=_LAUNCHER_SOURCE, fix="launch with the site's launcher",
+      summary="a launcher the site does not have", facts=_launcher_facts)
+def _launcher_command(ctx: Context) -> Iterator[Hit]:
+    for launch in ctx.launches:
+        if launch.argv and _wrong_command(ctx, launch):
+            own = ctx.profile.launcher
+            yield Hit(launch.line, f"`{launch.command}` does not launch ranks on "
+                      f"{ctx.profile.name}, which uses {own.command} ({own.dialect})",
+                      f"launch with {own.command}")
+
+
+@rule("LAUNCH002", "foreign-launcher-flag", topic="placement", severity="error",
+      scope="launches with the site's launcher", source=_LAUNCHER_SOURCE,
+      fix="use the site launcher's spelling; `jobgen render` writes it",
+      summary="a flag of another launcher", facts=_launcher_facts)
+def _launcher_flags(ctx: Context) -> Iterator[Hit]:
+    d = ctx.profile.launcher.dialect
+    for launch in ctx.launches:
+        if not launch.argv or _wrong_command(ctx, launch) or launch.dialect == "aprun":
+            continue
+        for key, value in launch.flags:
+            yield from _foreign_flag(ctx, launch, d, key, value)
+
+
+def _foreign_flag(ctx: Context, launch: LaunchView, d: str, key: str, value: str
+                  ) -> Iterator[Hit]:
+    foreign = _FOREIGN.get(d, {})
+    command = ctx.profile.launcher.command
+    if key in foreign:
+        yield Hit(launch.line, f"`{key}` is a {foreign[key]} option, not one of {command} "
+                  f"({d})", f"use the {command} spelling; `jobgen render` writes it")
+    elif key in ("--cpu-bind", "--cpu_bind") and d in ("pals", "srun"):
+        style = re.sub(r"^(?:verbose|v|quiet|q),", "", value)
+        if d == "srun" and (style.startswith("list:") or style in ("depth", "numa")):
+            yield Hit(launch.line, f"--cpu-bind={value} is Cray PALS syntax; srun takes "
+                      "map_cpu:, mask_cpu:, cores, ...",
+                      "write --cpu-bind=mask_cpu:MASK,... or map_cpu:CPU,...")
+        if d == "pals" and re.match(r"^(?:mask_cpu|map_cpu)", style):
+            yield Hit(launch.line, f"--cpu-bind={value} is Slurm srun syntax; Cray PALS takes "
+                      "list:, depth, core, numa", "write --cpu-bind=list:CPUS:CPUS:...")

@@ -1,0 +1,246 @@
+"""Rules on the queue (partition) a script asks for: its name, its node and walltime limits,
+the directives it needs, and the walltime's own syntax."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...plan.schedulers import walltime_limit
+from ...profiles.load import site_names
+from ...profiles.model import Profile
+from ...profiles.walltime import hms
+from ..scriptparse import directive_items
+from .context import Context, Item
+from .core import Hit, as_int, rule
+
+_WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),
+             "cobalt": ("-t",)}
+_QUEUES = "the site profile's scheduler.queues (each queue's source)"
+
+
+def _queue_facts(p: Profile) -> list[str]:
+    out = []
+    for q in p.scheduler.queues:
+        low = f", at least {q.min_walltime}" if q.min_walltime else ""
+        out.append(f"{q.name}: {q.min_nodes}-{q.max_nodes or '?'} nodes, up to "
+                   f"{q.max_walltime or '?'}{low} ({q.source})")
+    for f in p.partition_families:
+        out.append(f"{f.name}: {', '.join(f'{k} ({v})' for k, v in f.partitions.items())} "
+                   f"({f.source})")
+    return out
+
+
+def walltime_seconds(dialect: str, value: str) -> tuple[int | None, str | None]:
+    """Seconds, or the problem with the value (format or arithmetic)."""
+    v = value.strip()
+    if dialect == "lsf":
+        m = re.fullmatch(r"(?:([0-9]{1,9}):)?([0-9]{1,9})", v)
+        if not m:
+            return None, "format"
+        h, mi = int(m.group(1) or 0), int(m.group(2))
+        if m.group(1) is not None and mi >= 60:
+            return None, f"{mi} minutes after the hours"
+        return (h * 60 + mi) * 60, None
+    if dialect == "slurm":
+        return _slurm_seconds(v)
+    if dialect == "cobalt" and as_int(v) is not None:
+        return int(v) * 60, None
+    # PBS: [[hours:]minutes:]seconds
+    m = re.fullmatch(r"(?:(?:([0-9]{1,9}):)?([0-9]{1,9}):)?([0-9]{1,9})", v)
+    if not m:
+        return None, "format"
+    h, mi, s = (int(x or 0) for x in m.groups())
+    if m.group(2) is not None and s >= 60 or m.group(1) is not None and mi >= 60:
+        return None, f"{mi} minutes" if m.group(1) is not None and mi >= 60 else f"{s} seconds"
+    return h * 3600 + mi * 60 + s, None
+
+
+def _slurm_seconds(v: str) -> tuple[int | None, str | None]:
+    m = re.fullmatch(r"(?:([0-9]{1,9})-)?([0-9]{1,9})(?::([0-9]{1,9}))?(?::([0-9]{1,9}))?", v)
+    if not m:
+        return None, "format"
+    days = int(m.group(1) or 0)
+    parts = [int(x) for x in m.groups()[1:] if x is not None]
+    if m.group(1) is not None:  # D-HH[:MM[:SS]]
+        parts += [0] * (3 - len(parts))
+        h, mi, s = parts
+    elif len(parts) == 1:
+        h, mi, s = 0, parts[0], 0
+    elif len(parts) == 2:
+        h, mi, s = 0, parts[0], parts[1]
+    else:
+        h, mi, s = parts
+    if (len(parts) >= 2 and (mi >= 60 and len(parts) == 3 or s >= 60)) or \
+            (m.group(1) is not None and h >= 24):
+        return None, "a field out of range"
+    return ((days * 24 + h) * 60 + mi) * 60 + s, None
+
+
+def _walltimes(ctx: Context) -> list[Item]:
+    return [i for i in ctx.find(*_WALLTIME.get(ctx.dialect, ())) if ctx.value_ok(i)]
+
+
+def _distance(a: str, b: str, limit: int = 2) -> int:
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+        if min(row) > limit:
+            return limit + 1
+    return row[-1]
+
+
+def _other_sites_queues(profile: Profile) -> dict[str, str]:
+    from ...profiles.load import load_profile
+
+    out: dict[str, str] = {}
+    for name in site_names():
+        other = load_profile(name).profile
+        if other.name == profile.name or other.status == "local":
+            continue
+        for q in other.scheduler.queues:
+            out.setdefault(q.name, other.name)
+    return out
+
+
+@rule("QUEUE002", "unknown-queue", topic="queue", severity="error",
+      scope="scripts naming a queue that is a misspelling of one of the site's queues or "
+      "another site's queue (reservation queues of workshops are not reported)", source=_QUEUES,
+      fix="use one of the site's queues", summary="a queue the site does not have",
+      facts=_queue_facts)
+def _unknown_queue(ctx: Context) -> Iterator[Hit]:
+    item = ctx.partition.item
+    sched = ctx.profile.scheduler
+    if item is None or ctx.partition.queue or ctx.partition.family or not sched.queues:
+        return
+    names = [q.name for q in sched.queues] + [p for f in ctx.profile.partition_families
+                                              for p in f.partitions]
+    close = sorted(n for n in names if _distance(item.value, n) <= 2)
+    elsewhere = _other_sites_queues(ctx.profile).get(item.value)
+    if close:
+        yield Hit(item.line, f"queue {item.value!r} is not a {ctx.profile.name} queue; did you "
+                  f"mean {close[0]}?", f"use {close[0]}")
+    elif elsewhere:
+        yield Hit(item.line, f"queue {item.value!r} is a {elsewhere} queue, not one of "
+                  f"{ctx.profile.name}'s", f"use one of {', '.join(names)}")
+
+
+@rule("QUEUE001", "nodes-exceed-queue", topic="queue", severity="error",
+      scope="scripts naming one of the site's queues and a node count", source=_QUEUES,
+      fix="change the queue or the node count",
+      summary="more (or fewer) nodes than the queue takes: the job is refused",
+      facts=_queue_facts)
+def _queue_nodes(ctx: Context) -> Iterator[Hit]:
+    item, queue, nodes = ctx.partition.item, ctx.partition.queue, ctx.nodes
+    if queue is None or item is None or nodes is None:
+        return
+    top = queue.max_nodes
+    if nodes < queue.min_nodes or (top is not None and nodes > top):
+        other = [q.name for q in ctx.profile.scheduler.queues if q.purpose == "production" and
+                 q.min_nodes <= nodes and (q.max_nodes is None or nodes <= q.max_nodes)]
+        fix = f"use queue {other[0]}" if other else "change the node count"
+        yield Hit(item.line, f"queue {queue.name} takes {queue.min_nodes}-{top or '?'} nodes, "
+                  f"the script asks for {nodes}", fix, queue.source)
+
+
+@rule("QUEUE003", "shared-partition-binding", topic="queue", severity="warning",
+      scope="Slurm scripts on a partition allocated by resources (shared nodes) that bind "
+      "ranks to explicit CPU masks or maps", source="the site profile's queue directives and "
+      "partition families (LUMI: the CPU and GPU binding applies only to a full-node "
+      "allocation, which --exclusive gives)", fix="add the queue's directive (--exclusive)",
+      summary="explicit CPU masks on a shared node, where the job's cores are not all its own",
+      facts=_queue_facts)
+def _queue_directives(ctx: Context) -> Iterator[Hit]:
+    item, queue = ctx.partition.item, ctx.partition.queue
+    if item is None or queue is None or ctx.partition.allocation == "exclusive":
+        return
+    masks = [launch for launch in ctx.launches if re.match(r"^(mask|map)_cpu[:=]",
+                                                           launch.bind or "")]
+    if not masks:
+        return
+    for d in queue.directives:
+        if not ctx.find(directive_items(d.value)[0][0]):
+            yield Hit(item.line, f"queue {queue.name} shares nodes and the script binds ranks "
+                      f"to explicit CPU masks (line {masks[0].line}): {d.why}",
+                      f"add `{ctx.prefix} {d.value}`", d.source)
+
+
+@rule("LSF003", "walltime-format", topic="queue", severity="error", scope="LSF scripts",
+      source="OLCF Summit user guide systems/summit_user_guide.rst (-W takes [hours:]minutes)",
+      fix="write [hours:]minutes, e.g. `-W 0:30`",
+      summary="an LSF walltime written as HH:MM:SS")
+def _lsf_walltime(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "lsf":
+        return
+    for item in _walltimes(ctx):
+        _, problem = walltime_seconds("lsf", item.value)
+        if problem == "format":
+            fix = "write [hours:]minutes, e.g. `-W 0:30` or `-W 30`"
+            m = re.fullmatch(r"([0-9]{1,9}):([0-9]{1,9}):([0-9]{1,9})", item.value)
+            if m:
+                mins = int(m.group(1)) * 60 + int(m.group(2)) + (1 if int(m.group(3)) else 0)
+                fix = f"write `-W {mins // 60}:{mins % 60:02d}` ([hours:]minutes)"
+            yield Hit(item.line, f"-W {item.value}: LSF takes [hours:]minutes, not HH:MM:SS",
+                      fix)
+
+
+@rule("WALL002", "walltime-format", topic="queue", severity="error",
+      scope="PBS, Slurm and Cobalt scripts", source="qsub(1B) walltime [[hours:]minutes:]"
+      "seconds; sbatch(1) --time", fix="write HH:MM:SS, e.g. 01:30:00",
+      summary="a walltime the scheduler cannot parse")
+def _walltime_format(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect in ("lsf", "none"):
+        return
+    for item in _walltimes(ctx):
+        if walltime_seconds(ctx.dialect, item.value)[1] == "format":
+            yield Hit(item.line, f"walltime {item.value!r} is not a {ctx.dialect} walltime")
+
+
+@rule("WALL003", "walltime-arithmetic", topic="queue", severity="error", scope="any script",
+      source="qsub(1B), sbatch(1): minutes and seconds below 60",
+      fix="write minutes and seconds below 60, e.g. 1:30:00 for 90 minutes",
+      summary="a walltime with 60 or more minutes or seconds in a field")
+def _walltime_arith(ctx: Context) -> Iterator[Hit]:
+    for item in _walltimes(ctx):
+        problem = walltime_seconds(ctx.dialect, item.value)[1]
+        if problem and problem != "format":
+            yield Hit(item.line, f"walltime {item.value} has {problem}: carry them into the "
+                      "next field")
+
+
+@rule("WALL001", "walltime-exceeds-queue", topic="queue", severity="error",
+      scope="scripts naming one of the site's queues", source=_QUEUES,
+      fix="ask for the queue's limit or less, or another queue",
+      summary="a walltime over the queue's limit for the node count", facts=_queue_facts)
+def _queue_walltime(ctx: Context) -> Iterator[Hit]:
+    queue, nodes = ctx.partition.queue, ctx.nodes
+    if queue is None:
+        return
+    for item in _walltimes(ctx):
+        seconds, _ = walltime_seconds(ctx.dialect, item.value)
+        limit = walltime_limit(queue, nodes or queue.min_nodes)
+        if seconds is not None and limit is not None and seconds > limit:
+            yield Hit(item.line, f"walltime {hms(seconds)} is over queue {queue.name}'s limit "
+                      f"of {hms(limit)} for {nodes or queue.min_nodes} node(s)",
+                      f"ask for {hms(limit)} or less, or another queue", queue.source)
+
+
+@rule("WALL004", "walltime-under-minimum", topic="queue", severity="error",
+      scope="scripts naming a queue with a minimum walltime", source=_QUEUES,
+      fix="ask for at least the queue's minimum", facts=_queue_facts,
+      summary="a walltime under the queue's minimum: qsub refuses the job")
+def _queue_minimum(ctx: Context) -> Iterator[Hit]:
+    queue = ctx.partition.queue
+    if queue is None or not queue.min_walltime:
+        return
+    floor, _ = walltime_seconds("pbs", queue.min_walltime)
+    for item in _walltimes(ctx):
+        seconds, _ = walltime_seconds(ctx.dialect, item.value)
+        if seconds is not None and floor is not None and seconds < floor:
+            yield Hit(item.line, f"walltime {hms(seconds)} is under queue {queue.name}'s "
+                      f"minimum of {hms(floor)}", f"ask for {hms(floor)} or more",
+                      queue.source)

@@ -1,0 +1,186 @@
+"""Rules on the script as the scheduler reads it: directives, their syntax and what a site
+requires of them, and the text itself (line endings, placeholders)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...profiles.model import Profile
+from ..scriptparse import PREFIXES, directive_items
+from .context import Context
+from .core import Hit, rule
+
+_ACCOUNT = {"pbs": ("-A",), "slurm": ("--account", "-A"), "lsf": ("-P",), "cobalt": ("-A",)}
+_WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),
+             "cobalt": ("-t",)}
+WHOLE = "whole batch scripts (a #! line and the site's directives), not fragments or launch " \
+    "scripts"
+
+
+def _dialect_facts(p: Profile) -> list[str]:
+    return [f"scheduler: {p.scheduler.dialect} ({p.scheduler.source})"]
+
+
+@rule("SCHED001", "foreign-directives", topic="scheduler", severity="error", scope="any script",
+      source="the site profile's scheduler (sbatch(1), PBS qsub, LSF bsub read only their own "
+      "prefix)", fix="write it as the site's directive or remove it",
+      summary="directives of another scheduler, which this site's scheduler ignores",
+      facts=_dialect_facts)
+def _foreign(ctx: Context) -> Iterator[Hit]:
+    own = ctx.prefix or "no scheduler directives"
+    for d in ctx.script.block_directives:
+        if d.prefix != ctx.prefix:
+            yield Hit(d.line, f"{d.prefix} is {PREFIXES[d.prefix]} syntax; {ctx.profile.name} "
+                      f"uses {ctx.dialect} ({own})", f"write it as a {own} line or remove it")
+
+
+def _account_facts(p: Profile) -> list[str]:
+    return [f"account_required: {p.scheduler.account_required} ({p.scheduler.source})"]
+
+
+@rule("SCHED002", "account-required", topic="scheduler", severity="error", scope=WHOLE,
+      source="the site profile's scheduler.account_required", fix="add the project directive",
+      summary="no project to charge where the site rejects such jobs", facts=_account_facts)
+def _account(ctx: Context) -> Iterator[Hit]:
+    keys = _ACCOUNT.get(ctx.dialect)
+    if not ctx.whole or not keys or not ctx.profile.scheduler.account_required or \
+            ctx.find(*keys):
+        return
+    sep = "=" if keys[0].startswith("--") else " "
+    yield Hit(ctx.first_line, f"{ctx.profile.name} rejects jobs without a project to charge",
+              f"add `{ctx.prefix} {keys[0]}{sep}PROJECT`", ctx.profile.scheduler.source)
+
+
+@rule("SCHED003", "walltime-required", topic="scheduler", severity="error", scope=WHOLE +
+      "; PBS, LSF and Cobalt sites", source="the site profile's scheduler (ALCF: -A, walltime "
+      "and filesystems are mandatory; OLCF: -W is required)", fix="add a walltime directive",
+      summary="no walltime where the scheduler requires one", facts=_dialect_facts)
+def _walltime_required(ctx: Context) -> Iterator[Hit]:
+    keys = _WALLTIME.get(ctx.dialect)
+    if not ctx.whole or not keys or ctx.dialect == "slurm" or ctx.find(*keys):
+        return
+    example = {"pbs": "-l walltime=01:00:00", "lsf": "-W 1:00", "cobalt": "-t 01:00:00"}
+    yield Hit(ctx.first_line, f"no walltime: {ctx.profile.name} requires one",
+              f"add `{ctx.prefix} {example[ctx.dialect]}`", ctx.profile.scheduler.source)
+
+
+def _avoid_facts(p: Profile) -> list[str]:
+    return [f"avoid `{d.value}`: {d.why} ({d.source})" for d in p.scheduler.avoid]
+
+
+@rule("SCHED004", "discouraged-directive", topic="scheduler", severity="warning",
+      scope="any script with directives", source="the site profile's scheduler.avoid",
+      fix="remove it", summary="a directive the site's documentation warns against",
+      facts=_avoid_facts)
+def _discouraged(ctx: Context) -> Iterator[Hit]:
+    for d in ctx.profile.scheduler.avoid:
+        key = directive_items(d.value)[0][0]
+        for i in ctx.find(key):
+            yield Hit(i.line, f"`{ctx.prefix} {d.value}`: {d.why}", f"remove it ({d.source})",
+                      d.source)
+
+
+@rule("SCHED005", "directive-after-commands", topic="scheduler", severity="warning",
+      scope="any script", source="sbatch(1): sbatch stops processing #SBATCH directives once "
+      "the first non-comment non-whitespace line has been reached; qsub(1B) (PBS "
+      "Professional): scanning continues until the first executable line",
+      fix="move the directive up, before the first command",
+      summary="a directive after the first command, which the scheduler never reads")
+def _late(ctx: Context) -> Iterator[Hit]:
+    late = [d for d in ctx.script.directives if not d.in_block and d.prefix == ctx.prefix]
+    if late and ctx.own_directives():
+        lines = ", ".join(str(d.line) for d in late)
+        yield Hit(late[0].line, f"{len(late)} {ctx.prefix} line(s) ({lines}) come after the "
+                  "first command: the scheduler stops reading directives there and ignores "
+                  "them")
+
+
+@rule("SCHED006", "directive-comment", topic="scheduler", severity="warning",
+      scope="PBS scripts", source="ALCF user guide docs/running-jobs/example-job-scripts.md "
+      "(Comments in PBS scripts: a comment on the same line as a directive could cause "
+      "submission issues)", fix="move the comment to its own line after the directives",
+      summary="a comment on a PBS directive line, which PBS may read as part of the directive")
+def _directive_comment(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "pbs":
+        return
+    commented = [d for d in ctx.own_directives() if d.comment]
+    if commented:
+        lines = ", ".join(str(d.line) for d in commented)
+        yield Hit(commented[0].line, f"{len(commented)} #PBS line(s) ({lines}) carry a "
+                  "trailing comment, which PBS may take as part of the directive")
+
+
+@rule("PBS001", "one-select", topic="scheduler", severity="error", scope="PBS scripts",
+      source="PBS Professional: one select statement per job",
+      fix="merge the chunks into one `-l select=N:...` line",
+      summary="a second -l select, which replaces or conflicts with the first")
+def _one_select(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "pbs":
+        return
+    for i in ctx.find("-l select")[1:]:
+        yield Hit(i.line, "a second select: PBS takes one select statement per job (later "
+                  "ones replace or conflict with the first)")
+
+
+@rule("LSF001", "nnodes", topic="scheduler", severity="error", scope="LSF scripts",
+      source="OLCF Summit user guide systems/summit_user_guide.rst (bsub -nnodes)",
+      fix="write `#BSUB -nnodes N`", summary="`--nnodes` or `-n` where bsub takes -nnodes")
+def _nnodes(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "lsf":
+        return
+    for i in ctx.find("--nnodes"):
+        yield Hit(i.line, "`--nnodes` is not a bsub option: LSF spells it with one hyphen")
+    for i in ctx.find("-n"):
+        yield Hit(i.line, "`-n` asks LSF for job slots, not nodes; jsrun then finds no "
+                  "resource sets")
+
+
+@rule("LSF002", "one-alloc-flags", topic="scheduler", severity="error", scope="LSF scripts",
+      source="OLCF Summit user guide systems/summit_user_guide.rst (Batch Scripts: -alloc_flags)",
+      fix="put every flag in one quoted line, e.g. -alloc_flags \"gpumps smt4\"",
+      summary="a second -alloc_flags line; LSF keeps only one")
+def _alloc_flags(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "lsf":
+        return
+    for i in ctx.find("-alloc_flags")[1:]:
+        yield Hit(i.line, "a second -alloc_flags line: LSF keeps only one")
+
+
+@rule("LSF004", "unquoted-alloc-flags", topic="scheduler", severity="error",
+      scope="LSF scripts", source="OLCF Summit user guide systems/summit_user_guide.rst "
+      "(multiple alloc_flags values should be enclosed in quotes and space-separated)",
+      fix="quote the values: -alloc_flags \"gpumps smt4\"",
+      summary="several -alloc_flags values without quotes: bsub takes only the first")
+def _unquoted(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "lsf":
+        return
+    for d in ctx.own_directives():
+        m = re.match(r"^-alloc_flags\s+([^\"'\s]\S*(?:\s+[^-\s\"']\S*)+)\s*$", d.body)
+        if m:
+            values = m.group(1).split()
+            yield Hit(d.line, f"-alloc_flags {' '.join(values)} without quotes: bsub takes "
+                      f"{values[0]} and not {', '.join(values[1:])}",
+                      f"write -alloc_flags \"{' '.join(values)}\"")
+
+
+@rule("TEXT001", "crlf-line-endings", topic="scheduler", severity="error", scope="any script",
+      source="bash(1): a line ends at \\n; a \\r stays part of the command",
+      fix="convert with `dos2unix` or `sed -i 's/\\r$//'`",
+      summary="CRLF line endings, which make #!/bin/bash\\r and every command fail")
+def _crlf(ctx: Context) -> Iterator[Hit]:
+    line = next((n for n, text in enumerate(ctx.script.lines, 1) if text.endswith("\r")), None)
+    if line is not None:
+        yield Hit(line, "CRLF line endings: bash reads each \\r as part of the command, so "
+                  "`#!/bin/bash\\r` and every command fail")
+
+
+@rule("TEXT002", "placeholders", topic="scheduler", severity="info", scope="any script",
+      source="the guides' own convention (<queue>, HH:MM:SS, ...)",
+      fix="replace each placeholder with your value",
+      summary="placeholders left to fill in (reported once; no other rule reads them)")
+def _placeholders(ctx: Context) -> Iterator[Hit]:
+    if ctx.placeholders:
+        seen = list(dict.fromkeys(f"{text} (line {line})" for line, text in ctx.placeholders))
+        shown = ", ".join(seen[:6]) + (f" and {len(seen) - 6} more" if len(seen) > 6 else "")
+        yield Hit(ctx.placeholders[0][0], f"fill in the placeholders: {shown}")

@@ -1,0 +1,184 @@
+"""What a script is, decided from the script: which rules apply to it and with which numbers.
+
+- the kind of script: a whole batch script (#! line and directives), a fragment (directives
+  shown without a #! line, as documentation does), or a launch script run inside a job;
+- placeholders a guide leaves for the reader (`<queue>`, `HH:MM:SS`, `...`);
+- for every launch: the launcher's flags, the environment the ranks get, the program behind
+  wrappers and containers, and whether it is an AI framework and which collectives it uses;
+- the CPUs each rank is bound to and the device each rank drives.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from ...shell import split
+from ..scriptparse import PREFIXES, Script, split_comment
+
+# ---------------------------------------------------------------- what kind of script
+_SHELLS = re.compile(r"^(?:/usr)?/bin/(?:env\s+)?(?:ba|z|k|da|tc|c)?sh\b|^/usr/bin/env\s+\w*sh\b")
+
+
+def is_job_script(script: Script) -> bool:
+    """Scheduler directives, a launch, or a shell's #! line: a file lint can read. A Python
+    program (train.py) or any other text is not."""
+    if script.shebang is not None:
+        return bool(_SHELLS.match(script.shebang))
+    return bool(script.directives or script.launches)
+
+
+def script_kind(script: Script, prefix: str) -> str:
+    """batch: #! and the scheduler's directives; fragment: directives without a #! line (an
+    excerpt from a guide); launch: no directives (run inside a job, interactive or batch)."""
+    if not any(d.prefix == prefix for d in script.block_directives):
+        return "launch" if script.shebang or not script.directives else "fragment"
+    return "batch" if script.shebang else "fragment"
+
+
+# ---------------------------------------------------------------- placeholders
+_PLACEHOLDER = re.compile(
+    r"<[A-Za-z_][^<>\n]{0,60}>"            # <queue>, <fs1:fs2>, <your_ProjectName>
+    r"|\b[Hh]{1,2}:[Mm]{2}(?::[Ss]{2})?\b"  # HH:MM:SS
+    r"|(?:^|\s)\.\.\.(?:\s|$)"              # #SBATCH ...
+    r"|\bfs[0-9]:fs[0-9]\b")                # filesystems=fs1:fs2
+
+
+def is_placeholder(value: str) -> bool:
+    return bool(_PLACEHOLDER.search(value))
+
+
+def placeholders(script: Script) -> list[tuple[int, str]]:
+    """(line, text) of each placeholder in the directives and commands (not in comments),
+    in the order they appear. One pass over the text: a script may be megabytes long."""
+    found: list[tuple[int, int, str]] = []
+    starts: list[int] | None = None
+    for m in _PLACEHOLDER.finditer(script.text):
+        if starts is None:
+            starts = [0] + [i + 1 for i, ch in enumerate(script.text) if ch == "\n"]
+        number = bisect.bisect_right(starts, m.start())
+        line = script.lines[number - 1] if number <= len(script.lines) else ""
+        column = m.start() - starts[number - 1]
+        if column < len(_code(line)):
+            found.append((number, column, m.group(0).strip()))
+    return [(number, text) for number, _, text in sorted(found)]
+
+
+def _code(line: str) -> str:
+    """The part of a line the scheduler or the shell reads: a directive without its trailing
+    comment, a command before ` #`, nothing of a comment line."""
+    stripped = line.lstrip()
+    word = stripped.split(None, 1)[0] if stripped else ""
+    if word in PREFIXES:
+        body = stripped[len(word):]
+        kept = split_comment(body.strip())[0]
+        return line[:len(line) - len(stripped) + len(word) + body.find(kept) + len(kept)] \
+            if kept else line[:len(line) - len(stripped) + len(word)]
+    if stripped.startswith("#"):
+        return ""
+    return line.split(" #", 1)[0]
+
+
+# ---------------------------------------------------------------- the program a launch runs
+AI_LAUNCHERS = {"torchrun", "deepspeed", "accelerate", "vllm", "horovodrun"}
+AI_NAMES = re.compile(
+    r"(?i)(train|ddp|fsdp|torch|tensorflow|keras|horovod|deepspeed|megatron|llm|vllm|gpt|bert|"
+    r"llama|resnet|unet|transformer|allreduce|imagenet|cosmictagger|finetun|diffusion|jax)")
+DISTRIBUTED = re.compile(r"(?i)(init_process_group|distributed|ddp|horovod|train)")
+_CONTAINER_VALUE_FLAGS = {"-B", "--bind", "--env", "--pwd", "-H", "--home", "--env-file",
+                          "-W", "--workdir", "-o", "--overlay", "--mount", "-e"}
+_PASS_THROUGH = {"env", "time", "stdbuf", "numactl", "nice", "exec", "command", "taskset"}
+_WRAPPER = re.compile(r"(?i)(\.sh$|select_gpu|affinity|wrapper|_compact|^\$)")
+
+
+class ContainerRun:
+    def __init__(self, runtime: str, verb: str, flags: list[str], image: str) -> None:
+        self.runtime, self.verb, self.flags, self.image = runtime, verb, flags, image
+
+    def binds(self) -> list[str]:
+        out = []
+        for i, w in enumerate(self.flags):
+            if w in ("-B", "--bind") and i + 1 < len(self.flags):
+                out += self.flags[i + 1].split(",")
+            elif w.startswith(("--bind=", "-B=")):
+                out += w.split("=", 1)[1].split(",")
+        return [b.split(":", 1)[0] for b in out]
+
+
+def unwrap(words: list[str]) -> tuple[list[str], list[str], ContainerRun | None]:
+    """(program, wrappers, container) of what a launcher runs: pass-through commands, per-rank
+    wrapper scripts, `singularity run|exec IMAGE` and `bash -c '...'` are looked through."""
+    wrappers: list[str] = []
+    container = None
+    k = 0
+    while k < len(words):
+        w = words[k]
+        base = w.rsplit("/", 1)[-1]
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", w) or w in ("--", "-u"):
+            k += 1
+        elif base in _PASS_THROUGH:
+            k += 1
+            while k < len(words) and words[k].startswith("-"):
+                k += 1
+        elif base in ("singularity", "apptainer") and k + 1 < len(words):
+            k, container = _container(words, k)
+        elif base in ("bash", "sh") and k + 2 < len(words) and words[k + 1] in ("-c", "-lc"):
+            inner, _, _ = unwrap(_last_command(words[k + 2]))
+            return inner, wrappers, container
+        elif _WRAPPER.search(base) and (k + 1 < len(words) or "select_gpu" in base):
+            wrappers.append(w)
+            k += 1
+        else:
+            return words[k:], wrappers, container
+    return [], wrappers, container
+
+
+def _container(words: list[str], k: int) -> tuple[int, ContainerRun]:
+    runtime, verb = words[k].rsplit("/", 1)[-1], words[k + 1]
+    k += 2
+    flags = []
+    while k < len(words) and words[k].startswith("-"):
+        flags.append(words[k])
+        if words[k] in _CONTAINER_VALUE_FLAGS and k + 1 < len(words):
+            flags.append(words[k + 1])
+            k += 1
+        k += 1
+    image = words[k] if k < len(words) else ""
+    return k + 1, ContainerRun(runtime, verb, flags, image)
+
+
+def _last_command(text: str) -> list[str]:
+    """The command of `bash -c 'export A=1 && python train.py'` that does the work."""
+    try:
+        parts = [split(p) for p in re.split(r"&&|;|\|\|", text) if p.strip()]
+    except ValueError:
+        return []
+    for words in reversed(parts):
+        if words and words[0] not in ("export", "cd", "source", ".", "echo"):
+            return words
+    return []
+
+
+_JSRUN_WORD = re.compile(r"^-([a-zA-Z])(\d+|(?<=-[bd])packed\S*|(?<=-b)rs|(?<=-b)none)$")
+
+
+def normalise(argv: list[str]) -> list[str]:
+    """jsrun's `-a6` and `-bpacked:7` spell flag and value as one word, MPICH's `-genv NAME
+    VALUE` takes two words: make them `flag value` and `-genv NAME=VALUE`."""
+    if not argv:
+        return []
+    out = [argv[0]]
+    jsrun = argv[0].rsplit("/", 1)[-1] == "jsrun"
+    k = 1
+    while k < len(argv):
+        w = argv[k]
+        m = _JSRUN_WORD.match(w) if jsrun else None
+        if m:
+            out += [f"-{m.group(1)}", m.group(2)]
+        elif w in ("-genv", "-env", "--env") and k + 2 < len(argv) and "=" not in argv[k + 1]:
+            out += [w, f"{argv[k + 1]}={argv[k + 2]}"]
+            k += 2
+        else:
+            out.append(w)
+        k += 1
+    return out

@@ -1,0 +1,1 @@
+#PBS -J <start_index>-<end_index>:<skip_index>%<num_concurrent>

@@ -1,0 +1,4 @@
+#SBATCH --nodes=1
+#SBATCH --gpus-per-node=8
+#SBATCH --ntasks=1
+#SBATCH --cpus-per-task=56

@@ -1,0 +1,1 @@
+#SBATCH --nodes=4

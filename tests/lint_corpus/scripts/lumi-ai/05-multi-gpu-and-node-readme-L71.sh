@@ -1,0 +1,2 @@
+#SBATCH --nodes=4
+#SBATCH --tasks-per-node=1

@@ -1,0 +1,6 @@
+#!/bin/bash
+#SBATCH ...
+
+module load craype-hugepages2M
+
+srun ./myprogram

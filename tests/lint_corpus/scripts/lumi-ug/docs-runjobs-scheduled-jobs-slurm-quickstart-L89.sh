@@ -1,0 +1,1 @@
+#SBATCH option_name=argument

@@ -1,0 +1,1 @@
+#SBATCH --array=0-15%4

@@ -1,0 +1,3 @@
+#SBATCH --network=disable_rdzv_get
+
+export FI_CXI_RDZV_PROTO=alt_read

@@ -1,0 +1,1 @@
+#SBATCH --threads-per-core=1

@@ -1,0 +1,1 @@
+#BSUB -alloc_flags maximizegpfs

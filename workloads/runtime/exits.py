@@ -1,0 +1,6 @@
+"""The exit codes of a workload run (workloads/README.md), in a module that imports nothing,
+so the step loop and the command line share them without importing each other."""
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_NONFINITE = 3  # a non-finite loss stopped the run
