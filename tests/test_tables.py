@@ -23,13 +23,11 @@ def _table(columns, rows, order=None, whole=()) -> str:
 
 def _site_and_app_rows():
     from jobgen.cli.commands import APP_COLUMNS, APP_PRIORITY, SITE_COLUMNS, SITE_PRIORITY
+    from jobgen.cli.commands import _app_rows as app_rows_of
     from jobgen.cli.commands import _site_rows as site_rows
     from jobgen.plan.apps import app_names, load_app
 
-    apps = [load_app(n) for n in app_names()]
-    app_rows = [{"app": a.name, "frameworks": ", ".join(a.frameworks), "model": a.model,
-                 "batch": str(a.default_batch_size), "description": a.description}
-                for a in apps]
+    app_rows = app_rows_of([load_app(n) for n in app_names()])
     return [(SITE_PRIORITY, site_rows(), SITE_COLUMNS), (APP_PRIORITY, app_rows, APP_COLUMNS)]
 
 

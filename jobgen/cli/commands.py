@@ -202,11 +202,14 @@ def apps(
                                 "configs": dict(a.sizes), "description": a.description,
                                 "module": a.module} for a in found], indent=2))
         return
-    print_table(APP_PRIORITY, [{"app": a.name, "frameworks": ", ".join(a.frameworks),
-                                "model": a.model, "batch": str(a.default_batch_size),
-                                "configs": ", ".join(n for n, _ in a.sizes),
-                                "description": a.description} for a in found], whole=("app",),
-                order=APP_COLUMNS)
+    print_table(APP_PRIORITY, _app_rows(found), whole=("app",), order=APP_COLUMNS)
+
+
+def _app_rows(found: list[Any]) -> list[dict[str, str]]:
+    """One table row per app: its names, batch and configurations as text."""
+    return [{"app": a.name, "frameworks": ", ".join(a.frameworks), "model": a.model,
+             "batch": str(a.default_batch_size), "configs": ", ".join(n for n, _ in a.sizes),
+             "description": a.description} for a in found]
 
 
 def _complete_sites(incomplete: str) -> list[str]:
