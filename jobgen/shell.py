@@ -190,7 +190,11 @@ def _read_ansi_c(text: str, i: int, word: list[str]) -> int:
                 if not digits:
                     raise ValueError(f"bad \\{kind} escape")
                 code = int(digits.group(), 16)
-                data += bytes([code]) if kind == "x" else chr(code).encode()
+                if code > 0x10FFFF:  # bash writes nothing a UTF-8 reader can take back
+                    raise ValueError(f"\\{kind}{digits.group()} is beyond Unicode (U+10FFFF)")
+                # a lone surrogate (\\uD800) is encoded as bash does, not refused
+                data += (bytes([code]) if kind == "x"
+                         else chr(code).encode("utf-8", errors="surrogatepass"))
                 i += 2 + len(digits.group())
                 continue
             data += _UNESCAPE.get(kind, "\\" + kind).encode()

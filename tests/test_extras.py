@@ -153,7 +153,7 @@ def test_lumi_own_image_is_told_to_check_the_aws_ofi_rccl_plugin():
     assert not any("aws-ofi-rccl" in w for w in plan_for("lumi").warnings)
 
 
-@pytest.mark.parametrize("site", ["aurora", "polaris", "summit"])
+@pytest.mark.parametrize("site", ["sunspot", "summit"])
 def test_container_refused_without_a_runtime(site):
     with pytest.raises(JobgenError, match="no container runtime"):
         plan_for(site, container="/x.sif")

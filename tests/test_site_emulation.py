@@ -267,10 +267,14 @@ def test_tensorflow_apps_run_with_the_sites_tensorflow_setup(site, tmp_path, emu
 
 
 def test_lumi_refuses_the_tensorflow_apps_in_its_pytorch_image():
-    with pytest.raises(JobgenError, match=r"^--framework tensorflow --app ffn on lumi: the "
-                       r"bundled apps run in LUMI's PyTorch image, which has no TensorFlow"):
+    with pytest.raises(JobgenError, match=r"^--framework tensorflow --app ffn on lumi: jobgen "
+                       r"runs programs in LUMI's AI Factory PyTorch image, which has no "
+                       r"TensorFlow"):
         plan_for("lumi", app="ffn", framework="tensorflow")
-    own = plan_for("lumi", framework="tensorflow")  # your own program: your own image
+    with pytest.raises(JobgenError, match=r"^--framework tensorflow on lumi: your program "
+                       r"would run without tensorflow"):  # issue 21: not without a word
+        plan_for("lumi", framework="tensorflow")
+    own = plan_for("lumi", framework="tensorflow", container="/p/tf.sif")  # your own image
     assert own.framework == "tensorflow"
     image = plan_for("lumi", app="ffn", framework="tensorflow", container="/p/tf.sif")
     assert "/p/tf.sif" in image.command
@@ -512,6 +516,28 @@ def test_aurora_copper_routes_a_venv_and_a_package_dir_around_the_ranks(tmp_path
     check_cleanup(run)
 
 
+def test_aurora_copper_serves_the_bundled_package_to_every_rank(tmp_path, emu_bin):
+    """Every rank imports jobgen's `workloads` package: with --copper its PYTHONPATH entry goes
+    through the mount as copper.md routes a custom package directory (by its physical path),
+    and the Lustre copy is no longer on the ranks' path; the preflight ran before Copper."""
+    pkgs = tmp_path / "lus" / "pkgs"
+    pkgs.mkdir(parents=True)
+    real = tmp_path / "lus" / "job"
+    real.mkdir()
+    link = tmp_path / "job"  # the submit directory as seen through a symbolic link
+    link.symlink_to(real)
+    plan = plan_for("aurora", app="cosmictagger", copper=True, copper_paths=(str(pkgs),))
+    run = run_script(app_script(plan), SITES["aurora"], link, emu_bin)
+    check_ranks(plan, run, SITES["aurora"])
+    physical = f"{real}/work/.jobgen/{run.jobid}/python"
+    assert str(run.jobgen_dir).startswith(str(link))
+    for report in run.reports.values():
+        path = report["env"]["PYTHONPATH"].split(":")
+        assert path[:2] == [f"/tmp/emu/copper{pkgs}", f"/tmp/emu/copper{physical}"], path
+        assert f"{run.jobgen_dir}/python" not in path and physical not in path
+    check_cleanup(run)
+
+
 def test_aurora_copper_activates_a_conda_env_through_the_mount(tmp_path, emu_bin):
     env_root = tmp_path / "lus" / "conda_env"
     (env_root / "conda-meta").mkdir(parents=True)
@@ -590,6 +616,61 @@ def test_lumi_default_container_runs_the_program_directly(tmp_path, emu_bin):
     assert ranks and all(e["command"] == list(REPORT_COMMAND) for e in ranks)
     preflight = [e["command"] for e in run.calls("singularity") if not e["node"]]
     assert preflight == [["true"]]  # the container started once before the launch
+    check_cleanup(run)
+
+
+def test_aurora_apptainer_runs_each_rank_as_the_documented_recipe(tmp_path, emu_bin):
+    """docs/aurora/containers: `module load apptainer`; every rank in `apptainer exec` with the
+    host's PMIx bound to /hostlib and /usr/lib64 to /hostevent; the APPTAINERENV_ settings
+    reach the program inside (CCL over ofi there, the host keeps CCL_ATL_TRANSPORT=mpi)."""
+    image = "/lus/flare/projects/MYPROJECT/xpu-pytorch.sif"
+    plan = plan_for("aurora", container=image)
+    run = run_script(render(plan), SITES["aurora"], tmp_path, emu_bin)
+    check_ranks(plan, run, SITES["aurora"])
+    check_software(plan, run)
+    assert ["load", "apptainer"] in [e["argv"] for e in run.calls("module")]
+    execs = [e for e in run.calls("apptainer") if e["node"]]
+    assert len(execs) == plan.world_size and {e["image"] for e in execs} == {image}
+    assert all(e["binds"] == ["/usr/lib64/libpmix.so.2:/hostlib/libpmix.so.2",
+                              "/usr/lib64:/hostevent"] for e in execs)
+    assert all(e["command"] == list(REPORT_COMMAND) for e in execs)
+    for report in run.reports.values():
+        env = report["env"]
+        assert env["JOBGEN_EMU_RUNTIME"] == "apptainer"
+        assert (env["CCL_ATL_TRANSPORT"], env["CCL_ZE_IPC"]) == ("ofi", "0")
+        assert env["I_MPI_PMI_LIBRARY"] == "/hostlib/libpmix.so.2"
+        assert env["ONEAPI_DEVICE_SELECTOR"] == "level_zero:gpu"
+    assert "\nexport CCL_ATL_TRANSPORT=mpi\n" in render(plan), "the host's setting stays"
+    check_cleanup(run)
+
+
+def test_polaris_apptainer_runs_each_rank_with_fakeroot_and_the_mpich_abi(tmp_path, emu_bin):
+    """docs/polaris/containers: spack-pe-base, apptainer and cray-mpich-abi loaded, fakeroot
+    requested from PBS, `apptainer exec --fakeroot -B /opt -B /var/run/palsd/` under mpiexec,
+    the Cray libraries passed in with APPTAINERENV_LD_LIBRARY_PATH, Apptainer's directories on
+    /local/scratch made before the launch."""
+    image = "/lus/eagle/projects/MYPROJECT/pytorch.sif"
+    plan = plan_for("polaris", container=image)
+    text = render(plan)
+    assert "\n#PBS -l singularity_fakeroot=true\n" in text
+    cray = "/opt/cray/pe/mpich/8.1.28/ofi/gnu/12.3/lib-abi-mpich"  # what cray-mpich-abi sets
+    run = run_script(text, SITES["polaris"], tmp_path, emu_bin,
+                     env={"CRAY_LD_LIBRARY_PATH": cray})
+    check_ranks(plan, run, SITES["polaris"])
+    check_software(plan, run)
+    loads = [e["argv"] for e in run.calls("module")]
+    assert loads[-3:] == [["load", "spack-pe-base"], ["load", "apptainer"],
+                          ["load", "cray-mpich-abi"]]
+    execs = [e for e in run.calls("apptainer") if e["node"]]
+    assert len(execs) == plan.world_size and {e["image"] for e in execs} == {image}
+    assert all(e["flags"] == ["--fakeroot", "--nv"] for e in execs)
+    assert all(e["binds"][:2] == ["/opt", "/var/run/palsd/"] for e in execs)
+    for report in run.reports.values():
+        inside = report["env"]["LD_LIBRARY_PATH"].split(":")
+        assert inside[0] == cray
+        assert inside[-1] == "/opt/cray/pe/pals/1.2.12/lib"
+        assert "/soft/libraries/aws-ofi-nccl/v1.9.1-aws/lib" in inside
+    assert text.index('mkdir -p "${APPTAINER_TMPDIR}"') < text.index("jobgen_preflight ")
     check_cleanup(run)
 
 

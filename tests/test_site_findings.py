@@ -5,6 +5,8 @@ Copper for the bundled package, and JLSE's MPI."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from helpers import env_of, plan_for, run_jobgen
 
@@ -119,3 +121,127 @@ def test_lumi_refusal_from_the_command_line_is_one_line_and_writes_nothing(tmp_p
     assert res.returncode == 2 and not out.exists() and res.stdout == ""
     errors = [ln for ln in res.stderr.splitlines() if ln.startswith("jobgen: error")]
     assert len(errors) == 1 and "--container" in errors[0] and "Traceback" not in res.stderr
+
+
+# ---------------------------------------------------------------- containers on ALCF machines
+def test_aurora_container_lines_are_the_documented_recipe():
+    plan = plan_for("aurora", nodes=2, container="/lus/flare/projects/p/xpu.sif",
+                    command=("python3", "train.py"))
+    assert plan.command[:6] == ("apptainer", "exec", "-B",
+                                "/usr/lib64/libpmix.so.2:/hostlib/libpmix.so.2", "-B",
+                                "/usr/lib64:/hostevent")
+    assert "module load apptainer" in [m.text for m in plan.modules]
+    env = env_of(plan)
+    assert env["APPTAINERENV_CCL_ATL_TRANSPORT"] == "ofi" and env["CCL_ATL_TRANSPORT"] == "mpi"
+    assert env["APPTAINERENV_I_MPI_PMI_LIBRARY"] == "/hostlib/libpmix.so.2"
+    assert "APPTAINERENV_ZE_FLAT_DEVICE_HIERARCHY" not in env, "the host's hierarchy passes in"
+    assert any("one node" in w and "tcp" in w for w in plan.warnings)
+    for e in plan.env:
+        if e.name.startswith("APPTAINERENV_"):
+            assert "test_container.sh" in e.source
+
+
+def test_polaris_container_lines_are_the_documented_recipe():
+    plan = plan_for("polaris", nodes=2, container="/lus/eagle/projects/p/ngc.sif",
+                    command=("python3", "train.py"))
+    assert plan.command[:9] == ("apptainer", "exec", "--fakeroot", "--nv", "-B", "/opt", "-B",
+                                "/var/run/palsd/", "-B")
+    assert "#PBS -l singularity_fakeroot=true" in [d.text for d in plan.directives]
+    assert [m.text for m in plan.modules][-3:] == [
+        "module load spack-pe-base", "module load apptainer", "module load cray-mpich-abi"]
+    env = {e.name: e for e in plan.env}
+    lib = env["APPTAINERENV_LD_LIBRARY_PATH"]
+    assert lib.expand and lib.value.endswith(":/opt/cray/pe/pals/1.2.12/lib")
+    assert env["APPTAINER_TMPDIR"].make_dir and env["APPTAINER_CACHEDIR"].make_dir
+    text = render(plan)
+    assert text.count("shellcheck disable=SC2153") == 1  # CRAY_LD_LIBRARY_PATH: the module's
+    assert not plan_for("polaris", nodes=2).directives[-1].text.endswith("fakeroot=true")
+
+
+def test_container_flags_and_settings_are_explained_with_their_sources():
+    res = run_jobgen("explain", "--site", "polaris", "-A", "p", "--nodes", "2", "--container",
+                     "/lus/eagle/projects/p/ngc.sif", "--", "python3", "train.py")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    for line in ("#PBS -l singularity_fakeroot=true", "module load cray-mpich-abi",
+                 "export APPTAINERENV_LD_LIBRARY_PATH="):
+        at = out.index(line)
+        assert "docs/polaris/containers/containers.md" in out[at:at + 600] or \
+            "docs/running-jobs/index.md" in out[at:at + 600], line
+
+
+# ---------------------------------------------------------------- JLSE's mpirun
+def test_jlse_checks_for_mpirun_before_any_rank(tmp_path):
+    """No public JLSE source loads an MPI module for the MI250 nodes: the script checks that
+    mpirun is on PATH before the launch and says what to load (exit 78), instead of failing
+    with `mpirun: command not found` after the job waited in the queue."""
+    import shutil
+
+    from emulation.harness import REPORT_COMMAND, Site, install_bin, run_script
+
+    plan = plan_for("jlse-mi250", nodes=2, command=REPORT_COMMAND)
+    check = plan.program.checks[0]
+    assert check.words == ("command", "-v", "mpirun")
+    assert "documents no MPI module" in check.failure
+    emu = install_bin(tmp_path / "emu-bin")
+    for name in ("mpirun", "mpiexec"):
+        (emu / name).unlink()
+    system = tmp_path / "system-bin"  # the system's tools, without any MPI launcher
+    system.mkdir()
+    for d in ("/usr/local/bin", "/usr/bin", "/bin"):
+        for tool in Path(d).iterdir():
+            if not tool.name.startswith(("mpirun", "mpiexec", "orterun")) and \
+                    not (system / tool.name).exists():
+                (system / tool.name).symlink_to(tool)
+    site = Site("jlse-mi250", "cobalt", ("amdgpu01", "amdgpu04"), "amdgpu01")
+    run = run_script(render(plan), site, tmp_path / "job", emu,
+                     env={"PATH": f"{emu}:{system}"})
+    assert run.proc.returncode == 78, run.proc.stderr
+    assert "cannot start the program: the launcher mpirun is not on PATH" in run.proc.stderr
+    assert not run.reports
+    assert shutil.which("mpirun", path=f"{emu}:{system}") is None
+
+
+# ---------------------------------------------------------------- explain
+def _explain(*args: str) -> dict:
+    import json
+
+    res = run_jobgen("explain", "--format", "json", *args)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def _facts(data: dict) -> list[dict]:
+    return [f for key in ("directives", "modules", "environment", "program", "steps")
+            for f in data[key]]
+
+
+@pytest.mark.parametrize(("args", "lines"), [
+    (("--site", "aurora", "-A", "p", "--nodes", "128", "--app", "ffn"),
+     ["unset MPIR_CVAR_CH4_POSIX_COLL_SELECTION_TUNING_JSON_FILE",
+      "export CCL_CONFIGURATION=cpu_gpu_dpcpp", 'export MPI_PROVIDER="${FI_PROVIDER}"']),
+    (("--site", "aurora", "-A", "p", "--nodes", "512", "--framework", "tensorflow",
+      "--app", "ffn"), ["export CCL_KVS_GET_TIMEOUT=600", "export CCL_ALLREDUCE=topo"]),
+    (("--site", "aurora", "-A", "p", "--nodes", "2", "--app", "ffn", "--copper",
+      "--copper-path", "/lus/flare/projects/p/venv"),
+     ["$JOBGEN_DIR/python (the bundled package) read through /tmp/${USER}/copper by every "
+      "rank"]),
+    (("--site", "lumi", "-A", "p", "--", "python", "t.py"),
+     ['export TORCH_HOME="/scratch/${SLURM_JOB_ACCOUNT}/${USER}/torch_home"; '
+      'mkdir -p "${TORCH_HOME}"']),
+    (("--site", "polaris", "-A", "p", "--container", "/x/i.sif", "--", "python3", "t.py"),
+     ["#PBS -l singularity_fakeroot=true", "module load apptainer",
+      "apptainer exec --fakeroot --nv -B /opt -B /var/run/palsd/ -B /soft /x/i.sif"]),
+    (("--site", "aurora", "-A", "p", "--container", "/x/i.sif", "--", "python3", "t.py"),
+     ["module load apptainer", "export APPTAINERENV_CCL_ATL_TRANSPORT=ofi"]),
+    (("--site", "local", "--framework", "tensorflow", "--app", "ffn"),
+     ["python3 -m workloads.spawn"]),
+    (("--site", "jlse-mi250", "-A", "p", "--", "/x/python", "t.py"),
+     ["the launcher mpirun is not on PATH: JLSE documents no MPI module"]),
+])
+def test_explain_shows_each_new_line_with_its_reason_and_source(args, lines):
+    facts = _facts(_explain(*args))
+    for line in lines:
+        hits = [f for f in facts if f["text"].startswith(line)]
+        assert hits, f"{line!r} not in explain"
+        assert all(f["why"] and f["source"] for f in hits), hits

@@ -22,12 +22,17 @@ def _table(columns, rows, order=None, whole=()) -> str:
 
 
 def _site_and_app_rows():
-    from jobgen.cli.commands import APP_COLUMNS, APP_PRIORITY, SITE_COLUMNS, SITE_PRIORITY
-    from jobgen.cli.commands import _app_rows as app_rows_of
+    from jobgen.cli.commands import (
+        APP_COLUMNS,
+        APP_PRIORITY,
+        SITE_COLUMNS,
+        SITE_PRIORITY,
+        _app_rows,
+    )
     from jobgen.cli.commands import _site_rows as site_rows
     from jobgen.plan.apps import app_names, load_app
 
-    app_rows = app_rows_of([load_app(n) for n in app_names()])
+    app_rows = _app_rows([load_app(n) for n in app_names()])
     return [(SITE_PRIORITY, site_rows(), SITE_COLUMNS), (APP_PRIORITY, app_rows, APP_COLUMNS)]
 
 

@@ -8,7 +8,8 @@
 #
 # Installs, each skipped with the reason when it cannot be done (the tests that need it then
 # skip with their reason; nothing is failed for a missing component):
-#   Debian (as root, or with sudo): mpich (MPICH mpiexec), slurm-wlm (a real single-host Slurm)
+#   Debian (as root, or with sudo): mpich (MPICH mpiexec), slurm-wlm (a real single-host Slurm),
+#     slurm-wlm-torque (Slurm's qsub wrapper, which `jobgen submit` must not take for PBS)
 #   Python: jobgen with its dev, workloads, report and docs extras; torch 2.13.0 (set
 #     TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu on a machine without a GPU to get
 #     the CPU wheel instead of the CUDA one); tensorflow-cpu 2.21 with tf-keras (Keras 2)
@@ -36,8 +37,8 @@ if [ "$install" = 1 ]; then
     else
         export DEBIAN_FRONTEND=noninteractive
         if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends \
-                mpich slurm-wlm slurm-client >/dev/null; }; then
-            note "apt-get could not install mpich slurm-wlm: their tests skip"
+                mpich slurm-wlm slurm-client slurm-wlm-torque >/dev/null; }; then
+            note "apt-get could not install mpich slurm-wlm slurm-wlm-torque: their tests skip"
         fi
     fi
     torch_index=()

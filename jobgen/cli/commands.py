@@ -206,7 +206,7 @@ def apps(
 
 
 def _app_rows(found: list[Any]) -> list[dict[str, str]]:
-    """One table row per app: its names, batch and configurations as text."""
+    """One table row per bundled app (its manifest, as `jobgen apps` shows it)."""
     return [{"app": a.name, "frameworks": ", ".join(a.frameworks), "model": a.model,
              "batch": str(a.default_batch_size), "configs": ", ".join(n for n, _ in a.sizes),
              "description": a.description} for a in found]

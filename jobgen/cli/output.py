@@ -47,7 +47,11 @@ def check_target(out: str, force: bool) -> None:
 
 def write_script(out: str, text: str, force: bool) -> None:
     """Write `text` to `out` as the module docstring says, or raise a one-line JobgenError."""
-    data = text.encode("utf-8")
+    write_file(out, text.encode("utf-8"), force, MODE)
+
+
+def write_file(out: str, data: bytes, force: bool, mode: int = 0o644) -> None:
+    """Any output file (a chart, a page) the same way: whole, never through a link."""
     parent, name = _split(out)
     try:
         dfd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -58,7 +62,7 @@ def write_script(out: str, text: str, force: bool) -> None:
         if special:
             _write_through(out, data)
         else:
-            _publish(dfd, name, out, data, force)
+            _publish(dfd, name, out, data, force, mode)
     except OSError as exc:
         raise _cannot(out, exc) from None
     finally:
@@ -112,14 +116,14 @@ def _write_through(out: str, data: bytes) -> None:
 
 
 # ---------------------------------------------------------------- a regular file
-def _publish(dfd: int, name: str, out: str, data: bytes, force: bool) -> None:
+def _publish(dfd: int, name: str, out: str, data: bytes, force: bool, mode: int) -> None:
     fd = _unnamed_file(dfd)
     temp = None
     try:
         if fd is None:
             temp, fd = _temp_file(dfd)
         _write_all(fd, data)
-        os.fchmod(fd, MODE & ~_umask())
+        os.fchmod(fd, mode & ~_umask())
         if temp is None:
             temp = _link_unnamed(fd, dfd, name, out, force)
         if temp is None:

@@ -1,4 +1,4 @@
-"""The study's commands (sweep, submit, collect, report) as Typer commands.
+"""The study's commands (sweep, submit, status, cancel, collect, report) as Typer commands.
 
 Kept out of commands.py so the CLI only registers them; importing this module costs only its own
 definitions: the work (plan, render, Rich, matplotlib) is imported when a command runs.
@@ -6,7 +6,6 @@ definitions: the work (plan, render, Rich, matplotlib) is imported when a comman
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
@@ -44,7 +43,8 @@ def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -
             help=f"Ranks per GPU device, {AXIS_HELP}.")] = None,
         instances_per_device: Annotated[list[str] | None, typer.Option(
             help=f"Independent instances per GPU device, {AXIS_HELP}.")] = None,
-        repeat: Annotated[int, typer.Option(help="Scripts per point (best-of-N).")] = 1,
+        repeat: Annotated[int, typer.Option(help="Scripts per point (best-of-N; 3 or more "
+                                            "for a verdict against fp32), at most 100.")] = 1,
         submit: Annotated[bool, typer.Option(help="Submit them (run them, on a site "
                                              "without scheduler) once written.")] = False,
         force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its run "
@@ -69,18 +69,74 @@ def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -
         if submit and submit_sweep(out):
             raise typer.Exit(1)
 
-    @app.command(name="submit", epilog="Exit code 0 when every run was submitted (ran "
-                 "cleanly, without a scheduler), 1 otherwise, 2 on error.")
+    _submit_commands(app)
+    _result_commands(app)
+
+
+def _submit_commands(app: typer.Typer) -> None:
+    """submit, status and cancel: the sweep's jobs at the scheduler."""
+    @app.command(name="submit", epilog="Exit code 0 when every run sent was submitted (ran "
+                 "cleanly, without a scheduler), 1 otherwise, 2 on error (nothing sent).")
     def submit_cmd(
         directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
         again: Annotated[bool, typer.Option(help="Submit runs that were submitted "
                                             "before, too.")] = False,
+        keep_going: Annotated[bool, typer.Option(help="Go on after a failed submission "
+                                                 "(default: stop at the first).")] = False,
+        max_in_flight: Annotated[int | None, typer.Option(
+            help="Jobs of this sweep queued or running at once (default: what each queue's "
+                 "per-user limit allows).")] = None,
+        wait: Annotated[bool, typer.Option(help="Stay and submit held-back runs as earlier "
+                                           "jobs finish.")] = False,
+        poll: Annotated[float, typer.Option(help="Seconds between checks with --wait.",
+                                            min=1, max=3600)] = 60.0,
     ) -> None:
         """Submit a sweep's scripts with the site's command and record the job ids."""
         from ..study.submit import submit_sweep
 
-        if submit_sweep(directory, again):
+        if submit_sweep(directory, again, keep_going, max_in_flight, wait, poll):
             raise typer.Exit(1)
+
+    @app.command(epilog="States: queued, held, running, done, failed (with the scheduler's "
+                 "own word), not submitted, unknown. Exit code 0, 2 on error.")
+    def status(
+        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
+        fmt: Annotated[TableFormat, typer.Option("--format", help="table for people, json "
+                                                 "for scripts.")] = TableFormat.table,
+    ) -> None:
+        """Each run's job as the scheduler sees it (squeue, qstat, bjobs)."""
+        import json
+
+        from ..study.jobs import status as states_of
+        from ..study.present import status_table
+        from ..study.textable import width
+
+        manifest, states = states_of(directory)
+        rows = [{k: v for k, v in s.items() if k != "key"} for s in states]
+        if fmt is TableFormat.json:
+            typer.echo(json.dumps(rows, indent=2, sort_keys=True))
+            return
+        title = f"jobgen status: {directory} ({manifest.site}, {len(rows)} run(s))"
+        typer.echo(status_table(title, rows, width()), nl=False)
+
+    @app.command(epilog="Exit code 0 when every queued or running job was cancelled (or "
+                 "none was left), 2 on error.")
+    def cancel(
+        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
+    ) -> None:
+        """Cancel the sweep's jobs still queued, held or running (scancel, qdel, bkill)."""
+        from ..study.jobs import cancel as cancel_jobs
+
+        cancelled, _ = cancel_jobs(directory)
+        if cancelled:
+            typer.echo(f"cancelled {len(cancelled)} job(s): {' '.join(cancelled)}", err=True)
+        else:
+            typer.echo("nothing to cancel: no job of this sweep is queued or running",
+                       err=True)
+
+
+def _result_commands(app: typer.Typer) -> None:
+    """collect and report: the results, as a table and as a chart."""
 
     @app.command(epilog="Exit code 0 when every valid point has a result, 1 when some "
                  "failed or are missing, 2 on error.")
@@ -92,21 +148,29 @@ def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -
                                                      "when there is one, else here).")] = None,
         fmt: Annotated[TableFormat, typer.Option("--format", help="table for people, json "
                                                  "for scripts.")] = TableFormat.table,
+        force: Annotated[bool, typer.Option(help="Replace results files jobgen did not "
+                                            "write there.")] = False,
     ) -> None:
         """Join the runs' JSON results with the manifests: best-of-N, spread, scaling."""
         import json
 
+        from ..study import manifest as mf
         from ..study.collect import collect as gather
-        from ..study.collect import table, write_files
+        from ..study.collect import write_files
+        from ..study.files import SweepDir
+        from ..study.present import results_table
+        from ..study.textable import width
 
         found = gather(directories)
-        where = results or (directories[0] if len(directories) == 1 else Path("."))
-        csv_path, json_path = write_files(found, where)
+        in_sweep = results is None and len(directories) == 1
+        where_to = results or (directories[0] if in_sweep else Path("."))
+        with SweepDir.open(where_to, lock=True, create=results is not None) as where:
+            paths = write_files(found, where, mf.read(where) if in_sweep else None, force)
         if fmt is TableFormat.json:
             typer.echo(json.dumps(found.as_dict()["rows"], indent=2, sort_keys=True))
         else:
-            _console().print(table(found))
-        typer.echo(f"wrote {csv_path} and {json_path}", err=True)
+            typer.echo(results_table(found, width()), nl=False)
+        typer.echo(f"wrote {' and '.join(map(str, paths))}", err=True)
         if found.incomplete:
             typer.echo(f"jobgen: {len(found.incomplete)} point(s) failed or have no result "
                        "yet", err=True)
@@ -118,19 +182,17 @@ def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -
         out: Annotated[Path, typer.Option(help="chart.png, chart.svg or chart.html (the "
                                           "SVG inline with the table).")],
         title: Annotated[str, typer.Option(help="Chart title.")] = "jobgen study",
+        force: Annotated[bool, typer.Option(help="Overwrite an existing --out.")] = False,
     ) -> None:
-        """Draw the study's chart and a scaling chart (needs jobgen[report])."""
+        """Draw the study's chart and a scaling chart (needs matplotlib: the report extra)."""
         from ..study.collect import collect as gather
-        from ..study.report import check_out
+        from ..study.report import check_kind
         from ..study.report import report as draw
+        from .output import check_target, write_file
 
-        check_out(out)
-        data = draw(gather(directories), out, title)
+        kind = check_kind(out.name)
+        check_target(str(out), force)
+        data, blob = draw(gather(directories), kind, title)
+        write_file(str(out), blob, force)
         typer.echo(f"wrote {out}: {len(data.bars)} bar(s), {len(data.lines)} scaling "
                    "line(s)", err=True)
-
-
-def _console() -> Any:
-    from rich.console import Console
-
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 200)

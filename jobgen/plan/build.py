@@ -22,6 +22,7 @@ from .extras import (
     FrameworkChoice,
     StageStep,
     container_prefix,
+    container_setup,
     copper_pieces,
     device_selection,
     dist_backend,
@@ -192,6 +193,7 @@ class Plan(Frozen):
     launcher_fact: Fact | None = None  # the launcher command and why (--python's torchrun)
     program: ProgramSetup | None = None  # package copy and the checks before the launch
     app_defaults: tuple[Fact, ...] = ()  # the app's tuned defaults and loader workers, why
+    container: Fact | None = None  # --container: the runtime's exec words, why and source
     preflight_exit: int = PREFLIGHT_EXIT
 
     @property
@@ -783,10 +785,12 @@ def _placement(profile: Profile, size: _Size, framework: str, extras: _Extras) -
 
 
 def _environment(profile: Profile, req: Request, size: _Size, precision: str, framework: str,
-                 extras: _Extras, placed: _Placement) -> tuple[EnvSetting, ...]:
-    """The job's variables; for TensorFlow, Horovod's thread pinned beside each rank."""
+                 extras: _Extras, placed: _Placement, image_env: list[EnvVar]
+                 ) -> tuple[EnvSetting, ...]:
+    """The job's variables (a container's after the layout's); for TensorFlow, Horovod's
+    thread pinned beside each rank."""
     env = _env(profile, req, size.nodes, precision, framework, extras.choice.ipex,
-               list(placed.recipe_env), list(placed.env))
+               [*placed.recipe_env, *image_env], list(placed.env))
     slots = placed.slots
     if framework == "tensorflow" and not any(e.name == "HOROVOD_THREAD_AFFINITY" for e in env) \
             and all(s.cpus for s in slots):
@@ -853,8 +857,10 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
     argv = _program_argv(profile, req, app, precision, stack_args, extras.stage)
     python = _python(profile, req, inner_python)
     command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()), *argv)
+    hint = getattr(profile.launcher, "check_hint", None)
     setup = program_setup(app, python, bool(req.python), tuple(prefix), argv,
-                          profile.launcher.dialect == "spawn")
+                          profile.launcher.dialect == "spawn",
+                          (profile.launcher.command, hint) if hint else None)
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
         summary = (*prefix, python, "-m", "workloads.summarize",
@@ -887,10 +893,10 @@ def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
     return tuple(warnings)
 
 
-def _site_fields(loaded: LoadedProfile, req: Request) -> dict[str, object]:
+def _site_fields(loaded: LoadedProfile, profile: Profile, req: Request) -> dict[str, object]:
     """Plan fields that come from the site alone: the header's, the scheduler's and
-    launcher's dialects, the rank variables and where the rendezvous address comes from."""
-    profile = loaded.profile
+    launcher's dialects, the rank variables and where the rendezvous address comes from
+    (`profile`: the loaded one with the framework's own launcher, if it has one)."""
     return dict(
         version=__version__, site=profile.name, profile_digest=loaded.digest,
         profile_layer=loaded.file.layer, status=profile.status,
@@ -925,7 +931,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     req = sched.req
     extras = _extras(profile, req, app, framework, size)
     placed = _placement(profile, size, framework, extras)
-    env = _environment(profile, req, size, precision, framework, extras, placed)
+    image_modules, image_env, image_directives, image_fact = container_setup(profile,
+                                                                             req.container)
+    env = _environment(profile, req, size, precision, framework, extras, placed, image_env)
     launch = _launch(profile, req, app, size, extras, placed.slots, env)
     signals, preempt_fact, warn = _preemption(profile, req, app)
     master_port = _master_port(profile, env)
@@ -937,10 +945,10 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
                    sched.queue.reason, warn)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn)
     modules = (*_modules(profile, extras.choice.module_line, framework), *extras.modules,
-               *program.modules)
+               *program.modules, *image_modules)
     pre = profile.scheduler.preemption
     return Plan(
-        **_site_fields(loaded, req),
+        **_site_fields(loaded, profile, req),
         nodes=size.nodes,
         ranks_per_node=size.rpn,
         ranks_per_device=size.per_dev,
@@ -951,7 +959,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         job_name=sched.job_name,
         precision=precision,
         framework=framework,
-        directives=tuple(DIALECTS[profile.scheduler.dialect](profile, job)),
+        directives=(*DIALECTS[profile.scheduler.dialect](profile, job), *image_directives),
         modules=modules,
         python_setup=_python_setup(profile),
         env=with_site_refs(env),
@@ -981,4 +989,5 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         launcher_fact=launch.fact,
         program=program.setup,
         app_defaults=program.app_defaults,
+        container=image_fact,
     )

@@ -10,8 +10,9 @@ from ..errors import JobgenError
 from ..frozen import Frozen
 from ..profiles.facts import EnvSetting, Fact
 from ..profiles.frameworks import release_key, variant_for
-from ..shell import SAFE_EXPANSION, Expand, quote
+from ..shell import SAFE_EXPANSION, Expand, join, quote
 from .placement import resource_set_per_device, visible_devices, whole_gpus
+from .schedulers import PREFIX
 
 TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.profiles.records)
@@ -247,6 +248,24 @@ def container_prefix(
         module = Fact(f"module load {quote(rt.module)}", rt.why, rt.source, "command line",
                       rt.unconfirmed)
     return words, rt.python, module
+
+
+def container_setup(profile: Profile, image: str | None
+                    ) -> tuple[list[Fact], list[EnvVar], list[Fact], Fact | None]:
+    """(module commands, environment, scheduler directives, the runtime's reason) a user's own
+    image needs here, as the site documents running containers; nothing without --container."""
+    rt = profile.containers
+    if image is None or rt is None:
+        return [], [], [], None
+    words, _, _ = container_prefix(profile, image)
+    runtime = Fact(join(words), rt.why, rt.source, "command line (--container)", rt.unconfirmed)
+    modules = [Fact(f"module {m.action}" + (f" {quote(m.name)}" if m.name else ""),
+                    f"--container: {m.why}", m.source, "profile", m.unconfirmed)
+               for m in rt.modules]
+    prefix = PREFIX[profile.scheduler.dialect]
+    directives = [Fact(f"{prefix} {d.value}", f"--container: {d.why}", d.source, "profile",
+                       d.unconfirmed) for d in rt.directives]
+    return modules, list(rt.env), directives, runtime
 
 
 # ---------------------------------------------------------------- data staging

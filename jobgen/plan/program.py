@@ -88,15 +88,22 @@ def _package_facts(package: str) -> tuple[Check, Fact]:
 
 def program_setup(app: App | None, python: str, explicit_python: bool,
                   prefix: tuple[Word, ...], program: tuple[Word, ...],
-                  spawner: bool = False) -> ProgramSetup:
+                  spawner: bool = False,
+                  launcher_check: tuple[str, str] | None = None) -> ProgramSetup:
     """Package, checks and facts for the request's program.
 
     ``prefix`` runs the program (the container's exec, or nothing); ``program`` is what it
     runs: the user's command, or for a bundled app its arguments after ``-m MODULE``.
     ``spawner``: the ranks start with ``python -m workloads.spawn``, which needs the package
-    on PYTHONPATH for a program of the user's too.
+    on PYTHONPATH for a program of the user's too. ``launcher_check``: (command, hint) for a
+    launcher that no documented module provides, checked on PATH first.
     """
     checks: list[Check] = []
+    if launcher_check is not None:
+        command, hint = launcher_check
+        checks.append(Check(("command", "-v", command), f"the launcher {command} is not on "
+                            f"PATH: {hint}", f"the launcher {command} exists after the module "
+                            "loads (no documented module provides it)"))
     if explicit_python and not prefix:
         checks.append(_python_check(python))
     if app is None:

@@ -380,7 +380,7 @@ def _check_env(var: EnvVar, prefix: str) -> list[str]:
         out.append(f"{where}.node_dir: a node directory is set to an absolute path")
     if var.make_dir and (var.node_dir or var.action != "set"
                          or not (var.value or "").startswith(("/", "$"))):
-        out.append(f"{where}.make_dir: a shared directory is set (not node_dir) to an "
+        out.append(f"{where}.make_dir: a directory made once (not node_dir) is set to an "
                    "absolute path")
     if var.expand and var.value is not None and not SAFE_EXPANSION.fullmatch(var.value):
         out.append(f"{where}.value: an expandable value may only reference ${{NAME}}; "

@@ -33,7 +33,7 @@ class EnvSetting(Frozen):
     layer: str
     unconfirmed: str | None = None
     node_dir: bool = False  # a node-local directory: created on every node, removed at exit
-    make_dir: bool = False  # a shared directory: created once before the launch, kept
+    make_dir: bool = False  # made once on the batch node before the launch, kept
     # Variables the value takes from the site's environment, comma-separated (with_site_refs)
     site_references: str = ""
 

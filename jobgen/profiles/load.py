@@ -62,11 +62,20 @@ def bundled_dir() -> Path:
     return installed if installed.is_dir() else here.parent / "site_profiles"
 
 
+def _expand_user(entry: str) -> Path:
+    """`~` and `~user` as the shell expands them; an unknown user is a one-line error."""
+    try:
+        return Path(entry).expanduser()
+    except RuntimeError:  # no such user, or no home directory to expand `~` to
+        raise JobgenError(f"JOBGEN_PROFILE_PATH: cannot expand {entry!r} (no such user or no "
+                          "home directory): give the directory as an absolute path") from None
+
+
 def search_path() -> list[tuple[str, Path]]:
     dirs: list[tuple[str, Path]] = []
     for entry in os.environ.get("JOBGEN_PROFILE_PATH", "").split(os.pathsep):
         if entry:
-            dirs.append(("JOBGEN_PROFILE_PATH", Path(entry).expanduser()))
+            dirs.append(("JOBGEN_PROFILE_PATH", _expand_user(entry)))
     xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     dirs.append(("user config", Path(xdg) / "jobgen" / "profiles"))
     dirs.append(("bundled", bundled_dir()))

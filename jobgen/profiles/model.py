@@ -201,6 +201,18 @@ class WalltimeLimit:
 
 
 @dataclass(frozen=True, kw_only=True)
+class JobLimit(Sourced):
+    """How many jobs a queue holds for one user (or one project) at once, as the site states
+    it. `jobgen sweep` warns when a sweep needs more; `jobgen submit` holds back the rest."""
+
+    per: Literal["user", "project"]
+    # Jobs queued, waiting and running together: the scheduler refuses more at submission.
+    max_jobs: PositiveInt | None = None
+    # Jobs running (or accruing priority) at once: more wait in the queue.
+    max_running: PositiveInt | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Queue(Sourced):
     name: Token
     min_nodes: PositiveInt = 1
@@ -217,6 +229,8 @@ class Queue(Sourced):
     notes: str = ""
     # The shortest walltime the queue accepts (PBS refuses shorter jobs at qsub); None: no floor.
     min_walltime: str | None = None
+    # Per-user and per-project job limits (optional: a queue without them is not checked).
+    job_limits: list[JobLimit] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -304,6 +318,9 @@ class Launcher(Sourced):
     args: list[Flag] = field(default_factory=list)
     # None: the launcher passes the signals it gets on to the ranks (srun, mpiexec, mpirun).
     signal_ranks: RankSignal | None = None
+    # Where no documented module provides `command`: the script checks that it is on PATH
+    # before any rank starts and prints this hint when it is not (JLSE's mpirun).
+    check_hint: str | None = None
 
 
 # ---------------------------------------------------------------- placement
@@ -400,6 +417,12 @@ class ContainerRuntime(Sourced):
     python: Token = "python3"
     # What a user's own image must provide to run well here, said once when --container is used.
     hint: str | None = None
+    # With --container: module commands after `module` (Polaris: spack-pe-base, apptainer,
+    # cray-mpich-abi), the job's environment for the runtime and the image (APPTAINERENV_X sets
+    # X inside it only), and scheduler directives (PBS -l singularity_fakeroot=true).
+    modules: list[ModuleCommand] = field(default_factory=list)
+    env: list[EnvVar] = field(default_factory=list)
+    directives: list[Directive] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- software environment
@@ -429,8 +452,9 @@ class EnvVar(Sourced):
     # The value is a directory on node-local storage: the script creates it once on every node
     # before the launch and removes it at exit (MIOpen's caches on LUMI's /tmp).
     node_dir: StrictBool = False
-    # The value is a directory on storage every node sees (a cache on scratch): the script makes
-    # it once before the launch (mkdir -p) and keeps it (LUMI's TORCH_HOME).
+    # The value is a directory the script makes once, on the batch node, before the launch
+    # (mkdir -p) and keeps: a cache on shared scratch (LUMI's TORCH_HOME), or where the site's
+    # own job script makes it there (Polaris' APPTAINER_TMPDIR).
     make_dir: StrictBool = False
     # The documented set this variable belongs to when the set is essential (e.g. "oneCCL
     # minimal set"): lint reports a script that drops a member.

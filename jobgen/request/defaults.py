@@ -144,10 +144,9 @@ def default_site() -> str:
 
 def _read_config(path: Path) -> dict[str, dict[str, Any]]:
     """The checked config; the parsed file is cached by content and checked again on use."""
-    try:
-        blob = path.read_bytes()
-    except OSError as exc:
-        raise JobgenError(f"{path}: cannot read the user config: {exc.strerror}") from None
+    from ..textfile import read_bytes
+
+    blob = read_bytes(path, "user config")  # bounded (4 MiB), regular files only
     key = cache.sha256(path.suffix.encode() + b"\0" + blob)
     entry = f"config-{key[:32]}.json"
     data = cache.read(entry)

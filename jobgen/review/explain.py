@@ -237,6 +237,18 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
                          "(a venv's site-packages or a package directory on PYTHONPATH, a conda "
                          "environment activated through the mount)", copper.why, copper.source,
                          "command line (--copper)", None))
+        if plan.program is not None and plan.program.package:
+            out.append(_fact(f"$JOBGEN_DIR/python (the bundled package) read through "
+                             f"{copper.mount.text} by every rank",
+                             "every rank imports the bundled app's package: its PYTHONPATH "
+                             "entry is prefixed with the mount, as copper.md routes a custom "
+                             "package directory",
+                             "UG docs/aurora/data-management/copper/copper.md (Routing paths "
+                             "through Copper: Custom package directory)",
+                             "command line (--copper)", None))
+    image = getattr(plan, "container", None)
+    if image is not None:
+        out.append(_fact(image.text, image.why, image.source, image.layer, image.unconfirmed))
     stage = getattr(plan, "stage", None)
     if stage is not None:
         out.append(_fact(f"unpack {stage.archive} to {stage.dest} on every node", stage.why,

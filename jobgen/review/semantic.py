@@ -39,17 +39,30 @@ class Change:
         return {"group": self.group, "key": self.key, "old": self.old, "new": self.new}
 
 
+class Numbered(dict[str, str]):
+    """A group whose repeated keys (two `-l` lines, two `module load`) are numbered: `KEY #2`.
+
+    It remembers the next number of each key, so n repeats cost n steps, not n**2/2."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.next: dict[str, int] = {}
+
+
 def _put(group: dict[str, str], key: str, value: str) -> None:
-    """Keys repeat (two `-l` lines, two `module load`): number the later ones."""
-    k, n = key, 2
-    while k in group:
-        k = f"{key} #{n}"
+    if key not in group:
+        group[key] = value
+        return
+    counters = group.next if isinstance(group, Numbered) else {}
+    n = counters.get(key, 2)
+    while f"{key} #{n}" in group:  # a key that is itself spelt "KEY #n"
         n += 1
-    group[k] = value
+    group[f"{key} #{n}"] = value
+    counters[key] = n + 1
 
 
 def _directives(lines: list[tuple[str, str]]) -> dict[str, str]:
-    out: dict[str, str] = {}
+    out: dict[str, str] = Numbered()
     for prefix, body in lines:
         for key, value in directive_items(body):
             _put(out, f"{prefix} {key}", value)
@@ -57,7 +70,7 @@ def _directives(lines: list[tuple[str, str]]) -> dict[str, str]:
 
 
 def _modules(commands: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
+    out: dict[str, str] = Numbered()
     for text in commands:
         _put(out, " ".join(text.split()), "")
     return out
@@ -67,7 +80,8 @@ def _launcher(argv: list[str]) -> tuple[dict[str, str], list[str]]:
     if not argv:
         return {}, []
     items, rest = launcher_items(argv)
-    out: dict[str, str] = {"command": argv[0]}
+    out: dict[str, str] = Numbered()
+    out["command"] = argv[0]
     for key, value in items:
         _put(out, key, value)
     return out, rest
@@ -84,7 +98,7 @@ def from_plan(plan: Plan) -> Semantic:
     prefix = plan.directive_prefix
     directives = _directives([(prefix, d.text[len(prefix):].strip()) for d in plan.directives])
     modules = _modules([m.text for m in (*plan.modules, *plan.python_setup)])
-    env: dict[str, str] = {}
+    env: dict[str, str] = Numbered()
     for e in plan.env:
         # what the shell sees after quoting, so a plan and its script agree
         words = split(e.shell.split("=", 1)[1]) if e.action != "unset" else []
@@ -126,7 +140,7 @@ def _slot_text(cores: str | None, device: int | None, label: str | None, numa: i
 def from_script(script: Script) -> Semantic:
     directives = _directives([(d.prefix, d.body) for d in script.directives])
     modules = _modules([text for _, text in script.modules])
-    env: dict[str, str] = {}
+    env: dict[str, str] = Numbered()
     for s in script.settings:
         if not s.in_heredoc:
             _put(env, s.name, _env_value(s.action, s.value))

@@ -18,6 +18,7 @@ from ..errors import JobgenError
 from ..plan.build import build_plan
 from ..profiles.load import load_profile
 from ..request.parse import request_from_command_line
+from ..shell import comment
 from ..text.render import render
 from .scriptparse import parse_file, parse_text
 from .semantic import Change, compare, format_changes, from_script
@@ -81,7 +82,8 @@ def verify(path: Path) -> Verdict:
     text_diff = list(difflib.unified_diff(
         fresh.splitlines(), script.text.splitlines(), "rendered today", str(path), lineterm="",
         n=0))
-    verdict.text_diff = text_diff[:40]
+    # the script's own lines reach the terminal: control characters (escape sequences) shown
+    verdict.text_diff = [str(comment(line)) for line in text_diff[:40]]
     edited = header.digest == loaded.digest and header.version == __version__
     if edited or not verdict.causes:
         verdict.causes.append("edited by hand since it was generated")

@@ -1,30 +1,66 @@
 """`jobgen collect`: the workloads' JSON result lines from each run's output, joined with the
 manifest, best-of-N and spread per point, scaling efficiency, and precision vs fp32.
 
-A run's output is the file submit recorded, else any file in the run's directory (scripts
-submitted by hand write there too). Points without a result are flagged, never left out.
+A run's output is the file submit recorded, else any regular file in the run's directory
+(scripts submitted by hand write there too). Points without a result are flagged, never left
+out. Outputs are read from their end (the last `MAX_BYTES`: the result line is the last line
+a job prints), never through a link.
+
+Precision against fp32 is a verdict only when the repeats say so: "helped" or "hurt" when the
+two sets of runs fall into separate ranges (every run of one faster than every run of the
+other) and that is unlikely to be luck (`chance` <= `ALPHA`); "within noise" otherwise.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
+import math
 import re
 import statistics
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import JobgenError
+from ..textfile import MAX_BYTES
 from . import manifest as mf
-from .progress import steps
+from .files import SweepDir
+from .jsonin import JsonError, drop_unreadable, load_json
 from .sweep import SCRIPT
 
-MATCH_BAND = 0.05  # reduced precision within +-5 % of fp32 "matched" it
+ALPHA = 0.1  # a verdict needs separate ranges that luck gives at most 1 time in 10
 # Why a run failed, most telling first: the workloads' FATAL line (the first rank's exception),
 # jobgen's own fail-fast lines, then any error line (launchers add their summary after these).
 FAILURES = (re.compile(r"\] FATAL "), re.compile(r"^jobgen: "),
             re.compile(r"Error|ERROR|error:|Killed|CANCELLED|TIMEOUT"))
 INSTANCE_KEY = "instance"  # per-instance result lines carry it; a job's total line does not
+MAX_LINE = 1 << 20  # a result line is a few KB
+MAX_DEPTH = 16
+
+
+Rate = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Count = Annotated[int, Field(ge=0, le=mf.MAX_NUMBER)]
+Short = Annotated[str, Field(max_length=500)]
+
+
+class ResultLine(BaseModel):
+    """The fields of a workload's JSON result line that collect reads (others are ignored)."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+    app: Annotated[str, Field(min_length=1, max_length=200)]
+    samples_per_sec: Rate | None
+    samples_per_sec_per_rank: Rate | None = None
+    world_size: Count | None = None
+    instance: Count | None = None
+    instances: Count | None = None
+    expected: Count | None = None
+    precision: Short | None = None
+    precision_note: Short | None = None
+    summary: Short | None = None
 
 
 @dataclass
@@ -60,7 +96,7 @@ class Row:
     devices: int | None
     repeats: int
     ok: int
-    best: float | None  # samples/s, best of the repeats
+    best: float | None  # samples/s of the whole job (all ranks), best of the repeats
     min: float | None
     max: float | None
     stdev: float | None
@@ -68,9 +104,11 @@ class Row:
     scaling_efficiency: float | None  # vs the smallest node count of the same series
     scaling_base_nodes: int | None
     vs_fp32: float | None  # best / best fp32 of the same configuration
-    verdict: str | None  # helped, matched, hurt (reduced precision vs fp32)
+    verdict: str | None  # helped, hurt, within noise (reduced precision vs fp32)
+    chance: float | None  # how often luck alone separates the two sets of runs this way
     status: str  # ok, partial, failed, missing, invalid
     note: str | None
+    runs: list[float] = field(default_factory=list)  # samples/s of every ok run
 
     @property
     def config(self) -> tuple[Any, ...]:
@@ -93,19 +131,30 @@ class Collection:
 
 
 # ---------------------------------------------------------------- reading outputs
-def result_lines(text: str) -> list[dict[str, Any]]:
-    """The workloads' JSON summary lines (they carry app and samples_per_sec)."""
+def result_lines(text: str, source: str = "the output") -> list[dict[str, Any]]:
+    """The workloads' JSON summary lines (they carry app and samples_per_sec). Other lines
+    are the job's log; a result line that breaks a rule is a one-line error naming it."""
     found = []
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), 1):
         s = line.strip()
-        if not (s.startswith("{") and s.endswith("}")):
+        if not (s.startswith("{") and s.endswith("}") and '"samples_per_sec"' in s):
+            continue
+        where = f"{source} line {number}"
+        if len(s) > MAX_LINE:
+            raise JobgenError(f"{where}: a result line of {len(s)} bytes (the limit is "
+                              f"{MAX_LINE >> 20} MiB)")
+        try:
+            data = load_json(s, MAX_DEPTH, lenient=True)
+        except JsonError as exc:
+            raise JobgenError(f"{where}: {exc}") from None
+        if not isinstance(data, dict) or "app" not in data:
             continue
         try:
-            data = json.loads(s)
-        except ValueError:
-            continue
-        if isinstance(data, dict) and "app" in data and "samples_per_sec" in data:
-            found.append(data)
+            ResultLine.model_validate(data)
+        except ValidationError as exc:
+            raise JobgenError(f"{where}: {mf.field_error(exc)}: not a result line jobgen can "
+                              "use (fix or delete the line)") from None
+        found.append(drop_unreadable(data))  # the fields collect reads are checked above
     return found
 
 
@@ -140,37 +189,44 @@ def _failure_line(text: str) -> str | None:
     return None
 
 
-def _outputs(directory: Path, run: mf.Run) -> list[Path]:
+def _outputs(where: SweepDir, run: mf.Run) -> list[str]:
     """The recorded output file (once it exists); without one (a script submitted by hand)
-    the files in the run's directory, newest first."""
+    the regular files in the run's directory, newest first."""
     if run.output:
-        return [directory / run.output] if (directory / run.output).is_file() else []
-    run_dir = directory / run.dir
-    if not run_dir.is_dir():
-        return []
-    files = [p for p in run_dir.iterdir()
-             if p.is_file() and p.name != SCRIPT and not p.name.startswith(".")]
-    return sorted(files, key=lambda p: (-p.stat().st_mtime, p.name))
+        return [run.output] if where.kind(run.output) == "file" else []
+    files = [(name, mtime) for name, mtime in where.files(run.dir)
+             if name != SCRIPT and not name.startswith(".")]
+    return [f"{run.dir}/{n}" for n, _ in sorted(files, key=lambda f: (-f[1], f[0]))]
 
 
-def read_run(directory: Path, point: mf.Point, run: mf.Run) -> RunResult:
-    files = _outputs(directory, run)
-    base = dict(sweep=str(directory), point=point.id, repeat=run.repeat, job_id=run.job_id)
-    texts = [(p, p.read_text(encoding="utf-8", errors="replace")) for p in files]
-    for path, text in texts:
-        result = job_result(result_lines(text))
+def _texts(where: SweepDir, run: mf.Run) -> list[tuple[str, str]]:
+    texts = []
+    for rel in _outputs(where, run)[:20]:
+        data = where.read(rel, "a job's output", MAX_BYTES, tail=True)
+        if data is not None:
+            texts.append((rel, data.decode("utf-8", errors="replace")))
+    return texts
+
+
+def read_run(where: SweepDir, point: mf.Point, run: mf.Run) -> RunResult:
+    texts = _texts(where, run)
+    base = dict(sweep=str(where.path), point=point.id, repeat=run.repeat, job_id=run.job_id)
+    for rel, text in texts:
+        result = job_result(result_lines(text, str(where.path / rel)))
         short = _missing_instances(result)
         if short:
-            return RunResult(**base, status="failed", samples_per_sec=None,
-                             output=str(path.relative_to(directory)), reason=short,
-                             result=result)
+            return RunResult(**base, status="failed", samples_per_sec=None, output=rel,
+                             reason=short, result=result)
         if result is not None and result.get("samples_per_sec") is not None:
             late = (f"exit {run.exit_code} after the result line"
                     if run.exit_code not in (None, 0) else None)
             return RunResult(**base, status="ok", samples_per_sec=result["samples_per_sec"],
-                             output=str(path.relative_to(directory)), reason=late,
-                             result=result)
-    output = str(texts[0][0].relative_to(directory)) if texts else None
+                             output=rel, reason=late, result=result)
+    return _no_result(run, base, texts)
+
+
+def _no_result(run: mf.Run, base: dict[str, Any], texts: list[tuple[str, str]]) -> RunResult:
+    output = texts[0][0] if texts else None
     failed = _failure_line(texts[0][1]) if texts else None
     if run.exit_code not in (None, 0):
         return RunResult(**base, status="failed", samples_per_sec=None, output=output,
@@ -193,51 +249,56 @@ def read_run(directory: Path, point: mf.Point, run: mf.Run) -> RunResult:
 
 # ---------------------------------------------------------------- joining and statistics
 def collect(directories: list[Path]) -> Collection:
-    manifests = [(d, mf.read(d)) for d in directories]
-    todo = [(d, m, p, r) for d, m in manifests for p in m.valid_points for r in p.runs]
-    runs = [read_run(d, p, r) for d, m, p, r in steps(todo, "collect",
-                                                      lambda t: f"{t[2].id} r{t[3].repeat}")]
-    by_point: dict[tuple[str, str], list[RunResult]] = {}
-    for res in runs:
-        by_point.setdefault((res.sweep, res.point), []).append(res)
-    rows = [_row(str(d), m, p, by_point.get((str(d), p.id), [])) for d, m in manifests
-            for p in m.points]
+    rows: list[Row] = []
+    runs: list[RunResult] = []
+    for directory in directories:
+        with SweepDir.open(directory, lock=False) as where:
+            m = mf.read(where)
+            todo = [(p, r) for p in m.valid_points for r in p.runs]
+            mine = [read_run(where, p, r) for p, r in todo]  # quick: no progress lines
+        by_point: dict[str, list[RunResult]] = {}
+        for res in mine:
+            by_point.setdefault(res.point, []).append(res)
+        rows += [_row(str(directory), m, p, by_point.get(p.id, [])) for p in m.points]
+        runs += mine
     _scaling(rows)
     _versus_fp32(rows)
     return Collection(rows, runs)
 
 
 def _row(sweep: str, m: mf.Manifest, point: mf.Point, runs: list[RunResult]) -> Row:
-    plan = point.plan
-    params = point.params
+    plan, params = point.plan, point.params
     rates = [r.samples_per_sec for r in runs if r.status == "ok" and r.samples_per_sec]
-    nodes = plan.get("nodes", params.get("nodes"))
-    per_node = max(plan.get("devices_per_node") or 0, 1)
-    devices = nodes * per_node if nodes else None
+    nodes = plan.nodes if plan.nodes is not None else params.get("nodes")
+    devices = nodes * max(plan.devices_per_node or 0, 1) if nodes else None
     best = max(rates) if rates else None
     return Row(
-        sweep=sweep, point=point.id, site=m.site, device=m.device,
-        app=m.app or "program",
-        precision=plan.get("precision") or params.get("precision") or "default",
-        nodes=nodes, ranks_per_node=plan.get("ranks_per_node", params.get("ranks_per_node")),
+        sweep=sweep, point=point.id, site=m.site, device=m.device, app=m.app or "program",
+        precision=plan.precision or str(params.get("precision") or "default"),
+        nodes=nodes, ranks_per_node=_axis(plan, params, "ranks_per_node"),
         ranks_per_device=_per_device(plan, params, "ranks_per_device"),
         instances_per_device=_per_device(plan, params, "instances_per_device"),
-        world_size=plan.get("world_size"), devices=devices, repeats=len(point.runs),
+        world_size=plan.world_size, devices=devices, repeats=len(point.runs),
         ok=len(rates), best=best, min=min(rates) if rates else None,
         max=max(rates) if rates else None,
         stdev=statistics.stdev(rates) if len(rates) > 1 else None,
         per_device=best / devices if best and devices else None,
         scaling_efficiency=None, scaling_base_nodes=None, vs_fp32=None, verdict=None,
-        status=_status(point, runs, rates), note=_note(point, runs),
+        chance=None, status=_status(point, runs, rates), note=_note(point, runs), runs=rates,
     )
 
 
-def _per_device(plan: dict[str, Any], params: dict[str, Any], key: str) -> int | None:
+def _axis(plan: mf.PlanSummary, params: dict[str, Any], key: str) -> Any:
+    value = getattr(plan, key)
+    return value if value is not None else params.get(key)
+
+
+def _per_device(plan: mf.PlanSummary, params: dict[str, Any], key: str) -> int | None:
     """Ranks or instances per GPU device. A site without GPUs has no ranks per device to
     speak of (the plan says 1), but instances there are per node and are kept."""
-    if key == "ranks_per_device" and plan and not plan.get("devices_per_node"):
+    if key == "ranks_per_device" and plan.nodes is not None and not plan.devices_per_node:
         return None
-    return plan.get(key, params.get(key))
+    return _axis(plan, params, key)
 
 
 def _status(point: mf.Point, runs: list[RunResult], rates: list[float]) -> str:
@@ -253,8 +314,8 @@ def _note(point: mf.Point, runs: list[RunResult]) -> str | None:
         return point.error
     notes = [f"r{r.repeat}: {r.reason}" for r in runs if r.reason]
     ran = [r.result for r in runs if r.result]
-    asked = point.plan.get("precision")
-    if ran and asked and ran[0].get("precision") != asked:
+    asked = point.plan.precision
+    if ran and asked and ran[0].get("precision") not in (None, asked):
         notes.append(f"ran as {ran[0].get('precision')} ({ran[0].get('precision_note')})")
     return "; ".join(notes) or None
 
@@ -276,37 +337,101 @@ def _scaling(rows: list[Row]) -> None:
 
 def _versus_fp32(rows: list[Row]) -> None:
     """Reduced precision against fp32 of the same configuration and node count."""
-    fp32 = {(*r.config, r.nodes): r.best for r in rows if r.precision == "fp32" and r.best}
+    fp32 = {(*r.config, r.nodes): r for r in rows if r.precision == "fp32" and r.best}
     for r in rows:
         ref = fp32.get((*r.config, r.nodes))
         if r.precision == "fp32" or not ref or not r.best:
             continue
-        r.vs_fp32 = r.best / ref
-        r.verdict = verdict(r.vs_fp32)
+        r.vs_fp32 = r.best / ref.best  # type: ignore[operator]
+        r.verdict, r.chance = verdict(r.runs, ref.runs)
 
 
-def verdict(ratio: float) -> str:
-    if ratio > 1 + MATCH_BAND:
-        return "helped"
-    if ratio < 1 - MATCH_BAND:
-        return "hurt"
-    return "matched"
+def chance_of_separation(n: int, m: int) -> float:
+    """How often n + m runs of two equally fast configurations fall into two separate ranges
+    by luck alone: 2 / C(n+m, n) (the runs' order is then a random permutation)."""
+    return 2 / math.comb(n + m, n)
+
+
+def verdict(runs: list[float], reference: list[float]) -> tuple[str, float | None]:
+    """helped / hurt when the runs separate from the reference's and luck rarely does that,
+    else within noise; with the chance of such a separation by luck."""
+    if not runs or not reference:
+        return "within noise", None
+    chance = chance_of_separation(len(runs), len(reference))
+    if chance <= ALPHA and min(runs) > max(reference):
+        return "helped", chance
+    if chance <= ALPHA and max(runs) < min(reference):
+        return "hurt", chance
+    return "within noise", chance
+
+
+def verdict_text(row: Row) -> str:
+    """'1.85x within noise' and why, for tables and the chart."""
+    if row.vs_fp32 is None:
+        return "-"
+    return f"{row.vs_fp32:.2f}x {row.verdict}"
+
+
+def too_few_runs(rows: list[Row]) -> str | None:
+    """A footnote when some verdict could not be anything but 'within noise'."""
+    few = [r for r in rows if r.chance is not None and r.chance > ALPHA]
+    if not few:
+        return None
+    r = max(few, key=lambda r: r.chance or 0)
+    return (f"within noise: with as few runs as {r.ok} against fp32's, separate ranges happen "
+            f"by luck {r.chance:.0%} of the time; --repeat 3 or more can give a verdict")
 
 
 # ---------------------------------------------------------------- output
-def write_files(collection: Collection, where: Path) -> tuple[Path, Path]:
-    """results.csv (one row per point) and results.json (rows and every run) in `where`."""
-    where.mkdir(parents=True, exist_ok=True)
-    csv_path, json_path = where / "results.csv", where / "results.json"
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: no formula (=, +, -, @ first get a '), no
+    control characters; numbers stay numbers."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        value = " ".join(f"{v:.6g}" for v in value)
+    if isinstance(value, (int, float)):
+        return value
+    text = _CONTROL.sub(" ", str(value))
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+def csv_text(collection: Collection) -> str:
     names = [f.name for f in fields(Row)]
-    with open(csv_path, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=names, lineterminator="\n")
-        writer.writeheader()
-        for r in collection.rows:
-            writer.writerow({k: "" if v is None else v for k, v in asdict(r).items()})
-    json_path.write_text(json.dumps(collection.as_dict(), indent=2, sort_keys=True) + "\n",
-                         encoding="utf-8")
-    return csv_path, json_path
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=names, lineterminator="\n")
+    writer.writeheader()
+    for r in collection.rows:
+        writer.writerow({k: csv_cell(v) for k, v in asdict(r).items()})
+    return buf.getvalue()
+
+
+def json_text(collection: Collection) -> str:
+    return json.dumps(collection.as_dict(), indent=2, sort_keys=True, allow_nan=False) + "\n"
+
+
+def write_files(collection: Collection, where: SweepDir, manifest: mf.Manifest | None,
+                force: bool) -> list[Path]:
+    """results.csv and results.json in `where`. An earlier collect's results (listed in the
+    manifest) are replaced; anything else of that name only with --force; never through a
+    link (a link is replaced as a link)."""
+    ours = set(manifest.results) if manifest else set()
+    for name, text in (("results.csv", csv_text(collection)),
+                       ("results.json", json_text(collection))):
+        kind = where.kind(name)
+        if kind == "directory":
+            raise JobgenError(f"{where.path / name} is a directory: remove it or give "
+                              "--results another directory")
+        replace = force or (name in ours and kind == "file")
+        where.write(name, text.encode(), replace=replace)
+    if manifest is not None and set(mf.RESULT_FILES) - ours:
+        manifest.results = list(mf.RESULT_FILES)
+        manifest.write(where)
+    return [where.path / n for n in mf.RESULT_FILES]
 
 
 def fmt(value: float | None, pct: bool = False) -> str:
@@ -315,29 +440,3 @@ def fmt(value: float | None, pct: bool = False) -> str:
     if pct:
         return f"{value * 100:.0f}%"
     return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
-
-
-STATUS_STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "missing": "red",
-                "invalid": "dim"}
-
-
-def table(collection: Collection) -> Any:
-    """A Rich table of the rows; failed, missing and invalid points in colour with why."""
-    from rich.table import Table
-    from rich.text import Text
-
-    t = Table(title="jobgen study: samples/s, best of the repeats")
-    for name in ("site", "device", "app", "precision", "nodes", "ranks/node", "per device",
-                 "best", "spread (min-max)", "ok/runs", "scaling eff.", "vs fp32", "status"):
-        t.add_column(name, no_wrap=name in ("site", "app", "precision"))
-    for r in collection.rows:
-        share = "/".join(f"{k}{v}" for k, v in (("r", r.ranks_per_device),
-                                                 ("i", r.instances_per_device)) if v) or "-"
-        spread = f"{fmt(r.min)}-{fmt(r.max)}" if r.ok > 1 else "-"
-        vs = f"{fmt(r.vs_fp32)}x {r.verdict}" if r.vs_fp32 else "-"
-        status = r.status if not r.note or r.status == "ok" else f"{r.status}: {r.note}"
-        t.add_row(r.site, r.device, r.app, r.precision, str(r.nodes or "-"),
-                  str(r.ranks_per_node or "-"), share, fmt(r.best), spread,
-                  f"{r.ok}/{r.repeats}", fmt(r.scaling_efficiency, pct=True), vs,
-                  Text(status, style=STATUS_STYLE[r.status]))
-    return t

@@ -18,7 +18,7 @@ def steps(items: Sequence[T], what: str, name: Callable[[T], str] = str) -> Iter
         yield from _bar(items, what, name)
         return
     for i, item in enumerate(items, 1):
-        print(f"jobgen: {what} {i}/{len(items)}: {name(item)}", file=sys.stderr, flush=True)
+        note(f"{what} {i}/{len(items)}: {name(item)}")
         yield item
 
 
@@ -37,5 +37,8 @@ def _bar(items: Sequence[T], what: str, name: Callable[[T], str]) -> Iterator[T]
 
 
 def note(message: str) -> None:
-    """A one-line remark on stderr (an invalid point, a failed submit), prefixed like errors."""
-    print(f"jobgen: {message}", file=sys.stderr, flush=True)
+    """A one-line remark on stderr (an invalid point, a failed submit), prefixed like errors;
+    text from outside (a scheduler's answer) cannot put control characters on the terminal."""
+    from ..errors import one_line
+
+    print(f"jobgen: {one_line(message)}", file=sys.stderr, flush=True)

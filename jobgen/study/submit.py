@@ -1,146 +1,215 @@
 """Submit a sweep's scripts with the site's own command and record job ids and output files.
 
-One entry per scheduler dialect (no `if dialect == ...` chains): the submit command, how the
-job id is read from what it prints, and where the job's output lands. Sites without a
-scheduler run their scripts here with bash, one after the other, each into `output.txt`.
+- The scheduler command is checked first (`qsub --version` and the like): Slurm's PBS
+  wrapper, or a login node of another site, is not the site's scheduler, and nothing is sent.
+- Each submission is recorded before it is made (`maybe_submitted`) and its job id right
+  after, before anything else can fail: a submit that is interrupted never loses a job, and
+  running `jobgen submit` again never submits one twice (`--again` does, on purpose).
+- The first failure stops the submit (`--keep-going` sends the rest anyway).
+- What a queue would refuse is held back: the queue's per-user or per-project job limit from
+  the profile, or `--max-in-flight`; `--wait` submits the rest as earlier jobs finish.
+- Sites without a scheduler run their scripts here with bash, one after the other, each into
+  `output.txt` in its run's directory.
 """
 
 from __future__ import annotations
 
-import re
+import os
 import subprocess
-from collections.abc import Callable
-from dataclasses import dataclass
+import time
+from collections import Counter
 from pathlib import Path
 
-from ..errors import JobgenError
-from ..plan.build import Plan
-from ..registry import Registry
+from ..errors import JobgenError, one_line
 from . import manifest as mf
+from .files import SweepDir, run_cwd
+from .jobs import ACTIVE, run_states
 from .progress import note, steps
+from .queues import describe, jobs_at_once
+from .schedulers import DIALECTS, LOCAL_OUTPUT, Dialect, decode, looks_right
 
-LOCAL_OUTPUT = "output.txt"
-
-
-@dataclass(frozen=True)
-class Submitter:
-    """How one scheduler dialect takes a script."""
-
-    command: tuple[str, ...]  # the script's path is appended, or fed on stdin
-    job_id: re.Pattern[str] | None  # group 1 is the job id in stdout; None: runs here, now
-    output: Callable[[Plan], str | None]  # the output file's name with {id} and {seq}
-    on_stdin: bool = False  # LSF reads #BSUB lines only from a script given on stdin
+PROBE_TIMEOUT = 20  # s: a version answer is instant; Slurm retries a missing config for 60 s
+SUBMIT_TIMEOUT = 300  # s: a submit command that hangs longer is reported, not waited for
 
 
-SUBMITTERS: Registry[Submitter] = Registry()
+def check_scheduler(dialect: Dialect, site: str) -> None:
+    """Refuse (one line, nothing submitted) when the command here is not the site's."""
+    if not dialect.probe:
+        return
+    try:
+        res = subprocess.run(dialect.probe, capture_output=True, stdin=subprocess.DEVNULL,
+                             timeout=PROBE_TIMEOUT)
+    except FileNotFoundError:
+        raise JobgenError(f"{dialect.probe[0]} not found: submit from a login node of the "
+                          "site, or submit the scripts by hand from their directories") from None
+    except subprocess.TimeoutExpired:
+        raise JobgenError(f"`{' '.join(dialect.probe)}` did not answer in {PROBE_TIMEOUT} s: "
+                          f"is this a login node of {site}?") from None
+    answer = decode(res.stdout) + decode(res.stderr)
+    if not looks_right(dialect, res.returncode, answer):
+        first = next((line for line in answer.splitlines() if line.strip()), "nothing")
+        raise JobgenError(
+            f"the {dialect.probe[0]} here is not {site}'s {dialect.name}: "
+            f"`{' '.join(dialect.probe)}` answered {one_line(first)[:120]!r}; submit from a "
+            f"login node of {site}, or submit the scripts by hand from their directories")
 
 
-def _directive_value(plan: Plan, *flags: str) -> str | None:
-    """The value of the first directive of the plan that sets one of `flags`."""
-    for fact in plan.directives:
-        words = fact.text.split(None, 1)[1:] or [""]
-        rest = words[0]
-        for flag in flags:
-            if rest.startswith(flag + "="):
-                return rest[len(flag) + 1:]
-            if rest.startswith(flag + " "):
-                return rest[len(flag) + 1:].strip()
-    return None
+def _pending(run: mf.Run, again: bool) -> bool:
+    if again:
+        return True
+    return run.job_id is None and run.exit_code is None and not run.maybe_submitted
 
 
-def _slurm_output(plan: Plan) -> str | None:
-    """sbatch's --output pattern (default slurm-%j.out); None when it uses other patterns."""
-    pattern = _directive_value(plan, "--output", "-o") or "slurm-%j.out"
-    name = pattern.replace("%x", plan.job_name).replace("%j", "{id}")
-    return None if "%" in name else name
-
-
-def _pbs_output(plan: Plan) -> str | None:
-    """PBS writes JOBNAME.oSEQ in the submit directory unless a -o directive says otherwise."""
-    given = _directive_value(plan, "-o")
-    return given if given else f"{plan.job_name}.o{{seq}}"
-
-
-def _lsf_output(plan: Plan) -> str | None:
-    given = _directive_value(plan, "-o")
-    return given.replace("%J", "{id}") if given else None
-
-
-def _cobalt_output(plan: Plan) -> str | None:
-    prefix = _directive_value(plan, "-O", "--outputprefix")
-    return f"{prefix}.output" if prefix else "{id}.output"
-
-
-SUBMITTERS["slurm"] = Submitter(("sbatch",), re.compile(r"Submitted batch job (\d+)"),
-                                _slurm_output)
-SUBMITTERS["pbs"] = Submitter(("qsub",), re.compile(r"^\s*(\d+(?:\.\S+)?)\s*$", re.M),
-                              _pbs_output)
-SUBMITTERS["lsf"] = Submitter(("bsub",), re.compile(r"Job <(\d+)>"), _lsf_output,
-                              on_stdin=True)
-SUBMITTERS["cobalt"] = Submitter(("qsub",), re.compile(r"^\s*(\d+)\s*$", re.M),
-                                 _cobalt_output)
-SUBMITTERS["none"] = Submitter(("bash",), None, lambda plan: LOCAL_OUTPUT)
-
-
-def output_pattern(plan: Plan) -> str | None:
-    return SUBMITTERS[plan.dialect].output(plan)
-
-
-def submit_sweep(directory: Path, again: bool = False) -> list[str]:
+def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
+                 max_in_flight: int | None = None, wait: bool = False,
+                 poll: float = 60.0) -> list[str]:
     """Submit every run not yet submitted (all with `again`); the problems, one line each."""
-    manifest = mf.read(directory)
-    todo = [(p, r) for p in manifest.valid_points for r in p.runs
-            if again or (r.job_id is None and r.exit_code is None)]
-    if not todo:
-        raise JobgenError(f"every run in {directory} was submitted already: add --again to "
-                          "submit them again")
-    submitter = SUBMITTERS[manifest.dialect]
+    if max_in_flight is not None and max_in_flight < 1:
+        raise JobgenError(f"--max-in-flight must be at least 1, not {max_in_flight}")
+    with SweepDir.open(directory, lock=True) as where:
+        manifest = mf.read(where)
+        dialect = DIALECTS[manifest.dialect]
+        todo = [(p, r) for p in manifest.valid_points for r in p.runs if _pending(r, again)]
+        if not todo:
+            raise JobgenError(f"every run in {directory} was submitted already (see jobgen "
+                              "status): add --again to submit them again")
+        for _, run in todo:  # before anything is sent: every script is jobgen's own file
+            where.script(run.script)
+        check_scheduler(dialect, manifest.site)
+        while True:
+            batch, held = _fits(where, manifest, todo, max_in_flight)
+            problems = _submit_batch(where, manifest, dialect, batch, keep_going)
+            todo = held
+            if problems or not held or not wait:
+                break
+            note(f"{len(held)} run(s) held back; checking again in {poll:g} s")
+            time.sleep(poll)
+        if held:
+            note(f"{len(held)} run(s) held back (queue limits or --max-in-flight): run "
+                 f"`jobgen submit {directory}` again as jobs finish, or add --wait")
+        return problems
+
+
+def _fits(where: SweepDir, manifest: mf.Manifest, todo: list[tuple[mf.Point, mf.Run]],
+          max_in_flight: int | None) -> tuple[list[tuple[mf.Point, mf.Run]],
+                                              list[tuple[mf.Point, mf.Run]]]:
+    """The runs the queues take now, and those held back."""
+    limited = max_in_flight is not None or any(lim.max_jobs for lim in manifest.queue_limits)
+    if not limited or manifest.dialect == "none":
+        return todo, []
+    waiting = {id(r) for _, r in todo}
+    active = [s for s in run_states(where, manifest)
+              if s["state"] in ACTIVE and s["key"] not in waiting]
+    per_queue = Counter(s["queue"] for s in active)
+    total = len(active)
+    batch, held, told = [], [], set()
+    for point, run in todo:
+        queue = point.plan.queue
+        at_once, lim = jobs_at_once(manifest, queue)
+        if at_once is not None and per_queue[queue] >= at_once:
+            if queue not in told:
+                note(f"holding back runs for {describe(lim)}")
+                told.add(queue)
+            held.append((point, run))
+            continue
+        if max_in_flight is not None and total >= max_in_flight:
+            held.append((point, run))
+            continue
+        per_queue[queue] += 1
+        total += 1
+        batch.append((point, run))
+    return batch, held
+
+
+def _submit_batch(where: SweepDir, manifest: mf.Manifest, dialect: Dialect,
+                  batch: list[tuple[mf.Point, mf.Run]], keep_going: bool) -> list[str]:
     problems = []
-    for point, run in steps(todo, "submit", lambda pr: f"{pr[0].id} r{pr[1].repeat}"):
-        if submitter.job_id is None:
-            problem = _run_here(directory, run, submitter)
+    for point, run in steps(batch, "submit", lambda pr: f"{pr[0].id} r{pr[1].repeat}"):
+        if dialect.job_id is None:
+            problem = _run_here(where, manifest, run)
         else:
-            problem = _submit(directory, run, submitter, submitter.job_id)
+            problem = _submit(where, manifest, run, dialect)
+        manifest.write(where)
         if problem:
             problems.append(f"{point.id} r{run.repeat}: {problem}")
             note(f"warning: {problems[-1]}")
-        manifest.write(directory)  # after each one: an interrupted submit keeps its job ids
+            if not keep_going and dialect.job_id is not None:
+                left = len(batch) - batch.index((point, run)) - 1
+                if left:
+                    note(f"stopped after the first failure: {left} run(s) not submitted "
+                         "(fix the cause, or add --keep-going to submit them anyway)")
+                break
     return problems
 
 
-def _submit(directory: Path, run: mf.Run, submitter: Submitter,
-            job_id: re.Pattern[str]) -> str | None:
+def _submit(where: SweepDir, manifest: mf.Manifest, run: mf.Run, dialect: Dialect
+            ) -> str | None:
     """Submit from the run's own directory, where the job then writes its output."""
-    cwd = directory / run.dir
-    script = Path(run.script).name
-    argv = [*submitter.command] if submitter.on_stdin else [*submitter.command, script]
+    where.script(run.script)
+    script = run.script.rpartition("/")[2]
+    argv = [*dialect.submit] if dialect.on_stdin else [*dialect.submit, script]
+    run.job_id = run.output = run.exit_code = run.submit_error = None
+    run.maybe_submitted = True
+    manifest.write(where)  # if jobgen dies during the submit, the run is not sent again
     try:
-        with open(cwd / script, encoding="utf-8") as stdin:
-            res = subprocess.run(argv, cwd=cwd, capture_output=True, text=True,
-                                 stdin=stdin if submitter.on_stdin else subprocess.DEVNULL)
-    except FileNotFoundError:
-        raise JobgenError(f"{argv[0]} not found: submit from a login node of the site, or "
-                          "submit the scripts by hand from their directories") from None
-    found = job_id.search(res.stdout)
-    run.job_id = run.output = run.exit_code = None  # nothing of an earlier submission is kept
-    if res.returncode != 0 or not found:
-        why = (res.stderr.strip() or res.stdout.strip() or f"exit {res.returncode}")
-        run.submit_error = " ".join(why.split())[:300]
-        return f"{argv[0]} failed: {run.submit_error}"
-    run.job_id, run.submit_error = found.group(1), None
-    seq = re.match(r"\d+", run.job_id)
-    if run.output_pattern:
-        name = run.output_pattern.format(id=run.job_id, seq=seq.group(0) if seq else run.job_id)
-        run.output = f"{run.dir}/{name}"
-    return None
+        res = _call(where, run, argv, dialect.on_stdin)
+    except subprocess.TimeoutExpired:
+        run.submit_error = (f"{argv[0]} did not answer in {SUBMIT_TIMEOUT} s: the job may "
+                            "exist (jobgen status; submit --again resends it)")
+        return run.submit_error
+    out, err = decode(res.stdout), decode(res.stderr)
+    found = dialect.job_id.search(out) if dialect.job_id else None
+    if found and mf.JOB_ID.fullmatch(found.group(1)):
+        run.job_id, run.maybe_submitted = found.group(1), False
+        manifest.write(where)  # the id is on disk before anything else can fail
+        _record_output(run)
+        return None
+    why = one_line(err.strip() or out.strip() or f"exit {res.returncode}")[:300]
+    if res.returncode == 0:
+        run.submit_error = (f"{argv[0]} exited 0 but printed no job id ({why}): the job may "
+                            "exist (jobgen status; submit --again resends it)")
+        return run.submit_error
+    run.submit_error, run.maybe_submitted = why, False
+    return f"{argv[0]} failed: {why}"
 
 
-def _run_here(directory: Path, run: mf.Run, submitter: Submitter) -> str | None:
+def _call(where: SweepDir, run: mf.Run, argv: list[str], on_stdin: bool
+          ) -> subprocess.CompletedProcess[bytes]:
+    feed: dict[str, object] = ({"input": where.read(run.script, "a job script")} if on_stdin
+                               else {"stdin": subprocess.DEVNULL})
+    with where.directory(run.dir) as fd:
+        try:
+            return subprocess.run(argv, cwd=run_cwd(fd, where.path / run.dir), pass_fds=(fd,),
+                                  capture_output=True, timeout=SUBMIT_TIMEOUT,
+                                  **feed)  # type: ignore[call-overload]
+        except FileNotFoundError:
+            raise JobgenError(f"{argv[0]} not found: submit from a login node of the site, "
+                              "or submit the scripts by hand from their directories") from None
+
+
+def _record_output(run: mf.Run) -> None:
+    if not run.output_pattern or not run.job_id:
+        return
+    try:
+        run.output = f"{run.dir}/{mf.output_name(run.output_pattern, run.job_id)}"
+    except JobgenError as exc:  # collect then looks at the run directory's files
+        note(f"warning: r{run.repeat}: no output name for job {run.job_id}: {exc}")
+
+
+def _run_here(where: SweepDir, manifest: mf.Manifest, run: mf.Run) -> str | None:
     """No scheduler: run the script now, its stdout and stderr into the run's output file."""
-    cwd = directory / run.dir
-    out = cwd / LOCAL_OUTPUT
-    with open(out, "w", encoding="utf-8") as sink:
-        res = subprocess.run([*submitter.command, Path(run.script).name], cwd=cwd, stdout=sink,
-                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    run.exit_code, run.output, run.submit_error = res.returncode, f"{run.dir}/{LOCAL_OUTPUT}", None
+    where.script(run.script)
+    rel = f"{run.dir}/{LOCAL_OUTPUT}"
+    run.exit_code, run.output, run.submit_error, run.maybe_submitted = None, rel, None, True
+    manifest.write(where)
+    sink = where.new_output(rel)
+    try:
+        with where.directory(run.dir) as fd:
+            res = subprocess.run(["bash", run.script.rpartition("/")[2]],
+                                 cwd=run_cwd(fd, where.path / run.dir), pass_fds=(fd,),
+                                 stdout=sink, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL)
+    finally:
+        os.close(sink)
+    run.exit_code, run.maybe_submitted = res.returncode, False
     return None if res.returncode == 0 else f"the script exited with {res.returncode}"

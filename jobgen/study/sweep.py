@@ -9,7 +9,6 @@ scripts were submitted by hand. Invalid points are kept in the manifest with the
 from __future__ import annotations
 
 import itertools
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,8 +22,11 @@ from ..request.options import PRECISIONS
 from ..shell import join, split
 from ..text.render import render
 from . import manifest as mf
+from .files import SweepDir
+from .program import resolve_program
 from .progress import note, steps
-from .submit import output_pattern
+from .queues import queue_limits, warn_queue_limits
+from .schedulers import output_pattern
 
 SCRIPT = "job.sh"
 
@@ -67,8 +69,9 @@ def _value(axis: Axis, word: str) -> Any:
         if word not in PRECISIONS:
             raise JobgenError(f"{axis.flag}: {word!r} is not one of {', '.join(PRECISIONS)}")
         return word
-    if not word.isdigit() or int(word) < 1:
-        raise JobgenError(f"{axis.flag}: {word!r} is not a whole number of at least 1")
+    # isascii: str.isdigit() accepts '²' and other digits int() refuses
+    if not (word.isascii() and word.isdigit()) or len(word) > 7 or int(word) < 1:
+        raise JobgenError(f"{axis.flag}: {word!r} is not a whole number from 1 to 9999999")
     return int(word)
 
 
@@ -81,21 +84,27 @@ def point_id(params: dict[str, Any]) -> str:
 def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
           force: bool = False) -> mf.Manifest:
     """Plan and render every point and repeat into `out`; write and return the manifest."""
-    if repeat < 1:
-        raise JobgenError(f"--repeat must be at least 1, not {repeat}")
-    _check_out(out, force)
-    loaded = load_profile(base.site)
+    if not 1 <= repeat <= mf.MAX_REPEAT:
+        raise JobgenError(f"--repeat must be from 1 to {mf.MAX_REPEAT}, not {repeat}")
     combos = [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
-    points = []
-    for params in steps(combos, "sweep", point_id):
-        points.append(_point(loaded, base, params, repeat, out))
-    valid = [p for p in points if p.status == "valid"]
-    manifest = mf.Manifest(
-        site=base.site, app=base.app, dialect=loaded.profile.scheduler.dialect,
-        device=device_label(loaded),
-        command=sweep_command(base, axes, repeat, out), repeat=repeat, axes=axes,
-        points=points, jobgen_version=__version__)
-    manifest.write(out)
+    if len(combos) > mf.MAX_POINTS or len(combos) * repeat > mf.MAX_RUNS:
+        raise JobgenError(f"{len(combos)} points x {repeat} repeats is more than a sweep holds "
+                          f"({mf.MAX_POINTS} points, {mf.MAX_RUNS} runs): split the axes")
+    base = resolve_program(base, Path.cwd())
+    loaded = load_profile(base.site)
+    with SweepDir.open(out, lock=True, create=True) as where:
+        if not force and not where.is_empty():
+            raise JobgenError(f"{out} is not empty: pick a new --out directory or add --force")
+        points = [_point(loaded, base, params, repeat, where)
+                  for params in steps(combos, "sweep", point_id)]
+        manifest = mf.Manifest(
+            site=base.site, app=base.app, dialect=loaded.profile.scheduler.dialect,
+            device=device_label(loaded), command=sweep_command(base, axes, repeat, out),
+            repeat=repeat, axes=axes, points=points, jobgen_version=__version__,
+            queue_limits=queue_limits(loaded, points))
+        manifest.write(where)
+    warn_queue_limits(manifest)
+    valid = manifest.valid_points
     reasons = {p.error for p in points}
     if not valid and len(reasons) == 1:
         raise JobgenError(str(reasons.pop()))  # the request itself, not an axis, is wrong
@@ -105,44 +114,36 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
     return manifest
 
 
-def _check_out(out: Path, force: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise JobgenError(f"{out} is a file: --out names a directory for the sweep")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise JobgenError(f"{out} is not empty: pick a new --out directory or add --force")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise JobgenError(f"cannot create {out}: {exc.strerror}") from None
-
-
 def _point(loaded: LoadedProfile, base: Request, params: dict[str, Any], repeat: int,
-           out: Path) -> mf.Point:
+           where: SweepDir) -> mf.Point:
     pid = point_id(params)
     name = base.job_name or base.app or "jobgen"
     try:
         plan = build_plan(loaded, replace(base, **params, job_name=f"{name}-{pid}"))
-        runs = [_write_run(loaded, base, params, pid, name, k, out) for k in range(1, repeat + 1)]
+        runs = [_write_run(loaded, base, params, pid, name, k, where)
+                for k in range(1, repeat + 1)]
     except JobgenError as exc:
         note(f"warning: point {pid} skipped: {exc}")
-        return mf.Point(pid, params, "invalid", error=str(exc))
-    return mf.Point(pid, params, "valid", plan=plan_summary(plan), runs=runs)
+        return mf.Point(id=pid, params=params, status="invalid", error=str(exc)[:2000])
+    return mf.Point(id=pid, params=params, status="valid",
+                    plan=mf.PlanSummary(**plan_summary(plan)), runs=runs)
 
 
 def _write_run(loaded: LoadedProfile, base: Request, params: dict[str, Any], pid: str,
-               name: str, k: int, out: Path) -> mf.Run:
-    """Plan, render and write one repeat's script (its job name ends in rK)."""
+               name: str, k: int, where: SweepDir) -> mf.Run:
+    """Plan, render and write one repeat's script (its job name ends in rK). With --force an
+    old run directory is removed first (no stale output may be collected as this run's), and
+    whatever stands in the way as a link is removed as a link, never followed."""
     job_name = f"{name}-{pid}-r{k}"
     plan = build_plan(loaded, replace(base, **params, job_name=job_name))
-    run_dir = out / pid / f"r{k}"
-    if run_dir.exists():
-        shutil.rmtree(run_dir)  # --force: no stale output may be collected as this run's
-    run_dir.mkdir(parents=True)
-    script = run_dir / SCRIPT
-    script.write_text(render(plan), encoding="utf-8")
-    script.chmod(0o755)
     rel = f"{pid}/r{k}"
-    return mf.Run(k, rel, f"{rel}/{SCRIPT}", job_name, output_pattern(plan))
+    if where.kind(pid) not in (None, "directory"):
+        where.remove(pid)
+    if where.kind(rel) is not None:
+        where.remove(rel)
+    where.write(f"{rel}/{SCRIPT}", render(plan).encode(), replace=False, mode=0o755)
+    return mf.Run(repeat=k, dir=rel, script=f"{rel}/{SCRIPT}", job_name=job_name,
+                  output_pattern=output_pattern(plan))
 
 
 def plan_summary(plan: Plan) -> dict[str, Any]:

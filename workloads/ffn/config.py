@@ -1,18 +1,74 @@
-"""FFN sizes and defaults, shared by the PyTorch (model.py) and TensorFlow (tf_model.py)
-versions so both train the same network on the same task."""
+"""FFN configurations and the training recipe of google/ffn, shared by the PyTorch (model.py)
+and TensorFlow (tf_model.py) versions. Torch- and TensorFlow-free.
+
+Sources (google/ffn @ 6f61f6e): ``ffn/training/models/convstack_3d.py`` (``depth=9``,
+``features=32``: conv0_a, conv0_b and ``depth - 1`` residual modules of two 3^3 convs, 1x1
+``conv_lom``; the network's output is added to its seed input, ``update_seed``),
+``ffn/training/model.py`` (per-voxel sigmoid cross-entropy times ``loss_weights``, mean;
+gradients clipped by value at ``max_gradient_entry_mag=0.7``), ``ffn/training/optimizer.py``
+(``--optimizer sgd``, ``--learning_rate 0.001``), ``train.py`` (``--batch_size 4``,
+``--seed_pad 0.05``, ``--threshold 0.9``, ``--fov_policy fixed``, ``--fov_moves 1``,
+``--shuffle_moves``, permutable axes y/x and reflectable z/y/x, ``--image_mean`` and
+``--image_stddev`` required), ``ffn/training/mask.py`` (``make_seed``: 0.95 at the centre),
+``ffn/training/inputs.py`` (``soften_labels``: 0.95 / 0.05), README.md (the example run:
+``depth 12, fov_size [33, 33, 33], deltas [8, 8, 8], --image_mean 128 --image_stddev 33``).
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from workloads.runtime.contract import Recipe, Source
+
 NAME = "ffn"
+REPOSITORY = "google/ffn"
+COMMIT = "6f61f6e4b1ba09208ecd01bc93fc43aa7437d3fa"
+PATHS = ("ffn/training/models/convstack_3d.py, ffn/training/model.py, "
+         "ffn/training/optimizer.py, ffn/training/examples.py, ffn/training/inputs.py, "
+         "train.py, README.md")
+
+# fov and deltas: convstack_3d has no default for them (the constructor needs both); the
+# README's example run sets fov_size 33 and deltas 8, which the default keeps.
 SIZES: dict[str, dict[str, Any]] = {
-    "default": {"fov": 33, "depth": 8, "filters": 32},
-    "tiny": {"fov": 7, "depth": 1, "filters": 4},
+    "default": {"fov": 33, "deltas": 8, "depth": 9, "features": 32, "batch_size": 4},
+    "readme": {"fov": 33, "deltas": 8, "depth": 12, "features": 32, "batch_size": 4},
+    # tests: at the original's 1e-3 fifty SGD steps barely move the loss of this tiny network
+    "tiny": {"fov": 7, "deltas": 2, "depth": 2, "features": 4, "batch_size": 2,
+             "recipe": {"lr": 3e-2}},
 }
-DEFAULT_BATCH_SIZE = 16
+DEFAULT_BATCH_SIZE = 4
 TINY_BATCH_SIZE = 2
 LR = 1e-3
-#: the object mask input (POM): this value everywhere, SEED_POM at the centre voxel
-POM = 0.05
-SEED_POM = 0.95
+CLIP_VALUE = 0.7
+#: train.py --seed_pad and mask.make_seed's centre value; the seed channel is their logit
+SEED_PAD = 0.05
+SEED_CENTER = 0.95
+#: train.py --threshold: a move is valid where the canvas logit reaches logit(0.9)
+MOVE_THRESHOLD = 0.9
+#: inputs.soften_labels: the object mask as 0.95 inside, 0.05 outside
+LABEL_SOFTNESS = 0.05
+#: README example flags --image_mean 128 --image_stddev 33 (train.py requires both)
+IMAGE_MEAN = 128.0
+IMAGE_STDDEV = 33.0
+
+
+def logit(p: float) -> float:
+    return math.log(p / (1 - p))
+
+
+def patch_size(cfg: dict[str, Any]) -> int:
+    """train.py ``train_image_size``: the FOV plus ``deltas`` on each side per FOV move (one
+    move of the 'fixed' policy)."""
+    return int(cfg["fov"] + 2 * cfg["deltas"])
+
+
+SOURCE = Source(repository=REPOSITORY, commit=COMMIT, path=PATHS,
+                note="FOV movement: the 'fixed' policy of train.py with prediction feedback, "
+                     "run on the device inside the model (PyTorch: FFNTrainer; the TensorFlow "
+                     "version trains on the centre FOV of fresh examples only)")
+RECIPE = Recipe(optimizer="sgd", lr=LR, clip_grad_value=CLIP_VALUE,
+                where="ffn/training/optimizer.py (--optimizer sgd, --learning_rate 0.001: "
+                      "GradientDescentOptimizer, no decay flags set); ffn/training/model.py "
+                      "set_up_optimizer(max_gradient_entry_mag=0.7): tf.clip_by_value per "
+                      "gradient entry; train.py --batch_size 4")

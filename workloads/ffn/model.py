@@ -1,66 +1,380 @@
-"""Flood-filling network (FFN): 3D convolutions with ReLU and residual skip connections.
+"""Flood-filling network (google/ffn ``convstack_3d``) with its training loop's field-of-view
+(FOV) movement and prediction feedback, in PyTorch.
 
-Input channels: the image and the current object mask (POM, seeded at the centre voxel).
-Synthetic task: the target mask is where the smoothed image is positive, a deterministic
-function of the input.
+Network (``convstack_3d._predict_object_mask``, ``depth=9``, ``features=32``): conv0_a (3^3,
+ReLU), conv0_b (3^3), ``depth - 1`` residual modules (ReLU, conv 3^3 + ReLU, conv 3^3, + input),
+ReLU, 1x1 ``conv_lom``; input: the normalised image and the seed, both ``fov^3``. The network
+predicts an update that is added to the seed (``update_seed``): the output logits are
+``seed + update``. Weights are initialised as tf_slim does (Glorot uniform, zero biases).
+
+Training example (train.py, ``examples.get_example`` and ``fixed_offsets``): a training patch
+of ``fov + 2 * deltas`` voxels per side around a coordinate inside an object, labels softened
+to 0.95 inside the centre voxel's object and 0.05 elsewhere, randomly permuted (y/x) and
+reflected; the seed canvas starts at logit(0.05) with logit(0.95) at the centre. The FOV
+visits the centre, then each of the 26 moves of +-deltas (one fixed shuffled order per run)
+whose target voxel's canvas logit reached logit(0.9); every visit is one optimizer step and its
+prediction is written back into the canvas, so later steps see earlier predictions. When a
+batch slot's moves are exhausted it takes the next training patch.
+
+Here the whole example builder runs on the device inside the model (:class:`FFNTrainer`):
+the data source hands it candidate training patches (image + soft labels) each step, and a
+batch slot takes one only when its current example is done. Its state (canvas, patch, move
+cursor) is per rank: buffers DDP leaves alone, outside the state dict, saved in each rank's own
+checkpoint file (``rank_state``), so a resumed run continues the same examples. The model
+returns the FOV's logits and the FOV's soft labels; :func:`loss_fn` is train.py's weighted
+sigmoid cross-entropy (weights 1).
+
+Data: train.py reads an HDF5 image volume (uint8) and an HDF5 label volume (int64) and
+samples coordinates from a TFRecord; ``make-data`` writes the two HDF5 volumes as the README's
+example names them and the coordinates in an HDF5 file (not a TFRecord), sampled uniformly
+among voxels at least ``fov // 2 + deltas`` from the border (``build_coordinates.py`` balances
+them over label-fraction partitions instead: not reproduced). Synthetic volumes: a jittered
+Voronoi partition (objects), dark membranes where two objects meet, a brightness per object,
+noise.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from workloads.ffn.config import DEFAULT_BATCH_SIZE, LR, NAME, POM, SEED_POM, SIZES, TINY_BATCH_SIZE
+from workloads.ffn.config import (
+    DEFAULT_BATCH_SIZE,
+    IMAGE_MEAN,
+    IMAGE_STDDEV,
+    LABEL_SOFTNESS,
+    LR,
+    MOVE_THRESHOLD,
+    NAME,
+    RECIPE,
+    SEED_CENTER,
+    SEED_PAD,
+    SIZES,
+    SOURCE,
+    TINY_BATCH_SIZE,
+    logit,
+    patch_size,
+)
 from workloads.runtime.spec import AppSpec, Task
+
+
+# ----------------------------------------------------------------------------- the network
+def _conv(cin: int, cout: int, k: int) -> nn.Conv3d:
+    conv = nn.Conv3d(cin, cout, k, padding=k // 2)
+    nn.init.xavier_uniform_(conv.weight)  # tf_slim.convolution3d's default initialisers
+    nn.init.zeros_(conv.bias)
+    return conv
 
 
 class Residual(nn.Module):
     def __init__(self, c: int) -> None:
         super().__init__()
-        self.conv1 = nn.Conv3d(c, c, 3, padding=1)
-        self.conv2 = nn.Conv3d(c, c, 3, padding=1)
+        self.conv_a = _conv(c, c, 3)
+        self.conv_b = _conv(c, c, 3)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x + self.conv2(F.relu(self.conv1(F.relu(x))))
+        return x + self.conv_b(F.relu(self.conv_a(F.relu(x))))
 
 
-class FFN(nn.Module):
-    def __init__(self, depth: int, filters: int) -> None:
+class ConvStack3D(nn.Module):
+    """``_predict_object_mask``: the logit update for a ``[B, 2, fov, fov, fov]`` input
+    (channel 0 the image, channel 1 the seed)."""
+
+    def __init__(self, depth: int, features: int) -> None:
         super().__init__()
-        self.stem = nn.Sequential(nn.Conv3d(2, filters, 3, padding=1), nn.ReLU(),
-                                  nn.Conv3d(filters, filters, 3, padding=1))
-        self.blocks = nn.Sequential(*[Residual(filters) for _ in range(depth)])
-        self.head = nn.Conv3d(filters, 1, 1)
+        self.conv0_a = _conv(2, features, 3)
+        self.conv0_b = _conv(features, features, 3)
+        self.residual = nn.Sequential(*[Residual(features) for _ in range(1, depth)])
+        self.conv_lom = _conv(features, 1, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(F.relu(self.blocks(self.stem(x))))
+        net = self.conv0_b(F.relu(self.conv0_a(x)))
+        return self.conv_lom(F.relu(self.residual(net)))
+
+
+class FOVState(nn.Module):
+    """Per batch slot: the seed canvas (logits), the training patch (normalised image and soft
+    labels) and the index of the next move to try; sized by the first batch it sees. Not in
+    the state dict (that is the network's, as the original's checkpoint holds its variables
+    only): checkpoints keep it in each rank's own file (``FFNTrainer.rank_state``)."""
+
+    NAMES = ("canvas", "image", "labels", "cursor")
+
+    def __init__(self) -> None:
+        super().__init__()
+        for n in self.NAMES:
+            self.register_buffer(n, torch.zeros(0), persistent=False)
+
+
+class FFNTrainer(nn.Module):
+    """The FFN network plus train.py's example builder ('fixed' FOV policy), on the device.
+
+    ``forward(x)``: ``x`` [B, 2, P, P, P] candidate training patches (P = fov + 2 deltas);
+    returns [B, 2, fov, fov, fov]: the FOV's logits (seed + update) and its soft labels."""
+
+    def __init__(self, cfg: dict[str, Any]) -> None:
+        super().__init__()
+        self.net = ConvStack3D(cfg["depth"], cfg["features"])
+        self.fov, self.deltas = int(cfg["fov"]), int(cfg["deltas"])
+        self.size = patch_size(cfg)
+        d = self.deltas
+        shifts = [(dz, dy, dx) for dx in (-d, 0, d) for dy in (-d, 0, d) for dz in (-d, 0, d)
+                  if (dx, dy, dz) != (0, 0, 0)]
+        order = torch.randperm(len(shifts), device="cpu")  # --shuffle_moves: once per run
+        moves = torch.tensor([(0, 0, 0)] + [shifts[int(i)] for i in order], device="cpu")
+        self.register_buffer("moves", moves.to(torch.empty(0).device), persistent=False)  # zyx
+        self.fov_state = FOVState()
+        # each rank keeps its own examples: DDP must not broadcast rank 0's over them
+        self._ddp_params_and_buffers_to_ignore = [f"fov_state.{n}" for n in FOVState.NAMES]
+        self.seed_pad, self.seed_center = logit(SEED_PAD), logit(SEED_CENTER)
+        self.threshold = logit(MOVE_THRESHOLD)
+
+    def rank_state(self) -> dict[str, torch.Tensor]:
+        """This rank's examples in flight, for its own checkpoint file (runtime/train.py)."""
+        return {n: getattr(self.fov_state, n).detach().cpu() for n in FOVState.NAMES}
+
+    def load_rank_state(self, state: dict[str, torch.Tensor]) -> None:
+        dev = self.moves.device
+        for n in FOVState.NAMES:
+            setattr(self.fov_state, n, state[n].to(dev))
+
+    def _new_examples(self, x: torch.Tensor, take: torch.Tensor) -> None:
+        """Slots ``take`` (bool [B]) start the example in ``x``: permuted/reflected (train.py's
+        PermuteAndReflect on z/y/x reflections and the y/x permutation), with a fresh seed."""
+        st = self.fov_state
+        b, p = x.shape[0], self.size
+        if st.canvas.shape != (b, p, p, p):  # first batch, or another batch size
+            dev = x.device
+            st.canvas = torch.empty(b, p, p, p, device=dev)
+            st.image = torch.empty(b, p, p, p, device=dev)
+            st.labels = torch.empty(b, p, p, p, device=dev)
+            st.cursor = torch.zeros(b, dtype=torch.long, device=dev)
+            take = torch.ones(b, dtype=torch.bool, device=dev)
+        flips = torch.rand(b, 4, device=x.device) < 0.5  # reflect z, y, x; swap y and x
+        ex = x.float()
+        for axis in range(3):
+            ex = torch.where(flips[:, axis].reshape(b, 1, 1, 1, 1), ex.flip(2 + axis), ex)
+        ex = torch.where(flips[:, 3].reshape(b, 1, 1, 1, 1), ex.transpose(3, 4), ex)
+        keep = ~take.reshape(b, 1, 1, 1)
+        st.image = torch.where(keep, st.image, ex[:, 0])
+        st.labels = torch.where(keep, st.labels, ex[:, 1])
+        seed = torch.full((p, p, p), self.seed_pad, device=x.device)
+        seed[p // 2, p // 2, p // 2] = self.seed_center
+        st.canvas = torch.where(keep, st.canvas, seed)
+        st.cursor = torch.where(take, 0, st.cursor)
+
+    def _next_moves(self, x: torch.Tensor) -> torch.Tensor:
+        """Each slot's next valid move (index into ``moves``): ``fixed_offsets`` tries the moves
+        in order and skips those whose target voxel's logit is below the threshold; a slot with
+        none left takes its new example and starts at the centre (always valid: the seed's
+        logit(0.95) is above logit(0.9)). No host sync: every slot takes the same path."""
+        st, c = self.fov_state, self.size // 2
+        if st.canvas.shape[0] != x.shape[0]:
+            self._new_examples(x, torch.ones(x.shape[0], dtype=torch.bool, device=x.device))
+        tgt = c + self.moves  # [M, 3]
+        val = st.canvas[:, tgt[:, 0], tgt[:, 1], tgt[:, 2]]  # [B, M]
+        idx = torch.arange(len(self.moves), device=x.device)
+        ok = (val >= self.threshold) & (idx[None, :] >= st.cursor[:, None])
+        found = ok.any(1)
+        self._new_examples(x, ~found)
+        return torch.where(found, torch.where(ok, idx[None, :], len(idx)).min(1).values, 0)
+
+    def _crop(self, vol: torch.Tensor,
+              move: torch.Tensor) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
+        """``mask.crop_and_pad``: the fov^3 block centred ``moves[move]`` voxels from the
+        centre, and the index tensors that address it."""
+        b, f = vol.shape[0], self.fov
+        start = self.size // 2 - f // 2 + self.moves[move]  # [B, 3]
+        r = torch.arange(f, device=vol.device)
+        z = (start[:, 0, None] + r).reshape(b, f, 1, 1)
+        y = (start[:, 1, None] + r).reshape(b, 1, f, 1)
+        xx = (start[:, 2, None] + r).reshape(b, 1, 1, f)
+        return vol[torch.arange(b, device=vol.device).reshape(b, 1, 1, 1), z, y, xx], (z, y, xx)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        st = self.fov_state
+        move = self._next_moves(x)
+        seed, (z, y, xx) = self._crop(st.canvas, move)
+        image, _ = self._crop(st.image, move)
+        labels, _ = self._crop(st.labels, move)
+        net_in = torch.stack([image, seed], 1).to(x.dtype)
+        logits = seed.unsqueeze(1) + self.net(net_in).float()  # update_seed
+        # prediction feedback: the FOV's logits replace the canvas there for later moves
+        bi = torch.arange(x.shape[0], device=x.device).reshape(-1, 1, 1, 1)
+        st.canvas[bi, z, y, xx] = logits[:, 0].detach()
+        st.cursor = move + 1
+        return torch.cat([logits, labels.unsqueeze(1)], 1)
 
 
 def build_model(cfg: dict[str, Any]) -> nn.Module:
-    return FFN(cfg["depth"], cfg["filters"])
+    return FFNTrainer(cfg)
+
+
+def loss_fn(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """``set_up_sigmoid_pixelwise_loss``: mean of sigmoid cross-entropy x loss weights (train.py
+    feeds ones). The labels are the FOV's, which the model chose: ``out[:, 1]``; ``y`` (the
+    centre FOV's labels of the newest candidate patches) is not used."""
+    del y
+    return F.binary_cross_entropy_with_logits(out[:, 0].float(), out[:, 1].float())
+
+
+# ----------------------------------------------------------------------------- the data
+def object_cell(cfg: dict[str, Any]) -> int:
+    """Spacing of the synthetic objects' centres, in voxels (about a third of the FOV)."""
+    return max(4, round(0.42 * cfg["fov"]))
+
+
+def voronoi_volumes(shape: tuple[int, int, int], cell: int, gen: torch.Generator, n: int,
+                    device: torch.device, chunk: int = 1 << 20) -> tuple[torch.Tensor,
+                                                                          torch.Tensor]:
+    """``n`` synthetic EM-like volumes ``[n, z, y, x]``: uint8-valued float images and int64
+    labels (1..objects). Objects are the Voronoi cells of one jittered centre per ``cell``^3
+    block; membranes darken where the nearest and second-nearest centres are about equally
+    far; each object has its own brightness; Gaussian noise."""
+    grid = [s // cell + 3 for s in shape]  # one block of padding on each side
+    ncent = grid[0] * grid[1] * grid[2]
+    blocks = torch.stack(torch.meshgrid(*[torch.arange(g, device=device) for g in grid],
+                                        indexing="ij"), -1).reshape(-1, 3)
+    centres = (blocks - 1 + torch.rand((n, ncent, 3), generator=gen, device=device)) * cell
+    bright = 150 + 60 * torch.rand((n, ncent), generator=gen, device=device)
+    strides = torch.tensor([grid[1] * grid[2], grid[2], 1], device=device)
+    near = torch.stack(torch.meshgrid(*[torch.arange(-1, 2, device=device)] * 3,
+                                      indexing="ij"), -1).reshape(-1, 3)
+    vox = torch.stack(torch.meshgrid(*[torch.arange(s, device=device) for s in shape],
+                                     indexing="ij"), -1).reshape(-1, 3)
+    labels = torch.empty((n, len(vox)), dtype=torch.long, device=device)
+    image = torch.empty((n, len(vox)), device=device)
+    for s in range(0, len(vox), max(1, chunk // (27 * n))):
+        v = vox[s:s + max(1, chunk // (27 * n))]
+        cand = ((torch.div(v, cell, rounding_mode="floor") + 1)[:, None] + near) @ strides
+        pos = centres[:, cand]  # [n, V, 27, 3]
+        dist = (pos - (v.float() + 0.5)[None, :, None]).norm(dim=-1)
+        d, k = dist.topk(2, dim=-1, largest=False)
+        owner = cand[None].expand(n, -1, -1).gather(2, k[..., :1]).squeeze(-1)  # [n, V]
+        membrane = torch.exp(-(((d[..., 1] - d[..., 0]) / 1.2) ** 2))
+        labels[:, s:s + len(v)] = owner + 1
+        image[:, s:s + len(v)] = bright.gather(1, owner) - 110 * membrane
+    image = image + 12 * torch.randn(image.shape, generator=gen, device=device)
+    image = image.clamp(0, 255).round()
+    return image.reshape(n, *shape), labels.reshape(n, *shape)
+
+
+def training_patches(image: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """train.py ``define_data_input`` for patches centred on their example's coordinate:
+    ``[n, 2, P, P, P]`` of the normalised image (``(x - image_mean) / image_stddev``) and the
+    softened mask of the centre voxel's object (``labels > 0`` and equal to the centre's)."""
+    c = [s // 2 for s in labels.shape[1:]]
+    centre = labels[:, c[0], c[1], c[2]].reshape(-1, 1, 1, 1)
+    lom = (labels > 0) & (labels == centre)
+    soft = torch.where(lom, 1.0 - LABEL_SOFTNESS, LABEL_SOFTNESS)
+    return torch.stack([(image.float() - IMAGE_MEAN) / IMAGE_STDDEV, soft.float()], 1)
+
+
+def _first_fov_labels(x: torch.Tensor, fov: int) -> torch.Tensor:
+    p = x.shape[-1]
+    lo = p // 2 - fov // 2
+    return x[:, 1:2, lo:lo + fov, lo:lo + fov, lo:lo + fov]
 
 
 def make_task(cfg: dict[str, Any], device: torch.device) -> Task:
-    f = cfg["fov"]
-    pom = torch.full((1, 1, f, f, f), POM, device=device)
-    pom[..., f // 2, f // 2, f // 2] = SEED_POM
+    p, cell, fov = patch_size(cfg), object_cell(cfg), cfg["fov"]
 
     def task(gen: torch.Generator, n: int) -> tuple[torch.Tensor, torch.Tensor]:
-        img = torch.randn((n, 1, f, f, f), generator=gen, device=device)
-        smooth = F.avg_pool3d(img, 3, stride=1, padding=1)
-        x = torch.cat([img, pom.expand(n, -1, -1, -1, -1)], dim=1)
-        return x, (smooth > 0).float()
+        image, labels = voronoi_volumes((p, p, p), cell, gen, n, device)
+        x = training_patches(image, labels)
+        return x, _first_fov_labels(x, fov).clone()
 
     return task
 
 
-def loss_fn(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    return F.binary_cross_entropy_with_logits(out.float(), y)
+def volume_side(cfg: dict[str, Any]) -> int:
+    """Side of the volumes ``make-data`` writes: two training patches and some margin."""
+    return -(-(2 * patch_size(cfg) + 16) // 8) * 8
+
+
+class FFNVolumes(torch.utils.data.Dataset):
+    """Training patches from the HDF5 volumes ``make-data`` writes (the files train.py's
+    ``--data_volumes`` / ``--label_volumes`` name): ``grayscale_maps.h5:raw`` (uint8 [z, y, x]),
+    ``groundtruth.h5:stack`` (int64), and the centres in ``coords.h5:coords`` ([n, 3], x y z,
+    as the TFRecord's ``center``). One patch per centre, read lazily (one handle per worker)."""
+
+    def __init__(self, path: str | Path, cfg: dict[str, Any]) -> None:
+        import h5py
+
+        self.dir = Path(path)
+        self.p, self.fov = patch_size(cfg), cfg["fov"]
+        for f in ("grayscale_maps.h5", "groundtruth.h5", "coords.h5"):
+            if not (self.dir / f).is_file():
+                raise FileNotFoundError(f"{self.dir / f}: missing; write a dataset with "
+                                        "--make-data")
+        with h5py.File(self.dir / "coords.h5", "r") as fh:
+            self.coords = torch.from_numpy(fh["coords"][...]).long()
+        with h5py.File(self.dir / "grayscale_maps.h5", "r") as fh:
+            shape = fh["raw"].shape
+        r = self.p // 2
+        lo, hi = self.coords.min(0).values, self.coords.max(0).values
+        size = torch.tensor(shape[::-1])  # x y z
+        if bool((lo < r).any() or (hi + r >= size).any()):
+            raise ValueError(f"{self.dir / 'coords.h5'}: centres closer than {r} voxels to the "
+                             f"border of the {shape} volume: the {self.p}^3 patches of this "
+                             "configuration do not fit; write the data with the same --config")
+        self._fh: tuple[Any, Any] | None = None
+
+    def __len__(self) -> int:
+        return len(self.coords)
+
+    def __getitem__(self, idx: int) -> tuple[torch.Tensor, torch.Tensor]:
+        if self._fh is None:
+            import h5py
+
+            self._fh = (h5py.File(self.dir / "grayscale_maps.h5", "r")["raw"],
+                        h5py.File(self.dir / "groundtruth.h5", "r")["stack"])
+        x0, y0, z0 = (int(v) - self.p // 2 for v in self.coords[idx])
+        sl = (slice(z0, z0 + self.p), slice(y0, y0 + self.p), slice(x0, x0 + self.p))
+        image = torch.from_numpy(self._fh[0][sl].astype("float32"))[None]
+        labels = torch.from_numpy(self._fh[1][sl].astype("int64"))[None]
+        x = training_patches(image, labels)
+        return x[0], _first_fov_labels(x, self.fov)[0].clone()
+
+    def __getstate__(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        d["_fh"] = None
+        return d
+
+
+def open_dataset(path: str, cfg: dict[str, Any]) -> FFNVolumes | None:
+    if (Path(path) / "meta.json").is_file() and not (Path(path) / "coords.h5").exists():
+        return None  # a generic .npy shard directory
+    return FFNVolumes(path, cfg)
+
+
+def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> None:
+    """One synthetic image/label volume pair and ``samples`` training centres."""
+    import h5py
+
+    out = Path(path)
+    out.mkdir(parents=True, exist_ok=True)
+    side = volume_side(cfg)
+    gen = torch.Generator().manual_seed(seed)
+    image, labels = voronoi_volumes((side, side, side), object_cell(cfg), gen, 1,
+                                    torch.device("cpu"))
+    r = patch_size(cfg) // 2
+    coords = torch.randint(r, side - r, (samples, 3), generator=gen)  # x y z
+    with h5py.File(out / "grayscale_maps.h5", "w") as fh:
+        fh.create_dataset("raw", data=image[0].to(torch.uint8).numpy())
+    with h5py.File(out / "groundtruth.h5", "w") as fh:
+        fh.create_dataset("stack", data=labels[0].numpy())
+    with h5py.File(out / "coords.h5", "w") as fh:
+        fh.create_dataset("coords", data=coords.numpy())
+        fh["coords"].attrs["label_volume_name"] = "synthetic"
 
 
 APP = AppSpec(name=NAME, build_model=build_model, make_task=make_task, loss_fn=loss_fn,
               sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE,
-              tiny_batch_size=TINY_BATCH_SIZE, lr=LR, spatial_dims=3)
+              tiny_batch_size=TINY_BATCH_SIZE, lr=LR, spatial_dims=3,
+              open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
+              source=SOURCE)

@@ -1,43 +1,94 @@
-"""FFN in TensorFlow: the flood-filling network and synthetic task of model.py, channels-last
-(NDHWC): image and object mask (POM) in, per-voxel object logit out, residual conv3d modules.
-The target is where the 3x3x3-smoothed image (zero-padded, as PyTorch counts it) is positive.
+"""FFN in TensorFlow (channels-last, NDHWC): google/ffn ``convstack_3d`` as model.py builds it
+(conv0_a, conv0_b, ``depth - 1`` residual modules, 1x1 ``conv_lom``; Glorot-uniform weights
+and zero biases, tf_slim's defaults), with ``update_seed`` (the output logits are the seed input
+plus the network's update), the seed in logit space and train.py's loss (per-voxel sigmoid
+cross-entropy on labels softened to 0.95 / 0.05, mean; loss weights 1).
+
+What the PyTorch version has and this one has not: the FOV movement with prediction feedback
+(every example here is the first move of a fresh training example: the FOV at its centre, the
+seed logit(0.05) with logit(0.95) at the centre voxel), and the permute/reflect augmentation.
+The recipe is the same (SGD 1e-3, gradients clipped by value at 0.7: Keras ``clipvalue``). The
+synthetic volumes are model.py's (jittered Voronoi objects, membranes, per-object brightness,
+noise), drawn with TensorFlow's stateless random ops, at the FOV's size.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
-from workloads.ffn.config import DEFAULT_BATCH_SIZE, LR, NAME, POM, SEED_POM, SIZES, TINY_BATCH_SIZE
+from workloads.ffn.config import (
+    DEFAULT_BATCH_SIZE,
+    IMAGE_MEAN,
+    IMAGE_STDDEV,
+    LABEL_SOFTNESS,
+    LR,
+    NAME,
+    RECIPE,
+    SEED_CENTER,
+    SEED_PAD,
+    SIZES,
+    SOURCE,
+    TINY_BATCH_SIZE,
+    logit,
+)
 from workloads.tfruntime.backend import load
 from workloads.tfruntime.spec import Task, TFAppSpec
 
 
 def build_model(cfg: dict[str, Any]) -> Any:
     layers = load().keras.layers
-    f, filters = cfg["fov"], cfg["filters"]
-    inputs = layers.Input((f, f, f, 2))
-    x = layers.Conv3D(filters, 3, padding="same", activation="relu")(inputs)
-    x = layers.Conv3D(filters, 3, padding="same")(x)
-    for _ in range(cfg["depth"]):
-        y = layers.Conv3D(filters, 3, padding="same")(layers.ReLU()(x))
-        y = layers.Conv3D(filters, 3, padding="same")(layers.ReLU()(y))
+    f, feats = cfg["fov"], cfg["features"]
+    inputs = layers.Input((f, f, f, 2))  # image, seed (logits)
+    x = layers.Conv3D(feats, 3, padding="same", activation="relu", name="conv0_a")(inputs)
+    x = layers.Conv3D(feats, 3, padding="same", name="conv0_b")(x)
+    for i in range(1, cfg["depth"]):
+        y = layers.Conv3D(feats, 3, padding="same", activation="relu",
+                          name=f"conv{i}_a")(layers.ReLU()(x))
+        y = layers.Conv3D(feats, 3, padding="same", name=f"conv{i}_b")(y)
         x = layers.Add()([x, y])
-    out = layers.Conv3D(1, 1, dtype="float32")(layers.ReLU()(x))
-    return load().keras.Model(inputs, out, name=NAME)
+    update = layers.Conv3D(1, 1, dtype="float32", name="conv_lom")(layers.ReLU()(x))
+    seed = layers.Lambda(lambda t: t[..., 1:], dtype="float32", name="seed")(inputs)
+    logits = layers.Add(dtype="float32", name="update_seed")([seed, update])
+    return load().keras.Model(inputs, logits, name=NAME)
+
+
+def _object_cell(cfg: dict[str, Any]) -> int:
+    return max(4, round(0.42 * cfg["fov"]))
 
 
 def make_task(cfg: dict[str, Any]) -> Task:
-    tf = load().tf
-    f = cfg["fov"]
-    c = f // 2
-    pom = tf.tensor_scatter_nd_update(tf.fill((f, f, f, 1), POM), [[c, c, c, 0]], [SEED_POM])
+    tf, np = load().tf, __import__("numpy")
+    f, cell = cfg["fov"], _object_cell(cfg)
+    grid = [f // cell + 3] * 3
+    blocks = np.array(list(itertools.product(*[range(g) for g in grid])), dtype=np.float32)
+    vox = np.array(list(itertools.product(range(f), repeat=3)), dtype=np.int64)  # z y x
+    near = np.array(list(itertools.product((-1, 0, 1), repeat=3)), dtype=np.int64)
+    strides = np.array([grid[1] * grid[2], grid[2], 1], dtype=np.int64)
+    cand = tf.constant(((vox // cell + 1)[:, None, :] + near[None]) @ strides)  # [V, 27]
+    centre_of_voxel = tf.constant(vox.astype(np.float32) + 0.5)
+    seed_vol = np.full((f, f, f, 1), logit(SEED_PAD), dtype=np.float32)
+    seed_vol[f // 2, f // 2, f // 2, 0] = logit(SEED_CENTER)
+    seed_vol = tf.constant(seed_vol)
 
     def task(seed: Any, n: int) -> tuple[Any, Any]:
-        img = tf.random.stateless_normal((n, f, f, f, 1), seed)
-        padded = tf.pad(img, [[0, 0], [1, 1], [1, 1], [1, 1], [0, 0]])
-        smooth = tf.nn.avg_pool3d(padded, 3, 1, "VALID")
-        x = tf.concat([img, tf.broadcast_to(pom, (n, f, f, f, 1))], axis=-1)
-        return x, tf.cast(smooth > 0, tf.float32)
+        s = tf.random.experimental.stateless_split(seed, 3)
+        centres = (blocks - 1 + tf.random.stateless_uniform((n, len(blocks), 3), s[0])) * cell
+        bright = 150 + 60 * tf.random.stateless_uniform((n, len(blocks)), s[1])
+        pos = tf.gather(centres, cand, axis=1)  # [n, V, 27, 3]
+        dist = tf.norm(pos - centre_of_voxel[None, :, None, :], axis=-1)
+        neg, k = tf.math.top_k(-dist, 2)
+        owner = tf.gather(tf.broadcast_to(cand, (n, *cand.shape)), k[..., 0], batch_dims=2)
+        membrane = tf.exp(-(((neg[..., 0] - neg[..., 1]) / 1.2) ** 2))
+        image = tf.gather(bright, owner, batch_dims=1) - 110 * membrane
+        image += 12 * tf.random.stateless_normal(image.shape, s[2])
+        image = tf.round(tf.clip_by_value(image, 0, 255))
+        labels = tf.reshape(owner + 1, (n, f, f, f, 1))
+        centre = labels[:, f // 2, f // 2, f // 2][:, None, None, None]
+        soft = tf.where(labels == centre, 1.0 - LABEL_SOFTNESS, LABEL_SOFTNESS)
+        image = tf.reshape((image - IMAGE_MEAN) / IMAGE_STDDEV, (n, f, f, f, 1))
+        x = tf.concat([image, tf.broadcast_to(seed_vol, (n, f, f, f, 1))], axis=-1)
+        return x, soft
 
     return task
 
@@ -49,4 +100,4 @@ def loss_fn(out: Any, y: Any) -> Any:
 
 APP = TFAppSpec(name=NAME, build_model=build_model, make_task=make_task, loss_fn=loss_fn,
                 sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE,
-                tiny_batch_size=TINY_BATCH_SIZE, lr=LR)
+                tiny_batch_size=TINY_BATCH_SIZE, lr=LR, recipe=RECIPE, source=SOURCE)

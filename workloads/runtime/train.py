@@ -265,6 +265,9 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     if loaded is not None:
         ckpt.check_meta(loaded[1].get("meta", {}), meta, args.checkpoint_dir, log.info)
         raw_model.load_state_dict(loaded[1]["model"])
+        own = loaded[2] or {}
+        if "module" in own and hasattr(raw_model, "load_rank_state"):  # issue 22: ffn's FOV
+            raw_model.load_rank_state(own["module"])
 
     train_model: nn.Module = raw_model
     if ctx.enabled and args.mode != "data":
@@ -308,8 +311,10 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
                      "step": step_done, "first_loss": first, "meta": meta,
                      "data_position": {"kind": source.kind, "step": step_done,
                                        "seed": args.seed}}
-        d = mgr.save(step_done, state, ckpt.capture_rng(dev), ctx.barrier,
-                     {"app": spec.name, "size": name})
+        own = ckpt.capture_rng(dev)
+        if hasattr(raw_model, "rank_state"):  # a model's per-rank state (ffn's FOV examples)
+            own["module"] = raw_model.rank_state()
+        d = mgr.save(step_done, state, own, ctx.barrier, {"app": spec.name, "size": name})
         log.info(f"checkpoint step {step_done} -> {d} ({time.perf_counter() - t0:.2f}s)")
 
     def hooks(batch_source: Any, with_save: bool, loss_track: LossTrack) -> Hooks:

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Stand-ins for PBS Pro's qsub, qstat and qdel (tests of `jobgen submit/status/cancel`).
+
+PBS cannot run here, so these answer as OpenPBS does, for what jobgen asks:
+- `qsub --version` prints `pbs_version = 2022.1.1` (openpbs src/include/pbs_version.h.in);
+- `qsub SCRIPT` records the job and prints its id (`N.pbs01`) alone on stdout;
+- `qstat -x -f -F json ID...` prints {"Jobs": {ID: {"job_state": ..., "Exit_status": ...}}};
+- `qdel ID...` marks the jobs finished with Exit_status 271 (PBS's "deleted" status).
+Jobs never run. State: $JOBGEN_EMU_PBS (a directory): jobs.json and calls.log (argv per call).
+Knob $JOBGEN_EMU_QSUB: ok (default); noise (a latin-1 banner and escape sequences on stderr
+besides the id, as a site's submit hook may print); noid (exit 0, no id); fail (refused, exit
+1, with an escape sequence in the message); hang (sleeps until killed); limit=N (refuses
+beyond N jobs not finished, as a queue's per-user max_queued does).
+"""
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+STATE = Path(os.environ["JOBGEN_EMU_PBS"])
+JOBS = STATE / "jobs.json"
+
+
+def jobs() -> dict:
+    return json.loads(JOBS.read_text()) if JOBS.exists() else {}
+
+
+def save(data: dict) -> None:
+    JOBS.write_text(json.dumps(data))
+
+
+def qsub(args: list[str]) -> int:
+    if args == ["--version"]:
+        print("pbs_version = 2022.1.1")
+        return 0
+    knob = os.environ.get("JOBGEN_EMU_QSUB", "ok")
+    if knob == "hang":
+        time.sleep(600)
+        return 1
+    if knob == "fail":
+        sys.stderr.write("qsub: \x1b[31mUnknown queue\x1b[0m\n")
+        return 170
+    data = jobs()
+    if knob.startswith("limit="):
+        active = [j for j in data.values() if j["job_state"] != "F"]
+        if len(active) >= int(knob.split("=")[1]):
+            sys.stderr.write("qsub: would exceed queue generic's per-user limit\n")
+            return 38
+    job_id = f"{len(data) + 1}.pbs01"
+    data[job_id] = {"job_state": "Q", "script": str(Path(args[-1]).resolve())}
+    save(data)
+    if knob == "noid":
+        return 0
+    if knob == "noise":
+        sys.stderr.buffer.write(b"Bienvenue \xe0 PBS \x1b]0;pwned\x07\n")
+        sys.stdout.buffer.write(b"\xff\xfe\n")
+    print(job_id)
+    return 0
+
+
+def qstat(args: list[str]) -> int:
+    ids = [a for a in args if not a.startswith("-") and a not in ("json",)]
+    data = jobs()
+    out = {"timestamp": int(time.time()), "pbs_version": "2022.1.1", "pbs_server": "pbs01",
+           "Jobs": {i: {k: v for k, v in data[i].items() if k != "script"}
+                    for i in ids if i in data}}
+    print(json.dumps(out, indent=4))
+    return 0
+
+
+def qdel(args: list[str]) -> int:
+    data = jobs()
+    for job_id in args:
+        if job_id in data:
+            data[job_id].update(job_state="F", Exit_status=271)
+    save(data)
+    return 0
+
+
+def main() -> int:
+    STATE.mkdir(parents=True, exist_ok=True)
+    name = Path(sys.argv[0]).name
+    with open(STATE / "calls.log", "a") as log:
+        log.write(json.dumps([name, *sys.argv[1:]]) + "\n")
+    return {"qsub": qsub, "qstat": qstat, "qdel": qdel}[name](sys.argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
