@@ -46,7 +46,9 @@ def _value(node: dict[str, Any]) -> str:
         if isinstance(val, dict):
             if "why" in val:
                 continue  # a sourced entry of its own, listed separately
-            val = ", ".join(f"{k}={v}" for k, v in val.items() if v not in (None, [], {}))
+            # sorted: the profile cache keeps mappings with sorted keys, a fresh load in file order
+            val = ", ".join(f"{k}={_short(v)}" for k, v in sorted(val.items())
+                            if v not in (None, [], {}))
         elif isinstance(val, list):
             if any(isinstance(v, dict) and "why" in v for v in val):
                 continue
@@ -58,7 +60,8 @@ def _value(node: dict[str, Any]) -> str:
 
 def _short(v: Any) -> str:
     if isinstance(v, dict):
-        return "{" + ", ".join(f"{k}={x}" for k, x in v.items() if x not in (None, [], {})) + "}"
+        return "{" + ", ".join(f"{k}={_short(x)}" for k, x in sorted(v.items())
+                               if x not in (None, [], {})) + "}"
     return str(v)
 
 
@@ -150,7 +153,7 @@ def site_page(name: str) -> str:
     lines += ["", "## Queues", ""] + _queues(p)
     lines += ["", "## References", "", "Every source below is one of these, followed by a "
               "path in it.", "", "| key | reference |", "|---|---|"]
-    lines += [f"| {k} | {_cell(v)} |" for k, v in (p.get("references") or {}).items()]
+    lines += [f"| {k} | {_cell(v)} |" for k, v in sorted((p.get("references") or {}).items())]
     lines += ["", f"## Facts ({len(facts)}, {len(unconfirmed)} unconfirmed)", "",
               "Every value jobgen takes from this profile, with its reason and its source. "
               "**Unconfirmed** marks what no authoritative source showed; `jobgen explain` "

@@ -57,6 +57,17 @@ EXTRAS: list[tuple[str, dict]] = [
                                 container="/scratch/MYPROJECT/my-pytorch.sif")),
     ("jlse-apptainer", dict(site="jlse-mi250", app="ffn", nodes=1,
                             container="/home/me/rocm-pytorch.sif")),
+    # profiling and monitoring (docs/profiling.md)
+    ("polaris-nsys-monitor", dict(site="polaris", app="resnet50", nodes=2, profile="nsys",
+                                  profile_ranks="0,4", profile_steps="10:20", monitor=True,
+                                  tensorboard="tb")),
+    ("lumi-rocprof-rank-14", dict(site="lumi", app="gpt", nodes=2, profile="rocprof",
+                                  profile_ranks="14", monitor=True)),
+    ("aurora-unitrace-monitor", dict(site="aurora", app="cosmictagger", nodes=2,
+                                     profile="unitrace", monitor=True)),
+    ("local-torch-profile", dict(site="local", app="ffn", nodes=1, account=None,
+                                 profile="torch", profile_ranks="0", profile_steps="10:20",
+                                 tensorboard="tb")),
 ]
 
 

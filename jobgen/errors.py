@@ -53,3 +53,12 @@ class JobgenError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+def counted(n: int, noun: str) -> str:
+    """`1 node`, `2 nodes`: a count and its noun, for one-line messages."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def nodes_word(n: int) -> str:
+    return counted(n, "node")

@@ -1,5 +1,6 @@
 """Rendered scripts run for real: plain bash with torchrun or MPICH, and a real local Slurm
-(1 node x 2 ranks, 2 nodes x 1 rank), requeue after a preemption signal, and fail-fast."""
+(1 node x 2 ranks, 2 nodes x 1 rank, two 2-node jobs at once), requeue after a preemption
+signal, and fail-fast."""
 
 from __future__ import annotations
 
@@ -130,6 +131,35 @@ def test_slurm_requeue_resumes_with_nothing_lost_or_repeated(slurm, tmp_path):
     assert result["steps"] == expected["steps"] == 40
     assert result["param_sha256"] == expected["param_sha256"]
     assert result["final_loss"] == expected["final_loss"]
+
+
+@pytest.mark.slow
+def test_two_two_node_jobs_at_once_on_one_host_both_succeed(slurm, tmp_path):
+    """Both jobs' first ranks are on this host (jgn1): each takes the rendezvous port its job
+    id gives it (29500 + id mod 1000), so the second does not fail with EADDRINUSE as it did
+    with the fixed 29500. The jobs are checked to have run at the same time."""
+    args = ["--site", "local-slurm", "--app", "gpt", "--nodes", "2", "--app-args",
+            "--tiny --steps 24 --warmup 2 --debug-step-sleep 0.25"]
+    scripts = []
+    for name in ("pa", "pb"):
+        (tmp_path / name).mkdir()
+        scripts.append(render(tmp_path / name, *args, "--job-name", name))
+    ids = [slurm.submit(script) for script in scripts]
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # both running at once, at some moment
+        states = [slurm.job(i).state for i in ids]
+        if states == ["RUNNING", "RUNNING"] or "FAILED" in states:
+            break
+        time.sleep(0.3)
+    assert states == ["RUNNING", "RUNNING"], states
+    jobs = [slurm.wait(i, 240) for i in ids]
+    for job, script in zip(jobs, scripts, strict=True):
+        out = script.parent / f"{job.fields['JobName']}-{job.id}.out"
+        text = out.read_text() if out.exists() else ""
+        assert job.state == "COMPLETED", text[-3000:]
+        assert job.fields["NodeList"] == "jgn[1-2]"
+        assert json_line(text)["world_size"] == 2
+    assert len({29500 + int(i) % 1000 for i in ids}) == 2, ids
 
 
 def test_slurm_fail_fast_when_a_rank_dies(slurm, tmp_path):

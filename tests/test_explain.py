@@ -96,3 +96,41 @@ def test_explain_imports_no_torch():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+def _block(out: str, title: str) -> str:
+    start = out.index(f"== {title}")
+    end = out.find("\n== ", start + 3)
+    return out[start:end if end > 0 else None]
+
+
+def test_the_new_prelaunch_lines_have_reason_and_source():
+    """issue 21: the machine size, the job's id, the host list read without a pipeline and the
+    derived port, each with its reason and source."""
+    out = explain("--site", "lumi", "--app", "qcnn", "--nodes", "2", "-A", "p", "--stage",
+                  "/scratch/p/d.tar")
+    block = _block(out, "the batch script before the launch")
+    for text, source in [
+        ("lumi has 2978 nodes; this job takes 2", "source: LUG docs/hardware/lumig.md"),
+        ("JOBGEN_JOB_ID=$SLURM_JOB_ID", "source: the scheduler's job environment (slurm)"),
+        ("MASTER_ADDR: the first compute host, read without a pipeline",
+         "source: jobgen tests/test_prelaunch_scale.py"),
+        ("MASTER_PORT=29500 + (job id mod 1000), within 29500-30499",
+         "source: jobgen tests/test_e2e.py"),
+    ]:
+        assert re.search(rf"^  {re.escape(text)}\n +why: .+\n +{re.escape(source)}", block,
+                         re.M), text
+    steps = _block(out, "device sharing, collectives, framework and job steps")
+    assert "the exit trap removes it only where it carries this job's mark" in steps
+    assert "MASTER_PORT=29500 + (job id mod 1000)" in _block(out, "rendezvous")
+
+
+def test_explain_shows_the_size_warning_the_route_and_the_lsf_requeue_count():
+    aurora = explain("--site", "aurora", "-A", "p", "--nodes", "10624", "--", "python3", "t.py")
+    assert "WARNING: --nodes 10624: ALCF's early-user notes" in aurora
+    assert "WARNING: --nodes 10624 is the whole of aurora" in aurora and "pbsnodes" in aurora
+    summit = explain("--site", "summit", "-A", "p", "--app", "gpt", "--requeue", "2",
+                     "--checkpoint-dir", "/gpfs/alpine2/p/ck")
+    assert "requeue up to 2 times (brequeue $LSB_JOBID, counted in " \
+        ".jobgen/$LSB_JOBID.requeues" in summit
+    assert "brequeue.1.html" in summit

@@ -291,19 +291,24 @@ def test_tf32_switch_per_vendor():
 
 
 # ---------------------------------------------------------------- data staging
+JOB_DATA = "jobgen-data-${JOBGEN_JOB_ID}"
+
+
 @pytest.mark.parametrize(("site", "per_node", "dest"), [
-    ("polaris", "mpiexec -n 2 --ppn 1", "/local/scratch/jobgen-data"),
-    ("aurora", "mpiexec -n 2 --ppn 1", "/tmp/jobgen-data"),
-    ("lumi", "srun --nodes=2 --ntasks-per-node=1", "/tmp/jobgen-data"),
-    ("summit", "jsrun --nrs 2 --rs_per_host 1 --tasks_per_rs 1", "/mnt/bb/${USER}/jobgen-data"),
-    ("jlse-mi250", 'mpirun -np 2 -npernode 1 --hostfile "$COBALT_NODEFILE"', "/tmp/jobgen-data"),
+    ("polaris", "mpiexec -n 2 --ppn 1", f"/local/scratch/{JOB_DATA}"),
+    ("aurora", "mpiexec -n 2 --ppn 1", f"/tmp/{JOB_DATA}"),
+    ("lumi", "srun --nodes=2 --ntasks-per-node=1", f"/tmp/{JOB_DATA}"),
+    ("summit", "jsrun --nrs 2 --rs_per_host 1 --tasks_per_rs 1", f"/mnt/bb/${{USER}}/{JOB_DATA}"),
+    ("jlse-mi250", 'mpirun -np 2 -npernode 1 --hostfile "$COBALT_NODEFILE"', f"/tmp/{JOB_DATA}"),
 ])
 def test_staging_untars_once_per_node_before_the_launch(site, per_node, dest):
     plan = plan_for(site, nodes=2, stage="/proj/data.tar")
     text = render(plan)
+    assert f'JOBGEN_STAGE_DIR="{dest}"' in text.splitlines()
     line = next(x for x in text.splitlines() if "tar -xf" in x)
     assert line.startswith(per_node)
-    assert line.endswith(f'bash "{dest}" /proj/data.tar')
+    assert line.endswith('bash "$JOBGEN_STAGE_DIR" /proj/data.tar "$JOBGEN_STAGE_TOKEN"')
+    assert text.index("JOBGEN_JOB_ID=") < text.index("JOBGEN_STAGE_DIR=")
     assert text.index("tar -xf") < text.index('"$JOBGEN_WRAPPER" \\')
     assert f'--data "{dest}"' in text
 
@@ -314,24 +319,59 @@ def test_stage_to_a_shared_filesystem_is_refused():
     with pytest.raises(JobgenError, match="/gpfs/alpine2 is shared by every node"):
         plan_for("summit", nodes=2, stage="/gpfs/alpine2/p/d.tar",
                  stage_to="/gpfs/alpine2/p/scratch/u/data")
-    unknown = plan_for("polaris", nodes=2, stage="/eagle/p/d.tar", stage_to="/opt/data")
-    assert any("does not know it as node-local" in w for w in unknown.warnings)
 
 
-def test_lumi_staging_on_memory_tmp_warns_and_is_removed_at_exit():
+@pytest.mark.parametrize(("site", "stage_to", "problem"), [
+    ("lumi", "/tmp/../scratch/proj", "'..' is not allowed"),  # issue 21's reproducer
+    ("lumi", "/tmp/data/..", "'..' is not allowed"),
+    ("lumi", "/tmp", "is the node-local storage itself"),
+    ("lumi", "//tmp/./", "is the node-local storage itself"),
+    ("lumi", "/", "is above /tmp"),
+    ("summit", "/mnt/bb", "is above /mnt/bb/${USER}"),
+    ("summit", "/mnt/bb/$USER", "is the node-local storage itself"),
+    ("polaris", "/opt/data", "is outside polaris's node-local storage /local/scratch"),
+    ("polaris", "/tmp/data", "is outside polaris's node-local storage /local/scratch"),
+    ("lumi", "/dev/shm/data", "is outside lumi's node-local storage /tmp"),
+    ("aurora", "/var/tmp/x", "is outside /tmp, the node-local directory jobgen assumes"),
+    ("lumi", "/tmp/${HOME}/x", "may reference only ${USER}"),
+])
+def test_stage_to_outside_a_new_directory_under_node_local_storage_is_refused(
+        site, stage_to, problem):
+    with pytest.raises(JobgenError) as err:
+        plan_for(site, nodes=2, stage="/scratch/p/d.tar", stage_to=stage_to)
+    assert problem in str(err.value)
+
+
+def test_stage_to_is_normalised():
+    plan = plan_for("lumi", nodes=2, stage="/scratch/p/d.tar", stage_to="//tmp//./my/data/")
+    assert plan.stage.dest == "/tmp/my/data"
+    summit = plan_for("summit", nodes=2, stage="/gpfs/alpine2/p/d.tar",
+                      stage_to="/mnt/bb/$USER/d")
+    assert summit.stage.dest == "/mnt/bb/${USER}/d"
+
+
+def test_the_issue_reproducer_is_refused_on_the_command_line_with_one_line():
+    result = run_jobgen("render", "--site", "lumi", "-A", "p", "--app", "qcnn", "--stage",
+                        "/scratch/p/d.tar", "--stage-to", "/tmp/../scratch/proj")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "'..' is not allowed" in result.stderr
+
+
+def test_staged_data_is_removed_at_exit_only_where_this_job_made_it():
     plan = plan_for("lumi", nodes=2, stage="/scratch/p/d.tar")
     assert any("counts against the job's memory" in w for w in plan.warnings)
     text = render(plan)
     cleanup = text[text.index("jobgen_cleanup() {"):text.index("trap jobgen_cleanup EXIT")]
-    assert 'srun --nodes=2 --ntasks-per-node=1 rm -rf "$MIOPEN_USER_DB_PATH" ' \
-        '"/tmp/jobgen-data" || true' in cleanup
-    polaris = plan_for("polaris", nodes=2, stage="/eagle/p/d.tar")  # a disk: data stays
-    assert not polaris.stage.cleanup and not polaris.node_cleanup
+    assert 'srun --nodes=2 --ntasks-per-node=1 rm -rf "$MIOPEN_USER_DB_PATH" || true' in cleanup
+    removal = next(x for x in cleanup.splitlines() if "JOBGEN_STAGE_DIR" in x)
+    assert '[ "$t" = "$2" ]; then rm -rf -- "$1"' in removal
+    assert 'JOBGEN_STAGE_TOKEN="$JOBGEN_DIR:$$:$RANDOM$RANDOM"' in text.splitlines()
+    assert text.index("JOBGEN_STAGE_TOKEN=") < text.index("trap jobgen_cleanup EXIT")
 
 
 def test_summit_stages_to_the_nvme_burst_buffer_with_its_alloc_flag():
     plan = plan_for("summit", nodes=2, stage="/gpfs/alpine2/p/d.tar")
-    assert plan.stage.dest == "/mnt/bb/${USER}/jobgen-data"
+    assert plan.stage.dest == "/mnt/bb/${USER}/jobgen-data-${JOBGEN_JOB_ID}"
     assert '#BSUB -alloc_flags "smt4 NVME"' in [d.text for d in plan.directives]
     shared = plan_for("summit", nodes=2, stage="/gpfs/alpine2/p/d.tar", ranks_per_device=2)
     assert '#BSUB -alloc_flags "smt4 gpumps NVME"' in [d.text for d in shared.directives]

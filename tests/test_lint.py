@@ -148,8 +148,8 @@ def _corpus_findings(entry: dict) -> list:
 
 @pytest.mark.parametrize("entry", LINTED, ids=lambda e: e["file"])
 def test_corpus_script_gets_exactly_its_labelled_true_findings(entry):
-    found = {(f.rule, f.line): f.message for f in _corpus_findings(entry)}
-    labels = {(x["rule"], x["line"]): x for x in entry.get("expect", [])}
+    found = {(f.rule, f.line, f.severity): f.message for f in _corpus_findings(entry)}
+    labels = {(x["rule"], x["line"], x["severity"]): x for x in entry.get("expect", [])}
     assert [k for k in found if k not in labels] == [], "unlabelled findings: label them"
     assert [k for k in found if not labels[k]["true"]] == [], "false positives"
     assert [k for k, x in labels.items() if x["true"] and k not in found] == [], "missed"
@@ -453,3 +453,76 @@ def test_lumi_masks_in_core_order_with_the_guides_select_gpu_wrapper():
     core_order = "\n".join(x for x in core_order.split("\n")
                            if not x.startswith('CPU_BIND="${CPU_BIND},'))
     assert rules_of(core_order, "lumi", min_severity="warning") == ["CPU007"]
+
+
+# ---------------------------------------------------------------- issue 23, the review's findings
+REVIEW = ROOT / "tests" / "lint_review"
+
+
+def _review(name: str, site: str, **kw) -> list:
+    return lint(parse_file(REVIEW / name), load_profile(site).profile, **kw)
+
+
+def test_a_variable_whose_library_falls_back_is_a_warning_and_names_the_fallback():
+    """MIOpen reads MIOPEN_USER_DB_PATH only and falls back to a temporary directory on
+    Lustre (ROCm/MIOpen src/db_path.cpp.in): the AI guide's MIOPEN_USER_DB is a warning; a
+    misspelt libfabric setting stays an error."""
+    found = [f for f in _review("clean/lumi_c05_ddp_srun_container.sbatch", "lumi")
+             if f.rule == "ENV001"]
+    assert [f.severity for f in found] == ["warning"]
+    assert "never read" in found[0].message and "temporary directory" in found[0].message
+    assert "documents" not in found[0].message and "db_path.cpp.in" in found[0].source
+    other = lint(parse_file(SCRIPTS / "broken" / "env001_fi_cxi_ovflow_misspelt.pbs"),
+                 load_profile("aurora").profile)
+    assert [f.severity for f in other if f.rule == "ENV001"] == ["error"]
+
+
+def test_the_guides_own_binding_is_info_with_the_list_that_keeps_ranks_near_their_gpu():
+    """ALCF's --cpu-bind depth -d 16 with the reverse-order helper: info naming the list
+    binding; the same depth with the forward helper is a warning."""
+    doc = [f for f in _review("clean/polaris_c02_ddp_nccl.pbs", "polaris") if f.rule == "CPU007"]
+    assert [f.severity for f in doc] == ["info"]
+    assert "list:0-7,32-39:8-15,40-47:16-23,48-55:24-31,56-63" in doc[0].fix
+    assert _review("clean/polaris_c02_ddp_nccl.pbs", "polaris", min_severity="warning") == []
+    forward = [f for f in _review("broken/polaris_05_gpu_forward_order.pbs", "polaris")
+               if f.rule == "CPU007"]
+    assert [f.severity for f in forward] == ["warning"]
+    text = (REVIEW / "clean" / "polaris_c02_ddp_nccl.pbs").read_text()
+    listed = text.replace("--depth=${NDEPTH} --cpu-bind depth",  # the fix, as lint gives it
+                          "--cpu-bind list:0-7,32-39:8-15,40-47:16-23,48-55:24-31,56-63")
+    assert listed != text and rules_of(listed, "polaris") == []
+
+
+def test_the_tensorflow_module_itself_is_not_called_the_pytorch_stack():
+    assert _review("clean/summit_c01_wmlce_horovod.lsf", "summit") == []
+    text = (REVIEW / "clean" / "summit_c01_wmlce_horovod.lsf").read_text()
+    plain = text.replace("module load open-ce/1.10.0-py311-ibm", "module load open-ce")
+    found = lint(parse_text(plain), load_profile("summit").profile)
+    assert [f.rule for f in found] == ["MODULE001"]
+    assert "open-ce/1.10.0-py311-ibm" in found[0].fix
+
+
+@pytest.mark.parametrize("partition,walltime,nodes,rule", [
+    ("debug", "00:30:00", 4, None), ("debug", "01:00:00", 1, "WALL001"),
+    ("debug", "00:30:00", 5, "QUEUE001"), ("small", "3-00:00:00", 4, None),
+    ("small", "3-00:00:01", 1, "WALL001"), ("standard", "2-00:00:00", 512, None),
+    ("standard", "12:00:00", 513, "QUEUE001"), ("largemem", "24:00:00", 1, None),
+    ("largemem", "12:00:00", 2, "QUEUE001"),
+])
+def test_lumi_c_and_lumi_d_partitions_are_checked_against_their_limits(partition, walltime,
+                                                                       nodes, rule):
+    text = (f"#!/bin/bash -l\n#SBATCH --account=project_465000000\n#SBATCH --partition={partition}"
+            f"\n#SBATCH --nodes={nodes}\n#SBATCH --ntasks-per-node=128\n#SBATCH --time={walltime}"
+            "\n\nsrun ./your_application\n")
+    assert rules_of(text, "lumi") == ([rule] if rule else [])
+
+
+def test_render_never_picks_a_cpu_partition_for_lumi(tmp_path):
+    """LUMI-C's limits are lint facts: `jobgen render --site lumi` still takes only the LUMI-G
+    queues and refuses a LUMI-C one by name."""
+    result = run_jobgen("render", "--site", "lumi", "--app", "ffn", "--nodes", "1",
+                        "--account", "project_1", "--queue", "standard")
+    assert result.returncode == 2 and "unknown queue 'standard'" in result.stderr
+    assert result.stdout == ""
+    auto = rendered("lumi", app="ffn", nodes=2)
+    assert "#SBATCH --partition=standard-g" in auto

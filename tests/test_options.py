@@ -45,15 +45,15 @@ def test_ten_million_ranks_per_node_is_refused_before_any_output(tmp_path):
 def test_ranks_beyond_the_hardware_threads_of_a_batch_node_are_refused():
     line = _one_line_error(run_jobgen("render", "--site", "local-slurm", "--app", "ffn",
                                       "--ranks-per-node", "3"))
-    assert "more than the 2 hardware threads of a local-slurm node" in line
+    assert "more than the 2 hardware threads of one local-slurm node" in line
     assert "use --ranks-per-node 2 or less" in line
 
 
 def test_more_ranks_than_physical_cores_warns_on_this_machine():
     res = run_jobgen(*LOCAL, "--ranks-per-node", "64")
     assert res.returncode == 0, res.stderr
-    assert res.stderr == ("jobgen: warning: 64 ranks per node share the 2 physical cores of a "
-                          "local node: they compete for the cores and run slower than fewer "
+    assert res.stderr == ("jobgen: warning: 64 ranks per node share the 2 physical cores of "
+                          "one local node: they compete for the cores and run slower than fewer "
                           "ranks would\n")
     assert len(res.stdout) < 100_000
     quiet = run_jobgen(*LOCAL, "--ranks-per-node", "2")

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import signal
 import sys
 import tarfile
 import time
+from pathlib import Path
 
 import pytest
 from emulation.harness import (
+    JOBID,
     MASK_VARIABLES,
     REPORT_COMMAND,
     EmuRun,
@@ -95,8 +98,13 @@ def app_script(plan: Plan) -> str:
     return text
 
 
-def master_port(plan: Plan) -> int:
-    return getattr(plan, "master_port", None) or plan.master.port
+def master_port(plan: Plan, jobid: str) -> int:
+    """The port the script derives from its job id (PBS: the number before the server)."""
+    port = plan.port
+    if port.fixed:
+        return port.base
+    digits = re.sub(r"\D", "", jobid.split(".")[0])
+    return port.base + int(digits or 0) % port.slots * port.width
 
 
 def cpus_of(env: dict[str, str]) -> list[int]:
@@ -124,7 +132,7 @@ def check_ranks(plan: Plan, run: EmuRun, site: Site) -> None:
         assert env.get("WORLD_SIZE") == str(plan.world_size), where
         assert env.get("LOCAL_WORLD_SIZE") == str(plan.ranks_per_node), where
         assert env.get("MASTER_ADDR") == site.master, where
-        assert env.get("MASTER_PORT") == str(master_port(plan)), where
+        assert env.get("MASTER_PORT") == str(master_port(plan, run.jobid)), where
         if plan.mask_variable:
             assert env.get(plan.mask_variable) == slot.mask, where
         for var in MASK_VARIABLES:
@@ -420,7 +428,7 @@ def test_instances_train_alone_on_their_device_and_the_job_sums_them(site, tmp_p
         assert env["LOCAL_RANK"] == str(local), where
         assert env["JOBGEN_INSTANCE"] == str(rank) and env["JOBGEN_INSTANCES"] == str(total)
         assert env["MASTER_ADDR"] == "127.0.0.1", where
-        assert env["MASTER_PORT"] == str(master_port(plan) + local), where
+        assert env["MASTER_PORT"] == str(master_port(plan, run.jobid) + local), where
         assert env["JOBGEN_RANKS_PER_DEVICE"] == "2", where
         if plan.mask_variable:
             assert env[plan.mask_variable] == slot.mask, where
@@ -433,28 +441,104 @@ def test_instances_train_alone_on_their_device_and_the_job_sums_them(site, tmp_p
     check_cleanup(run)
 
 
-@pytest.mark.parametrize("site", LAUNCHER_SITES)
-def test_stage_untars_on_every_node_before_the_launch(site, tmp_path, emu_bin):
-    """The per-node command (mpiexec/srun/jsrun/mpirun, one task a node) unpacks a real tar."""
+def node_local_here(site: str, area: Path, monkeypatch) -> None:
+    """The site as a user profile whose node-local storage is `area` on this machine (the
+    emulated nodes share one filesystem, so the test's directory stands for every node's)."""
+    base = load_profile(site).profile
+    (area.parent / "profiles").mkdir(exist_ok=True)
+    (area.parent / "profiles" / f"{site}.yaml").write_text(json.dumps({
+        "name": site, "extends": site,
+        "node": {"local_storage": {"path": str(area), "why": "the test's node-local area",
+                                   "source": base.node.source}}}))
+    monkeypatch.setenv("JOBGEN_PROFILE_PATH", str(area.parent / "profiles"))
+    area.mkdir(parents=True, exist_ok=True)
+
+
+def staged_archive(tmp_path: Path) -> Path:
     src = tmp_path / "src"
     (src / "train").mkdir(parents=True)
     (src / "train" / "sample.txt").write_text("tensor\n")
     archive = tmp_path / "data.tar"
     with tarfile.open(archive, "w") as tar:
         tar.add(src / "train", arcname="train")
-    dest = tmp_path / "local-scratch" / "jobgen-data"
-    plan = plan_for(site, stage=str(archive), stage_to=str(dest))
+    return archive
+
+
+@pytest.mark.parametrize("site", LAUNCHER_SITES)
+def test_stage_untars_on_every_node_before_the_launch(site, tmp_path, emu_bin, monkeypatch):
+    """The per-node command (mpiexec/srun/jsrun/mpirun, one task a node) unpacks a real tar
+    into a directory it makes; the exit trap removes that directory, and only that."""
+    area = tmp_path / "node-local"
+    node_local_here(site, area, monkeypatch)
+    (area / "other-job").mkdir()
+    (area / "other-job" / "keep.txt").write_text("not ours\n")
+    archive = staged_archive(tmp_path)
+    plan = plan_for(site, stage=str(archive))
+    dest = area / f"jobgen-data-{re.sub(r'[.].*', '', JOBID[SITES[site].dialect])}"
+    assert plan.stage.dest == f"{area}/jobgen-data-${{JOBGEN_JOB_ID}}"
     run = run_script(render(plan), SITES[site], tmp_path / "job", emu_bin)
     check_ranks(plan, run, SITES[site])
     staging = [e for e in run.events if e.get("event") == "launch" and str(archive) in e["argv"]]
     assert len(staging) == 1 and staging[0]["ntasks"] == 2, "one task on each node"
-    assert staging[0]["t"] < min(run.rank_times())
-    removed = per_node_calls(run, "rm", str(dest))
-    if plan.stage.cleanup:  # LUMI's /tmp is memory: the data goes on every node at exit
-        assert not dest.exists() and len(removed) == 1 and removed[0]["t"] > max(run.rank_times())
-    else:
-        assert (dest / "train" / "sample.txt").read_text() == "tensor\n" and not removed
+    assert str(dest) in staging[0]["argv"] and staging[0]["t"] < min(run.rank_times())
+    removed = per_node_calls(run, "bash", str(dest))
+    assert len(removed) == 2 and removed[-1]["t"] > max(run.rank_times())
+    assert not dest.exists(), "the directory this job made is removed at exit"
+    assert (area / "other-job" / "keep.txt").read_text() == "not ours\n"
     check_cleanup(run)
+
+
+def test_a_failing_job_removes_only_the_directory_it_made(tmp_path, emu_bin, monkeypatch):
+    """A rank fails after staging: the trap removes the job's own directory on every node and
+    leaves everything beside it (other data under the node-local area, the parent) alone."""
+    area = tmp_path / "node-local"
+    node_local_here("lumi", area, monkeypatch)
+    (area / "sibling").mkdir()
+    (area / "sibling" / "precious.txt").write_text("keep\n")
+    plan = plan_for("lumi", stage=str(staged_archive(tmp_path)), stage_to=f"{area}/mine/data")
+    run = run_script(render(plan), SITES["lumi"], tmp_path / "job", emu_bin,
+                     env={"JOBGEN_EMU_FAIL_RANK": "1"})
+    assert run.proc.returncode == 7, run.explain()
+    assert not (area / "mine" / "data").exists()
+    assert (area / "sibling" / "precious.txt").read_text() == "keep\n"
+    assert (area / "mine").is_dir(), "the parent it did not make itself stays"
+
+
+def test_a_directory_that_was_already_there_is_never_removed(tmp_path, emu_bin, monkeypatch):
+    """--stage-to naming a directory that exists: the data is unpacked into it as named, the
+    job says so, and at exit the directory and what it held stay."""
+    area = tmp_path / "node-local"
+    node_local_here("lumi", area, monkeypatch)
+    (area / "data").mkdir()
+    (area / "data" / "precious.txt").write_text("keep\n")
+    plan = plan_for("lumi", stage=str(staged_archive(tmp_path)), stage_to=f"{area}/data")
+    run = run_script(render(plan), SITES["lumi"], tmp_path / "job", emu_bin)
+    assert run.proc.returncode == 0, run.explain()
+    assert "was already on" in run.proc.stderr
+    assert (area / "data" / "precious.txt").read_text() == "keep\n"
+    assert (area / "data" / "train" / "sample.txt").read_text() == "tensor\n"
+
+
+def test_even_a_hand_edited_dotdot_path_cannot_make_the_trap_delete_data(tmp_path, emu_bin,
+                                                                         monkeypatch):
+    """issue 21's reproducer, `--stage-to /tmp/../scratch/proj`, is refused at render time; a
+    script edited to carry it anyway finds the directory there, so it marks nothing, and its
+    trap, on a failing job, deletes nothing."""
+    area = tmp_path / "node-local"
+    node_local_here("lumi", area, monkeypatch)
+    proj = tmp_path / "scratch" / "proj"
+    proj.mkdir(parents=True)
+    (proj / "results.h5").write_text("months of work\n")
+    with pytest.raises(JobgenError, match="'..' is not allowed"):
+        plan_for("lumi", stage="/scratch/p/d.tar", stage_to=f"{area}/../scratch/proj")
+    plan = plan_for("lumi", stage=str(staged_archive(tmp_path)), stage_to=f"{area}/data")
+    text = render(plan).replace(f'JOBGEN_STAGE_DIR="{area}/data"',
+                                f'JOBGEN_STAGE_DIR="{area}/../scratch/proj"')
+    assert f"{area}/../scratch/proj" in text
+    run = run_script(text, SITES["lumi"], tmp_path / "job", emu_bin,
+                     env={"JOBGEN_EMU_FAIL_RANK": "0"})
+    assert run.proc.returncode == 7, run.explain()
+    assert (proj / "results.h5").read_text() == "months of work\n"
 
 
 def per_node_calls(run: EmuRun, program: str, argument: str) -> list[dict]:
@@ -766,6 +850,65 @@ def test_summit_warning_signal_reaches_every_rank_through_jskill(tmp_path, emu_b
     assert [e["signal"] for e in run.calls("jskill")] == [signal.SIGUSR1]
     assert "SIGUSR1 received" in run.proc.stderr
     check_cleanup(run)
+
+
+def warned_run(text: str, site: Site, tmp: Path, emu_bin: Path, world: int) -> EmuRun:
+    """Run `text` until its ranks run, send the batch shell LSF's warning signal (USR1)."""
+    proc, run = start_script(text, site, tmp, emu_bin, env={"JOBGEN_EMU_AWAIT_SIGNAL": "1"})
+    out = run.emu_dir / "out"
+    for old in out.glob("rank-*.json"):
+        old.unlink()
+    deadline = time.time() + 30
+    while len(list(out.glob("rank-*.json"))) < world and proc.poll() is None \
+            and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # jsrun lists its tasks once all have started
+    proc.send_signal(signal.SIGUSR1)
+    return finish(proc, run)
+
+
+def test_summit_requeue_on_the_warning_counts_and_stops_at_the_limit(tmp_path, emu_bin):
+    """--requeue 2 on LSF: on the warning signal the script requeues itself with brequeue
+    and its job ID, twice, counting in a file (LSF keeps no count); the third warning ends
+    the job without a requeue and the count is removed."""
+    plan = plan_for("summit", requeue=2)
+    assert "#BSUB -r" in [d.text for d in plan.directives]
+    text = render(plan)
+    counter = tmp_path / "work" / ".jobgen" / f"{JOBID['lsf']}.requeues"
+    for attempt in (1, 2, 3):
+        before = len(run_calls(tmp_path, "brequeue"))
+        run = warned_run(text, SITES["summit"], tmp_path, emu_bin, plan.world_size)
+        calls = run.calls("brequeue")[before:]
+        if attempt < 3:
+            assert run.proc.returncode == 0, run.explain()
+            assert [c["argv"] for c in calls] == [[JOBID["lsf"]]], run.explain()
+            assert f"requeue {attempt} of 2" in run.proc.stderr
+            assert counter.read_text().strip() == str(attempt)
+        else:
+            assert calls == [] and "after 2 requeue(s); not requeueing again" in run.proc.stderr
+            assert not counter.exists()
+            # the ranks' own status once they stopped on the signal (the emulated ranks die
+            # of SIGUSR1), as on Slurm after its last requeue
+            assert run.proc.returncode == 128 + signal.SIGUSR1, run.explain()
+        check_cleanup(run)
+
+
+def test_summit_job_without_the_warning_is_not_requeued_and_forgets_its_count(tmp_path,
+                                                                              emu_bin):
+    plan = plan_for("summit", requeue=2)
+    counter = tmp_path / "job" / "work" / ".jobgen" / f"{JOBID['lsf']}.requeues"
+    counter.parent.mkdir(parents=True)
+    counter.write_text("1\n")  # a run that was requeued once, now finishing normally
+    run = run_script(render(plan), SITES["summit"], tmp_path / "job", emu_bin)
+    assert run.proc.returncode == 0, run.explain()
+    assert run.calls("brequeue") == [] and not counter.exists()
+
+
+def run_calls(tmp: Path, tool: str) -> list[dict]:
+    log = tmp / "emu" / "events.jsonl"
+    if not log.exists():
+        return []
+    return [e for e in map(json.loads, log.read_text().splitlines()) if e["tool"] == tool]
 
 
 @pytest.mark.parametrize("site", LAUNCHER_SITES)

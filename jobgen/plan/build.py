@@ -46,8 +46,9 @@ from .placement import (
     usable_cores,
     visible_devices,
 )
+from .profiling import MonitorStep, Observe, ProfileStep, observe, run_steps_of
 from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
-from .schedulers import DIALECTS, PREFIX, JobShape, QueueChoice, choose_queue
+from .schedulers import DIALECTS, JOB_ID, PREFIX, JobShape, QueueChoice, choose_queue
 from .tuning import Tuning, loader_workers, tune
 
 TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
@@ -61,6 +62,7 @@ HOROVOD_AFFINITY_SOURCE = ("horovod/horovod docs/oneccl.rst (Advanced settings: 
                            "HOROVOD_THREAD_AFFINITY); the cores from the site's binding")
 MAX_RANKS_PER_THREAD = 64  # oversubscription a machine without a scheduler may be asked for
 MAX_REQUEUE = 1000
+PORT_SPAN = 1000  # a site's rendezvous ports: the profile's port and the 999 above it
 
 
 class Request(Frozen):
@@ -92,6 +94,11 @@ class Request(Frozen):
     stage_to: str | None = None
     requeue: int = 0
     checkpoint_dir: str | None = None
+    profile: str | None = None  # torch or the site's profiler (jobgen.plan.profiling)
+    profile_ranks: str | None = None
+    profile_steps: str | None = None
+    monitor: bool = False
+    tensorboard: str | None = None
     # From the user's defaults (jobgen.request.defaults), not the command line: queues to try in
     # order before the automatic choice, and where each defaulted field came from.
     queue_preference: tuple[str, ...] = ()
@@ -114,12 +121,16 @@ class Request(Frozen):
             ("--framework-module", self.framework_module), ("--container", self.container),
             ("--stage", self.stage), ("--stage-to", self.stage_to),
             ("--requeue", self.requeue or None), ("--checkpoint-dir", self.checkpoint_dir),
+            ("--profile", self.profile), ("--profile-ranks", self.profile_ranks),
+            ("--profile-steps", self.profile_steps), ("--tensorboard", self.tensorboard),
         ]
         # --opt=value keeps values that start with '-' (app arguments) attached to their option.
         words += [f"{k}={v}" for k, v in opts if v is not None]
         words += [f"--env={e}" for e in self.env]
         if self.copper:
             words += ["--copper", *(f"--copper-path={p}" for p in self.copper_paths)]
+        if self.monitor:
+            words += ["--monitor"]
         if self.app_args:
             words += [f"--app-args={self.app_args}"]
         if self.command:
@@ -181,7 +192,9 @@ class Plan(Frozen):
     preemption: Fact | None = None
     requeue: int = 0
     requeue_method: str = "none"
-    master_port: int = 29500
+    master_port: int = 29500  # the base of the job's port range (or the fixed port)
+    port: PortChoice | None = None  # how MASTER_PORT is chosen at run time
+    machine_fact: Fact | None = None  # the machine's size, against which --nodes was checked
     launcher_dialect: str = ""
     # How a signal reaches the ranks when the launcher may not pass it on (jskill); the
     # launcher process is signalled when empty. With its reason and source.
@@ -195,6 +208,12 @@ class Plan(Frozen):
     app_defaults: tuple[Fact, ...] = ()  # the app's tuned defaults and loader workers, why
     container: Fact | None = None  # --container: the runtime's exec words, why and source
     preflight_exit: int = PREFLIGHT_EXIT
+    # --profile, --monitor, --tensorboard (jobgen.plan.profiling): the chosen ranks' tool, the
+    # per-node monitors, and the variables of the run's output directory
+    profile: ProfileStep | None = None
+    monitor: MonitorStep | None = None
+    observe_env: tuple[EnvSetting, ...] = ()
+    observe_facts: tuple[Fact, ...] = ()
 
     @property
     def launch_line(self) -> str:
@@ -234,10 +253,25 @@ class Plan(Frozen):
 
     @property
     def node_cleanup(self) -> tuple[Word, ...]:
-        """What the script removes on every node at exit: its node directories and data staged
-        on memory-backed storage."""
-        staged = (self.stage_dest,) if self.stage and self.stage.cleanup else ()
-        return (*self.node_dirs, *staged)
+        """The node directories the script removes on every node at exit (the staged data's
+        directory is removed apart, only where this job made it)."""
+        return self.node_dirs
+
+    @property
+    def uses_port(self) -> bool:
+        """The script chooses a rendezvous port: ranks meet across nodes, on this machine
+        without torchrun, or each instance takes its own."""
+        return self.master.method != "localhost" or self.local_rendezvous or bool(self.instances)
+
+    @property
+    def job_id_expr(self) -> str:
+        """How the script reads its job's id (JOBGEN_JOB_ID=...)."""
+        return JOB_ID[self.dialect]
+
+    @property
+    def uses_job_id(self) -> bool:
+        """The script needs its job's id: to derive the port, or name the staged data."""
+        return bool(self.stage) or (self.uses_port and not (self.port and self.port.fixed))
 
     @property
     def literal_dollar(self) -> bool:
@@ -299,7 +333,7 @@ def _ranks(profile: Profile, req: Request) -> tuple[int, int, str | None]:
     if ndev and rpn > ndev * per_dev:
         kind = profile.node.gpus.subdevice_name or "GPU" if profile.node.gpus else "device"
         raise JobgenError(
-            f"{rpn} ranks per node exceed the {ndev} devices ({kind}s) of a {profile.name} node "
+            f"{rpn} ranks per node exceed the {ndev} devices ({kind}s) of one {profile.name} node "
             f"at {per_dev} rank per device: use --ranks-per-node {ndev * per_dev} or less"
         )
     if ndev and asked and req.ranks_per_node and rpn % per_dev:
@@ -321,12 +355,12 @@ def _cpu_room(profile: Profile, rpn: int) -> str | None:
     limit = threads * MAX_RANKS_PER_THREAD if shared else threads
     if rpn > limit:
         what = (f"{MAX_RANKS_PER_THREAD} per hardware thread of this machine's {threads}" if
-                shared else f"the {threads} hardware threads of a {profile.name} node")
+                shared else f"the {threads} hardware threads of one {profile.name} node")
         raise JobgenError(f"--ranks-per-node {rpn} is more than {what} ({cores} cores, "
                           f"{node.threads_per_core} thread(s) per core): use "
                           f"--ranks-per-node {limit} or less")
     if rpn > cores:
-        return (f"{rpn} ranks per node share the {cores} physical cores of a {profile.name} "
+        return (f"{rpn} ranks per node share the {cores} physical cores of one {profile.name} "
                 "node: they compete for the cores and run slower than fewer ranks would")
     return None
 
@@ -339,7 +373,35 @@ def _nodes(profile: Profile, req: Request) -> int:
         raise JobgenError(f"--nodes {nodes} is more than any machine has")
     if profile.scheduler.dialect == "none" and nodes != 1:
         raise JobgenError(f"{profile.name} runs on this machine only: use --nodes 1")
+    machine = profile.machine
+    if machine and nodes > machine.nodes:
+        raise JobgenError(f"--nodes {nodes}: {profile.name} has {machine.nodes} nodes "
+                          f"({machine.why}; {machine.source}): use --nodes {machine.nodes} "
+                          "or less")
     return nodes
+
+
+def _machine_fact(profile: Profile, nodes: int) -> Fact | None:
+    machine = profile.machine
+    if not machine:
+        return None
+    return Fact(f"{profile.name} has {machine.nodes} nodes; this job takes {nodes}",
+                f"{machine.why}: a larger request is refused", machine.source, "profile",
+                machine.unconfirmed)
+
+
+def _size_warnings(profile: Profile, nodes: int) -> list[str]:
+    """The documented advice on a job this big, and the route to the whole machine."""
+    machine = profile.machine
+    if not machine:
+        return []
+    out = [f"--nodes {nodes}: {w.why} ({w.source})" for w in machine.size_warnings
+           if nodes > w.above_nodes]
+    route = machine.full_machine
+    if route and nodes == machine.nodes:
+        out.append(f"--nodes {nodes} is the whole of {profile.name}: {route.route} "
+                   f"({route.why}; {route.source})")
+    return out
 
 
 def _precision(profile: Profile, req: Request, tuned: str | None) -> str:
@@ -577,7 +639,12 @@ def _preemption(profile: Profile, req: Request, app: App | None
             else "sent when the job is preempted or killed")
     text = f"forward {pre.signal} ({when}) to the ranks"
     if req.requeue:
-        text += f"; requeue up to {req.requeue} times ({pre.requeue})"
+        how = {"scontrol": "scontrol requeue, counted by SLURM_RESTART_COUNT",
+               "brequeue": "brequeue $LSB_JOBID, counted in .jobgen/$LSB_JOBID.requeues "
+                           "beside the job directory (LSF keeps no count)",
+               "rerunnable": "the scheduler reruns it after preemption"}.get(pre.requeue,
+                                                                              pre.requeue)
+        text += f"; requeue up to {req.requeue} times ({how})"
     return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed), \
         bool(pre.lead_seconds)
 
@@ -600,14 +667,58 @@ def _queue(profile: Profile, nodes: int, walltime: int, req: Request) -> QueueCh
     return choose_queue(profile, nodes, walltime, None)
 
 
-def _master_port(profile: Profile, env: tuple[EnvSetting, ...]) -> int:
-    """The profile's port, unless the user set MASTER_PORT with --env."""
+class PortChoice(Frozen):
+    """The rendezvous port (MASTER_PORT) of the job, and why.
+
+    A fixed port fails the second of two jobs whose rank 0 share a node (EADDRINUSE: two
+    2-node local-slurm jobs on one host, jobs sharing a node anywhere), so the port is derived
+    from the job id: base + (id mod slots) x width, inside [base, base + PORT_SPAN), where base
+    is the profile's port and width the ports one job takes on a node (one per instance with
+    --instances-per-device). Jobs whose ids are less than `slots` apart never share a port;
+    the span stays below Linux's ephemeral ports (32768-60999) for the profiles' bases.
+    """
+
+    base: int
+    width: int = 1
+    fixed: bool = False  # --env MASTER_PORT=N: that port, as given
+
+    @property
+    def slots(self) -> int:
+        return PORT_SPAN // self.width
+
+    @property
+    def text(self) -> str:
+        if self.fixed:
+            return f"MASTER_PORT={self.base} (--env MASTER_PORT)"
+        per = f" x {self.width} (one port per instance on a node)" if self.width > 1 else ""
+        return (f"MASTER_PORT={self.base} + (job id mod {self.slots}){per}, within "
+                f"{self.base}-{self.base + PORT_SPAN - 1}")
+
+    @property
+    def why(self) -> str:
+        if self.fixed:
+            return "set on the command line (--env MASTER_PORT)"
+        return ("derived from the job id, so two jobs whose first ranks share a node do not "
+                "both bind one port (a fixed port fails the second with EADDRINUSE)")
+
+
+def _master_port(profile: Profile, env: tuple[EnvSetting, ...], instances_per_node: int
+                 ) -> PortChoice:
+    """The profile's port as the base of the job's range, unless the user set MASTER_PORT
+    with --env."""
     for e in env:
         if e.name == "MASTER_PORT" and e.layer == "command line":
             if not (e.value or "").isdigit() or not 1024 <= int(e.value or 0) <= 65535:
                 raise JobgenError(f"--env MASTER_PORT={e.value}: use a port from 1024 to 65535")
-            return int(e.value or 0)
-    return profile.launcher.master.port
+            if instances_per_node and int(e.value or 0) + instances_per_node > 65536:
+                raise JobgenError(f"--env MASTER_PORT={e.value}: the instances take "
+                                  f"{instances_per_node} ports from it; use a lower port")
+            return PortChoice(int(e.value or 0), max(instances_per_node, 1), fixed=True)
+    base = profile.launcher.master.port
+    if base + PORT_SPAN > 65536:
+        raise JobgenError(f"{profile.name}: launcher.master.port {base} leaves no room for "
+                          f"its {PORT_SPAN} ports: use a port up to {65536 - PORT_SPAN}")
+    return PortChoice(base, max(instances_per_node, 1))
 
 
 def _python_setup(profile: Profile) -> tuple[Fact, ...]:
@@ -815,6 +926,11 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
     forwarded: tuple[str, ...] = ()
     if profile.launcher.master.method != "localhost":
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
+        # each instance's port is JOBGEN_PORT + its local rank (the wrapper)
+        names += ["JOBGEN_PORT"] if extras.shared.instances else []
+        # --profile/--monitor/--tensorboard: the run's output directory and its variables
+        names += ["JOBGEN_RUN_DIR", "JOBGEN_RUN_ID"] if any(
+            e.name.startswith("JOBGEN_") and e.layer == "observe" for e in env) else []
         # the bundled app's package, put on PYTHONPATH by the script
         names += ["PYTHONPATH"] if app else []
         forwarded = tuple(dict.fromkeys(names))
@@ -842,7 +958,8 @@ class _Program(Frozen):
 
 
 def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | None,
-             precision: str, extras: _Extras, slots: tuple[Slot, ...], rpn: int) -> _Program:
+             precision: str, extras: _Extras, slots: tuple[Slot, ...], rpn: int,
+             observed: Observe) -> _Program:
     shared = extras.shared
     prefix, inner_python, container_module = container_prefix(profile, req.container)
     ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
@@ -854,13 +971,16 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
         workers, workers_fact = loader_workers(profile, list(slots), rpn)
         stack_args += tuning.args + workers
         app_defaults = (*tuning.facts, workers_fact)
-    argv = _program_argv(profile, req, app, precision, stack_args, extras.stage)
+    argv = (*_program_argv(profile, req, app, precision, stack_args, extras.stage),
+            *observed.app_args)
     python = _python(profile, req, inner_python)
     command: tuple[Word, ...] = (*prefix, *((python, "-m", app.module) if app else ()), *argv)
     hint = getattr(profile.launcher, "check_hint", None)
     setup = program_setup(app, python, bool(req.python), tuple(prefix), argv,
                           profile.launcher.dialect == "spawn",
                           (profile.launcher.command, hint) if hint else None)
+    if observed.checks:  # the profiler and the GPU sampler exist
+        setup = replace(setup, checks=(*setup.checks, *observed.checks))
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
         summary = (*prefix, python, "-m", "workloads.summarize",
@@ -869,10 +989,30 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
                     (container_module,) if container_module else ())
 
 
+def _observe(profile: Profile, req: Request, app: App | None, size: _Size, extras: _Extras,
+             sched: _Schedule) -> Observe:
+    """--profile, --monitor and --tensorboard, checked against the job (profiling.py)."""
+    if not (req.profile or req.profile_ranks or req.profile_steps or req.monitor
+            or req.tensorboard is not None):
+        return Observe()
+    world = 1 if extras.shared.instances else size.nodes * size.rpn
+    prefix, _, _ = container_prefix(profile, req.container)
+    per_node = tuple(PER_NODE[profile.launcher.dialect](profile, size.nodes))
+    if app and req.framework != "pytorch" and (req.profile == "torch" or req.tensorboard):
+        flag = "--profile torch" if req.profile == "torch" else "--tensorboard"
+        raise JobgenError(f"{flag}: the bundled apps' PyTorch runtime does it; their "
+                          f"{req.framework} versions do not (drop it, or use the site's "
+                          "profiler with --profile)")
+    steps = run_steps_of(app, req.app_args, req.framework) if app else None
+    torch_app = app is not None and req.framework == "pytorch"
+    return observe(profile, req, torch_app, world, size.nodes, per_node, tuple(prefix),
+                   sched.walltime, steps)
+
+
 def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
               sched: _Schedule, extras: _Extras) -> tuple[str, ...]:
     """What the user should know before submitting: each one line in the script's header."""
-    warnings = [*_environment_warnings(profile, req, app)]
+    warnings = [*_environment_warnings(profile, req, app), *_size_warnings(profile, size.nodes)]
     if size.warning:
         warnings.append(size.warning)
     if profile.status == "decommissioned":
@@ -915,6 +1055,12 @@ def _extras_fields(extras: _Extras) -> dict[str, object]:
         stage=extras.stage, framework_variant=extras.choice.fact)
 
 
+def _size_fields(size: _Size, extras: _Extras) -> dict[str, object]:
+    """Plan fields of the job's size (independent instances each have a world of one)."""
+    return dict(nodes=size.nodes, ranks_per_node=size.rpn, ranks_per_device=size.per_dev,
+                world_size=1 if extras.shared.instances else size.nodes * size.rpn)
+
+
 def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     """Decide, step by step, everything the script does; each step checks its part of the
     request and refuses, with one line, what the site cannot run."""
@@ -934,25 +1080,24 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     image_modules, image_env, image_directives, image_fact = container_setup(profile,
                                                                              req.container)
     env = _environment(profile, req, size, precision, framework, extras, placed, image_env)
-    launch = _launch(profile, req, app, size, extras, placed.slots, env)
+    observed = _observe(profile, req, app, size, extras, sched)
+    launch = _launch(profile, req, app, size, extras, placed.slots, (*env, *observed.env))
     signals, preempt_fact, warn = _preemption(profile, req, app)
-    master_port = _master_port(profile, env)
+    port = _master_port(profile, env, size.rpn if extras.shared.instances else 0)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
     job = JobShape(size.nodes, size.rpn, cpus_per_rank(profile, launch.shape),
                    profile.devices_per_node, sched.walltime, sched.queue.queue, sched.account,
                    sched.job_name, sched.filesystems,
                    _alloc_flags(profile, extras.shared.method, extras.stage), req.requeue,
                    sched.queue.reason, warn)
-    program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn)
+    program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
+                       observed)
     modules = (*_modules(profile, extras.choice.module_line, framework), *extras.modules,
-               *program.modules, *image_modules)
+               *program.modules, *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
     return Plan(
         **_site_fields(loaded, profile, req),
-        nodes=size.nodes,
-        ranks_per_node=size.rpn,
-        ranks_per_device=size.per_dev,
-        world_size=1 if extras.shared.instances else size.nodes * size.rpn,
+        **_size_fields(size, extras),
         queue=sched.queue.queue.name if sched.queue.queue else None,
         walltime=sched.walltime,
         account=sched.account,
@@ -981,7 +1126,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         preemption=preempt_fact,
         requeue=req.requeue,
         requeue_method=pre.requeue if pre else "none",
-        master_port=master_port,
+        master_port=port.base,
+        port=port,
+        machine_fact=_machine_fact(profile, size.nodes),
         **_rank_signal(profile),
         node_dirs=tuple(Var(e.name) for e in env if e.node_dir),
         warnings=_warnings(profile, req, app, size, sched, extras),
@@ -990,4 +1137,11 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         program=program.setup,
         app_defaults=program.app_defaults,
         container=image_fact,
+        **_observe_fields(observed),
     )
+
+
+def _observe_fields(observed: Observe) -> dict[str, object]:
+    """Plan fields of --profile, --monitor and --tensorboard."""
+    return dict(profile=observed.profile, monitor=observed.monitor, observe_env=observed.env,
+                observe_facts=observed.facts)

@@ -32,9 +32,9 @@ class CopperStep(Frozen):
 
 class StageStep(Frozen):
     archive: str
-    dest: str  # may reference ${USER}; rendered double-quoted
+    dest: str  # normalised; may reference ${USER} and ${JOBGEN_JOB_ID}; rendered double-quoted
     why: str
-    cleanup: bool = False  # removed on every node at exit (memory-backed storage)
+    area: str  # the node-local storage it lies under
     warnings: tuple[str, ...] = ()
     alloc_flag: Flag | None = None  # the scheduler flag that provides the storage (LSF NVME)
 
@@ -269,6 +269,15 @@ def container_setup(profile: Profile, image: str | None
 
 
 # ---------------------------------------------------------------- data staging
+# Where --stage unpacks when the profile names no node-local storage: /tmp is each node's own
+# on every Linux cluster jobgen knows, but the profile cannot say how big or whether memory.
+FALLBACK_LOCAL = "/tmp"
+# Variables a --stage-to path may name: none can hold a '/' or '..' that would move it.
+STAGE_VARIABLES = {"USER", "JOBGEN_JOB_ID"}
+STAGE_DEFAULT = "jobgen-data-${JOBGEN_JOB_ID}"  # one directory per job, so jobs sharing a
+# node never meet in it
+
+
 def _braced(path: str) -> str:
     """$USER and ${USER} written alike, so paths compare by meaning."""
     return re.sub(r"\$([A-Za-z_][A-Za-z0-9_]*)", r"${\1}", path)
@@ -284,9 +293,27 @@ def _under(path: str, prefixes: list[str]) -> str | None:
     return None
 
 
+def _stage_path(target: str) -> str:
+    """--stage-to as a normalised absolute path: no '..', no '.', no empty components; its
+    only variables ${USER} and the job id, which cannot move it elsewhere."""
+    if not target.startswith("/") or not SAFE_EXPANSION.fullmatch(target):
+        raise JobgenError(f"--stage-to {target!r} must be an absolute path (${{USER}} allowed)")
+    parts = [c for c in _braced(target).split("/") if c not in ("", ".")]
+    if ".." in parts:
+        raise JobgenError(f"--stage-to {target}: '..' is not allowed (the script would unpack "
+                          "into, and at exit remove, another directory than the one named): "
+                          "name the directory itself")
+    names = set(re.findall(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", "/".join(parts)))
+    if names - STAGE_VARIABLES:
+        raise JobgenError(f"--stage-to {target}: it may reference only ${{USER}}, not "
+                          f"{', '.join(f'${{{n}}}' for n in sorted(names - STAGE_VARIABLES))}")
+    return "/" + "/".join(parts)
+
+
 def stage_step(profile: Profile, archive: str | None, dest: str | None) -> StageStep | None:
-    """Unpack `archive` once per node, on storage each node has to itself: a directory that
-    every node sees would be unpacked into by all nodes at once."""
+    """Unpack `archive` once per node, into a new directory strictly under the node-local
+    storage: a directory every node sees would be unpacked into by all nodes at once, and the
+    exit trap removes the directory, so it must be one the script itself made there."""
     if archive is None:
         if dest is not None:
             raise JobgenError("--stage-to goes with --stage ARCHIVE")
@@ -294,22 +321,34 @@ def stage_step(profile: Profile, archive: str | None, dest: str | None) -> Stage
     if not re.search(r"\.(tar|tar\.gz|tgz|tar\.bz2|tar\.xz|tar\.zst)$", archive):
         raise JobgenError(f"--stage {archive!r} must be a tar archive (.tar, .tar.gz, .tgz, ...)")
     local = profile.node.local_storage
-    local_path = local.path if local else "/tmp"
-    target = dest or f"{local_path}/jobgen-data"
-    if not target.startswith("/") or not SAFE_EXPANSION.fullmatch(target):
-        raise JobgenError(f"--stage-to {target!r} must be an absolute path (${{USER}} allowed)")
+    area = _braced(local.path if local else FALLBACK_LOCAL).rstrip("/")
+    target = _stage_path(dest) if dest else f"{area}/{STAGE_DEFAULT}"
     shared = profile.node.shared_storage
     hit = _under(target, shared.paths) if shared else None
-    if shared and hit:
+    if hit:
         raise JobgenError(
-            f"--stage-to {target}: {hit} is shared by every node of a {profile.name} job, so "
+            f"--stage-to {target}: {hit} is shared by every node of the {profile.name} job, so "
             f"all nodes would unpack into the same directory at once; stage to node-local "
-            f"{local_path} instead (or drop --stage-to)")
-    if local is None or not _under(target, [local.path]):
+            f"{area} instead (or drop --stage-to)")
+    if _under(area, [target]):
+        what = "the node-local storage itself" if target == area else f"above {area}"
+        raise JobgenError(f"--stage-to {target} is {what}: name a new directory under {area}, "
+                          f"e.g. {area}/data (the script removes the directory it unpacks "
+                          "into at exit)")
+    if not _under(target, [area]):
+        where = (f"{profile.name}'s node-local storage {area} ({local.why})" if local else
+                 f"{area}, the node-local directory jobgen assumes on {profile.name}")
+        raise JobgenError(f"--stage-to {target} is outside {where}: stage under it, e.g. "
+                          f"{area}/data")
+    return _staged_on(profile, archive, target, area)
+
+
+def _staged_on(profile: Profile, archive: str, target: str, area: str) -> StageStep:
+    local = profile.node.local_storage
+    if local is None:
         return StageStep(archive, target, f"untar once per node to {target} before the launch",
-                         warnings=(f"--stage-to {target}: {profile.name}'s profile does not know "
-                                   "it as node-local storage; if every node sees it, all nodes "
-                                   "unpack into the same directory at once",))
+                         area, warnings=(f"--stage: {profile.name}'s profile names no node-local "
+                                         f"storage; jobgen assumes {area} is each node's own",))
     warnings = [f"--stage: {local.unconfirmed}"] if local.unconfirmed else []
     if local.memory:
         warnings.append(f"--stage: {local.path} on {profile.name} is memory ({local.why}): the "
@@ -322,8 +361,8 @@ def stage_step(profile: Profile, archive: str | None, dest: str | None) -> Stage
         flag = Flag(value=local.alloc_flag, why=f"{local.path} exists only with it (--stage)",
                     source=local.source, unconfirmed=local.unconfirmed)
     return StageStep(archive, target, f"untar once per node to the node-local {local.path} "
-                     f"before the launch ({local.why})", cleanup=local.memory,
-                     warnings=tuple(warnings), alloc_flag=flag)
+                     f"before the launch ({local.why})", area, warnings=tuple(warnings),
+                     alloc_flag=flag)
 
 
 # ---------------------------------------------------------------- framework stacks

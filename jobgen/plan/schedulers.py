@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import JobgenError
+from ..errors import JobgenError, nodes_word
 from ..frozen import Frozen
 from ..profiles.facts import Fact
 from ..profiles.walltime import hms, lsf_minutes, parse_walltime
@@ -68,7 +68,7 @@ def _fits(queue: Queue, nodes: int, walltime: int) -> str | None:
     limit = walltime_limit(queue, nodes)
     if limit is not None and walltime > limit:
         return (
-            f"queue {queue.name} allows at most {hms(limit)} for {nodes} nodes, "
+            f"queue {queue.name} allows at most {hms(limit)} for {nodes_word(nodes)}, "
             f"not {hms(walltime)}"
         )
     floor = parse_walltime(queue.min_walltime) if queue.min_walltime else 0
@@ -85,7 +85,7 @@ def _below_minimum(queues: list[Queue], nodes: int, walltime: int) -> str | None
     if not floors or walltime >= min(floors):
         return None
     return (f"--walltime {hms(walltime)} is under the {hms(min(floors))} minimum of the queues "
-            f"that take {nodes} nodes: use --walltime {hms(min(floors))} or more")
+            f"that take {nodes_word(nodes)}: use --walltime {hms(min(floors))} or more")
 
 
 def _limits(queue: Queue, nodes: int) -> str:
@@ -113,6 +113,11 @@ def _requested(profile: Profile, nodes: int, walltime: int, name: str) -> QueueC
     return QueueChoice(queue, f"queue {queue.name}: requested with --queue")
 
 
+# The job's id as the batch script reads it: PBS's is NNN.server, of which the number is kept.
+JOB_ID = {"slurm": "$SLURM_JOB_ID", "pbs": "${PBS_JOBID%%.*}", "lsf": "$LSB_JOBID",
+          "cobalt": "$COBALT_JOBID", "none": "$$"}
+
+
 def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) -> QueueChoice:
     """The requested queue, else the first production queue that fits; a debug queue only
     when no production queue fits, with a warning; by-request queues only when named."""
@@ -123,7 +128,7 @@ def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) 
         return QueueChoice(None)
     if name:
         return _requested(profile, nodes, walltime, name)
-    shape = f"{nodes} nodes for {hms(walltime)}"
+    shape = f"{nodes_word(nodes)} for {hms(walltime)}"
     for queue in sched.queues:
         if queue.purpose == "production" and _fits(queue, nodes, walltime) is None:
             return QueueChoice(queue, f"queue {queue.name}: the first production queue that "
@@ -140,10 +145,12 @@ def choose_queue(profile: Profile, nodes: int, walltime: int, name: str | None) 
         raise JobgenError(short)
     largest = max((q.max_nodes or 0) for q in sched.queues)
     if largest and nodes > largest:
-        raise JobgenError(
-            f"{nodes} nodes exceed every queue on {profile.name} (the largest takes {largest}): "
-            "use fewer --nodes"
-        )
+        machine = profile.machine
+        route = machine.full_machine if machine else None
+        beyond = (f"{route.route} ({route.why}; {route.source}), or use fewer --nodes"
+                  if route else "use fewer --nodes")
+        raise JobgenError(f"{nodes} nodes exceed every queue on {profile.name} (the largest "
+                          f"takes {largest}): {beyond}")
     limits = "; ".join(_limits(q, nodes) for q in sched.queues if q.purpose != "by_request")
     raise JobgenError(
         f"no queue on {profile.name} takes {shape} ({limits}): change --nodes or --walltime"
@@ -257,7 +264,7 @@ def _lsf(profile: Profile, shape: JobShape) -> list[Fact]:
                         f"ranks checkpoint ({pre.why})", pre.source, "profile", pre.unconfirmed))
         out.append(Fact(f"#BSUB -wt {-(-pre.lead_seconds // 60)}", "warning time in minutes "
                         "before the job's end", pre.source, "profile", pre.unconfirmed))
-    if pre is not None and shape.requeue and pre.requeue == "rerunnable":
+    if pre is not None and shape.requeue and pre.requeue in ("rerunnable", "brequeue"):
         out.append(Fact("#BSUB -r", "rerunnable: LSF reruns it after preemption", pre.source,
                         "command line", pre.unconfirmed))
     out.append(_sched_fact(profile, f"#BSUB -o {shape.job_name}.%J.out", "standard output file"))

@@ -81,6 +81,7 @@ def check_profile(p: Profile) -> list[str]:
         *_check_launcher(p),
         *_check_software(p),
         *_check_precision_and_copper(p, cores),
+        *_check_machine(p),
     ]
 
 
@@ -339,6 +340,18 @@ def _check_precision_and_copper(p: Profile, cores: _Cores) -> list[str]:
         for c in p.copper.service_cores:
             if c >= cores.total or c in cores.reserved:
                 out.append(f"copper.service_cores: core {c} is outside the node or reserved")
+    return out
+
+
+def _check_machine(p: Profile) -> list[str]:
+    """No queue is larger than the machine; a size warning applies below its size."""
+    m = p.machine
+    if m is None:
+        return []
+    out = [f"scheduler.queues[{q.name}]: max_nodes {q.max_nodes} is above machine.nodes "
+           f"{m.nodes}" for q in p.scheduler.queues if (q.max_nodes or 0) > m.nodes]
+    out += [f"machine.size_warnings[{w.above_nodes}]: above_nodes must be below machine.nodes "
+            f"{m.nodes}" for w in m.size_warnings if w.above_nodes >= m.nodes]
     return out
 
 

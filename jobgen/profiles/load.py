@@ -430,7 +430,8 @@ def _has_control(data: Any) -> bool:
 
 
 # Profile fields only `jobgen lint` reads (model.py, "facts lint reads").
-LINT_ONLY = frozenset({"partition_families", "env_sets", "device_hierarchy", "container_facts"})
+LINT_ONLY = frozenset({"partition_families", "env_sets", "device_hierarchy", "container_facts",
+                       "scheduler_facts", "launch_facts", "storage_facts", "env_facts"})
 
 
 def _lint_digest(data: dict[str, Any]) -> str:

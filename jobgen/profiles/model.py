@@ -250,13 +250,16 @@ class Preemption(Sourced):
 
     The script traps `signal` (and TERM), forwards it to the ranks so the workload
     checkpoints, and, with --requeue, puts the job back in the queue: `scontrol` requeues it
-    from the script (Slurm); `rerunnable` marks it for the scheduler to rerun (PBS -r y).
+    from the script (Slurm, counting with SLURM_RESTART_COUNT); `brequeue` requeues it from
+    the script (LSF's brequeue, counting in a file beside the job directory, as LSF keeps no
+    count) and marks it rerunnable (-r); `rerunnable` only marks it for the scheduler to rerun
+    after preemption (PBS -r y).
     """
 
     signal: Literal["USR1", "USR2", "TERM"] = "USR1"
     # None: the scheduler sends the signal when it preempts or kills the job, without warning.
     lead_seconds: Annotated[int, STRICT, Ge(1), Le(86400)] | None = 120
-    requeue: Literal["scontrol", "rerunnable", "none"] = "none"
+    requeue: Literal["scontrol", "brequeue", "rerunnable", "none"] = "none"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -522,6 +525,93 @@ class Copper(Sourced):
     service_cores: list[NonNegInt] = field(default_factory=list)
 
 
+# ---------------------------------------------------------------- machine size
+@dataclass(frozen=True, kw_only=True)
+class SizeWarning(Sourced):
+    """A job size the site's documentation warns about: a job of more than `above_nodes`
+    nodes gets `why` as a warning (e.g. Aurora's early-user advice to stay at 2048 or less)."""
+
+    above_nodes: PositiveInt
+
+
+@dataclass(frozen=True, kw_only=True)
+class FullMachineRoute(Sourced):
+    """What the site's documentation says to do for a job larger than its queues take, or
+    for the whole machine: a reservation, a full-machine slot. `route` is one line."""
+
+    route: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class Machine(Sourced):
+    """How many nodes the machine has: no job can be larger (why/source: where it says so)."""
+
+    nodes: PositiveInt
+    size_warnings: list[SizeWarning] = field(default_factory=list)
+    full_machine: FullMachineRoute | None = None
+
+
+# ---------------------------------------------------------------- profiling and monitoring
+@dataclass(frozen=True, kw_only=True)
+class ProfilerTool(Sourced):
+    """A vendor profiler the site documents, wrapped around the chosen ranks' program only
+    (`--profile NAME`); the other ranks start unchanged.
+
+    `command`: the tool's words before the program. A word starting with OUTPUT stands for
+    the rank's own output path without suffix (the rest of the word is kept), e.g. `-o
+    OUTPUT` or `OUTPUT.csv`. The words go after the program's container prefix, so a tool
+    that a site ships inside its container image runs there.
+    """
+
+    name: Literal["nsys", "rocprof", "rocprofv3", "unitrace", "vtune"]
+    command: list[Token]
+    # profiler_api: the tool records only between the program's profiler start and stop
+    # (nsys -c cudaProfilerApi; the bundled apps call them at the chosen steps); whole: the
+    # tool records the whole process of each chosen rank.
+    capture: Literal["profiler_api", "whole"] = "whole"
+    module: Token | None = None  # loaded before the launch (the tool's module)
+    # The tool needs a writable TMPDIR of its own (nsys on Polaris): the wrapper gives each
+    # profiled rank one under the run's profile directory.
+    tmpdir: StrictBool = False
+    output: NonEmptyStr = "OUTPUT"  # what it writes per rank, in the same OUTPUT notation
+
+
+@dataclass(frozen=True, kw_only=True)
+class GpuMonitor(Sourced):
+    """The site's GPU sampler (`--monitor`): `command` prints samples as text; the word
+    INTERVAL stands for the seconds between samples."""
+
+    command: list[Token]
+    # true: the tool samples every INTERVAL by itself until stopped (nvidia-smi -l, xpu-smi
+    # dump -i); false: it prints one sample and the monitor runs it every INTERVAL.
+    stream: StrictBool = True
+    format: Literal["nvidia-smi", "rocm-smi", "xpu-smi"]
+    module: Token | None = None
+    in_container: StrictBool = False  # runs inside the site's container (the tool is there)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Monitoring(Sourced):
+    """How the per-node monitors run beside the job (`--monitor`)."""
+
+    gpu: GpuMonitor | None = None
+    # Words added to the site's per-node launch so that it runs beside the ranks' launch
+    # (srun --overlap: Slurm steps do not share CPUs otherwise).
+    launch_args: list[Token] = field(default_factory=list)
+    # false: the site's per-node launch cannot run beside the ranks' launch (jsrun steps never
+    # share cores); --monitor is refused with `why`.
+    available: StrictBool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Profiling:
+    """The site's documented profilers and monitors (`--profile`, `--monitor`)."""
+
+    __pydantic_config__ = FORBID
+    tools: list[ProfilerTool] = field(default_factory=list)
+    monitor: Monitoring | None = None
+
+
 # ---------------------------------------------------------------- facts lint reads
 
 # Optional facts a profile may carry beyond what render needs; `jobgen lint` reads them to
@@ -536,6 +626,18 @@ class FamilyNode:
     threads_per_core: Annotated[int, STRICT, Ge(1), Le(16)] = 1
     devices: NonNegInt = 0  # GPU devices a program sees per node; 0: CPU only
     reserved_cores: list[NonNegInt] = field(default_factory=list)
+    # GPUs the scheduler can allocate on these nodes although programs do not compute on them
+    # (LUMI-D's visualisation A40s); with no devices and none of these, a GPU request is refused.
+    gres_gpus: NonNegInt = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class RamfsCap(Sourced):
+    """In-memory /tmp capped on some partitions unless the job takes whole nodes' memory."""
+
+    partitions: list[Token]
+    gib: PositiveInt
+    unless: list[DirectiveValue]  # directives that lift the cap, all of them (--exclusive)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -547,6 +649,10 @@ class PartitionFamily(Sourced):
     name: Token
     partitions: dict[Token, Literal["exclusive", "shared"]]
     node: FamilyNode | None = None  # None: the profile's node
+    # The limits of partitions that scheduler.queues does not list (LUMI-C's for a LUMI-G
+    # profile): lint checks scripts against them, render never chooses them.
+    queues: list[Queue] = field(default_factory=list)
+    ramfs_caps: list[RamfsCap] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -623,6 +729,120 @@ class ContainerFacts(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RequiredDirective(Sourced):
+    """A directive the site's scheduler refuses a job without (Summit: -nnodes)."""
+
+    key: NonEmptyStr  # as lint reads directives: `-nnodes`, `-l walltime`
+    example: DirectiveValue
+    # What scripts write instead, which another rule reports (LSF001: --nnodes, -n).
+    written_as: list[NonEmptyStr] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SchedulerFacts:
+    __pydantic_config__ = FORBID
+    required: list[RequiredDirective] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BatchHost(Sourced):
+    """Where the batch script itself runs when it is not the first compute node: a shared
+    launch node (Summit), from which only the launcher reaches the compute nodes."""
+
+    kind: Literal["launch_node"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DefaultBind(Sourced):
+    """The binding the launcher applies when the script gives none (jsrun: packed:1)."""
+
+    flag: Token
+    value: Token
+    cores_per_task: PositiveInt  # cores each task is bound to under that default
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArgConflict(Sourced):
+    """Values of one launcher option that must not be combined."""
+
+    flag: Token  # --smpiargs
+    values: list[Token]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DocumentedBinding(Sourced):
+    """A binding the site's guide gives on purpose although it puts some ranks on another NUMA
+    domain than their device: lint notes it (info) with the list that keeps them together."""
+
+    bind: Token  # the launcher's binding value, e.g. depth
+    depth: PositiveInt | None = None
+    ranks_per_node: PositiveInt
+    instead: Token  # the binding that keeps each rank next to its device
+
+
+@dataclass(frozen=True, kw_only=True)
+class LaunchFacts:
+    __pydantic_config__ = FORBID
+    batch_host: BatchHost | None = None
+    default_bind: DefaultBind | None = None
+    conflicts: list[ArgConflict] = field(default_factory=list)
+    documented_bindings: list[DocumentedBinding] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FilesystemNeed(Sourced):
+    """A storage service a job reaches only when it names one of `filesystems` in its
+    -l filesystems request (Aurora's DAOS: the agent starts in the job's prologue)."""
+
+    service: NonEmptyStr
+    filesystems: list[Token]
+    signs: list[NonEmptyStr]  # words in a command that show the script uses the service
+
+
+@dataclass(frozen=True, kw_only=True)
+class StorageFacts:
+    __pydantic_config__ = FORBID
+    filesystem_needs: list[FilesystemNeed] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnreadEffect(Sourced):
+    """What happens when a library never reads a variable (a misspelt name): `warning` where
+    it falls back to a working default, else ENV001 reports an error."""
+
+    name: Identifier
+    severity: Literal["warning", "info"]
+    effect: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModuleNeed(Sourced):
+    """A setting that works only with a module loaded (a default module the script unloads)."""
+
+    variable: Identifier
+    value: NonEmptyStr
+    module: Token
+    error: NonEmptyStr  # what the program prints without it
+
+
+@dataclass(frozen=True, kw_only=True)
+class SocketInterfaces(Sourced):
+    """The node's IP interfaces on the high-speed network, which variables such as
+    NCCL_SOCKET_IFNAME select by prefix."""
+
+    names: list[Token]
+    variables: list[Identifier]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EnvFacts:
+    __pydantic_config__ = FORBID
+    unread: list[UnreadEffect] = field(default_factory=list)
+    module_needs: list[ModuleNeed] = field(default_factory=list)
+    socket_interfaces: SocketInterfaces | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Profile:
     """A whole site profile, after `extends` is merged."""
 
@@ -641,11 +861,14 @@ class Profile:
     modules: list[ModuleCommand] = field(default_factory=list)
     env: list[EnvVar] = field(default_factory=list)
     copper: Copper | None = None
+    profiling: Profiling | None = None
     device_sharing: DeviceSharing | None = None
     framework_stack: FrameworkStack | None = None
     frameworks: dict[Literal["pytorch", "tensorflow"], FrameworkSupport] = field(
         default_factory=dict)
     containers: ContainerRuntime | None = None
+    # The machine's size and the documented advice on big jobs; None: not known (no check).
+    machine: Machine | None = None
     # Ranks per node when the user gives none; GPU sites default to one rank per device.
     default_ranks_per_node: Annotated[int, STRICT, Ge(1), Le(4096)] | None = None
     extends: Annotated[str, SITE_NAME] | None = None
@@ -655,6 +878,10 @@ class Profile:
     env_sets: list[EnvSet] = field(default_factory=list)
     device_hierarchy: DeviceHierarchy | None = None
     container_facts: ContainerFacts | None = None
+    scheduler_facts: SchedulerFacts | None = None
+    launch_facts: LaunchFacts | None = None
+    storage_facts: StorageFacts | None = None
+    env_facts: EnvFacts | None = None
 
     # Derived values, shared with the render path's light records (jobgen.profiles.records).
     devices_per_node = property(devices_per_node)

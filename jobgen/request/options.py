@@ -76,9 +76,22 @@ RENDER_OPTIONS: tuple[Opt, ...] = (
     Opt("stage_to", ("--stage-to",), "str",
         "Where --stage unpacks (default: the node-local disk)."),
     Opt("requeue", ("--requeue",), "int",
-        "Requeue after preemption or the walltime warning, at most this many times.", default=0),
+        "Requeue on the time-limit warning, at most this many times (Slurm, LSF: the script "
+        "requeues itself and counts); where a site reruns preempted jobs (PBS -r y, LSF -r), "
+        "mark the job rerunnable.", default=0),
     Opt("checkpoint_dir", ("--checkpoint-dir",), "str",
         "Where the app checkpoints (needed with --requeue)."),
+    Opt("profile", ("--profile",), "choice", "Profile the chosen ranks: torch (the bundled "
+        "apps' PyTorch profiler) or the site's profiler (docs/profiling.md).",
+        choices=("torch", "nsys", "rocprof", "rocprofv3", "unitrace", "vtune")),
+    Opt("profile_ranks", ("--profile-ranks",), "str",
+        "Ranks to profile, e.g. 0 or 0,14 or 0-3 (default 0)."),
+    Opt("profile_steps", ("--profile-steps",), "str",
+        "Steps A:B to profile, the indices A to B-1 (default: 10 steps after the warm-up)."),
+    Opt("monitor", ("--monitor",), "bool", "Sample GPU and CPU use on every node for the whole "
+        "run.", default=False),
+    Opt("tensorboard", ("--tensorboard",), "str",
+        "Directory for TensorBoard scalars (loss, throughput, step time) from rank 0."),
     Opt("out", ("--out",), "str", "Write the script here instead of stdout."),
     Opt("force", ("--force",), "bool", "Overwrite --out if it exists.", default=False),
 )

@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..plan.build import Plan, Request
+from ..plan.profiling import CPU_SOURCE
 from ..plan.program import PREFLIGHT_EXIT
 from ..profiles.cpus import format_cpu_list, parse_cpu_list
+from ..profiles.facts import Fact
 from ..profiles.load import LoadedProfile
 from ..profiles.provenance import Provenance
 from ..shell import join
@@ -108,7 +110,6 @@ class _Layers:
 def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
                  notes: list[str] | None = None) -> dict[str, Any]:
     layers = _Layers(loaded, req, plan)
-    p = loaded.profile
     report: dict[str, Any] = {
         "site": plan.site,
         "status": plan.status,
@@ -153,38 +154,85 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
                   layers.env(e.name, e.layer), e.unconfirmed, name=e.name)
             for e in plan.env
         ],
-        "rendezvous": _fact(
-            f"MASTER_ADDR from {plan.master.method}"
-            + (f" ${plan.master.hostfile}" if plan.master.hostfile else "")
-            + (f" + {plan.master.suffix}" if plan.master.suffix else "")
-            + f", MASTER_PORT={plan.master.port}",
-            plan.master.why, plan.master.source, layers.prov.layer("launcher.master"),
-            plan.master.unconfirmed),
+        "rendezvous": _rendezvous(plan, layers),
         "rank_env": _fact(
             f"RANK={plan.rank_env.rank} LOCAL_RANK={plan.rank_env.local_rank}",
             plan.rank_env.why, plan.rank_env.source, layers.prov.layer("launcher.rank_env"),
             plan.rank_env.unconfirmed),
-        "launcher": {
-            "command": plan.launcher_name if plan.launcher else "",
-            "line": plan.launch_line,
-            "binding": _fact(plan.binding.text, plan.binding.why, plan.binding.source,
-                             layers.simple(plan.binding.layer, "cpu_binding.recipes"
-                                           if plan.binding.layer == "profile" else "cpu_binding"),
-                             plan.binding.unconfirmed),
-            "args": [
-                _fact(join(a.words), a.why, a.source, layers.launch(a.layer, a.source),
-                      a.unconfirmed)
-                for a in plan.launch_args
-            ],
-            "source": p.launcher.source,
-        },
+        "prelaunch": _prelaunch(plan, layers),
+        "launcher": _launcher(plan, layers),
         "app_command": plan.command_line,
         "program": _program(plan),
         "steps": _steps(plan, layers),
+        "profiling": _profiling(plan, layers),
         "warnings": list(plan.warnings),
     }
     report["unconfirmed"] = _unconfirmed(report)
     return report
+
+
+def _rendezvous(plan: Plan, layers: _Layers) -> dict[str, Any]:
+    """Where MASTER_ADDR comes from, and how MASTER_PORT is chosen."""
+    port = plan.port.text if plan.port and plan.uses_port else "no MASTER_PORT (torchrun's own)"
+    return _fact(
+        f"MASTER_ADDR from {plan.master.method}"
+        + (f" ${plan.master.hostfile}" if plan.master.hostfile else "")
+        + (f" + {plan.master.suffix}" if plan.master.suffix else "") + f", {port}",
+        plan.master.why, plan.master.source, layers.prov.layer("launcher.master"),
+        plan.master.unconfirmed)
+
+
+# Why the script reads its host list as it does (issue 21), checked by the tests named.
+HOST_LIST_WHY = ("the shell reads the whole host list itself (read, one awk, or scontrol's "
+                 "whole output kept): under set -e -o pipefail a writer killed by SIGPIPE "
+                 "after its reader stopped early (| head -n 1) would end the job without a "
+                 "word, which a large allocation's host list makes likely")
+HOST_LIST_SOURCE = ("jobgen tests/test_prelaunch_scale.py (every site's whole-machine "
+                    "prelaunch, 20 runs; scontrol writes in 4 KiB blocks)")
+PORT_SOURCE = ("jobgen tests/test_e2e.py (two 2-node local-slurm jobs at once on one host: "
+               "with one fixed port the second fails with EADDRINUSE)")
+
+
+def _prelaunch(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
+    """The batch script's own steps before the launch that the request does not name: the
+    machine-size check, the job's id, the host list, the port."""
+    out = []
+    machine = plan.machine_fact
+    if machine is not None:
+        out.append(_fact(machine.text, machine.why, machine.source,
+                         layers.prov.layer("machine"), machine.unconfirmed))
+    if plan.uses_job_id:
+        uses = "the rendezvous port" if plan.uses_port and not plan.port.fixed else ""
+        uses = " and ".join(filter(None, (uses, "the staged data's directory name"
+                                          if plan.stage else "")))
+        out.append(_fact(f"JOBGEN_JOB_ID={plan.job_id_expr}", f"the job's id: it picks {uses}",
+                         f"the scheduler's job environment ({plan.dialect})",
+                         "computed by jobgen", None))
+    if plan.master.method != "localhost":
+        out.append(_fact("MASTER_ADDR: the first compute host, read without a pipeline",
+                         HOST_LIST_WHY, HOST_LIST_SOURCE, "computed by jobgen", None))
+    if plan.port is not None and plan.uses_port:
+        out.append(_fact(plan.port.text, plan.port.why, "command line (--env)"
+                         if plan.port.fixed else PORT_SOURCE, "command line" if plan.port.fixed
+                         else "computed by jobgen", None))
+    return out
+
+
+def _launcher(plan: Plan, layers: _Layers) -> dict[str, Any]:
+    return {
+        "command": plan.launcher_name if plan.launcher else "",
+        "line": plan.launch_line,
+        "binding": _fact(plan.binding.text, plan.binding.why, plan.binding.source,
+                         layers.simple(plan.binding.layer, "cpu_binding.recipes"
+                                       if plan.binding.layer == "profile" else "cpu_binding"),
+                         plan.binding.unconfirmed),
+        "args": [
+            _fact(join(a.words), a.why, a.source, layers.launch(a.layer, a.source),
+                  a.unconfirmed)
+            for a in plan.launch_args
+        ],
+        "source": layers.loaded.profile.launcher.source,
+    }
 
 
 def _device_selection(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
@@ -251,7 +299,11 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
         out.append(_fact(image.text, image.why, image.source, image.layer, image.unconfirmed))
     stage = getattr(plan, "stage", None)
     if stage is not None:
-        out.append(_fact(f"unpack {stage.archive} to {stage.dest} on every node", stage.why,
+        out.append(_fact(f"unpack {stage.archive} to {stage.dest} on every node; each node "
+                         "marks the directory it makes, and the exit trap removes it only "
+                         "where it carries this job's mark", f"{stage.why}; --stage-to must "
+                         f"lie under {stage.area} (no '..', not the storage itself), and the "
+                         "trap never removes a directory the job did not make",
                          "request", "command line (--stage)", None))
     if plan.node_dirs:
         out.append(_fact(f"mkdir -p {join(plan.node_dirs)} on every node (removed at exit)",
@@ -266,6 +318,40 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
         out.append(_fact(f"signals reach the ranks with: {rs.text}", rs.why, rs.source,
                          layers.prov.layer("launcher.signal_ranks"), rs.unconfirmed))
     return out
+
+
+def _profiling(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
+    """--profile, --monitor and --tensorboard: the wrapped ranks' tool, the monitors, every
+    exported variable, and the outputs with their estimated size."""
+    facts: list[Any] = []
+    prof = getattr(plan, "profile", None)
+    if prof is not None:
+        facts.append(prof.fact)
+        if prof.steps:
+            first, stop = prof.steps
+            facts.append(Fact(f"steps {first}-{stop - 1} ({stop - first} steps)",
+                              "the chosen steps (--profile-steps A:B: the indices A to B-1)",
+                              "request", "command line (--profile-steps)"))
+    mon = getattr(plan, "monitor", None)
+    if mon is not None:
+        facts.append(mon.fact)
+        if mon.gpu_fact is not None:
+            facts.append(mon.gpu_fact)
+        facts.append(Fact(f"CPU sampler every {mon.interval} s: CPU busy %, memory used",
+                          "read by the monitor script itself on every node", CPU_SOURCE,
+                          "computed by jobgen"))
+    if getattr(plan, "observe_env", ()):
+        facts.append(Fact(f"export JOBGEN_RUN_ID={plan.job_name}.<job id>; export "
+                          "JOBGEN_RUN_DIR=$PWD/jobgen-runs/$JOBGEN_RUN_ID",
+                          "the run's own output directory, named after the job and its id so "
+                          "that runs never write into each other's",
+                          "jobgen (docs/profiling.md)", "computed by jobgen"))
+    for e in getattr(plan, "observe_env", ()):
+        facts.append(Fact(e.shell, e.why, e.source, "computed by jobgen"))
+    facts += getattr(plan, "observe_facts", ())
+    return [_fact(f.text, f.why, f.source, layers.simple(f.layer, "profiling")
+                  if f.layer in ("profile", "plan") else f.layer, f.unconfirmed)
+            for f in facts]
 
 
 def _node(plan: Plan, loaded: LoadedProfile, layers: _Layers) -> dict[str, Any]:
@@ -315,7 +401,8 @@ def _unconfirmed(report: dict[str, Any]) -> list[str]:
                 visit(value)
 
     for key in ("node", "device_selection", "directives", "modules", "environment",
-                "rendezvous", "rank_env", "launcher", "program", "steps"):
+                "rendezvous", "rank_env", "prelaunch", "launcher", "program", "steps",
+                "profiling"):
         visit(report[key])
     return out
 
@@ -441,6 +528,8 @@ def format_text(report: dict[str, Any]) -> str:
     section("modules", report["modules"])
     section("environment", report["environment"])
     section("rendezvous and rank variables", [report["rendezvous"], report["rank_env"]])
+    if report["prelaunch"]:
+        section("the batch script before the launch", report["prelaunch"])
     la = report["launcher"]
     lines += ["", f"== launcher: {la['command']}"]
     lines += _fmt_fact(la["binding"])
@@ -448,6 +537,9 @@ def format_text(report: dict[str, Any]) -> str:
         lines += _fmt_fact(a)
     if report["steps"]:
         section("device sharing, collectives, framework and job steps", report["steps"])
+    if report.get("profiling"):
+        section("profiling and monitoring (outputs in jobgen-runs/<job name>.<job id>/)",
+                report["profiling"])
     if report["program"]:
         section(f"program: starts once checked (exit {PREFLIGHT_EXIT} before any rank if "
                 "not); the app's defaults", report["program"])

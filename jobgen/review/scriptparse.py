@@ -100,6 +100,8 @@ class Script:
     masks: dict[int, tuple[str, str, int]] = field(default_factory=dict)  # rank -> var, value, line
     slot_notes: dict[int, str] = field(default_factory=dict)
     launches: list[Launch] = field(default_factory=list)  # every launch of ranks, in order
+    # every other command the batch shell runs itself (line, words), outside functions
+    commands: list[tuple[int, list[str]]] = field(default_factory=list)
     heredoc_lines: set[int] = field(default_factory=set)  # lines a here-document writes
 
     @property
@@ -361,7 +363,9 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
             _launch(script, number, stmt, ["torchrun", *words[k + 3:]])
             return
         if word not in ("time", "exec", "env", "command", "stdbuf"):
-            return
+            break
+    if words:
+        script.commands.append((number, words))
 
 
 def _launch(script: Script, number: int, stmt: str, argv: list[str]) -> None:

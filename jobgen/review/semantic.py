@@ -7,6 +7,7 @@ its group (directives, modules, environment, launcher, placement, app command).
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 
@@ -16,7 +17,13 @@ from ..shell import quote, split
 from .scriptparse import Script, directive_items, launcher_items
 
 GROUPS = ("plan", "profile", "directives", "modules", "environment", "launcher", "placement",
-          "app command")
+          "app command", "profiling")
+# --profile, --monitor, --tensorboard: their variables form a layer of their own
+OBSERVE_PREFIXES = ("JOBGEN_PROFILE_", "JOBGEN_MONITOR_", "JOBGEN_TENSORBOARD_")
+_RUN_VARS = ("JOBGEN_RUN_ID", "JOBGEN_RUN_DIR")
+_WRAPPED = re.compile(r'^if \[\[ " ([0-9 ]+) " == \*" \$RANK "\* \]\]; then$', re.M)
+_TOOL = re.compile(r'^    set -- (?:"\$\{@:1:[0-9]+\}" )?(.*?) "\$(?:\{@:[0-9]+\}|@)"$', re.M)
+_MONITOR = re.compile(r'^(.*)bash "\$JOBGEN_MONITOR" "\$JOBGEN_MONITOR_DIR" (.*) &$', re.M)
 
 Semantic = dict[str, dict[str, str]]
 
@@ -122,7 +129,43 @@ def from_plan(plan: Plan) -> Semantic:
         "launcher": launcher,
         "placement": placement,
         "app command": {"command": shlex.join(split(plan.command_line))},
+        "profiling": _plan_profiling(plan),
     }
+
+
+def _plan_profiling(plan: Plan) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for e in getattr(plan, "observe_env", ()):
+        out[e.name] = "".join(split(e.shell.split("=", 1)[1]))
+    prof = getattr(plan, "profile", None)
+    if prof is not None:
+        out["wrapped ranks"] = " ".join(map(str, prof.ranks))
+        if prof.words:
+            out["profiler"] = shlex.join(split(" ".join(quote(w) for w in prof.words)))
+    mon = getattr(plan, "monitor", None)
+    if mon is not None:
+        words = (*mon.launch, "|", str(mon.interval), "stream" if mon.stream else "repeat",
+                 *mon.gpu)
+        out["monitor"] = shlex.join(split(" ".join(quote(w) for w in words)))
+    return out
+
+
+def _script_profiling(script: Script, env: dict[str, str]) -> dict[str, str]:
+    """The profiling layer of a script: its observe variables (taken out of `env`), the ranks
+    its wrapper wraps and the tool, and the per-node monitor's launch."""
+    out = {k: env.pop(k) for k in list(env) if k.startswith(OBSERVE_PREFIXES)}
+    for k in _RUN_VARS:
+        env.pop(k, None)
+    m = _WRAPPED.search(script.text)
+    if m:
+        out["wrapped ranks"] = m.group(1)
+    m = _TOOL.search(script.text)
+    if m:
+        out["profiler"] = shlex.join(split(m.group(1)))
+    m = _MONITOR.search(script.text)
+    if m:
+        out["monitor"] = shlex.join([*split(m.group(1)), "|", *split(m.group(2))])
+    return out
 
 
 def _slot_text(cores: str | None, device: int | None, label: str | None, numa: int | None,
@@ -154,6 +197,7 @@ def from_script(script: Script) -> Semantic:
         if mask:
             text = f"{note}, {mask[0]}={mask[1]}" if note else f"{mask[0]}={mask[1]}"
         placement[f"local rank {rank}"] = text
+    observed = _script_profiling(script, env)
     return {
         "directives": directives,
         "modules": modules,
@@ -161,6 +205,7 @@ def from_script(script: Script) -> Semantic:
         "launcher": launcher,
         "placement": placement,
         "app command": {"command": shlex.join(command)} if command else {},
+        "profiling": observed,
     }
 
 

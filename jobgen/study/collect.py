@@ -109,6 +109,11 @@ class Row:
     status: str  # ok, partial, failed, missing, invalid
     note: str | None
     runs: list[float] = field(default_factory=list)  # samples/s of every ok run
+    # --monitor's files (jobgen.study.monitors): over the point's runs and nodes
+    gpu_mem_peak_mib: float | None = None
+    gpu_util_mean_pct: float | None = None
+    cpu_busy_mean_pct: float | None = None
+    host_mem_peak_mib: float | None = None
 
     @property
     def config(self) -> tuple[Any, ...]:
@@ -285,7 +290,21 @@ def _row(sweep: str, m: mf.Manifest, point: mf.Point, runs: list[RunResult]) -> 
         per_device=best / devices if best and devices else None,
         scaling_efficiency=None, scaling_base_nodes=None, vs_fp32=None, verdict=None,
         chance=None, status=_status(point, runs, rates), note=_note(point, runs), runs=rates,
+        **_monitored(Path(sweep), point),
     )
+
+
+def _monitored(sweep: Path, point: mf.Point) -> dict[str, float | None]:
+    """Peak memory and mean utilisation from the runs' --monitor files (none: nothing)."""
+    from .monitors import summarize
+
+    found = summarize([sweep / run.dir for run in point.runs])
+    if found is None:
+        return {}
+    return {"gpu_mem_peak_mib": found.gpu_mem_peak_mib,
+            "gpu_util_mean_pct": found.gpu_util_mean_pct,
+            "cpu_busy_mean_pct": found.cpu_busy_mean_pct,
+            "host_mem_peak_mib": found.host_mem_peak_mib}
 
 
 def _axis(plan: mf.PlanSummary, params: dict[str, Any], key: str) -> Any:

@@ -8,6 +8,8 @@ Summit's a01n01) and are unique; their number is the site's machine size from it
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 # No site here is larger than Aurora: a site whose size is not known is run at Aurora's size.
@@ -22,9 +24,8 @@ LSF_SLOTS = 42  # Summit: LSF lists each compute node once per core slot
 
 def machine_size(profile) -> int:
     """The whole machine in nodes: the profile's machine.nodes, else the largest queue."""
-    machine = getattr(profile, "machine", None)
-    if machine:
-        return machine.nodes
+    if profile.machine:
+        return profile.machine.nodes
     if profile.scheduler.dialect == "none":
         return 1
     sizes = [q.max_nodes for q in profile.scheduler.queues if q.max_nodes]
@@ -79,3 +80,55 @@ def expected_master(plan, hosts: list[str]) -> str | None:
         return "127.0.0.1" if plan.local_rendezvous else None
     first = hosts[0]
     return first.split(".")[0] + plan.master.suffix if plan.master.suffix else first
+
+
+def _as_dict(record) -> dict:
+    """A profile record (the render path's) or model dataclass (the validator's) as a dict."""
+    import dataclasses
+
+    return dataclasses.asdict(record) if dataclasses.is_dataclass(record) else dict(record)
+
+
+def full_machine_plan(site: str, scratch: Path, command: tuple[str, ...]):
+    """The plan of a whole-machine job of `command`. Where no queue takes the whole machine
+    (Polaris' prod stops at 496 nodes, LUMI's standard-g at 1024), it goes through the
+    route the site documents (a reservation, LUMI's bench partition), written as a by-request
+    queue in a user profile that extends the site, as a user given that route would."""
+    from jobgen.errors import JobgenError
+    from jobgen.plan.build import Request, build_plan
+    from jobgen.profiles.load import load_profile
+
+    profile = load_profile(site).profile
+    nodes = machine_size(profile)
+    account = None if site.startswith("local") else "proj"
+    request = Request(site=site, nodes=nodes, account=account, command=command)
+    try:
+        return build_plan(load_profile(site), request)
+    except JobgenError:
+        route = profile.machine.full_machine if profile.machine else None
+        if route is None:
+            raise
+    # a by-request queue the profile lists for it (LUMI's bench partition), else the route
+    for q in profile.scheduler.queues:
+        if q.purpose == "by_request" and (q.max_nodes or 0) >= nodes:
+            return build_plan(load_profile(site), Request(
+                site=site, nodes=nodes, account=account, command=command, queue=q.name))
+    queue = {"name": "full-machine", "min_nodes": 1, "max_nodes": nodes,
+             "max_walltime": "06:00:00", "purpose": "by_request", "why": route.route,
+             "source": route.source}
+    user = scratch / "profiles"
+    user.mkdir(exist_ok=True)
+    (user / f"{site}.yaml").write_text(json.dumps({
+        "name": site, "extends": site,
+        "scheduler": {"queues": [*map(_as_dict, profile.scheduler.queues), queue]}}))
+    saved = os.environ.get("JOBGEN_PROFILE_PATH")
+    os.environ["JOBGEN_PROFILE_PATH"] = str(user)
+    try:
+        return build_plan(load_profile(site), Request(**{
+            **{k: getattr(request, k) for k in ("site", "nodes", "account", "command")},
+            "queue": "full-machine"}))
+    finally:
+        if saved is None:
+            os.environ.pop("JOBGEN_PROFILE_PATH")
+        else:
+            os.environ["JOBGEN_PROFILE_PATH"] = saved

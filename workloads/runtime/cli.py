@@ -140,6 +140,10 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
                         ".npy shards for an app without one) and exit")
     d.add_argument("--samples", type=int, default=1024, help="samples for --make-data")
     d.add_argument("--shard-size", type=int, default=1024, help="samples per shard")
+    if not tf:
+        from .profiling import add_options
+
+        add_options(p)
     c = p.add_argument_group("checkpoint")
     c.add_argument("--checkpoint-dir", default=None)
     c.add_argument("--checkpoint-every", type=int, default=0,

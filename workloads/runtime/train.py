@@ -295,6 +295,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
              f"batch {batch_size}/rank, lr {lr:g} ({recipe.optimizer}, {recipe.schedule}), "
              f"precision {prec.effective}, mode {args.mode}, steps {start}->{args.steps} "
              f"(warm-up {warmup_steps(args, start)})")
+    observer = _observer(args, rank, dev, batch_size * world, log, train_model, optimizer)
     train = _train_step(spec, train_model, optimizer, prec, schedule,
                         make_clipper(list(raw_model.parameters()), recipe, args.optimizer_impl),
                         args.inject_nan_at_step)
@@ -318,13 +319,14 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         log.info(f"checkpoint step {step_done} -> {d} ({time.perf_counter() - t0:.2f}s)")
 
     def hooks(batch_source: Any, with_save: bool, loss_track: LossTrack) -> Hooks:
-        return Hooks(
+        made = Hooks(
             batch=batch_source.get, train=train,
             losses=lambda window: torch.stack(window).float().cpu().tolist(),
             all_reduce=(lambda v, op: ctx.all_reduce(v, op=op)) if ctx.enabled else None,
             save=save if with_save else None,
             timer=device_timer(dev, pool=max(1, args.sync_every) + 2), track=loss_track,
             sync_period=loss_track.window if loss_track.on_window is not None else 0)
+        return observer.wrap(made, start) if observer is not None else made
 
     trials = None
     if args.mode == "trials":
@@ -334,6 +336,8 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         assert source is not None
         out = run_steps(args, hooks(source, mgr is not None, track), log, flag, rank, start,
                         first_loss)
+    if observer is not None:
+        observer.close()
     if out.stop_signal:
         shutdown(ctx)
         return stop_code(log, out, args.checkpoint_dir, mgr is not None), None
@@ -351,6 +355,21 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             _write_result(instance.result_file, result)
     shutdown(ctx)
     return 0, result
+
+
+def _observer(args: argparse.Namespace, rank: int, dev: DeviceInfo, global_batch: int,
+              log: Logger, model: nn.Module, optimizer: torch.optim.Optimizer) -> Any:
+    """--profile and --tensorboard (profiling.py); None without them, or in trials mode."""
+    if not (getattr(args, "profile", None) or getattr(args, "tensorboard", None)):
+        return None
+    if args.mode == "trials":
+        log.info("note: --profile and --tensorboard are off in --mode trials (three runs)")
+        return None
+    from .profiling import Observer
+
+    observer = Observer(args, rank, dev.type, global_batch, log.info)
+    observer.attach(model, optimizer)
+    return observer
 
 
 def _plateau(schedule: Schedule, ctx: DistContext, world: int) -> Any:

@@ -1,7 +1,8 @@
 """`jobgen lint`: check any job script, generated or hand-written, against a site's rules.
 
 The rules live in one module per topic (scheduler, queue, placement, devices, environment,
-containers, storage); each declares its scope, severity, source and fix (`core.rule`). What a
+containers, storage, profiling); each declares its scope, severity, source and fix
+(`core.rule`). What a
 script is (a whole batch script, a fragment, a launch script; which program each launch runs;
 its partition, node and device hierarchy) is decided from the script (`scope`, `context`), and the
 numbers come from the site profile. Values a script computes at run time are skipped, never
@@ -13,14 +14,24 @@ from __future__ import annotations
 from ...errors import JobgenError
 from ...profiles.model import Profile
 from ..scriptparse import Script
-from . import containers, devices, environment, placement, queue, scheduler, storage
+from . import (
+    containers,
+    devices,
+    environment,
+    placement,
+    profiling,
+    queue,
+    scheduler,
+    storage,
+)
 from .context import Context, lint_context
 from .core import RULES, SEVERITIES, TOPICS, Finding, Rule
 from .site import detect_site
 
 __all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "detect_site",
            "explain", "lint", "rule_table"]
-_TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers, storage)
+_TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers, storage,
+                  profiling)
 
 
 def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[Finding]:
@@ -29,7 +40,7 @@ def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[F
     ctx = lint_context(script, profile)
     floor = SEVERITIES.index(min_severity)
     found = [f for r in RULES.values() if SEVERITIES.index(r.severity) >= floor
-             for f in r.run(ctx)]
+             for f in r.run(ctx) if SEVERITIES.index(f.severity) >= floor]
     return sorted(found, key=lambda f: (f.line, f.rule, f.message))
 
 
@@ -46,6 +57,8 @@ def explain(rule_id: str, profile: Profile | None = None) -> str:
                           f"{', '.join(sorted(RULES))}")
     out = [f"{r.id} {r.name} ({r.severity}, {r.topic}): {r.summary}",
            f"  applies to: {r.scope}", f"  source: {r.source}", f"  fix: {r.fix}"]
+    if r.lowers_to:
+        out.append(f"  {' or '.join(r.lowers_to)} instead: {r.lowered}")
     if profile is not None and r.facts is not None:
         facts = r.facts(profile)
         out.append(f"  facts from profile {profile.name}:")

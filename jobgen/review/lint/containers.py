@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...errors import nodes_word
 from ...profiles.model import Profile
 from .context import Context, LaunchView
 from .core import Hit, as_int, rule
@@ -89,7 +90,7 @@ def _network(ctx: Context) -> Iterator[Hit]:
             how = " or ".join(filter(None, [
                 f"module load {facts.multi_node_modules[0]}" if facts.multi_node_modules
                 else "", f"-B {','.join(missing)}" if missing else ""]))
-            yield Hit(launch.line, f"{c.runtime} on {nodes} nodes without the bindings the "
+            yield Hit(launch.line, f"{c.runtime} on {nodes_word(nodes)} without the bindings the "
                       f"high-speed network needs: {facts.why}", how)
 
 

@@ -147,9 +147,12 @@ class Context:
         if not found:
             return Partition()
         item = found[-1]
-        queue = next((q for q in self.profile.scheduler.queues if q.name == item.value), None)
         family = next((f for f in self.profile.partition_families
                        if item.value in f.partitions), None)
+        # the scheduler's queues, or the family's own (LUMI-C's limits in a LUMI-G profile)
+        queue = next((q for q in [*self.profile.scheduler.queues, *(family.queues if family
+                                                                    else [])]
+                      if q.name == item.value), None)
         allocation = family.partitions[item.value] if family else None
         if self.find("--exclusive"):
             allocation = "exclusive"

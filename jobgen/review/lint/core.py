@@ -16,7 +16,8 @@ from typing import Any
 from ...profiles.model import Profile
 
 SEVERITIES = ("info", "warning", "error")
-TOPICS = ("scheduler", "queue", "placement", "devices", "environment", "containers", "storage")
+TOPICS = ("scheduler", "queue", "placement", "devices", "environment", "containers", "storage",
+          "profiling")
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,9 @@ class Hit:
     message: str
     fix: str | None = None
     source: str | None = None
+    # Lower than the rule's where the profile's facts say the job copes (a rule declares the
+    # severities it may lower to, `lowers_to`).
+    severity: str | None = None
 
 
 Check = Callable[[Any], Iterable[Hit]]  # takes a context.Context
@@ -66,23 +70,34 @@ class Rule:
     summary: str  # one line: what it catches
     check: Check
     facts: Facts | None = None  # the profile facts it reads, for `lint --explain`
+    lowers_to: tuple[str, ...] = ()  # severities a hit may have instead, and when (`lowered`)
+    lowered: str = ""
 
     def run(self, ctx: Any) -> list[Finding]:
-        return [Finding(h.line, self.id, self.name, self.severity, h.message,
-                        h.fix or self.fix, h.source or self.source) for h in self.check(ctx)]
+        out = []
+        for h in self.check(ctx):
+            severity = h.severity or self.severity
+            assert severity == self.severity or severity in self.lowers_to, (self.id, severity)
+            out.append(Finding(h.line, self.id, self.name, severity, h.message,
+                               h.fix or self.fix, h.source or self.source))
+        return out
 
 
 RULES: dict[str, Rule] = {}
 
 
 def rule(rule_id: str, name: str, *, topic: str, severity: str, scope: str, source: str,
-         fix: str, summary: str, facts: Facts | None = None) -> Callable[[Check], Check]:
-    """Register a check as a rule; the decorated function stays callable as it was."""
+         fix: str, summary: str, facts: Facts | None = None,
+         lowers_to: tuple[str, ...] = (), lowered: str = "") -> Callable[[Check], Check]:
+    """Register a check as a rule; the decorated function stays callable as it was. A rule
+    whose hits may be less severe names those severities (`lowers_to`) and when (`lowered`)."""
     assert topic in TOPICS and severity in SEVERITIES and rule_id not in RULES, rule_id
+    assert all(SEVERITIES.index(s) < SEVERITIES.index(severity) for s in lowers_to), rule_id
+    assert bool(lowers_to) == bool(lowered), rule_id
 
     def register(check: Check) -> Check:
         RULES[rule_id] = Rule(rule_id, name, topic, severity, scope, source, fix, summary,
-                              check, facts)
+                              check, facts, lowers_to, lowered)
         return check
 
     return register

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ...profiles.cpus import format_cpu_list, parse_cpu_list
-from ...profiles.model import Profile
+from ...profiles.model import DocumentedBinding, Profile
 from ..scriptparse import substitute
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
@@ -173,7 +173,7 @@ def _launch_devices(ctx: Context, launch: LaunchView) -> Iterator[Hit]:
     if rpn is not None and rpn > limit:
         mode, why = hierarchy(ctx, launch)
         kind = f" under {mode} ({why})" if mode else ""
-        yield Hit(launch.line, f"{rpn} ranks per node but a {ctx.profile.name} node has "
+        yield Hit(launch.line, f"{rpn} ranks per node but one {ctx.profile.name} node has "
                   f"{ndev} devices{kind}", f"use {ndev} ranks per node or fewer, or the "
                   "site's device sharing")
     if launch.dialect == "jsrun":
@@ -322,11 +322,35 @@ def _wrapper(ctx: Context) -> Iterator[Hit]:
                           source=w.source)
 
 
+def _binding_facts(p: Profile) -> list[str]:
+    out = _device_facts(p)
+    docs = p.launch_facts.documented_bindings if p.launch_facts else []
+    out += [f"documented --cpu-bind {b.bind}{f' -d {b.depth}' if b.depth else ''} "
+            f"({b.ranks_per_node} ranks): info, instead {b.instead} ({b.source})" for b in docs]
+    return out
+
+
+def _documented(ctx: Context, launch: LaunchView,
+                devices_of: dict[int, int]) -> DocumentedBinding | None:
+    """The guide's own binding, with the guide's device order (Polaris: reverse), if the
+    launch uses exactly that."""
+    docs = ctx.profile.launch_facts.documented_bindings if ctx.profile.launch_facts else []
+    depth = as_int(launch.flag("--depth", "-d"))
+    order = ctx.profile.gpu_affinity.order
+    if order and any(d != order[r % len(order)] for r, d in devices_of.items()):
+        return None
+    return next((b for b in docs if launch.bind == b.bind and depth == b.depth and
+                 launch.ranks_per_node == b.ranks_per_node), None)
+
+
 @rule("CPU007", "rank-far-from-device", topic="placement", severity="warning",
       scope="launches that bind CPUs and name each rank's device (a per-rank mask or wrapper)",
       source="the site profile's node.gpus.devices (NUMA domain and cores of each device)",
-      facts=_device_facts, fix="give each rank the device next to its cores; `jobgen render` "
-      "pairs them", summary="a rank bound to cores on another NUMA domain than its device")
+      facts=_binding_facts, fix="give each rank the device next to its cores; `jobgen render` "
+      "pairs them", summary="a rank bound to cores on another NUMA domain than its device",
+      lowers_to=("info",), lowered="for a binding the site's guide gives on purpose "
+      "(launch_facts.documented_bindings: Polaris --cpu-bind depth -d 16), with the list "
+      "that keeps each rank next to its device")
 def _far_from_device(ctx: Context) -> Iterator[Hit]:
     gpus = ctx.profile.node.gpus
     if gpus is None or ctx.node.family and not ctx.node.devices:
@@ -341,10 +365,18 @@ def _far_from_device(ctx: Context) -> Iterator[Hit]:
                 launch.ranks_per_node or 0) > ctx.node.devices * limit:
             continue  # ranks share devices they should not (GPU001/GPU004): that fix first
         far = _far(ctx, cpus_of or [], devices_of)
-        if far:
-            ranks = ", ".join(str(r) for r, _ in far)
-            yield Hit(launch.line, f"local rank(s) {ranks}: the device is on a different NUMA "
-                      f"domain from the rank's cores ({'; '.join(t for _, t in far)})")
+        if not far:
+            continue
+        ranks = ", ".join(str(r) for r, _ in far)
+        where = f"local rank(s) {ranks}: the device is on a different NUMA domain from the " \
+            f"rank's cores ({'; '.join(t for _, t in far)})"
+        doc = _documented(ctx, launch, devices_of)
+        if doc is None:
+            yield Hit(launch.line, where)
+        else:
+            yield Hit(launch.line, f"{where}; the guide gives this binding on purpose: "
+                      f"{doc.why}", f"to keep each rank next to its device with as many "
+                      f"threads, --cpu-bind {doc.instead}", doc.source, "info")
 
 
 def _far(ctx: Context, cpus_of: list[list[int]], devices_of: dict[int, int]

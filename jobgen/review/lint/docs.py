@@ -3,7 +3,7 @@ checks that the page matches)."""
 
 from __future__ import annotations
 
-from .core import RULES, TOPICS
+from .core import RULES, TOPICS, Rule
 
 _INTRO = """# jobgen lint
 
@@ -25,7 +25,13 @@ jobgen lint --explain CPU005 --site aurora  # a rule's scope, source, fix and th
 - **error**: the job will fail or misbehave (refused at submission, a failed launch, a
   setting that does nothing, ranks on the wrong cores or devices). Each names its source.
 - **warning**: a recommendation the site's documentation makes is missing.
-- **info**: something to know, such as placeholders left to fill in.
+- **info**: something to know, such as placeholders left to fill in, or what lint can see but
+  not judge (data copied into a capped in-memory /tmp, whose size it cannot see).
+
+A rule's hit is less severe than the rule where the profile says so: a misspelt variable whose
+library falls back to a working default (MIOpen's user database) is a warning, and a binding a
+site's guide gives on purpose (Polaris `--cpu-bind depth -d 16`) is noted at info with the list
+that keeps each rank next to its GPU. The severity column shows both.
 
 `jobgen lint` exits 1 when it finds an error (with `--strict`, an error or a warning), 0
 otherwise, and 2 on bad input: a file that is not a job script (`train.py`), an unknown site,
@@ -67,6 +73,12 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _severity(r: Rule) -> str:
+    if not r.lowers_to:
+        return r.severity
+    return f"{r.severity} ({' or '.join(r.lowers_to)} {_cell(r.lowered)})"
+
+
 def markdown() -> str:
     out = [_INTRO]
     for topic in TOPICS:
@@ -74,7 +86,7 @@ def markdown() -> str:
         out.append(f"### {topic.capitalize()}\n")
         out.append("| rule | severity | catches | applies to | source | fix |")
         out.append("|---|---|---|---|---|---|")
-        out += [f"| {r.id} `{r.name}` | {r.severity} | {_cell(r.summary)} | {_cell(r.scope)} | "
-                f"{_cell(r.source)} | {_cell(r.fix)} |" for r in rules]
+        out += [f"| {r.id} `{r.name}` | {_severity(r)} | {_cell(r.summary)} | "
+                f"{_cell(r.scope)} | {_cell(r.source)} | {_cell(r.fix)} |" for r in rules]
         out.append("")
     return "\n".join(out)

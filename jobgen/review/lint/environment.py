@@ -66,24 +66,39 @@ def misspelling(name: str, known: set[str]) -> str | None:
     return close[0] if close else None
 
 
+def _unread_facts(p: Profile) -> list[str]:
+    out = _env_facts(p)
+    if p.env_facts:
+        out += [f"{u.name} unread: {u.severity}, {u.effect} ({u.source})"
+                for u in p.env_facts.unread]
+    return out
+
+
 @rule("ENV001", "misspelt-variable", topic="environment", severity="error",
       scope="variables the script sets", source=_ENV, fix="rename it",
       summary="a variable one or two letters (or a _PATH/_DIR ending) away from a documented "
-      "one: the library never reads it", facts=_env_facts)
+      "one: the library never reads it", facts=_unread_facts, lowers_to=("warning",),
+      lowered="where the profile's env_facts.unread say the library falls back to a working "
+      "default without it (MIOpen's user database)")
 def _misspelt(ctx: Context) -> Iterator[Hit]:
     known = _known_names(ctx.profile)
     by_name = {v.name: v for v in _profile_env(ctx.profile)}
+    unread = {u.name: u for u in ctx.profile.env_facts.unread} if ctx.profile.env_facts else {}
     seen = set()
     for s in ctx.script.settings:
         right = misspelling(s.name, known)
         if right is None or (s.name, s.line) in seen:
             continue
         seen.add((s.name, s.line))
-        var = by_name.get(right)
-        why = f" ({var.why})" if var else ""
-        yield Hit(s.line, f"{s.name} is not a variable {ctx.profile.name} documents; the "
-                  f"library reads {right}{why}", f"rename it to {right}",
-                  var.source if var else None)
+        var, effect = by_name.get(right), unread.get(right)
+        what = f" ({var.why})" if var else ""
+        if effect is not None:
+            yield Hit(s.line, f"{s.name} is never read: the library reads {right}{what}; "
+                      f"without it, {effect.effect}", f"rename it to {right}",
+                      effect.source, effect.severity)
+        else:
+            yield Hit(s.line, f"{s.name} is never read: the library reads {right}{what}",
+                      f"rename it to {right}", var.source if var else None)
 
 
 def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
@@ -172,6 +187,15 @@ def _node_local_paths(profile: Profile) -> dict[str, str]:
     return out
 
 
+def _leading_path(value: str, variables: dict[str, str]) -> str:
+    """`$MIOPEN_DIR/cache` with MIOPEN_DIR=/scratch/${ACCOUNT}/miopen: the path it starts with
+    (what follows may stay unexpanded); the value itself when it starts otherwise."""
+    m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?(/.*)?", value)
+    if m and m.group(1) != "HOME" and variables.get(m.group(1), "").startswith("/"):
+        return variables[m.group(1)] + (m.group(2) or "")
+    return value
+
+
 @rule("ENV003", "node-local-path", topic="storage", severity="warning",
       scope="variables the profile keeps on node-local storage", source=_ENV,
       fix="keep it on node-local storage", facts=_env_facts,
@@ -184,9 +208,11 @@ def _node_local(ctx: Context) -> Iterator[Hit]:
         if s is None or not s.value:
             continue
         root = "/" + path.split("/")[1]
-        if s.value.startswith(("$HOME", "${HOME}", "~")) or \
-                (s.value.startswith("/") and not s.value.startswith(root)):
-            yield Hit(s.line, f"{name}={s.value} leaves node-local {root}: "
+        value = _leading_path(s.value, ctx.script.variables)
+        if value.startswith(("$HOME", "${HOME}", "~")) or \
+                (value.startswith("/") and not value.startswith(root)):
+            shown = s.value if value == s.value else f"{s.value} ({value})"
+            yield Hit(s.line, f"{name}={shown} leaves node-local {root}: "
                       f"{by_name[name].why}", f"keep it under {root}, e.g. {path}",
                       by_name[name].source)
 
@@ -262,16 +288,18 @@ def _tensorflow(ctx: Context) -> bool:
 def _framework_module(ctx: Context) -> Iterator[Hit]:
     if not _tensorflow(ctx):
         return
-    own = [m.name for m in ctx.profile.modules if m.framework == "tensorflow" and
-           m.action == "load" and m.name]
-    for m in ctx.profile.modules:
-        if m.action != "load" or not m.name or m.framework in (None, "tensorflow"):
+    stacks = [m for m in ctx.profile.modules if m.action == "load" and m.name and m.framework]
+    own = [m.name for m in stacks if m.framework == "tensorflow"]
+    for line, module in ctx.modules_loaded():
+        # the profile's most specific module: open-ce/1.10.0-py311-ibm before open-ce
+        named = [m for m in stacks if m.name and (module == m.name or
+                                                  module.startswith(m.name + "/"))]
+        m = max(named, key=lambda x: len(x.name or ""), default=None)
+        if m is None or m.framework == "tensorflow":
             continue
-        for line, text in ctx.script.modules:
-            if re.fullmatch(rf"module load {re.escape(m.name)}(?:/\S+)?", text):
-                yield Hit(line, f"`{text}` is {ctx.profile.name}'s {m.framework} stack, but "
-                          f"this script runs tensorflow: {m.why}",
-                          f"load {', '.join(own) or 'the tensorflow module'} instead", m.source)
+        yield Hit(line, f"`module load {module}` is {ctx.profile.name}'s {m.framework} stack, "
+                  f"but this script runs tensorflow: {m.why}",
+                  f"load {', '.join(own) or 'the tensorflow module'} instead", m.source)
 
 
 _VENDOR_VARS = {
@@ -327,3 +355,88 @@ def _rocm_elsewhere(ctx: Context) -> Iterator[Hit]:
       summary="oneAPI settings on another vendor's GPUs")
 def _intel_elsewhere(ctx: Context) -> Iterator[Hit]:
     return _vendor_hits(ctx, "intel")
+
+
+def _interface_facts(p: Profile) -> list[str]:
+    si = p.env_facts.socket_interfaces if p.env_facts else None
+    return [f"{', '.join(si.variables)} select among {', '.join(si.names)} ({si.source})"] \
+        if si else ["no interface facts"]
+
+
+def interfaces_selected(value: str, names: list[str]) -> list[str]:
+    """The interfaces a NCCL_SOCKET_IFNAME-style value selects: prefixes separated by ',',
+    `=name` for an exact name, a leading `^` to exclude (NCCL's env.html)."""
+    text = value.strip().strip("\"'")
+    exclude = text.startswith("^")
+    items = [x for x in text.lstrip("^").split(",") if x]
+
+    def hit(name: str) -> bool:
+        return any(name == x[1:] if x.startswith("=") else name.startswith(x) for x in items)
+
+    return [n for n in names if hit(n) != exclude]
+
+
+@rule("ENV005", "interface-not-on-node", topic="environment", severity="error",
+      scope="scripts that set a variable naming the node's network interfaces "
+      "(NCCL_SOCKET_IFNAME) on sites whose profile lists them",
+      source="the site profile's env_facts.socket_interfaces", facts=_interface_facts,
+      fix="name the high-speed interfaces, e.g. NCCL_SOCKET_IFNAME=hsn0,hsn1,hsn2,hsn3",
+      summary="an interface selection that matches none of the node's high-speed interfaces")
+def _interfaces(ctx: Context) -> Iterator[Hit]:
+    si = ctx.profile.env_facts.socket_interfaces if ctx.profile.env_facts else None
+    if si is None:
+        return
+    for s in ctx.script.settings:
+        if s.name not in si.variables or not s.value or "$" in s.value:
+            continue
+        if not interfaces_selected(s.value, si.names):
+            yield Hit(s.line, f"{s.name}={s.value} selects none of {ctx.profile.name}'s "
+                      f"high-speed interfaces ({', '.join(si.names)}): {si.why}",
+                      f"export {s.name}={','.join(si.names)}", si.source)
+
+
+def _module_need_facts(p: Profile) -> list[str]:
+    needs = p.env_facts.module_needs if p.env_facts else []
+    return [f"{n.variable}={n.value} needs module {n.module} ({n.source})" for n in needs] \
+        or ["none"]
+
+
+def _unloaded(ctx: Context, module: str, before: int) -> int | None:
+    """The line of the last `module unload M` (or purge, or swap away from M) before a line,
+    when no later `module load M` brings it back."""
+    gone = None
+    for line, text in ctx.script.modules:
+        if line >= before:
+            break
+        words = text.split()[1:]
+        verb, names = (words[0], words[1:]) if words else ("", [])
+        named = any(n == module or n.startswith(module + "/") for n in names)
+        if verb in ("unload", "rm", "del") and named or verb == "purge" or \
+                verb in ("swap", "switch") and names[:1] and named and \
+                (names[0] == module or names[0].startswith(module + "/")):
+            gone = line
+        elif verb in ("load", "add") and named:
+            gone = None
+    return gone
+
+
+@rule("ENV006", "setting-without-its-module", topic="environment", severity="error",
+      scope="scripts that set a variable which works only with a module the site loads by "
+      "default, after unloading or purging that module",
+      source="the site profile's env_facts.module_needs", facts=_module_need_facts,
+      fix="keep the module loaded (or load it again before the launch), or drop the setting",
+      summary="a setting whose library the script has unloaded (GPU-aware MPICH without its "
+      "GTL module)")
+def _module_needs(ctx: Context) -> Iterator[Hit]:
+    needs = ctx.profile.env_facts.module_needs if ctx.profile.env_facts else []
+    for need in needs:
+        for launch in ctx.launches:
+            if launch.env.get(need.variable, "").strip("\"'") != need.value:
+                continue
+            gone = _unloaded(ctx, need.module, launch.line)
+            if gone is not None:
+                yield Hit(launch.line, f"{need.variable}={need.value} but module {need.module} "
+                          f"is unloaded (line {gone}): the program fails at run time "
+                          f"(\"{need.error}\"); {need.why}", f"remove the unload, or "
+                          f"`module load {need.module}` before the launch", need.source)
+                break

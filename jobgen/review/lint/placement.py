@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...errors import nodes_word
 from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
 from ...profiles.model import Profile
 from ..scriptparse import launcher_name
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
+from .scope import AI_LAUNCHERS, AI_NAMES
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
 
@@ -43,7 +45,7 @@ def _outside(ctx: Context) -> Iterator[Hit]:
             bad = [c for c in cpus if c >= ctx.node.logical]
             if bad:
                 yield Hit(launch.line, f"local rank {rank} is bound to CPU "
-                          f"{format_cpu_list(bad)}, but a {ctx.profile.name} node has CPUs "
+                          f"{format_cpu_list(bad)}, but one {ctx.profile.name} node has CPUs "
                           f"0-{ctx.node.logical - 1}")
 
 
@@ -266,7 +268,7 @@ def _idle(ctx: Context) -> Iterator[Hit]:
         if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
             used = total // rpn
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
-                      f"{nodes} nodes: {nodes - used} node(s) stay idle")
+                      f"{nodes_word(nodes)}: {nodes - used} node(s) stay idle")
 
 
 _COMMANDS = {"pals": {"mpiexec", "mpirun", "aprun"}, "srun": {"srun"}, "jsrun": {"jsrun"},
@@ -349,3 +351,97 @@ def _foreign_flag(ctx: Context, launch: LaunchView, d: str, key: str, value: str
         if d == "pals" and re.match(r"^(?:mask_cpu|map_cpu)", style):
             yield Hit(launch.line, f"--cpu-bind={value} is Slurm srun syntax; Cray PALS takes "
                       "list:, depth, core, numa", "write --cpu-bind=list:CPUS:CPUS:...")
+
+
+def _launch_facts(p: Profile) -> list[str]:
+    f = p.launch_facts
+    if f is None:
+        return ["none"]
+    out = [f"batch script runs on a {f.batch_host.kind}: {f.batch_host.why} "
+           f"({f.batch_host.source})"] if f.batch_host else []
+    if f.default_bind:
+        d = f.default_bind
+        out.append(f"default {d.flag} {d.value}: {d.why} ({d.source})")
+    out += [f"{c.flag}: {' and '.join(c.values)} conflict: {c.why} ({c.source})"
+            for c in f.conflicts]
+    out += [f"documented --cpu-bind {b.bind}{f' -d {b.depth}' if b.depth else ''} with "
+            f"{b.ranks_per_node} ranks: {b.why} ({b.source})" for b in f.documented_bindings]
+    return out
+
+
+@rule("LAUNCH003", "conflicting-launcher-args", topic="placement", severity="error",
+      scope="launches with an option whose values the site documents as incompatible",
+      source="the site profile's launch_facts.conflicts", facts=_launch_facts,
+      fix="keep one of them", summary="launcher option values that cannot go together "
+      "(Summit: --smpiargs \"-gpu -disable_gpu_hooks\")")
+def _conflicts(ctx: Context) -> Iterator[Hit]:
+    facts = ctx.profile.launch_facts
+    if facts is None:
+        return
+    for launch in ctx.launches:
+        for c in facts.conflicts:
+            words = " ".join(v for k, v in launch.flags if k == c.flag).split()
+            if all(v in words for v in c.values):
+                yield Hit(launch.line, f"{c.flag} combines {' and '.join(c.values)}: {c.why}",
+                          f"drop {c.values[-1]} if the program needs {c.values[0]}, or the "
+                          "other way round", c.source)
+
+
+_PYTHON = re.compile(r"python[0-9.]*")
+
+
+def _runs_ai(words: list[str]) -> bool:
+    """A command that starts an AI framework program (python train.py, torchrun, ...)."""
+    k = 0
+    while k < len(words) and (words[k] in ("time", "exec", "env", "command", "stdbuf") or
+                              re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[k])):
+        k += 1
+    if k >= len(words):
+        return False
+    first = words[k].rsplit("/", 1)[-1]
+    if first in AI_LAUNCHERS:
+        return True
+    rest = [w for w in words[k + 1:] if not w.startswith("-")]
+    return bool(_PYTHON.fullmatch(first) and "-c" not in words[k + 1:k + 3] and rest and
+                (AI_NAMES.search(rest[0]) or rest[0] in ("torch.distributed.run",)))
+
+
+@rule("LAUNCH004", "program-on-launch-node", topic="placement", severity="error",
+      scope="whole batch scripts on sites whose batch shell runs on a shared launch node "
+      "(Summit), for AI framework programs started without the launcher",
+      source="the site profile's launch_facts.batch_host", facts=_launch_facts,
+      fix="start it with the site's launcher (jsrun)",
+      summary="a training program run by the batch shell itself, on the launch node")
+def _on_launch_node(ctx: Context) -> Iterator[Hit]:
+    host = ctx.profile.launch_facts.batch_host if ctx.profile.launch_facts else None
+    if host is None or not ctx.whole:
+        return
+    for line, words in ctx.script.commands:
+        if _runs_ai(words):
+            yield Hit(line, f"`{' '.join(words[:3])}` runs in the batch shell, on the shared "
+                      f"launch node and not on the job's compute nodes: {host.why}",
+                      f"launch it with {ctx.profile.launcher.command}", host.source)
+
+
+@rule("CPU010", "default-binding", topic="placement", severity="warning",
+      scope="launches that give each task several cores but no binding, where the launcher's "
+      "default binds each task to fewer (jsrun: packed:1)",
+      source="the site profile's launch_facts.default_bind", facts=_launch_facts,
+      fix="bind each task to its share of cores, e.g. jsrun -bpacked:7 for -a6 -c42",
+      summary="tasks left on the launcher's default binding, one core each, with idle cores "
+      "beside them")
+def _default_bind(ctx: Context) -> Iterator[Hit]:
+    d = ctx.profile.launch_facts.default_bind if ctx.profile.launch_facts else None
+    if d is None:
+        return
+    for launch in ctx.launches:
+        if launch.dialect != ctx.profile.launcher.dialect or launch.bind is not None:
+            continue
+        tasks = as_int(launch.flag("-a", "--tasks_per_rs"))
+        cores = as_int(launch.flag("-c", "--cpu_per_rs"))
+        if tasks and cores and cores // tasks > d.cores_per_task:
+            share = cores // tasks
+            yield Hit(launch.line, f"no {d.flag}: the default {d.value} binds each of the "
+                      f"{tasks} tasks to {d.cores_per_task} core(s), leaving "
+                      f"{cores - tasks * d.cores_per_task} of the resource set's {cores} idle: "
+                      f"{d.why}", f"add {d.flag} packed:{share}", d.source)

@@ -28,6 +28,8 @@ def _queue_facts(p: Profile) -> list[str]:
     for f in p.partition_families:
         out.append(f"{f.name}: {', '.join(f'{k} ({v})' for k, v in f.partitions.items())} "
                    f"({f.source})")
+        out += [f"{f.name} {q.name}: {q.min_nodes}-{q.max_nodes or '?'} nodes, up to "
+                f"{q.max_walltime or '?'} ({q.source})" for q in f.queues]
     return out
 
 
@@ -122,8 +124,8 @@ def _unknown_queue(ctx: Context) -> Iterator[Hit]:
     close = sorted(n for n in names if _distance(item.value, n) <= 2)
     elsewhere = _other_sites_queues(ctx.profile).get(item.value)
     if close:
-        yield Hit(item.line, f"queue {item.value!r} is not a {ctx.profile.name} queue; did you "
-                  f"mean {close[0]}?", f"use {close[0]}")
+        yield Hit(item.line, f"queue {item.value!r} is not one of the {ctx.profile.name} "
+                  f"queues; did you mean {close[0]}?", f"use {close[0]}")
     elif elsewhere:
         yield Hit(item.line, f"queue {item.value!r} is a {elsewhere} queue, not one of "
                   f"{ctx.profile.name}'s", f"use one of {', '.join(names)}")
@@ -140,7 +142,10 @@ def _queue_nodes(ctx: Context) -> Iterator[Hit]:
         return
     top = queue.max_nodes
     if nodes < queue.min_nodes or (top is not None and nodes > top):
-        other = [q.name for q in ctx.profile.scheduler.queues if q.purpose == "production" and
+        family = ctx.partition.family
+        pool = family.queues if family and queue in family.queues else \
+            ctx.profile.scheduler.queues
+        other = [q.name for q in pool if q.purpose == "production" and
                  q.min_nodes <= nodes and (q.max_nodes is None or nodes <= q.max_nodes)]
         fix = f"use queue {other[0]}" if other else "change the node count"
         yield Hit(item.line, f"queue {queue.name} takes {queue.min_nodes}-{top or '?'} nodes, "
@@ -244,3 +249,68 @@ def _queue_minimum(ctx: Context) -> Iterator[Hit]:
             yield Hit(item.line, f"walltime {hms(seconds)} is under queue {queue.name}'s "
                       f"minimum of {hms(floor)}", f"ask for {hms(floor)} or more",
                       queue.source)
+
+
+_GPU_REQUEST = ("--gpus-per-node", "--gpus", "-G", "--gpus-per-task", "--gpus-per-socket")
+
+
+def _gpu_requests(ctx: Context) -> list[Item]:
+    """Directives (and srun flags) that ask the scheduler for GPUs."""
+    out = [i for i in ctx.find(*_GPU_REQUEST, "--gres") if i.key != "--gres" or
+           re.match(r"^gpu\b", i.value)]
+    for launch in ctx.launches:
+        for key, value in launch.flags:
+            if key in _GPU_REQUEST or key == "--gres" and value.startswith("gpu"):
+                out.append(Item(launch.line, key, value))
+    return out
+
+
+def _family_facts(p: Profile) -> list[str]:
+    return [f"{f.name}: {', '.join(f.partitions)}: "
+            f"{(f.node.devices if f.node else p.devices_per_node)} devices per node"
+            f"{f', {f.node.gres_gpus} GPUs for other uses' if f.node and f.node.gres_gpus else ''}"
+            f" ({f.source})" for f in p.partition_families]
+
+
+@rule("QUEUE004", "gpus-on-cpu-partition", topic="queue", severity="error",
+      scope="Slurm scripts that ask for GPUs on a partition whose nodes have none (LUMI-C, "
+      "LUMI-D largemem)", source="the site profile's partition_families (node devices)",
+      facts=_family_facts, fix="use the site's GPU partition (LUMI: standard-g, small-g, "
+      "dev-g), or drop the GPU request",
+      summary="GPUs requested on a CPU-only partition: no node can run the job")
+def _gpus_on_cpu(ctx: Context) -> Iterator[Hit]:
+    family, item = ctx.partition.family, ctx.partition.item
+    if family is None or item is None or family.node is None or family.node.devices or \
+            family.node.gres_gpus:
+        return
+    asked = _gpu_requests(ctx)
+    if asked:
+        gpu_parts = {p for f in ctx.profile.partition_families if f.node is None
+                     for p in f.partitions}
+        names = [q.name for q in ctx.profile.scheduler.queues if q.name in gpu_parts]
+        value = f"={asked[0].value}" if asked[0].value else ""
+        yield Hit(asked[0].line, f"{asked[0].key}{value} on {item.value}, a {family.name} "
+                  "partition whose nodes have no GPUs: the scheduler has no node that can run "
+                  f"the job", f"use {', '.join(names) or 'a GPU partition'}, or drop the GPU "
+                  "request", family.source)
+
+
+@rule("QUEUE005", "no-gpus-on-shared-partition", topic="queue", severity="error",
+      scope="whole Slurm batch scripts that run an AI framework on a GPU partition allocated "
+      "by resources (LUMI small-g, dev-g) without --exclusive; a whole-node partition "
+      "(standard-g) gives its nodes' GPUs without asking",
+      source="the site profile's partition_families (allocation) and "
+      "scheduler.gpus_per_node_directive", facts=_family_facts,
+      fix="ask for the GPUs: #SBATCH --gpus-per-node=N (or --gpus-per-task)",
+      summary="a GPU program on a shared GPU partition that asks for no GPUs: it gets none")
+def _no_gpus(ctx: Context) -> Iterator[Hit]:
+    family, item = ctx.partition.family, ctx.partition.item
+    if family is None or item is None or not ctx.whole or ctx.partition.allocation != \
+            "shared" or not ctx.node.devices or not ctx.profile.scheduler.gpus_per_node_directive:
+        return
+    launch = next((la for la in ctx.launches if la.ai), None)
+    if launch is None or _gpu_requests(ctx):
+        return
+    yield Hit(item.line, f"{item.value} allocates by resources and the script asks for no GPUs, "
+              f"so the program on line {launch.line} sees none: {family.why}",
+              "add `#SBATCH --gpus-per-node=N` (N GPUs per node)", family.source)

@@ -184,3 +184,22 @@ def _placeholders(ctx: Context) -> Iterator[Hit]:
         seen = list(dict.fromkeys(f"{text} (line {line})" for line, text in ctx.placeholders))
         shown = ", ".join(seen[:6]) + (f" and {len(seen) - 6} more" if len(seen) > 6 else "")
         yield Hit(ctx.placeholders[0][0], f"fill in the placeholders: {shown}")
+
+
+def _required_facts(p: Profile) -> list[str]:
+    req = p.scheduler_facts.required if p.scheduler_facts else []
+    return [f"{r.key} required: {r.why} ({r.source})" for r in req] or ["none"]
+
+
+@rule("SCHED007", "required-directive", topic="scheduler", severity="error", scope=WHOLE,
+      source="the site profile's scheduler_facts.required", facts=_required_facts,
+      fix="add the directive", summary="a directive the site's scheduler requires is missing "
+      "(Summit: -nnodes)")
+def _required(ctx: Context) -> Iterator[Hit]:
+    facts = ctx.profile.scheduler_facts
+    if facts is None or not ctx.whole:
+        return
+    for r in facts.required:
+        if not ctx.find(r.key, *r.written_as):  # a misspelt one is LSF001's
+            yield Hit(ctx.first_line, f"no {r.key}: {r.why}", f"add `{ctx.prefix} {r.example}`",
+                      r.source)

@@ -77,3 +77,88 @@ def _burst_buffer(ctx: Context) -> Iterator[Hit]:
                       f"the job asks for it with -alloc_flags {local.alloc_flag}: {local.why}",
                       f"add {local.alloc_flag} to the job's -alloc_flags", local.source)
             return
+
+
+def _need_facts(p: Profile) -> list[str]:
+    needs = p.storage_facts.filesystem_needs if p.storage_facts else []
+    return [f"{n.service}: -l filesystems with one of {', '.join(n.filesystems)} when a command "
+            f"shows {', '.join(n.signs)} ({n.source})" for n in needs] or ["none"]
+
+
+def _sign_line(ctx: Context, signs: list[str]) -> tuple[int, str] | None:
+    """The first command line (not a comment) that names one of the signs as a whole word."""
+    patterns = [re.compile(rf"(?<![\w-]){re.escape(s)}(?![\w-])") for s in signs]
+    for number, text in enumerate(ctx.script.lines, 1):
+        if text.lstrip().startswith("#"):
+            continue
+        for sign, pattern in zip(signs, patterns, strict=True):
+            if pattern.search(text):
+                return number, sign
+    return None
+
+
+@rule("STORE002", "service-filesystem-missing", topic="storage", severity="error",
+      scope="whole PBS batch scripts that use a storage service the site reaches only "
+      "through a -l filesystems name (Aurora's DAOS)", source="the site profile's "
+      "storage_facts.filesystem_needs", facts=_need_facts,
+      fix="add the service's filesystem to -l filesystems",
+      summary="a storage service used without the filesystem request that makes it reachable")
+def _service_filesystem(ctx: Context) -> Iterator[Hit]:
+    facts, fs = ctx.profile.storage_facts, ctx.profile.scheduler.filesystems
+    if facts is None or fs is None or ctx.dialect != "pbs" or not ctx.whole:
+        return
+    asked = [i for i in ctx.find("-l filesystems")]
+    if any(not ctx.value_ok(i) for i in asked):
+        return  # a placeholder or a run-time value: TEXT002's
+    named = {x for i in asked for x in re.split(r"[:,]", i.value)}
+    for need in facts.filesystem_needs:
+        if not set(need.filesystems) & set(fs.valid) or named & set(need.filesystems):
+            continue
+        found = _sign_line(ctx, need.signs)
+        if found is None:
+            continue
+        line, sign = found
+        current = asked[-1].value if asked else ":".join(fs.default)
+        yield Hit(line, f"`{sign}` uses {need.service}, but the job's filesystems "
+                  f"({current}) do not include {' or '.join(need.filesystems)}: {need.why}",
+                  f"write `#PBS -l filesystems={current}:{need.filesystems[0]}`", need.source)
+
+
+def _ramfs_facts(p: Profile) -> list[str]:
+    return [f"{', '.join(c.partitions)}: /tmp capped at {c.gib} GB unless "
+            f"{' '.join(c.unless)} ({c.source})" for f in p.partition_families
+            for c in f.ramfs_caps] or ["none"]
+
+
+_TO_TMP = re.compile(r"\b(?:cp|rsync|mv|tar|unzip|squashfuse)\b[^;&|]*?\s(?:-C\s+)?['\"]?/tmp"
+                     r"(?:/|['\"]?(?:\s|$))")
+
+
+@rule("STORE003", "ramfs-copy-capped", topic="storage", severity="info",
+      scope="Slurm scripts on a partition whose in-memory /tmp is capped unless the job takes "
+      "whole nodes, that copy data into /tmp (lint cannot see how much)",
+      source="the site profile's partition_families[].ramfs_caps", facts=_ramfs_facts,
+      fix="keep what you copy to /tmp, with the job's own memory, under the cap, or take the "
+      "node with the flags that lift it",
+      summary="data copied into a capped in-memory /tmp: what fits is said, the size is not seen")
+def _ramfs(ctx: Context) -> Iterator[Hit]:
+    family, item = ctx.partition.family, ctx.partition.item
+    if family is None or item is None:
+        return
+    for cap in family.ramfs_caps:
+        if item.value not in cap.partitions or all(_asked(ctx, u) for u in cap.unless):
+            continue
+        line = next((n for n, text in enumerate(ctx.script.lines, 1)
+                     if not text.lstrip().startswith("#") and _TO_TMP.search(text)), None)
+        if line is not None:
+            yield Hit(line, f"this copies data into /tmp, which on {item.value} is memory "
+                      f"capped at {cap.gib} GB (and counted in the job's memory) unless the "
+                      f"job has {' '.join(cap.unless)}; lint cannot see the data's size: "
+                      f"{cap.why}", f"check that the data fits, or add "
+                      f"{' '.join(f'`#SBATCH {u}`' for u in cap.unless)}", cap.source)
+
+
+def _asked(ctx: Context, directive: str) -> bool:
+    """The job has this directive (`--mem=0` also as `--mem 0`)."""
+    key, _, value = directive.partition("=")
+    return any(not value or i.value == value for i in ctx.find(key))

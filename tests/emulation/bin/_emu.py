@@ -165,10 +165,12 @@ def run_tasks(tasks: list[Task], command: list[str], hosts: list[str],
         with open(step, "w") as fh:
             json.dump([p.pid for p in procs], fh)
     status = 0
-    for proc in procs:
+    for task, proc in zip(tasks, procs, strict=True):
         rc = proc.wait()
         if rc < 0:
             rc = 128 + (-rc if -rc in signal.Signals._value2member_map_ else 1)
+        log({"event": "task-exit", "node": hosts[task.node], "rank": task.rank, "rc": rc,
+             "program": os.path.basename(command[0])})
         if rc and not status:
             status = rc
     if step:
