@@ -53,7 +53,7 @@ mkdir -p "$JOBGEN_DIR/python"
 cp -R /path/to/site-packages/workloads "$JOBGEN_DIR/python/"
 export PYTHONPATH="$JOBGEN_DIR/python${PYTHONPATH:+:$PYTHONPATH}"
 # the app imports with its framework and accepts its arguments, in the job's environment (and container), before any rank starts
-jobgen_preflight 'workloads.cosmictagger cannot start under python3' python3 -m workloads.cosmictagger --check --device cuda --precision bf16 --channels-last --compile --optimizer-impl foreach --workers 1
+jobgen_preflight 'workloads.cosmictagger cannot start under python3' python3 -m workloads.cosmictagger --check --device cuda --precision fp32 --workers 1
 
 # ---- launch: none: no binding
 #   --standalone: single node; torchrun picks the rendezvous
@@ -71,7 +71,7 @@ jobgen_forward() {
 trap 'jobgen_forward TERM' TERM
 trap 'jobgen_forward INT' INT
 torchrun --standalone --nnodes=1 --nproc-per-node=1 --no-python "$JOBGEN_WRAPPER" \
-    python3 -m workloads.cosmictagger --device cuda --precision bf16 --channels-last --compile --optimizer-impl foreach --workers 1 &
+    python3 -m workloads.cosmictagger --device cuda --precision fp32 --workers 1 &
 jobgen_launch=$!
 jobgen_status=0
 while :; do

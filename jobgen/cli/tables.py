@@ -66,13 +66,16 @@ def print_table(columns: Sequence[str], rows: Sequence[dict[str, str]],
     from rich.text import Text
 
     stream = stream or sys.stdout
-    console = Console(file=stream, highlight=False,
-                      width=None if stream.isatty() else 300)  # pipes and files: whole rows
-    width = console.width if stream.isatty() else None
+    tty = stream.isatty()
+    width = Console(file=stream).width if tty else None
     shown, left = fitting(columns, rows, width)
     shown = [c for c in (order or columns) if c in shown]
+    sizes = widths(shown, rows, width)
+    # pipes and files: whole rows, however wide (Rich would squeeze them into its width)
+    console = Console(file=stream, highlight=False,
+                      width=None if tty else sum(sizes.values()) + BORDER * len(sizes) + 1)
     table = Table()
-    for name, w in widths(shown, rows, width).items():
+    for name, w in sizes.items():
         table.add_column(name, no_wrap=name in whole, width=w, overflow="fold")
     for row in rows:
         table.add_row(*(Text(comment(row.get(c, "")),

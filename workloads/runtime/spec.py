@@ -6,16 +6,24 @@ The contract every bundled app follows (issue 22: the apps are the study's apps)
   default, layer for layer; ``"tiny"`` is for tests and CI; any other key is a named preset
   the study or a tutorial ran (``--config NAME``), e.g. CosmicTagger ``a21`` and ``polaris``.
   A config dict may carry ``"batch_size"`` (the original's per-rank batch for that preset),
-  which then wins over ``default_batch_size``.
+  which then wins over ``default_batch_size``, and ``"recipe"``, a dict of Recipe fields that
+  override the app's recipe for that configuration (e.g. a short warm-up for ``tiny``); both
+  are the runtime's keys (``contract.model_config`` drops them where configs are compared).
+  The manifest's ``sizes:`` lists the same names, in the same order, with a line each.
 * ``recipe`` is the original's training recipe (optimizer, schedule, clipping); ``None`` keeps
   the runtime's AdamW at a constant ``lr``.
 * ``source`` names the public original (repository, commit, path) that ``--describe`` prints
   and the fidelity tests cite.
 * ``unit``/``units_per_sample`` give the original's throughput unit besides samples/s
   (tokens/s for GPT: ``units_per_sample(cfg) = block size``; events/s for CosmicTagger).
-* ``open_dataset(path, cfg)`` reads the original's data format; ``write_dataset(path, cfg,
-  samples, seed)`` writes small files in that format with the original's statistics
-  (``make-data``), so tests run the real reading code.
+* ``open_dataset(path, cfg)`` reads the original's data format (a torch Dataset of (input,
+  target) pairs; None: the generic .npy shards); a dataset with ``set_epoch(epoch)`` hears of
+  each epoch before its workers start (draw augmentations from ``mix_seed(seed, epoch,
+  index)`` and a resumed run reads the same). ``write_dataset(path, cfg, samples, seed)``
+  writes small files in that format with the original's statistics into the existing
+  directory ``path`` (``make-data``), so tests run the real reading code.
+
+``Recipe`` and ``Source`` live in ``contract.py`` (no torch import), re-exported here.
 """
 
 from __future__ import annotations
