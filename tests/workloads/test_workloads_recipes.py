@@ -293,3 +293,22 @@ def test_tensorflow_honours_the_recipe_schedule() -> None:
     schedule = _rate(load(), recipe, 1e-3, 20)
     for step in (0, 3, 5, 6, 12, 19):
         assert float(schedule(step)) == pytest.approx(lr_at(recipe, 1e-3, step, 20), rel=1e-5)
+
+
+def test_run_flops_share_a_cost_that_does_not_grow_with_the_batch():
+    """qcnn's quadrature filters cost the same per step at any batch: the result line's FLOPs
+    per sample (and so its MFU) are those of the run's batch, not of the batch of 2 that
+    --describe counts; a model whose work is all per sample gets the same figure at any batch."""
+    pytest.importorskip("torch")
+    from workloads.anisosgs.model import APP as ANISO
+    from workloads.qcnn.model import APP as QCNN
+    from workloads.runtime.flops import train_flops, train_flops_at
+
+    cfg = dict(QCNN.sizes["tiny"])
+    at2 = train_flops(QCNN, cfg)[1]
+    assert train_flops_at(QCNN, cfg, 2) == at2
+    at1, at4 = train_flops_at(QCNN, cfg, 1), train_flops_at(QCNN, cfg, 4)
+    assert at1 > at2 > at4  # the fixed part is shared by more samples
+    assert abs((at1 - at2) - 2 * (at2 - at4)) <= 2  # fixed / B: 1 - 1/2 = 2 x (1/2 - 1/4)
+    cfg = dict(ANISO.sizes["tiny"])
+    assert {train_flops_at(ANISO, cfg, b) for b in (1, 2, 32)} == {train_flops(ANISO, cfg)[1]}

@@ -29,10 +29,11 @@ def count_params(model: nn.Module) -> int:
     return sum(p.numel() for p in model.parameters())
 
 
-def _sample_batch(spec: Any, cfg: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
+def _sample_batch(spec: Any, cfg: dict[str, Any], n: int = COUNT_BATCH
+                  ) -> tuple[torch.Tensor, torch.Tensor]:
     task = spec.make_task(cfg, torch.device("cpu"))
     gen = torch.Generator().manual_seed(0)
-    return task(gen, COUNT_BATCH)
+    return task(gen, n)
 
 
 def _count(model: nn.Module, loss_fn: Any, x: torch.Tensor, y: torch.Tensor) -> int:
@@ -71,3 +72,25 @@ def train_flops(spec: Any, cfg: dict[str, Any], model: nn.Module | None = None,
         flops = _count(real, spec.loss_fn, x, y)
         real.zero_grad(set_to_none=True)
         return count_params(real), flops // COUNT_BATCH, "cpu"
+
+
+RUN_METHOD = ("forward + loss.backward() under torch.utils.flop_counter.FlopCounterMode on the "
+              "meta device at batches of 1 and 2: a fixed cost per step (a model whose work "
+              "does not grow with the batch, such as qcnn's quadrature filters) plus a cost "
+              "per sample, evaluated at the run's batch (2 FLOPs per multiply-add)")
+
+
+def train_flops_at(spec: Any, cfg: dict[str, Any], batch: int) -> int:
+    """Training FLOPs per sample at the run's per-rank ``batch``: counted on the meta device
+    at batches of 1 and 2, per step = fixed + per_sample x batch, so a cost that does not
+    grow with the batch is shared among the batch's samples, not counted per sample."""
+    counts = []
+    for n in (1, 2):
+        x, y = _sample_batch(spec, cfg, n)
+        with torch.device("meta"):
+            model = spec.build_model(cfg)
+        model.train()
+        counts.append(_count(model, spec.loss_fn, x.to("meta"), y.to("meta")))
+    per_sample = counts[1] - counts[0]
+    fixed = max(counts[0] - per_sample, 0)
+    return round(fixed / max(batch, 1) + per_sample)

@@ -200,16 +200,16 @@ def _checkpoints(args: argparse.Namespace, rank: int, log: Logger
     return None, None
 
 
-def _flops(spec: AppSpec, cfg: dict[str, Any]) -> tuple[int | None, str]:
-    """Training FLOPs per sample for the result line (on the meta device only: a model that
-    needs real values is counted by --describe, not at the end of every run)."""
-    from .flops import METHOD, train_flops
+def _flops(spec: AppSpec, cfg: dict[str, Any], batch: int) -> tuple[int | None, str]:
+    """Training FLOPs per sample at the run's batch, for the result line and its MFU (on the
+    meta device only: a model that needs real values is counted by --describe, not at the end
+    of every run)."""
+    from .flops import RUN_METHOD, train_flops_at
 
     try:
-        _, flops, _ = train_flops(spec, cfg, allow_cpu=False)
+        return train_flops_at(spec, cfg, batch), RUN_METHOD
     except Exception as exc:  # noqa: BLE001 - a count that fails must not fail a finished run
         return None, f"not counted at run time ({type(exc).__name__}); see --describe"
-    return flops, METHOD
 
 
 def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceInfo,
@@ -478,7 +478,7 @@ def _result(spec: AppSpec, args: argparse.Namespace, out: Any, dev: DeviceInfo,
             trials: dict[str, Any] | None) -> dict[str, Any]:
     """Rank 0's JSON line."""
     world = ctx.env.world_size
-    flops, method = _flops(spec, cfg)
+    flops, method = _flops(spec, cfg, batch_size)
     peak, peak_source = peak_for(dev.name, dev.type, prec.effective)
     per_device = ranks_per_device()
     units = spec.units_per_sample(cfg) if spec.units_per_sample else None
