@@ -190,6 +190,7 @@ def test_app_that_does_not_import_fails_in_the_batch_shell_in_seconds_with_one_l
         "(ModuleNotFoundError: No module named 'torch')"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("mpiexec.mpich") is None, reason="MPICH is not installed")
 def test_result_line_under_mpiexec_names_it_apart_from_the_variables_read(tmp_path):
     """The wrapper gives every rank torch's RANK...: the variables read; mpiexec started them."""
@@ -235,6 +236,7 @@ def two_venvs(tmp_path_factory):
     return tool, fw_python
 
 
+@pytest.mark.slow
 def test_two_venvs_precondition_the_framework_python_lacks_workloads(two_venvs):
     _, fw_python = two_venvs
     probe = subprocess.run([str(fw_python), "-c", "import torch, numpy; import workloads"],
@@ -242,6 +244,7 @@ def test_two_venvs_precondition_the_framework_python_lacks_workloads(two_venvs):
     assert "No module named 'workloads'" in probe.stderr
 
 
+@pytest.mark.slow
 def test_script_from_a_wheel_trains_under_another_venvs_python(two_venvs, tmp_path):
     """The issue's done-when: render with --python from outside the checkout; it trains."""
     tool, fw_python = two_venvs

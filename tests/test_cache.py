@@ -103,6 +103,7 @@ def test_an_app_entry_copied_under_another_name_is_ignored(tmp_path):
 
 
 # ---------------------------------------------------------------- unusable directories
+@pytest.mark.slow
 def test_unusable_cache_locations_only_cost_speed(tmp_path):
     expected = _render(None, JOBGEN_NO_CACHE="1")
     a_file = tmp_path / "a-file"

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from helpers import ROOT
 
 
@@ -34,6 +35,7 @@ def test_every_markdown_link_in_the_readme_points_at_a_file():
         assert (ROOT / target).exists(), target
 
 
+@pytest.mark.slow
 def test_generated_pages_are_current():
     res = subprocess.run([sys.executable, str(ROOT / "docs" / "generate.py"), "--check"],
                          capture_output=True, text=True, cwd=ROOT, timeout=300)

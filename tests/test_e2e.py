@@ -38,6 +38,7 @@ def run_script(script: Path, timeout: float = 180) -> subprocess.CompletedProces
 
 
 # ---------------------------------------------------------------- plain bash
+@pytest.mark.slow
 def test_local_quickstart_pipes_into_bash(tmp_path):
     """The README quick start: `jobgen render --site local --app cosmictagger | bash`."""
     script = run_jobgen("render", "--site", "local", "--app", "cosmictagger",
@@ -50,6 +51,7 @@ def test_local_quickstart_pipes_into_bash(tmp_path):
     assert result["steps"] == 6 and result["samples_per_sec"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("mpiexec.mpich") is None,
                     reason="MPICH is not installed (apt-get install mpich; .ci/run does)")
 def test_local_mpich_runs_two_ranks(tmp_path):
@@ -61,6 +63,7 @@ def test_local_mpich_runs_two_ranks(tmp_path):
     assert result["world_size"] == 2 and result["app"] == "ffn"
 
 
+@pytest.mark.slow
 def test_local_fail_fast_when_a_rank_dies(tmp_path):
     script = render(tmp_path, "--site", "local", "--app", "anisosgs", "--app-args",
                     "--tiny --steps 400 --warmup 1 --debug-fail-at-step 3 --debug-fail-rank 1 "
@@ -80,6 +83,7 @@ def submit_and_wait(slurm: SlurmCluster, script: Path, timeout: float = 180):
     return job, out.read_text() if out.exists() else ""
 
 
+@pytest.mark.slow
 def test_slurm_one_node_two_ranks(slurm, tmp_path):
     script = render(tmp_path, "--site", "local-slurm", "--app", "cosmictagger", "--nodes", "1",
                     "--ranks-per-node", "2", "--app-args", TINY, "--job-name", "one")
@@ -90,6 +94,7 @@ def test_slurm_one_node_two_ranks(slurm, tmp_path):
     assert job.fields["NumNodes"] == "1"
 
 
+@pytest.mark.slow
 def test_slurm_two_nodes_one_rank_each(slurm, tmp_path):
     script = render(tmp_path, "--site", "local-slurm", "--app", "gpt", "--nodes", "2",
                     "--app-args", TINY, "--job-name", "two")
@@ -101,6 +106,7 @@ def test_slurm_two_nodes_one_rank_each(slurm, tmp_path):
     assert not (tmp_path / ".jobgen" / job.id).exists(), "the wrapper directory is cleaned up"
 
 
+@pytest.mark.slow
 def test_slurm_requeue_resumes_with_nothing_lost_or_repeated(slurm, tmp_path):
     args = ["--site", "local-slurm", "--app", "anisosgs", "--nodes", "2", "--app-args",
             "--tiny --steps 40 --warmup 2 --checkpoint-every 5 --sync-every 2 "
@@ -162,6 +168,7 @@ def test_two_two_node_jobs_at_once_on_one_host_both_succeed(slurm, tmp_path):
     assert len({29500 + int(i) % 1000 for i in ids}) == 2, ids
 
 
+@pytest.mark.slow
 def test_slurm_fail_fast_when_a_rank_dies(slurm, tmp_path):
     script = render(tmp_path, "--site", "local-slurm", "--app", "anisosgs", "--nodes", "2",
                     "--job-name", "dies", "--app-args",
@@ -179,6 +186,7 @@ def _slurm_tool(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_readme_commands_start_use_and_stop_the_test_slurm(tmp_path):
     """`python3 -m tests.slurm_cluster start|status|stop`, as the README tells users."""
     missing = missing_tools()

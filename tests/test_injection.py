@@ -207,6 +207,7 @@ def assert_program_words(plan, calls: list | None) -> None:
 
 
 # ---------------------------------------------------------------- property tests
+@pytest.mark.slow
 @FUZZ
 @given(site=st.sampled_from(SITES), field=st.sampled_from(FIELDS), value=hostile,
        app=st.booleans())
@@ -247,6 +248,7 @@ LEAVES = {site: [p for p in _string_leaves(MERGED[site]) if p[0] not in ("name",
           for site in SITES}
 
 
+@pytest.mark.slow
 @FUZZ
 @given(site=st.sampled_from(SITES), data=st.data(), value=hostile)
 def test_hostile_profile_strings_never_inject(site, data, value, stub_bin, tmp_path,
@@ -271,6 +273,7 @@ def test_hostile_profile_strings_never_inject(site, data, value, stub_bin, tmp_p
         assert_program_words(plan, run_local(plan, text, stub_bin, tmp_path / "run"))
 
 
+@pytest.mark.slow
 @settings(max_examples=max(20, EXAMPLES // 20), deadline=None, derandomize=True)
 @given(site=st.sampled_from(SITES), field=st.sampled_from(FIELDS), value=hostile)
 def test_hostile_values_through_the_cli_exit_0_or_one_line_2(site, field, value):

@@ -44,6 +44,7 @@ def _popen(*args: str) -> subprocess.Popen[str]:
 
 
 # ---------------------------------------------------------------- races
+@pytest.mark.slow
 def test_twenty_concurrent_writers_without_force_exactly_one_succeeds(tmp_path):
     out = tmp_path / "job.sh"
     procs = [_popen(*RENDER, "--job-name", f"w{i}", "--out", str(out)) for i in range(20)]

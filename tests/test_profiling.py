@@ -126,6 +126,7 @@ def test_only_the_chosen_ranks_run_under_the_sites_profiler(site, name, tmp_path
     check_cleanup(run)
 
 
+@pytest.mark.slow
 def test_a_bundled_app_is_told_its_steps_and_ranks(tmp_path, emu_bin):
     """LUMI's bundled app: the tool goes after the container's exec, and the app gets the
     chosen ranks, steps and the run's profile directory on its command line."""
@@ -228,6 +229,7 @@ def test_diff_shows_profiling_as_its_own_layer_and_verify_accepts_it(tmp_path):
     assert verify(path).up_to_date
 
 
+@pytest.mark.slow
 def test_event_writer_round_trips_and_tensorflow_reads_it(tmp_path):
     assert crc32c(b"123456789") == 0xE3069283  # the CRC-32C check value
     w = EventWriter(tmp_path)

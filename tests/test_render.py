@@ -468,6 +468,7 @@ def _scripts() -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 def test_rendered_scripts_pass_bash_n_and_shellcheck(tmp_path):
     exe = _shellcheck()
     paths = []

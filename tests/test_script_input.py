@@ -79,6 +79,7 @@ def test_unbounded_or_invalid_arithmetic_is_not_evaluated(expr):
 
 
 # ---------------------------------------------------------------- linear time
+@pytest.mark.slow
 def test_400k_continuation_lines_lint_in_linear_time(tmp_path):
     path = tmp_path / "long.sh"
     path.write_text("#!/bin/bash\ntorchrun --standalone \\\n" + " -v \\\n" * 400_000
@@ -179,6 +180,7 @@ _line = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(site_names()), st.lists(_line, max_size=20),
        st.sampled_from(["\n", "\r\n"]))

@@ -203,6 +203,7 @@ def test_local_instances_are_per_node():
         plan_for("local", app="qcnn", instances_per_device=2, ranks_per_node=2)
 
 
+@pytest.mark.slow
 def test_local_two_instances_really_train_and_the_job_prints_their_total(tmp_path):
     """`--instances-per-device 2` on the local site: two trainings, one result line each
     (own instance id and seed), then the job's total throughput."""

@@ -203,6 +203,7 @@ def test_own_program_ranks_match_the_plan(site, tmp_path, emu_bin):
         assert report["argv"] == [] and report["cwd"] == str(run.workdir)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", sorted(SITES))
 def test_bundled_app_wrapper_and_launcher_match_the_plan(site, tmp_path, emu_bin):
     plan = plan_for(site, app=APPS[site])
@@ -238,6 +239,7 @@ TF_SITES = {
 }
 
 
+@pytest.mark.slow
 @needs_tf
 @pytest.mark.parametrize("site", sorted(TF_SITES))
 def test_tensorflow_apps_run_with_the_sites_tensorflow_setup(site, tmp_path, emu_bin):
@@ -408,6 +410,7 @@ def test_summit_gpumps_two_ranks_per_gpu(tmp_path, emu_bin):
 INSTANCE_SITES = ["aurora", "polaris", "summit", "lumi", "jlse-mi250"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", INSTANCE_SITES)
 def test_instances_train_alone_on_their_device_and_the_job_sums_them(site, tmp_path, emu_bin):
     """--instances-per-device 2: every process is its own training (world size 1) with its
@@ -600,6 +603,7 @@ def test_aurora_copper_routes_a_venv_and_a_package_dir_around_the_ranks(tmp_path
     check_cleanup(run)
 
 
+@pytest.mark.slow
 def test_aurora_copper_serves_the_bundled_package_to_every_rank(tmp_path, emu_bin):
     """Every rank imports jobgen's `workloads` package: with --copper its PYTHONPATH entry goes
     through the mount as copper.md routes a custom package directory (by its physical path),
@@ -867,6 +871,7 @@ def warned_run(text: str, site: Site, tmp: Path, emu_bin: Path, world: int) -> E
     return finish(proc, run)
 
 
+@pytest.mark.slow
 def test_summit_requeue_on_the_warning_counts_and_stops_at_the_limit(tmp_path, emu_bin):
     """--requeue 2 on LSF: on the warning signal the script requeues itself with brequeue
     and its job ID, twice, counting in a file (LSF keeps no count); the third warning ends

@@ -200,6 +200,7 @@ def test_f3_a_run_directory_replaced_by_a_link_is_not_followed(mine, tmp_path):
     assert snapshot(out) == before and not (out / "RAN").exists()
 
 
+@pytest.mark.slow
 def test_f15_report_out_obeys_force_and_never_writes_through_a_link(mine, tmp_path):
     pytest.importorskip("matplotlib", reason="pip install 'jobgen[report]'")
     out = outside(tmp_path)
@@ -494,6 +495,7 @@ def noise(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_a_noise_only_sweep_is_within_noise_on_table_csv_and_chart(noise, tmp_path):
     res = run_jobgen("collect", str(noise))
     assert res.returncode == 0, res.stderr

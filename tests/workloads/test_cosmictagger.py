@@ -47,6 +47,7 @@ def _params_and_flops(cfg: dict) -> tuple[int, float]:
     return sum(p.numel() for p in model.parameters()), counter.get_total_flops() / 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", sorted(ORIGINAL))
 def test_each_preset_has_the_originals_size_and_cost(preset: str) -> None:
     """Counted from the original's source (config.ORIGINAL says how): parameters within 1 %,
@@ -280,6 +281,7 @@ def test_reader_gives_what_the_original_densifies(tmp_path: Path) -> None:
         APP.open_dataset(str(f), SIZES["default"])
 
 
+@pytest.mark.slow
 def test_training_reads_make_data_files(tmp_path: Path) -> None:
     f = _tiny_files(tmp_path, samples=4)
     res = run_app("cosmictagger", *TINY, "--data", str(f.parent), "--steps", "3",

@@ -155,6 +155,7 @@ def test_every_configuration_has_an_original() -> None:
     assert missing == []
 
 
+@pytest.mark.slow
 @needs_torch
 @pytest.mark.parametrize("original", ORIGINALS, ids=_row_id)
 def test_params_and_flops_match_the_original(original: Original) -> None:

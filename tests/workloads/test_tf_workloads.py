@@ -86,6 +86,7 @@ def test_pytorch_only_options_are_refused_by_the_tensorflow_parser_at_render_tim
     assert error is None and ns.compile is True
 
 
+@pytest.mark.slow
 @needs_tf
 def test_check_imports_tensorflow_says_ready_in_one_line_and_trains_nothing() -> None:
     res = run_app("ffn", *TF, *TINY, "--check", "--xla", timeout=TIMEOUT)
@@ -103,6 +104,7 @@ runpy.run_module("workloads.ffn", run_name="__main__")
 """
 
 
+@pytest.mark.slow
 @needs_tf
 @pytest.mark.parametrize(("missing", "args", "says"), [
     ("tf_keras", [], "-m pip install --no-deps 'tf-keras~=2."),
@@ -122,6 +124,7 @@ def test_check_fails_in_one_line_when_the_run_could_not_start(missing: str, args
 
 
 # ---------------------------------------------------------------- one process
+@pytest.mark.slow
 @needs_tf
 @pytest.mark.parametrize("app", TF_APPS)
 def test_single_process_prints_the_pytorch_json_keys_without_importing_torch(app: str) -> None:
@@ -135,6 +138,7 @@ def test_single_process_prints_the_pytorch_json_keys_without_importing_torch(app
 
 
 # ---------------------------------------------------------------- two workers
+@pytest.mark.slow
 @needs_tf
 @pytest.mark.parametrize("app", TF_APPS)
 def test_two_multiworker_ranks_under_torchrun(app: str) -> None:
@@ -145,6 +149,7 @@ def test_two_multiworker_ranks_under_torchrun(app: str) -> None:
     assert out["global_batch_size"] == 2 * out["batch_size"]
 
 
+@pytest.mark.slow
 @needs_tf
 def test_workers_on_different_hosts_meet_at_master_addr() -> None:
     """LOCAL_WORLD_SIZE=1 per rank, as on two nodes: the workers exchange their addresses
@@ -186,6 +191,7 @@ def _two_workers_run(code: str) -> list[Result]:
     return _finish(procs)
 
 
+@pytest.mark.slow
 @needs_tf
 def test_rank_zero_leaves_only_after_every_worker_is_done() -> None:
     """MultiWorkerMirroredStrategy workers pull their peers' buffers after a collective, so
@@ -200,6 +206,7 @@ _LEADER_GONE = _LEAVE.replace(
     "if dist.rank == 1:", "if dist.rank == 0:\n    import os; os._exit(3)\nif dist.rank == 1:")
 
 
+@pytest.mark.slow
 @needs_tf
 def test_a_worker_whose_leader_is_gone_at_the_leave_barrier_exits_with_its_own_code() -> None:
     """The leave barrier lives in rank 0's coordination service, and rank 0 may exit as soon
@@ -211,6 +218,7 @@ def test_a_worker_whose_leader_is_gone_at_the_leave_barrier_exits_with_its_own_c
     assert "rank 0 left before the leave barrier answered; exiting" in res[1].stderr
 
 
+@pytest.mark.slow
 @needs_tf
 def test_workers_start_when_the_ports_next_to_master_port_are_taken() -> None:
     """MASTER_PORT+1 and +2 held by another program: the workers still start (each takes a
@@ -261,6 +269,7 @@ def _uninterrupted_hash(app: str, args: list[str], **kw) -> str:
     return res.result()["param_sha256"]
 
 
+@pytest.mark.slow
 @needs_tf
 def test_sigterm_checkpoint_and_resume_is_bit_identical(tmp_path: Path) -> None:
     app, steps = "cosmictagger", 16
@@ -294,6 +303,7 @@ def test_sigterm_checkpoint_and_resume_is_bit_identical(tmp_path: Path) -> None:
     assert resumed["param_sha256"] == _uninterrupted_hash(app, args)
 
 
+@pytest.mark.slow
 @needs_tf
 @pytest.mark.parametrize("app", TF_APPS)
 def test_two_workers_stop_together_when_one_is_signalled_and_resume(app: str,
@@ -335,6 +345,7 @@ def test_two_workers_stop_together_when_one_is_signalled_and_resume(app: str,
 
 
 # ---------------------------------------------------------------- NaN, precision, XLA
+@pytest.mark.slow
 @needs_tf
 def test_nan_loss_stops_with_step_number() -> None:
     res = run_app("ffn", *TF, *TINY, "--steps", "8", "--warmup", "1", "--sync-every", "4",
@@ -344,6 +355,7 @@ def test_nan_loss_stops_with_step_number() -> None:
     assert res.json_lines() == []
 
 
+@pytest.mark.slow
 @needs_tf
 def test_reduced_precision_and_xla_on_cpu() -> None:
     fp16 = run_app("ffn", *TF, *TINY, "--steps", "3", "--warmup", "1", "--precision", "fp16",

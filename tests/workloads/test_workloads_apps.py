@@ -30,6 +30,7 @@ def _check(res, app: str, world: int, steps: int) -> dict:
     return out
 
 
+@pytest.mark.slow
 @needs_torch
 @pytest.mark.parametrize("app", APPS)
 def test_single_process(app: str) -> None:
@@ -38,6 +39,7 @@ def test_single_process(app: str) -> None:
     assert out["launcher"] == "none" and out["dist_backend"] is None
 
 
+@pytest.mark.slow
 @needs_torch
 @pytest.mark.parametrize("app", APPS)
 def test_torchrun_two_ranks(app: str) -> None:
@@ -46,6 +48,7 @@ def test_torchrun_two_ranks(app: str) -> None:
     assert out["launcher"] == "torchrun" and out["dist_backend"] == "gloo"
 
 
+@pytest.mark.slow
 @needs_torch
 @needs_mpich
 @pytest.mark.parametrize("app", APPS)

@@ -16,6 +16,7 @@ from workloads import APPS
 pytestmark = needs_torch
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("app", APPS)
 def test_windowed_loss_falls_over_50_tiny_steps(app: str) -> None:
     """Every app learns its synthetic task with its own recipe: the mean loss of the last 10
@@ -35,6 +36,7 @@ def _hash_of_uninterrupted(app: str, steps: int) -> str:
     return res.result()["param_sha256"]
 
 
+@pytest.mark.slow
 def test_sigterm_checkpoint_and_resume_is_bit_identical(tmp_path: Path) -> None:
     app, steps = "pointnet", 40
     ckdir = tmp_path / "ckpt"
@@ -68,6 +70,7 @@ def test_sigterm_checkpoint_and_resume_is_bit_identical(tmp_path: Path) -> None:
     assert resumed["param_sha256"] == _hash_of_uninterrupted(app, steps)
 
 
+@pytest.mark.slow
 def test_incomplete_checkpoint_is_ignored(tmp_path: Path) -> None:
     ckdir = tmp_path / "ckpt"
     args = [*TINY, "--steps", "6", "--warmup", "1", "--checkpoint-dir", str(ckdir),
@@ -83,6 +86,7 @@ def test_incomplete_checkpoint_is_ignored(tmp_path: Path) -> None:
     assert res.result()["resumed_from_step"] == 6
 
 
+@pytest.mark.slow
 def test_nan_loss_stops_with_step_number() -> None:
     res = run_app("anisosgs", *TINY, "--steps", "20", "--warmup", "1", "--sync-every", "4",
                   "--inject-nan-at-step", "6")
@@ -91,6 +95,7 @@ def test_nan_loss_stops_with_step_number() -> None:
     assert res.json_lines() == []
 
 
+@pytest.mark.slow
 def test_failing_rank_ends_job_promptly() -> None:
     t0 = time.monotonic()
     res = run_app("anisosgs", *TINY, "--steps", "500", "--warmup", "1", "--dist-timeout", "60",
@@ -138,6 +143,7 @@ def test_loader_workers_divide_the_ranks_cores() -> None:
     assert worker_cores(0, [1, 2]) == []
 
 
+@pytest.mark.slow
 def test_gpt_reads_a_text_file(tmp_path: Path) -> None:
     text = tmp_path / "corpus.txt"
     text.write_text("the quick brown fox jumps over the lazy dog. " * 40)
@@ -146,6 +152,7 @@ def test_gpt_reads_a_text_file(tmp_path: Path) -> None:
     assert res.result()["final_loss"] > 0
 
 
+@pytest.mark.slow
 def test_precisions_on_cpu() -> None:
     fp16 = run_app("anisosgs", *TINY, "--steps", "3", "--warmup", "1", "--precision", "fp16")
     assert fp16.returncode == 0, fp16.stderr
@@ -161,6 +168,7 @@ def test_precisions_on_cpu() -> None:
     assert bf16.result()["precision"] == "bf16" and bf16.result()["channels_last"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["data", "compute"])
 def test_modes(mode: str) -> None:
     res = run_app("unet3d", *TINY, "--steps", "4", "--warmup", "1", "--mode", mode)

@@ -22,6 +22,7 @@ def test_check_refuses_bad_arguments_like_a_run() -> None:
     assert res.returncode == 2 and "unrecognized arguments: --bogus-flag" in res.stderr
 
 
+@pytest.mark.slow
 @needs_torch
 def test_batch_size_auto_on_the_cpu_keeps_the_default_and_says_so() -> None:
     out = run_app("anisosgs", *TINY, "--steps", "3", "--warmup", "1", "--batch-size",
@@ -35,6 +36,7 @@ def test_batch_size_auto_on_the_cpu_keeps_the_default_and_says_so() -> None:
         ("device_mem_mb", "peak_mem_reserved_mb", "mem_headroom_mb", "mem_headroom_pct"))
 
 
+@pytest.mark.slow
 @needs_torch
 @pytest.mark.parametrize(("impl", "reported"), [("auto", "for-loop"), ("foreach", "foreach"),
                                                 ("fused", "fused"), ("for-loop", "for-loop")])
@@ -77,6 +79,7 @@ def test_pointnet_pooling_sends_each_gradient_to_one_point() -> None:
     assert (feat.grad != 0).sum(dim=2).eq(1).all()
 
 
+@pytest.mark.slow
 @needs_torch
 def test_pointnet_pooling_keeps_gradients_finite_under_compile_and_bf16() -> None:
     """The H100's "NaN loss at step 2" (bf16 + compile): a batch-norm + ReLU producer, the

@@ -21,6 +21,7 @@ pytestmark = needs_torch
 
 
 # ---------------------------------------------------------------- --describe, --config
+@pytest.mark.slow
 def test_describe_prints_one_json_line_without_training() -> None:
     res = run_app("gpt", "--describe", "--config", "tiny")
     assert res.returncode == 0, res.stderr
@@ -250,6 +251,7 @@ def test_trials_run_io_synthetic_and_full_in_one_run(app: str, tmp_path: Path) -
 
 
 # ---------------------------------------------------------------- the originals' figures
+@pytest.mark.slow
 def test_result_reports_the_unit_mfu_and_the_loaders_share() -> None:
     out = run_app("gpt", *TINY, "--steps", "5", "--warmup", "1").result()
     assert out["unit"] == "tokens"

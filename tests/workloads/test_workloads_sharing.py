@@ -33,6 +33,7 @@ def test_ranks_sharing_a_gpu_get_gloo_and_never_nccl(monkeypatch) -> None:
         init_distributed(DistEnv(0, 0, 2, 2, "torchrun"), dev, 5.0, "nccl")
 
 
+@pytest.mark.slow
 def test_instance_has_its_own_seed_checkpoints_and_result_file(tmp_path: Path) -> None:
     result_file = tmp_path / "results" / "instance-3.json"
     env = base_env(JOBGEN_INSTANCE="3", JOBGEN_INSTANCES="4",
@@ -73,6 +74,7 @@ def _torchrun(target: list[str], *args: str) -> dict:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_model_moved_after_the_ddp_wrapper_trains_and_resumes_identically(tmp_path) -> None:
     """The order ALCF prescribes for several ranks per tile gives the same training as the
     usual order (2 gloo ranks, CPU), also across a resume from a checkpoint."""
