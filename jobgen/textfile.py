@@ -66,3 +66,17 @@ def read_text(path: Path, what: str, limit: int = MAX_BYTES) -> str:
         return read_bytes(path, what, limit).decode("utf-8")
     except UnicodeDecodeError:
         raise JobgenError(f"{path}: not a UTF-8 text {what}") from None
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of `data` to the open file `fd` (os.write may write less at a time)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def current_umask() -> int:
+    """The process's umask (reading it means setting it, so it is set back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -24,6 +24,7 @@ import secrets
 import stat
 
 from ..errors import JobgenError
+from ..textfile import current_umask, write_all
 
 NAME_MAX = 255  # bytes in one file name on Linux file systems
 MODE = 0o755  # a job script is executable (less what the umask takes away)
@@ -110,7 +111,7 @@ def _write_through(out: str, data: bytes) -> None:
         raise
     try:
         os.set_blocking(fd, True)
-        _write_all(fd, data)
+        write_all(fd, data)
     finally:
         os.close(fd)
 
@@ -122,8 +123,8 @@ def _publish(dfd: int, name: str, out: str, data: bytes, force: bool, mode: int)
     try:
         if fd is None:
             temp, fd = _temp_file(dfd)
-        _write_all(fd, data)
-        os.fchmod(fd, mode & ~_umask())
+        write_all(fd, data)
+        os.fchmod(fd, mode & ~current_umask())
         if temp is None:
             temp = _link_unnamed(fd, dfd, name, out, force)
         if temp is None:
@@ -189,18 +190,6 @@ def _link_new(dfd: int, temp: str, name: str, out: str) -> None:
 
 def _temp_name() -> str:
     return f".jobgen-{secrets.token_hex(8)}.tmp"
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def _unlink_quietly(dfd: int, name: str) -> None:

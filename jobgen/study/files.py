@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import JobgenError
-from ..textfile import MAX_BYTES
+from ..textfile import MAX_BYTES, current_umask, write_all
 
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
@@ -190,8 +190,8 @@ class SweepDir:
             try:
                 fd = os.open(temp, NEW_FLAGS, 0o600, dir_fd=parent)
                 try:
-                    _write_all(fd, data)
-                    os.fchmod(fd, mode & ~_umask())
+                    write_all(fd, data)
+                    os.fchmod(fd, mode & ~current_umask())
                 finally:
                     os.close(fd)
                 if replace:
@@ -286,18 +286,6 @@ def _read_at_most(fd: int, limit: int) -> bytes:
         chunks.append(chunk)
         total += len(chunk)
     return b"".join(chunks)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def run_cwd(fd: int, fallback: Path) -> str:

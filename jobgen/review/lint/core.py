@@ -110,3 +110,17 @@ _COUNT = re.compile(r"[0-9]{1,9}")
 def as_int(value: str | None) -> int | None:
     """A count or index as written, or None when it is not a plain number of sane size."""
     return int(value) if value is not None and _COUNT.fullmatch(value) else None
+
+
+def distance(a: str, b: str, limit: int = 2) -> int:
+    """Levenshtein distance, stopping once it exceeds `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+        if min(row) > limit:
+            return limit + 1
+    return row[-1]

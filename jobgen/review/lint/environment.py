@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from ...profiles.model import EnvSet, EnvVar, Profile
 from .context import Context, LaunchView
-from .core import Hit, as_int, rule
+from .core import Hit, as_int, distance, rule
 
 _ENV = "the site profile's env (each variable's why and source)"
 
@@ -38,20 +38,6 @@ def _known_names(profile: Profile) -> set[str]:
     return names
 
 
-def _distance(a: str, b: str, limit: int = 2) -> int:
-    """Levenshtein distance, stopping once it exceeds `limit`."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for j, cb in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
-        if min(row) > limit:
-            return limit + 1
-    return row[-1]
-
-
 #: A known name with one of these endings dropped is the same setting cut short
 #: (MIOPEN_USER_DB for MIOPEN_USER_DB_PATH): the library reads only the full name.
 _CUT = ("_PATH", "_DIR", "_FILE")
@@ -62,7 +48,7 @@ def misspelling(name: str, known: set[str]) -> str | None:
     if name in known or len(name) < 8:
         return None
     cut = sorted(k for k in known if any(k == name + end for end in _CUT))
-    close = cut or sorted(k for k in known if _distance(name, k) <= 2)
+    close = cut or sorted(k for k in known if distance(name, k) <= 2)
     return close[0] if close else None
 
 

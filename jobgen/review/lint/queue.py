@@ -12,7 +12,7 @@ from ...profiles.model import Profile
 from ...profiles.walltime import hms
 from ..scriptparse import directive_items
 from .context import Context, Item
-from .core import Hit, as_int, rule
+from .core import Hit, as_int, distance, rule
 
 _WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),
              "cobalt": ("-t",)}
@@ -83,19 +83,6 @@ def _walltimes(ctx: Context) -> list[Item]:
     return [i for i in ctx.find(*_WALLTIME.get(ctx.dialect, ())) if ctx.value_ok(i)]
 
 
-def _distance(a: str, b: str, limit: int = 2) -> int:
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for j, cb in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
-        if min(row) > limit:
-            return limit + 1
-    return row[-1]
-
-
 def _other_sites_queues(profile: Profile) -> dict[str, str]:
     from ...profiles.load import load_profile
 
@@ -121,7 +108,7 @@ def _unknown_queue(ctx: Context) -> Iterator[Hit]:
         return
     names = [q.name for q in sched.queues] + [p for f in ctx.profile.partition_families
                                               for p in f.partitions]
-    close = sorted(n for n in names if _distance(item.value, n) <= 2)
+    close = sorted(n for n in names if distance(item.value, n) <= 2)
     elsewhere = _other_sites_queues(ctx.profile).get(item.value)
     if close:
         yield Hit(item.line, f"queue {item.value!r} is not one of the {ctx.profile.name} "
