@@ -526,3 +526,19 @@ def test_render_never_picks_a_cpu_partition_for_lumi(tmp_path):
     assert result.stdout == ""
     auto = rendered("lumi", app="ffn", nodes=2)
     assert "#SBATCH --partition=standard-g" in auto
+
+
+def test_store003_looks_at_where_data_goes_not_where_it_comes_from():
+    """A checkout under /tmp makes the script copy its workloads package *from* /tmp: that
+    is no data in the capped in-memory /tmp of small-g (a fresh clone in /tmp was flagged)."""
+    from jobgen.review.lint.storage import _copies_into_tmp
+
+    assert not _copies_into_tmp('cp -R /tmp/clone/workloads "$JOBGEN_DIR/python/"')
+    assert not _copies_into_tmp("mkdir -p /tmp/x")
+    for line in ("cp -r /scratch/p/data /tmp/data", "rsync -a /flash/x/ /tmp/",
+                 "srun tar -xf d.tar --directory=/tmp/x", "tar xf d.tar -C /tmp",
+                 "unzip -q a.zip -d /tmp/a", "cp a b && cp /x /tmp/y"):
+        assert _copies_into_tmp(line), line
+    text = rendered("lumi", app="ffn", queue="small-g").replace(
+        "cp -R /", "cp -R /tmp/clone/", 1)
+    assert "cp -R /tmp/clone/" in text and rules_of(text, "lumi") == []

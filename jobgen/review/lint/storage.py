@@ -130,8 +130,42 @@ def _ramfs_facts(p: Profile) -> list[str]:
             for c in f.ramfs_caps] or ["none"]
 
 
-_TO_TMP = re.compile(r"\b(?:cp|rsync|mv|tar|unzip|squashfuse)\b[^;&|]*?\s(?:-C\s+)?['\"]?/tmp"
-                     r"(?:/|['\"]?(?:\s|$))")
+_COPIERS = {"cp", "rsync", "mv", "tar", "unzip", "squashfuse"}
+
+
+def _destination(words: list[str]) -> str | None:
+    """Where one copying command puts its data: cp/rsync/mv and squashfuse their last word,
+    tar its -C (--directory) and unzip its -d; None when it names none."""
+    tool = words[0].rsplit("/", 1)[-1]
+    flag = {"tar": ("-C", "--directory"), "unzip": ("-d",)}.get(tool)
+    if flag:
+        for i, word in enumerate(words[1:], 1):
+            if word in flag and i + 1 < len(words):
+                return words[i + 1]
+            if word.startswith("--directory="):
+                return word.partition("=")[2]
+        return None
+    args = [w for w in words[1:] if not w.startswith("-")]
+    return args[-1] if len(args) >= 2 or (tool == "squashfuse" and args) else None
+
+
+def _copies_into_tmp(text: str) -> bool:
+    """The line copies data into /tmp (the destination, not a source that lives there)."""
+    import shlex
+
+    for part in re.split(r"&&|\|\||;|\|", text):
+        try:
+            words = shlex.split(part, comments=True)
+        except ValueError:
+            continue
+        # the copying command, also behind a launcher or VAR=value prefixes (srun tar ...)
+        at = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in _COPIERS), None)
+        if at is None:
+            continue
+        dest = _destination(words[at:])
+        if dest is not None and (dest == "/tmp" or dest.startswith("/tmp/")):
+            return True
+    return False
 
 
 @rule("STORE003", "ramfs-copy-capped", topic="storage", severity="info",
@@ -149,7 +183,7 @@ def _ramfs(ctx: Context) -> Iterator[Hit]:
         if item.value not in cap.partitions or all(_asked(ctx, u) for u in cap.unless):
             continue
         line = next((n for n, text in enumerate(ctx.script.lines, 1)
-                     if not text.lstrip().startswith("#") and _TO_TMP.search(text)), None)
+                     if not text.lstrip().startswith("#") and _copies_into_tmp(text)), None)
         if line is not None:
             yield Hit(line, f"this copies data into /tmp, which on {item.value} is memory "
                       f"capped at {cap.gib} GB (and counted in the job's memory) unless the "
