@@ -91,12 +91,19 @@ TINY_BATCH_SIZE = 2
 LR = 3e-4
 LOSS_BALANCE = "focal"
 LOSS_SCHEMES = ("focal", "light", "even", "none")
+#: src/utils/core/larcvio/larcv_fetcher.py line 88: the synthetic sample's size, the
+#: ``_train_data_size`` the schedule's epochs count (a run on files counts the files' events)
+SYNTHETIC_EPOCH_EVENTS = 1_000_000
 RECIPE = Recipe(
-    optimizer="adam", lr=LR, schedule="constant",
+    optimizer="adam", lr=LR, schedule="warmup_flat_decay", warmup_lr=1e-4, warmup_epochs=1,
+    flat_epochs=20, decay_rate=0.999, min_lr=1e-4, epoch_samples=SYNTHETIC_EPOCH_EVENTS,
     where="src/config/optimizer.py (Adam, learning_rate 0.0003); src/utils/torch/trainer.py "
-          "init_optimizer (torch.optim.Adam, no weight decay, no clipping). The original's "
-          "trainercore.build_lr_schedule warms up linearly from 1e-4 to 3e-4 over the first "
-          "epoch, then holds 3e-4 for 20 epochs: constant 3e-4 here.")
+          "init_optimizer (torch.optim.Adam at 1.0, no weight decay, no clipping; LambdaLR of "
+          "lr_calculator, stepped after each optimizer step); src/utils/core/trainercore.py "
+          "build_lr_schedule (lines 143-208), its default: warm_up linear from 1e-4 to the "
+          "rate over epoch [0, 1), flat over [1, 21), then (rate - 1e-4) x exp(-0.999 (x - 21)) "
+          "+ 1e-4, in epochs x = step x minibatch_size / _train_data_size (global batch over "
+          "the training file's events; synthetic: 1e6, larcv_fetcher.py line 88)")
 SOURCE = Source(REPOSITORY, SOURCE_COMMIT, SOURCE_PATH,
                 note="UResNet 2D (planes through one shared-weight network), "
                      "loss_balance_scheme focal, larcv3 sparse2d data")

@@ -2,7 +2,9 @@
 12 layers, 12 heads, 768 wide, 1024-token context, vocabulary 50,304, no biases, tied
 embeddings, pre-LN, GELU, causal scaled-dot-product attention; AdamW 6e-4 (betas 0.9/0.95,
 weight decay 0.1 on matrices only), 2,000 warm-up steps then cosine to 6e-5 over 600,000,
-gradient clipping at 1.0, micro-batch 12. Module names follow nanoGPT's, so a state dict maps
+gradient clipping at 1.0, micro-batch 12 with gradient accumulation over 5 x 8 = 40 micro-steps
+(divided by the world size; ``--grad-accum`` sets it, runtime/train.py ``_train_step`` does it
+as train.py does). Module names follow nanoGPT's, so a state dict maps
 one to one. Preset ``gpt2``: the OpenAI GPT-2 checkpoint's shape (``from_pretrained``: biases,
 vocabulary 50,257).
 
@@ -34,14 +36,16 @@ from workloads.runtime.spec import AppSpec, Recipe, Source, Task
 SIZES: dict[str, dict[str, Any]] = {
     # train.py: n_layer 12, n_head 12, n_embd 768, block_size 1024, bias False, dropout 0.0,
     # vocab 50304 ("GPT-2 vocab_size of 50257, padded up to nearest multiple of 64");
-    # batch_size 12 (the micro-batch; gradient_accumulation_steps 40 is not done here)
+    # batch_size 12, the micro-batch (line 49), and gradient_accumulation_steps = 5 * 8
+    # (line 48), over all ranks: train.py lines 94-95 divide it by the world size
     "default": {"vocab": 50304, "seq_len": 1024, "layers": 12, "heads": 12, "dim": 768,
-                "dropout": 0.0, "bias": False, "batch_size": 12},
+                "dropout": 0.0, "bias": False, "batch_size": 12, "grad_accum": 5 * 8},
     # model.py from_pretrained('gpt2'): vocab_size 50257, block_size 1024, bias True
     "gpt2": {"vocab": 50257, "seq_len": 1024, "layers": 12, "heads": 12, "dim": 768,
-             "dropout": 0.0, "bias": True, "batch_size": 12},
+             "dropout": 0.0, "bias": True, "batch_size": 12, "grad_accum": 5 * 8},
+    # tests: 2 micro-steps keep the accumulation path exercised and cheap
     "tiny": {"vocab": 64, "seq_len": 16, "layers": 2, "heads": 2, "dim": 32, "dropout": 0.0,
-             "bias": False, "batch_size": 2,
+             "bias": False, "batch_size": 2, "grad_accum": 2,
              "recipe": {"lr": 3e-3, "warmup_steps": 5, "decay_steps": 0, "min_lr": 3e-4}},
 }
 
@@ -49,7 +53,8 @@ SOURCE = Source(
     repository="karpathy/nanoGPT",
     commit="3adf61e154c3fe3fca428ad6bc3818b27a3b8291",
     path="model.py (GPT, GPTConfig, configure_optimizers, estimate_mfu), train.py (defaults, "
-         "get_batch, get_lr, grad_clip), data/openwebtext/prepare.py (train.bin, uint16)",
+         "get_batch, get_lr, grad_clip, gradient_accumulation_steps), "
+         "data/openwebtext/prepare.py (train.bin, uint16)",
 )
 RECIPE = Recipe(
     optimizer="adamw", lr=6e-4, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1,
@@ -57,7 +62,10 @@ RECIPE = Recipe(
     min_lr=6e-5, clip_grad_norm=1.0,
     where="nanoGPT 3adf61e train.py: learning_rate 6e-4, beta1 0.9, beta2 0.95, weight_decay "
           "1e-1, grad_clip 1.0, warmup_iters 2000, lr_decay_iters 600000, min_lr 6e-5, "
-          "get_lr(); model.py configure_optimizers: decay only on params with dim >= 2",
+          "get_lr(); model.py configure_optimizers: decay only on params with dim >= 2; "
+          "gradient_accumulation_steps 5 * 8 over all ranks (lines 48, 94-95: divided by the "
+          "world size), loss / steps, require_backward_grad_sync on the last micro-step only "
+          "(lines 290-312)",
 )
 #: OpenWebText: 9,035,582,198 train tokens (prepare.py) in 8,013,769 documents (HF dataset card)
 OWT_MEAN_DOC_TOKENS = 1128

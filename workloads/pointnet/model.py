@@ -10,7 +10,7 @@ segmentation head on [global 2048 + the object's 16-way one-hot, tiled; 64; 128;
 2048] -> 256 -> dropout 0.2 -> 256 -> dropout 0.2 -> 128 -> 50 parts. Loss: per-point cross
 entropy + 0.001 x ``tf.nn.l2_loss(T T^t - I)`` of the feature transform (half the sum of squares
 over the batch). Adam 1e-3, halved every 16881 x 20 samples (staircase) down to 1e-5, batch 32,
-2048 points.
+2048 points (``RECIPE``; runtime/optim.py sets the rate and the momentum before each step).
 
 ``seg`` is ``models/pointnet_seg.py`` (3,558,907): T-Nets with conv 64-128-1024, FC 512-256,
 a 3x3 and a 64x64 transform, MLP 64-64 | 64-128-1024, head on [64 + 1024] -> 512-256-128-128
@@ -19,8 +19,9 @@ a 3x3 and a 64x64 transform, MLP 64-64 | 64-128-1024, head on [64 + 1024] -> 512
 As in TensorFlow's ``tf_util``: every convolution and FC layer has a bias even before batch
 norm; batch norm has beta and gamma, epsilon 1e-3; weights are Glorot-uniform (Xavier), biases
 zero; each transform's last layer starts at zero weights and zero bias, plus the identity.
-``bn_decay`` starts at 0.5 (PyTorch momentum 0.5) and rises to 0.99 over 675,240 samples in the
-original; it moves only the running statistics, which training does not read.
+``bn_decay`` starts at 0.5 (PyTorch momentum 0.5) and rises in a staircase, 1 - 0.5 x 0.5^k after
+k x 675,240 samples, to its clip 0.99 (momentum 0.01) from 6 x 675,240 = 4,051,440 samples on;
+it moves only the running statistics, which training does not read.
 
 Input per sample: [3 + 16, N] channels-first (xyz, then the object's one-hot repeated over the
 points: what the original tiles into its concatenation), [3, N] for ``seg``. Target: [N] part ids.
@@ -241,22 +242,25 @@ def loss_fn(out: tuple[torch.Tensor, ...], y: torch.Tensor) -> torch.Tensor:
     return loss + REG_WEIGHT * 0.5 * diff.square().sum()
 
 
-#: part_seg/train.py: AdamOptimizer(learning_rate) with
-#: lr = max(1e-5, 1e-3 * 0.5 ** floor(samples / (16881 * 20))), samples = optimizer steps x 32.
-#: The first halving comes after 337,620 samples (10,551 steps at batch 32), so for any run
-#: shorter than that the rate is the constant 1e-3 this recipe says.
+#: charlesq34/pointnet@2618f72 part_seg/train.py, lines 52-62 and 105-121: DECAY_STEP = 16881 * 20,
+#: DECAY_RATE = 0.5, LEARNING_RATE_CLIP = 1e-5, BN_INIT_DECAY = 0.5, BN_DECAY_DECAY_RATE = 0.5,
+#: BN_DECAY_DECAY_STEP = float(DECAY_STEP * 2), BN_DECAY_CLIP = 0.99, BASE_LEARNING_RATE = 0.001;
+#: both decays count ``batch * batch_size``, the samples seen (here steps x the global batch).
+DECAY_STEP = 16881 * 20
 RECIPE = Recipe(
-    optimizer="adam", lr=1e-3, schedule="constant",
+    optimizer="adam", lr=1e-3, schedule="staircase", decay_rate=0.5, decay_samples=DECAY_STEP,
+    min_lr=1e-5, bn_momentum=0.5, bn_momentum_decay_rate=0.5,
+    bn_momentum_decay_samples=DECAY_STEP * 2, bn_decay_clip=0.99,
     where="charlesq34/pointnet@2618f72 part_seg/train.py: BASE_LEARNING_RATE 0.001, "
           "tf.train.exponential_decay(lr, batch * batch_size, DECAY_STEP=16881*20, "
-          "DECAY_RATE=0.5, staircase=True), clipped at LEARNING_RATE_CLIP 1e-5; Adam "
-          "(TF defaults: betas 0.9/0.999, epsilon 1e-8); weight decay 0 (--wd 0)",
+          "DECAY_RATE=0.5, staircase=True), clipped at LEARNING_RATE_CLIP 1e-5 (lines 52-55, "
+          "106-113); bn_decay = min(BN_DECAY_CLIP 0.99, 1 - exponential_decay(BN_INIT_DECAY "
+          "0.5, batch * batch_size, BN_DECAY_DECAY_STEP=2*DECAY_STEP, BN_DECAY_DECAY_RATE 0.5, "
+          "staircase=True)) (lines 57-60, 115-121), PyTorch batch-norm momentum 1 - bn_decay; "
+          "Adam (TF defaults: betas 0.9/0.999, epsilon 1e-8); weight decay 0 (--wd 0)",
 )
 
 APP = AppSpec(name="pointnet", build_model=build_model, make_task=make_task, loss_fn=loss_fn,
               sizes=SIZES, default_batch_size=32, tiny_batch_size=8, lr=1e-3,
               open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
-              source=SOURCE,
-              # what Recipe cannot say yet: the staircase decay (see RECIPE)
-              extra={"lr_decay": {"kind": "staircase", "rate": 0.5,
-                                  "every_samples": 16881 * 20, "min_lr": 1e-5}})
+              source=SOURCE)

@@ -132,9 +132,10 @@ def check_meta(saved: dict[str, Any], current: dict[str, Any], where: str,
         raise RuntimeError(f"checkpoint in {where} is for {saved.get('app')} "
                            f"{saved.get('size')}, not {current['app']} {current['size']}")
     if (saved.get("world_size") != current["world_size"]
-            or saved.get("batch_size") != current["batch_size"]):
-        warn("warning: resuming with a different world size or batch size; the run will not "
-             "reproduce an uninterrupted one")
+            or saved.get("batch_size") != current["batch_size"]
+            or saved.get("grad_accum", 1) != current.get("grad_accum", 1)):
+        warn("warning: resuming with a different world size, batch size or gradient "
+             "accumulation; the run will not reproduce an uninterrupted one")
 
 
 class CheckpointManager:

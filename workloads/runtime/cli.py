@@ -115,6 +115,11 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
                         "in one run (IO-only, synthetic-only, full), as SC22's benchy")
     g.add_argument("--trials", dest="mode", action="store_const", const="trials",
                    help="the same as --mode trials")
+    if not tf:
+        g.add_argument("--grad-accum", type=positive_int, default=None, metavar="N",
+                       help="micro-batches per optimizer step over all ranks, divided by the "
+                            "world size (nanoGPT's gradient_accumulation_steps); default: the "
+                            "configuration's (gpt: 40, tiny 2; other apps 1)")
     g.add_argument("--lr", type=float, default=None,
                    help="base learning rate, used as given (default: the app's recipe, "
                         "scaled to the global batch where the recipe says so)")

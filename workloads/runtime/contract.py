@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 #: keys of a config dict that belong to the runtime, not to ``build_model``
-RUNTIME_KEYS = ("batch_size", "recipe")
+RUNTIME_KEYS = ("batch_size", "recipe", "grad_accum")
 OPTIMIZERS = ("adamw", "adam", "sgd")
-SCHEDULES = ("constant", "cosine", "warmup_cosine", "plateau")
+SCHEDULES = ("constant", "cosine", "warmup_cosine", "plateau", "staircase", "warmup_flat_decay")
 LR_SCALINGS = ("none", "linear", "sqrt")
 
 
@@ -48,6 +48,23 @@ class Recipe:
     ``lr`` is the rate at that global batch, scaled to the run's global batch (ResNet-50's
     0.1 x batch/256, SC22's sqrt scaling); ``decay_1d``: False applies ``weight_decay`` only to
     parameters with 2 or more dimensions (nanoGPT's ``configure_optimizers``).
+
+    Schedules counted in samples (the optimizer steps done x the samples of one step: the
+    global batch, micro-batches included), so a pure function of the step at a given batch:
+
+    * ``staircase`` is TensorFlow's ``exponential_decay(lr, samples, decay_samples,
+      decay_rate, staircase=True)`` clipped below at ``min_lr``: ``max(min_lr, lr x
+      decay_rate ** (samples // decay_samples))`` (PointNet's part_seg/train.py).
+    * ``warmup_flat_decay`` is CosmicTagger's ``trainercore.build_lr_schedule`` default, in
+      epochs ``e = step x (global batch / epoch_samples)``: ``numpy.interp`` from ``warmup_lr``
+      to ``lr`` over ``warmup_epochs``, ``lr`` for ``flat_epochs``, then ``(lr - min_lr) x
+      exp(-decay_rate x (e - warmup_epochs - flat_epochs)) + min_lr``. ``epoch_samples`` is the
+      original's data-set size; a run on files replaces it with the files' sample count.
+
+    Batch-norm momentum (``bn_momentum`` > 0; 0: the modules keep their own): PointNet's
+    ``bn_decay``, the decay of TensorFlow's moving averages, ``min(bn_decay_clip, 1 - m)`` with
+    ``m = bn_momentum x bn_momentum_decay_rate ** (samples // bn_momentum_decay_samples)``;
+    PyTorch's momentum is ``1 - bn_decay``, set on every batch-norm module before each step.
     """
 
     optimizer: str = "adamw"
@@ -69,6 +86,16 @@ class Recipe:
     lr_scaling: str = "none"
     lr_reference_batch: int = 0
     decay_1d: bool = True
+    decay_rate: float = 0.0
+    decay_samples: int = 0
+    warmup_lr: float = 0.0
+    warmup_epochs: float = 0.0
+    flat_epochs: float = 0.0
+    epoch_samples: int = 0
+    bn_momentum: float = 0.0
+    bn_momentum_decay_rate: float = 1.0
+    bn_momentum_decay_samples: int = 0
+    bn_decay_clip: float = 1.0
 
     def __post_init__(self) -> None:
         problems = []
@@ -82,6 +109,12 @@ class Recipe:
             problems.append("lr_scaling needs lr_reference_batch >= 1")
         if problems:
             raise ValueError("Recipe: unknown " + "; ".join(problems))
+        if self.schedule == "staircase" and (self.decay_samples < 1 or self.decay_rate <= 0):
+            raise ValueError("Recipe: staircase needs decay_samples >= 1 and decay_rate > 0")
+        if self.schedule == "warmup_flat_decay" and self.epoch_samples < 1:
+            raise ValueError("Recipe: warmup_flat_decay needs epoch_samples >= 1")
+        if self.bn_momentum and self.bn_momentum_decay_samples < 1:
+            raise ValueError("Recipe: a bn_momentum schedule needs bn_momentum_decay_samples >= 1")
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready (the result line and --describe print it)."""

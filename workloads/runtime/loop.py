@@ -32,7 +32,8 @@ RESULT_KEYS = (
     "app", "framework", "framework_version", "device", "device_name", "device_stack",
     "precision", "precision_requested", "precision_note", "mode", "size", "world_size",
     "launcher", "rank_variables", "dist_backend", "batch_size", "batch_size_requested",
-    "batch_note", "global_batch_size", "steps", "warmup_steps", "timed_steps",
+    "batch_note", "gradient_accumulation_steps", "global_batch_size", "steps", "warmup_steps",
+    "timed_steps",
     "resumed_from_step", "samples_per_sec", "samples_per_sec_per_rank", "step_time_ms_p50",
     "step_time_ms_p90", "step_time_ms_mean", "elapsed_s", "peak_mem_mb", "device_mem_mb",
     "peak_mem_reserved_mb", "mem_headroom_mb", "mem_headroom_pct", "first_loss", "final_loss",
@@ -266,16 +267,18 @@ def stop_code(log: Logger, out: Outcome, checkpoint_dir: str | None, saved: bool
 
 def result_line(args: argparse.Namespace, out: Outcome, batch_size: int, world: int,
                 start_step: int, devices: float = 1.0, units_per_sample: float | None = None,
-                **values: Any) -> dict[str, Any]:
+                accum: int = 1, **values: Any) -> dict[str, Any]:
     """The JSON result: measurements from ``out`` plus the runtime's ``values`` for every other
     key of :data:`RESULT_KEYS` (a missing or unknown key is a bug, not a null).
 
     ``values`` carries ``train_flops_per_sample`` and ``peak_flops_per_sec`` (either may be
     None), from which MFU follows over ``devices`` devices; ``units_per_sample`` turns
     samples/s into the app's unit per second, also written as ``<unit>_per_s`` after the fixed
-    keys (``tokens_per_s`` for GPT)."""
+    keys (``tokens_per_s`` for GPT). ``accum`` micro-batches of ``batch_size`` make one step on
+    each rank (gradient accumulation): the rates and the global batch count them all, as
+    nanoGPT's ``estimate_mfu(batch_size * gradient_accumulation_steps, dt)`` does."""
     elapsed = out.elapsed_s
-    per_rank = batch_size * out.timed_steps / elapsed if elapsed > 0 else None
+    per_rank = batch_size * accum * out.timed_steps / elapsed if elapsed > 0 else None
     total_rate = per_rank * world if per_rank is not None else None
     step_ms = out.step_ms
     track = out.track
@@ -291,7 +294,8 @@ def result_line(args: argparse.Namespace, out: Outcome, batch_size: int, world: 
         utilisation, mfu_note = None, "--mode data: no compute"
     measured = {
         "mode": args.mode, "world_size": world, "batch_size": batch_size,
-        "global_batch_size": batch_size * world, "steps": args.steps,
+        "gradient_accumulation_steps": accum,
+        "global_batch_size": batch_size * accum * world, "steps": args.steps,
         "warmup_steps": out.warmup, "timed_steps": out.timed_steps,
         "resumed_from_step": start_step or None,
         "samples_per_sec": total_rate,

@@ -1,9 +1,12 @@
 """An app's Recipe as PyTorch objects: the optimizer, the learning-rate schedule and gradient
 clipping, with the state a checkpoint needs so that a resumed run stays bit-identical.
 
-Step-based schedules (constant, cosine, warmup_cosine) are pure functions of the step: the rate
-of step ``i`` is set before its optimizer step from a table computed once, so a step pays one
-list lookup and one assignment per parameter group, and a resumed run needs only the step.
+Step-based schedules (constant, cosine, warmup_cosine; staircase and warmup_flat_decay, counted in
+samples = steps x the samples of one step) are pure functions of the step: the rate of step
+``i`` is set before its optimizer step from a table computed once, so a step pays one list
+lookup and one assignment per parameter group, and a resumed run needs only the step (and the
+same batch, which the checkpoint's meta records). A recipe's batch-norm momentum schedule
+(PointNet's ``bn_decay``) is set the same way, on the steps where it changes.
 ``plateau`` (ReduceLROnPlateau) is driven by the windowed loss, at the loop's host syncs
 (runtime/loop.py ``LossTrack``): its state is checkpointed.
 """
@@ -16,6 +19,10 @@ from typing import Any
 import torch
 
 from .contract import Recipe
+from .schedules import bn_momentum_at, lr_at
+
+__all__ = ["IMPL_KWARGS", "Schedule", "bn_momentum_at", "lr_at", "make_clipper",
+           "make_optimizer", "param_groups"]
 
 #: ``--optimizer-impl`` -> the optimizer's keyword arguments
 IMPL_KWARGS = {"auto": {}, "foreach": {"foreach": True}, "fused": {"fused": True},
@@ -46,36 +53,23 @@ def make_optimizer(model_params: Any, recipe: Recipe, lr: float,
                weight_decay=recipe.weight_decay, **kwargs)
 
 
-def lr_at(recipe: Recipe, base: float, step: int, total: int) -> float:
-    """The rate of 0-based step ``step`` of a ``total``-step run (step-based schedules).
-
-    warmup_cosine is nanoGPT's ``get_lr`` (train.py): ``base * (it + 1) / (warmup + 1)`` while
-    warming up, then a cosine from ``base`` to ``min_lr`` over ``decay_steps`` (default: the
-    run), ``min_lr`` after it."""
-    if recipe.schedule in ("constant", "plateau"):
-        return base
-    warmup = recipe.warmup_steps if recipe.schedule == "warmup_cosine" else 0
-    decay = recipe.decay_steps or total
-    if step < warmup:
-        return base * (step + 1) / (warmup + 1)
-    if step > decay:
-        return recipe.min_lr
-    span = max(decay - warmup, 1)
-    ratio = min(max((step - warmup) / span, 0.0), 1.0)
-    return recipe.min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (base - recipe.min_lr)
-
-
 class Schedule:
-    """Sets each step's rate (step-based schedules) or reacts to the windowed loss (plateau).
+    """Sets each step's rate (step-based schedules) and batch-norm momentum (a recipe with
+    ``bn_momentum``), or reacts to the windowed loss (plateau).
 
-    ``apply(i)`` is None for a constant rate (nothing to do per step). ``window_loss(mean)``
-    feeds plateau. ``state_dict`` / ``load_state_dict`` round-trip through a checkpoint."""
+    ``apply(i)`` is None when nothing changes per step. ``window_loss(mean)`` feeds plateau.
+    ``samples_per_step`` (the global batch, micro-batches included) turns steps into the
+    samples staircase, warmup_flat_decay and the momentum schedule count; ``model`` holds the
+    batch-norm modules. ``state_dict`` / ``load_state_dict`` round-trip through a checkpoint
+    (the step-based values need only the step: they are recomputed from it)."""
 
     def __init__(self, optimizer: torch.optim.Optimizer, recipe: Recipe, base: float,
-                 total: int, window: int) -> None:
+                 total: int, window: int, samples_per_step: int = 1,
+                 model: torch.nn.Module | None = None) -> None:
         self.recipe = recipe
         self.base = base
         self.total = total
+        self.samples_per_step = samples_per_step
         self.optimizer = optimizer
         self.plateau: torch.optim.lr_scheduler.ReduceLROnPlateau | None = None
         self.apply = None
@@ -85,16 +79,17 @@ class Schedule:
             self.plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(
                 optimizer, mode="min", factor=recipe.factor, patience=patience,
                 min_lr=recipe.min_lr)
-        elif recipe.schedule != "constant":
-            table = [lr_at(recipe, base, i, total) for i in range(total)]
-
-            def apply(i: int) -> None:
-                rate = table[i]
-                # looked up each step: load_state_dict replaces the optimizer's group dicts
-                for g in optimizer.param_groups:
-                    g["lr"] = rate
-
-            self.apply = apply
+        rates = None
+        if recipe.schedule not in ("constant", "plateau"):
+            rates = [lr_at(recipe, base, i, total, samples_per_step) for i in range(total)]
+        norms = []
+        if recipe.bn_momentum and model is not None:
+            norms = [m for m in model.modules()
+                     if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+        momenta = ([bn_momentum_at(recipe, i * samples_per_step) for i in range(total)]
+                   if norms else None)
+        if rates is not None or momenta is not None:
+            self.apply = _applier(optimizer, rates, norms, momenta)
 
     @property
     def windowed(self) -> bool:
@@ -110,11 +105,34 @@ class Schedule:
 
     def state_dict(self) -> dict[str, Any]:
         return {"schedule": self.recipe.schedule, "base": self.base, "total": self.total,
+                "samples_per_step": self.samples_per_step,
+                "epoch_samples": self.recipe.epoch_samples,
                 "plateau": self.plateau.state_dict() if self.plateau is not None else None}
 
     def load_state_dict(self, state: dict[str, Any] | None) -> None:
         if state and self.plateau is not None and state.get("plateau") is not None:
             self.plateau.load_state_dict(state["plateau"])
+
+
+def _applier(optimizer: torch.optim.Optimizer, rates: list[float] | None,
+             norms: list[torch.nn.Module], momenta: list[float] | None) -> Any:
+    """``apply(i)``: step ``i``'s rate on every parameter group (looked up each step:
+    ``load_state_dict`` replaces the optimizer's group dicts) and, where it changed since the
+    last call, its momentum on every batch-norm module (a staircase moves a few times a run;
+    under torch.compile each change is one recompile)."""
+    last = [None]
+
+    def apply(i: int) -> None:
+        if rates is not None:
+            rate = rates[i]
+            for g in optimizer.param_groups:
+                g["lr"] = rate
+        if momenta is not None and momenta[i] != last[0]:
+            last[0] = momenta[i]
+            for m in norms:
+                m.momentum = momenta[i]
+
+    return apply
 
 
 def make_clipper(params: list[torch.nn.Parameter], recipe: Recipe, impl: str) -> Any:

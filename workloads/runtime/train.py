@@ -244,6 +244,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     if batch_note:
         log.info(batch_note)
     lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world)
+    accum = _grad_accum(args, cfg, world, log)
 
     # seeded after the auto-batch probe, so a run draws the same numbers with or without it
     torch.manual_seed(args.seed)
@@ -251,8 +252,10 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     random.seed(args.seed)
 
     start = loaded[0] if loaded else 0
+    # a step's micro-batches come as one batch of batch_size x accum, split in _train_step
     source = None if args.mode == "trials" else _build_source(
-        spec, args, cfg, dev, ctx, batch_size, start, fmt)
+        spec, args, cfg, dev, ctx, batch_size * accum, start, fmt)
+    recipe = _epoch_samples(recipe, source, log)
 
     after_ddp = _model_after_ddp(dev, ctx, args)
     raw_model = spec.build_model(cfg)
@@ -261,7 +264,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     if fmt is not None:
         raw_model = raw_model.to(memory_format=fmt)
     meta = {"app": spec.name, "size": name, "config": model_config(cfg),
-            "batch_size": batch_size, "world_size": world}
+            "batch_size": batch_size, "world_size": world, "grad_accum": accum}
     if loaded is not None:
         ckpt.check_meta(loaded[1].get("meta", {}), meta, args.checkpoint_dir, log.info)
         raw_model.load_state_dict(loaded[1]["model"])
@@ -270,16 +273,18 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             raw_model.load_rank_state(own["module"])
 
     train_model: nn.Module = raw_model
+    ddp = None
     if ctx.enabled and args.mode != "data":
         from torch.nn.parallel import DistributedDataParallel as DDP
 
         ids = [dev.device.index] if dev.type in ("cuda", "xpu") and not after_ddp else None
-        train_model = DDP(raw_model, device_ids=ids)
+        train_model = ddp = DDP(raw_model, device_ids=ids)
         if after_ddp:
             train_model.to(dev.device)  # moves raw_model's parameters in place
     # The optimizer and its state after the model's last move, so they sit on its device.
     optimizer = make_optimizer(raw_model.parameters(), lr, args.optimizer_impl, recipe)
-    schedule = Schedule(optimizer, recipe, lr, args.steps, args.loss_window)
+    schedule = Schedule(optimizer, recipe, lr, args.steps, args.loss_window,
+                        batch_size * accum * world, raw_model)
     track = LossTrack(args.loss_window, _plateau(schedule, ctx, world) if schedule.windowed
                       else None)
     first_loss = _resume(loaded, optimizer, prec.scaler, schedule, track, dev)
@@ -291,14 +296,16 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     train_model.train()
 
     reset_peak_memory(dev)
+    micro = f" x {accum} micro-steps" if accum > 1 else ""
     log.info(f"{spec.name} ({name}) on {dev.name} [{dev.type}], world size {world}, "
-             f"batch {batch_size}/rank, lr {lr:g} ({recipe.optimizer}, {recipe.schedule}), "
+             f"batch {batch_size}/rank{micro}, lr {lr:g} ({recipe.optimizer}, {recipe.schedule}), "
              f"precision {prec.effective}, mode {args.mode}, steps {start}->{args.steps} "
              f"(warm-up {warmup_steps(args, start)})")
-    observer = _observer(args, rank, dev, batch_size * world, log, train_model, optimizer)
+    observer = _observer(args, rank, dev, batch_size * accum * world, log, train_model,
+                         optimizer)
     train = _train_step(spec, train_model, optimizer, prec, schedule,
                         make_clipper(list(raw_model.parameters()), recipe, args.optimizer_impl),
-                        args.inject_nan_at_step)
+                        args.inject_nan_at_step, accum, ddp)
 
     def save(step_done: int, first: float | None) -> None:
         assert mgr is not None and source is not None
@@ -330,8 +337,8 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
 
     trials = None
     if args.mode == "trials":
-        out, trials, source = _trials(spec, args, cfg, dev, ctx, batch_size, fmt, hooks, log,
-                                      flag, track)
+        out, trials, source = _trials(spec, args, cfg, dev, ctx, batch_size * accum, fmt, hooks,
+                                      log, flag, track)
     else:
         assert source is not None
         out = run_steps(args, hooks(source, mgr is not None, track), log, flag, rank, start,
@@ -345,7 +352,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     result: dict[str, Any] | None = None
     if rank == 0:
         result = _result(spec, args, out, dev, ctx, prec, launcher, name, cfg, recipe, lr,
-                         batch_size, batch_note, start, raw_model, fmt, source, trials)
+                         batch_size, batch_note, start, raw_model, fmt, source, trials, accum)
         if instance is not None:
             result["instance"] = instance.index
             result["instances"] = instance.count
@@ -402,14 +409,33 @@ def _resume(loaded: Any, optimizer: torch.optim.Optimizer, scaler: Any, schedule
 
 def _train_step(spec: AppSpec, model: nn.Module, optimizer: torch.optim.Optimizer,
                 prec: PrecisionPlan, schedule: Schedule, clip: Any,
-                nan_at: int | None) -> Any:
+                nan_at: int | None, accum: int = 1, ddp: nn.Module | None = None) -> Any:
     """One optimizer step with the least host work: a launch-bound step (qcnn on an H100) pays
-    for every attribute lookup and context object (benchmarks/workloads_overhead.py)."""
+    for every attribute lookup and context object (benchmarks/workloads_overhead.py).
+
+    ``accum`` > 1: nanoGPT's gradient accumulation (karpathy/nanoGPT@3adf61e train.py, lines
+    290-312): the step's batch is ``accum`` micro-batches; each one's loss is divided by
+    ``accum`` before its backward pass, and under DDP ``require_backward_grad_sync`` is True
+    only on the last micro-step (the gradients are all-reduced once); then clipping and one
+    optimizer step. The loss returned is the step's mean (the sum of the divided losses)."""
     amp = prec.autocast()  # one context object, re-entered every step
     scaler = prec.scaler
     zero_grad = optimizer.zero_grad
     set_lr = schedule.apply  # None for a constant rate
     loss_fn = spec.loss_fn
+
+    def update() -> None:
+        if scaler is None:
+            if clip is not None:
+                clip()
+            optimizer.step()
+        else:
+            if clip is not None:
+                scaler.unscale_(optimizer)
+                clip()
+            scaler.step(optimizer)
+            scaler.update()
+        zero_grad(set_to_none=True)
 
     def train(batch: tuple[torch.Tensor, torch.Tensor], i: int) -> torch.Tensor:
         x, y = batch
@@ -421,20 +447,76 @@ def _train_step(spec: AppSpec, model: nn.Module, optimizer: torch.optim.Optimize
             loss = loss * float("nan")
         if scaler is None:
             loss.backward()
-            if clip is not None:
-                clip()
-            optimizer.step()
         else:
             scaler.scale(loss).backward()
-            if clip is not None:
-                scaler.unscale_(optimizer)
-                clip()
-            scaler.step(optimizer)
-            scaler.update()
-        zero_grad(set_to_none=True)
+        update()
         return loss.detach()
 
-    return train
+    def train_accum(batch: tuple[Any, Any], i: int) -> torch.Tensor:
+        x, y = batch
+        if set_lr is not None:
+            set_lr(i)
+        micro = _batch_len(y) // accum
+        total = None
+        for k in range(accum):
+            if ddp is not None:
+                ddp.require_backward_grad_sync = k == accum - 1
+            lo, hi = k * micro, (k + 1) * micro
+            with amp:
+                loss = loss_fn(model(_rows(x, lo, hi)), _rows(y, lo, hi)) / accum
+            if nan_at == i + 1:
+                loss = loss * float("nan")
+            if scaler is None:
+                loss.backward()
+            else:
+                scaler.scale(loss).backward()
+            total = loss.detach() if total is None else total + loss.detach()
+        update()
+        assert total is not None
+        return total
+
+    return train if accum == 1 else train_accum
+
+
+def _batch_len(t: Any) -> int:
+    return len(t[0]) if isinstance(t, tuple | list) else len(t)
+
+
+def _rows(t: Any, lo: int, hi: int) -> Any:
+    """Rows ``lo:hi`` of a batch (a tensor, or a tuple/list of them): one micro-batch."""
+    if isinstance(t, tuple | list):
+        return type(t)(_rows(u, lo, hi) for u in t)
+    return t[lo:hi]
+
+
+def _grad_accum(args: argparse.Namespace, cfg: dict[str, Any], world: int, log: Logger) -> int:
+    """Micro-steps per optimizer step on each rank: ``--grad-accum`` or the configuration's
+    ``grad_accum`` (nanoGPT's ``gradient_accumulation_steps``, over all ranks) divided by the
+    world size, as nanoGPT's train.py does (``gradient_accumulation_steps //=
+    ddp_world_size`` after asserting it divides). Where the world size does not divide it,
+    nanoGPT stops; this runs ``max(1, total // world)`` and says so."""
+    total = getattr(args, "grad_accum", None) or int(cfg.get("grad_accum") or 1)
+    if total == 1:
+        return 1
+    per_rank = max(1, total // world)
+    if total % world:
+        log.info(f"note: gradient accumulation {total} is not a multiple of the world size "
+                 f"{world} (nanoGPT asserts it is): {per_rank} micro-steps per rank, "
+                 f"{per_rank * world} in all; set --grad-accum to a multiple of {world}")
+    return per_rank
+
+
+def _epoch_samples(recipe: Recipe, source: Any, log: Logger) -> Recipe:
+    """A schedule in epochs (warmup_flat_decay) counts the files' samples, as the original's
+    ``_train_data_size`` is the size of its training file; synthetic data keeps the recipe's
+    ``epoch_samples`` (the original's synthetic fetcher says 1e6)."""
+    if recipe.schedule != "warmup_flat_decay" or getattr(source, "kind", None) != "disk":
+        return recipe
+    import dataclasses
+
+    n = len(source.dataset)
+    log.info(f"note: {recipe.schedule} counts epochs of {n} samples (the data set's size)")
+    return dataclasses.replace(recipe, epoch_samples=n)
 
 
 TRIALS = (("io", "data"), ("synthetic", "compute"), ("full", "train"))
@@ -475,7 +557,7 @@ def _result(spec: AppSpec, args: argparse.Namespace, out: Any, dev: DeviceInfo,
             cfg: dict[str, Any], recipe: Recipe, lr: float, batch_size: int,
             batch_note: str | None, start: int, raw_model: nn.Module,
             fmt: torch.memory_format | None, source: Any,
-            trials: dict[str, Any] | None) -> dict[str, Any]:
+            trials: dict[str, Any] | None, accum: int = 1) -> dict[str, Any]:
     """Rank 0's JSON line."""
     world = ctx.env.world_size
     flops, method = _flops(spec, cfg, batch_size)
@@ -484,7 +566,7 @@ def _result(spec: AppSpec, args: argparse.Namespace, out: Any, dev: DeviceInfo,
     units = spec.units_per_sample(cfg) if spec.units_per_sample else None
     result = result_line(
         args, out, batch_size, world, start, devices=world / per_device,
-        units_per_sample=units,
+        units_per_sample=units, accum=accum,
         app=spec.name, framework="pytorch", framework_version=torch.__version__,
         device=dev.type, device_name=dev.name, device_stack=dev.stack,
         precision=prec.effective, precision_requested=prec.requested,

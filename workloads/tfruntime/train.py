@@ -107,13 +107,30 @@ def run_training(spec: TFAppSpec, args: argparse.Namespace,
     return code, result
 
 
-def _rate(be: Backend, recipe: Recipe, base: float, total: int) -> Any:
+def _rate(be: Backend, recipe: Recipe, base: float, total: int,
+          samples_per_step: int = 1) -> Any:
     """The learning rate Keras is given: ``base`` (constant, plateau) or a schedule of the
-    optimizer's step count, the formulas of runtime/optim.py ``lr_at`` (nanoGPT's get_lr for
-    warmup_cosine), so a restored step count restores the rate."""
+    optimizer's step count, the formulas of runtime/schedules.py ``lr_at`` (nanoGPT's get_lr
+    for warmup_cosine; the schedules counted in samples, staircase and warmup_flat_decay, as
+    a table of its float64 values looked up by step), so a restored step count restores the
+    rate."""
     if recipe.schedule in ("constant", "plateau"):
         return base
     tf = be.tf
+    if recipe.schedule != "warmup_cosine" and recipe.schedule != "cosine":
+        from workloads.runtime.schedules import lr_at
+
+        table = tf.constant([lr_at(recipe, base, i, total, samples_per_step)
+                             for i in range(total)], tf.float32)
+
+        class Table(be.keras.optimizers.schedules.LearningRateSchedule):
+            def __call__(self, step: Any) -> Any:
+                return tf.gather(table, tf.minimum(tf.cast(step, tf.int32), total - 1))
+
+            def get_config(self) -> dict[str, Any]:
+                return {"base": base}
+
+        return Table()
     warmup = recipe.warmup_steps if recipe.schedule == "warmup_cosine" else 0
     decay = recipe.decay_steps or total
     span = float(max(decay - warmup, 1))
@@ -134,7 +151,7 @@ def _rate(be: Backend, recipe: Recipe, base: float, total: int) -> Any:
 
 
 def _optimizer(be: Backend, lr: float, prec: TFPrecision, model: Any, recipe: Recipe,
-               total: int) -> Any:
+               total: int, samples_per_step: int = 1) -> Any:
     """The recipe's optimizer in Keras (without a recipe: AdamW as the PyTorch apps use it,
     weight decay 0.01, eps 1e-8) with its clipping, its state created now so a checkpoint can
     be restored before the first step."""
@@ -144,7 +161,7 @@ def _optimizer(be: Backend, lr: float, prec: TFPrecision, model: Any, recipe: Re
         clip["global_clipnorm"] = recipe.clip_grad_norm
     if recipe.clip_grad_value:
         clip["clipvalue"] = recipe.clip_grad_value
-    rate = _rate(be, recipe, lr, total)
+    rate = _rate(be, recipe, lr, total, samples_per_step)
     if recipe.optimizer == "sgd":
         opt = keras.optimizers.SGD(learning_rate=rate, momentum=recipe.momentum,
                                    nesterov=recipe.nesterov,
@@ -265,7 +282,7 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
     scope = dist.strategy.scope() if dist.kind == "multiworker" else contextlib.nullcontext()
     with scope:
         model = spec.build_model(cfg)
-        opt = _optimizer(be, lr, prec, model, recipe, args.steps)
+        opt = _optimizer(be, lr, prec, model, recipe, args.steps, batch_size * world)
     meta = {"app": spec.name, "size": size, "config": model_config(cfg),
             "batch_size": batch_size, "world_size": world}
     plateau = (PlateauRule(recipe.factor, -(-max(recipe.patience, 0) // args.loss_window),
