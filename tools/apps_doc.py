@@ -87,15 +87,34 @@ def _recipe(r: dict[str, Any]) -> str:
     text = f"{r['optimizer']} {r['lr']:g}"
     if r["lr_scaling"] != "none":
         text += f" ({r['lr_scaling']}, per {r['lr_reference_batch']})"
-    if r["schedule"] != "constant":
+    if r["schedule"] == "staircase":
+        text += (f", staircase (x{r['decay_rate']:g} every {r['decay_samples']:,} samples, "
+                 f"min {r['min_lr']:g})")
+    elif r["schedule"] == "warmup_flat_decay":
+        text += (f", warmup_flat_decay (from {r['warmup_lr']:g} over {r['warmup_epochs']:g} "
+                 f"epoch, flat {r['flat_epochs']:g}, then exp(-{r['decay_rate']:g} epochs) to "
+                 f"{r['min_lr']:g}; epoch {r['epoch_samples']:,} samples)")
+    elif r["schedule"] != "constant":
         text += f", {r['schedule']}"
         if r["warmup_steps"]:
             text += f" (warm-up {r['warmup_steps']})"
+    if r.get("bn_momentum"):
+        text += (f", batch-norm momentum {r['bn_momentum']:g} x{r['bn_momentum_decay_rate']:g} "
+                 f"every {r['bn_momentum_decay_samples']:,} samples, min "
+                 f"{1 - r['bn_decay_clip']:.2g}")
     if r["clip_grad_norm"]:
         text += f", clip norm {r['clip_grad_norm']:g}"
     if r["clip_grad_value"]:
         text += f", clip value {r['clip_grad_value']:g}"
     return text
+
+
+def _batch(d: dict[str, Any]) -> str:
+    """The per-rank batch, and the micro-steps accumulated over all ranks (nanoGPT's)."""
+    accum = d.get("grad_accum") or 1
+    if accum == 1:
+        return str(d["batch_size"])
+    return f"{d['batch_size']} x {accum} micro-batches over all ranks"
 
 
 def render() -> str:
@@ -120,7 +139,7 @@ def render() -> str:
             f"{d['unit']} ({d['units_per_sample']:g}/sample)"
         lines.append(
             f"| {d['app']} | {d['config']} | {d['input_dtype']} {d['input_shape']} | "
-            f"{d['target_dtype']} {d['target_shape']} | {d['batch_size']} | "
+            f"{d['target_dtype']} {d['target_shape']} | {_batch(d)} | "
             f"{_recipe(d['recipe'])} | {unit} | {d['data_format']} |")
     lines += ["", "## Sources", ""]
     for d in described:
