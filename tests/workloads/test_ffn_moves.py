@@ -236,12 +236,15 @@ def test_fov_moves_2_windowed_loss_falls_over_50_tiny_steps() -> None:
 
 @pytest.mark.slow
 def test_max_pred_resume_is_bit_identical(tmp_path: Path) -> None:
+    """A run stopped at step 5 and resumed ends with the weights of an uninterrupted one."""
     ck = ["--checkpoint-dir", str(tmp_path / "ck")]
     base = [*TINY, "--fov-policy", "max_pred_moves", "--warmup", "1", "--sync-every", "3"]
     whole = run_app("ffn", *base, "--steps", "9")
     assert whole.returncode == 0, whole.stderr[-3000:]
     first = run_app("ffn", *base, "--steps", "5", *ck)
     assert first.returncode == 0, first.stderr[-3000:]
+    own = torch.load(tmp_path / "ck" / "step_000000005" / "rng_rank0.pt", weights_only=False)
+    assert {"queue", "head", "tail", "done"} <= set(own["module"])  # the examples in flight
     resumed = run_app("ffn", *base, "--steps", "9", *ck)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert resumed.result()["resumed_from_step"] == 5
