@@ -249,3 +249,26 @@ def test_max_pred_resume_is_bit_identical(tmp_path: Path) -> None:
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert resumed.result()["resumed_from_step"] == 5
     assert resumed.result()["param_sha256"] == whole.result()["param_sha256"]
+
+
+def test_options_parse_for_pytorch_and_are_refused_by_tensorflow() -> None:
+    """``--fov-policy`` / ``--fov-moves`` come from the manifest's ``options:`` (what jobgen
+    checks ``--app-args`` with); the TensorFlow version, which does not move the FOV, refuses
+    them; the default value leaves the configuration (and so checkpoints) as it was."""
+    from workloads.runtime.cli import check_args
+    from workloads.runtime.contract import with_options
+
+    ns, err = check_args("ffn", ["--tiny", "--fov-policy", "max_pred_moves", "--fov-moves", "2"])
+    assert err is None and ns is not None
+    assert with_options({"fov": 7}, ns) == {"fov": 7, "fov_policy": "max_pred_moves",
+                                            "fov_moves": 2}
+    ns, err = check_args("ffn", ["--fov-policy", "fixed", "--fov-moves", "1"])
+    assert ns is not None and with_options({"fov": 7}, ns) == {"fov": 7}
+    for bad, why in ((["--fov-moves", "0"], "not a positive"),
+                     (["--fov-policy", "no_step"], "invalid choice")):
+        assert why in str(check_args("ffn", bad)[1])
+    for given in (["--fov-policy", "max_pred_moves"], ["--fov-moves", "2"]):
+        _, err = check_args("ffn", given, "tensorflow")
+        assert err is not None and "no FOV movement" in err and "--framework pytorch" in err
+    _, err = check_args("gpt", ["--fov-policy", "fixed"])
+    assert err is not None and "unrecognized" in err  # an app without the option

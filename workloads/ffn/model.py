@@ -14,7 +14,10 @@ reflected; the seed canvas starts at logit(0.05) with logit(0.95) at the centre.
 visits the centre, then each of the 26 moves of +-deltas (one fixed shuffled order per run)
 whose target voxel's canvas logit reached logit(0.9); every visit is one optimizer step and its
 prediction is written back into the canvas, so later steps see earlier predictions. When a
-batch slot's moves are exhausted it takes the next training patch.
+batch slot's moves are exhausted it takes the next training patch. ``--fov-policy
+max_pred_moves`` (config ``fov_policy``) runs train.py's other policy instead
+(``examples.max_pred_offsets``, in :mod:`workloads.ffn.moves`), on a patch of ``fov + 2 * deltas
+* (fov_moves + 1)``; ``--fov-moves`` (``fov_moves``) sizes the patch as train.py does.
 
 Here the whole example builder runs on the device inside the model (:class:`FFNTrainer`):
 the data source hands it candidate training patches (image + soft labels) each step, and a
