@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from jobgen import __version__
 from jobgen.request.options import RENDER_OPTIONS, fast_parse
 
-COMMANDS = ("sites", "show", "validate", "schema", "apps", "render", "explain", "diff", "lint",
-            "verify")
+COMMANDS = ("sites", "show", "validate", "schema", "apps", "make-data", "render", "explain",
+            "diff", "lint", "verify")
 
 
 def test_version_prints_the_package_version():
@@ -38,7 +38,8 @@ def test_dash_h_is_help_on_every_command(command):
     assert short.stdout == long.stdout
 
 
-@pytest.mark.parametrize("command", ("sites", "show", "validate", "apps", "lint", "verify"))
+@pytest.mark.parametrize("command", ("sites", "show", "validate", "apps", "make-data", "lint",
+                                     "verify"))
 def test_help_of_the_everyday_commands_shows_examples(command):
     out = run_jobgen(command, "-h").stdout
     assert "Example" in out and f"jobgen {command}" in out

@@ -542,3 +542,36 @@ def test_store003_looks_at_where_data_goes_not_where_it_comes_from():
     text = rendered("lumi", app="ffn", queue="small-g").replace(
         "cp -R /", "cp -R /tmp/clone/", 1)
     assert "cp -R /tmp/clone/" in text and rules_of(text, "lumi") == []
+
+
+@pytest.mark.parametrize("ranks", [1, 2, 3])
+def test_the_local_tensorflow_spawner_line_is_a_launch_and_lints_clean(ranks):
+    """`python3 -m workloads.spawn --nproc-per-node=N` (the local site's TensorFlow launcher) is
+    read as the launch of N ranks on this machine, so the launch checks look at it."""
+    from jobgen.review.lint.context import LaunchView, lint_context
+
+    text = rendered("local", app="ffn", framework="tensorflow", ranks_per_node=ranks)
+    script = parse_text(text)
+    [launch] = script.launches
+    assert launch.argv[0] == "workloads.spawn"
+    assert script.launch_text.startswith("python3 -m workloads.spawn ")
+    view = LaunchView(lint_context(script, load_profile("local").profile), launch)
+    assert (view.dialect, view.ranks_per_node, view.total_ranks) == ("spawn", ranks, ranks)
+    assert view.ai and view.program[:3] == ["python3", "-m", "workloads.ffn"]
+    assert rules_of(text, "local") == []
+
+
+def test_the_spawner_elsewhere_is_not_the_sites_launcher_and_its_flags_are_its_own():
+    line = ("python3 -m workloads.spawn --nproc-per-node=2 python3 -m workloads.ffn "
+            "--framework tensorflow\n")
+    assert rules_of(f"#!/bin/bash\n{line}", "local") == []
+    # a Python of one's own (--python) and argparse's unique prefixes are the spawner too
+    own = line.replace("python3 -m workloads.spawn --nproc-per-node=2", "/venv/bin/python -m "
+                       "workloads.spawn --grace 5 --nproc=2")
+    assert rules_of(f"#!/bin/bash\n{own}", "local") == []
+    assert rules_of(f"#!/bin/bash\n{line}", "polaris") == ["LAUNCH001"]
+    for flag, says in (("--standalone", "a torchrun option"), ("-n 2", "a MPI option"),
+                       ("--bogus", "not an option of workloads.spawn")):
+        bad = line.replace("--nproc-per-node=2", f"{flag} --nproc-per-node=2")
+        [finding] = lint(parse_text(f"#!/bin/bash\n{bad}"), load_profile("local").profile)
+        assert finding.rule == "LAUNCH002" and says in finding.message, finding.message

@@ -12,13 +12,14 @@ trace, for rank 0, of exactly the chosen steps.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from emulation.harness import REPORT_COMMAND, install_bin, run_script
-from helpers import ROOT
+from helpers import ROOT, run_jobgen
 from test_site_emulation import SITES, app_script, check_cleanup
 
 from jobgen.errors import JobgenError
@@ -296,6 +297,16 @@ def test_collect_reads_the_monitors_into_the_study_table(tmp_path):
     assert row.status == "ok"
     assert 0 <= row.cpu_busy_mean_pct <= 100 and row.host_mem_peak_mib > 0
     assert row.gpu_mem_peak_mib is None and row.gpu_util_mean_pct is None
+    # and the printed table shows them (a wide terminal: at 80 columns they go first)
+    shown = run_jobgen("collect", str(out), env={"COLUMNS": "250"})
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("site"))
+    first = lines[lines.index(header) + 1]
+    cells = dict(zip(re.split(r"\s{2,}", header), re.split(r"\s{2,}", first), strict=True))
+    assert cells["GPU mem"] == cells["GPU use"] == "-"
+    assert cells["CPU use"] == f"{row.cpu_busy_mean_pct:.0f}%"
+    assert cells["host mem"] == f"{row.host_mem_peak_mib / 1024:.1f}GiB"
 
 
 def _heredoc(text: str, after: str) -> str:

@@ -64,3 +64,67 @@ def test_pipes_get_every_column_whole():
     print_table(SITE_PRIORITY, rows, stream=out, order=SITE_COLUMNS)
     header = out.getvalue().splitlines()[1]
     assert [c.strip() for c in header.strip("┃").split("┃")] == list(SITE_COLUMNS)
+
+
+
+def _result_row(precision: str, nodes: int, ok: int = 3, **monitor):
+    from jobgen.study.collect import Row
+
+    best = 1000.0 * nodes + (7 if precision == "bf16" else 0)
+    return Row(sweep="s", point=f"{precision}-n{nodes}", site="polaris", device="A100",
+               app="gpt", precision=precision, nodes=nodes, ranks_per_node=4,
+               ranks_per_device=1, instances_per_device=1, world_size=4 * nodes,
+               devices=4 * nodes, repeats=3, ok=ok, best=best, min=best * 0.9, max=best,
+               stdev=10.0, per_device=best / (4 * nodes), scaling_efficiency=None,
+               scaling_base_nodes=None, vs_fp32=None, verdict=None, chance=None,
+               status="ok" if ok == 3 else "partial", note=None, **monitor)
+
+
+def _results(rows, width):
+    from jobgen.study.collect import Collection
+    from jobgen.study.present import results_table
+
+    return results_table(Collection(rows=rows, runs=[]), width)
+
+
+def _monitored(k: int) -> dict[str, float]:
+    return dict(gpu_mem_peak_mib=30720.0 + 1024 * k, gpu_util_mean_pct=87.4 - k,
+                cpu_busy_mean_pct=12.6 + k, host_mem_peak_mib=2048.0 * (k + 1))
+
+
+MONITOR_TITLES = ["GPU", "mem", "GPU", "use", "CPU", "use", "host", "mem"]
+
+
+def test_collect_table_shows_the_monitors_peak_memory_and_mean_use():
+    rows = [_result_row("fp32", 1, **_monitored(0)), _result_row("bf16", 2, ok=2)]
+    wide = _results(rows, 200).splitlines()
+    header = next(line for line in wide if line.startswith("precision"))
+    assert header.split()[-9:] == [*MONITOR_TITLES, "status"]
+    fp32 = next(line for line in wide if line.startswith("fp32"))
+    assert fp32.split()[-5:] == ["30.0GiB", "87%", "13%", "2.0GiB", "ok"]
+    bf16 = next(line for line in wide if line.startswith("bf16"))
+    assert bf16.split()[-5:] == ["-", "-", "-", "-", "partial"]  # not monitored: '-'
+    assert "GPU use, CPU use: mean (--monitor)" in " ".join(wide)
+
+
+def test_monitor_columns_go_first_at_80_columns_and_are_absent_without_monitors():
+    rows = [_result_row(p, n, ok=3 - n % 2, **_monitored(k))
+            for k, (p, n) in enumerate([("fp32", 1), ("bf16", 1), ("fp32", 2), ("bf16", 2)])]
+    wide = _results(rows, 200)
+    header = next(line for line in wide.splitlines() if line.startswith("precision"))
+    assert all(t in header.split() for t in MONITOR_TITLES) and "(left out" not in wide
+    narrow = _results(rows, 80)
+    lines = narrow.splitlines()
+    assert all(len(line) <= 80 for line in lines), narrow
+    header = next(line for line in lines if line.startswith("precision"))
+    for throughput in ("best", "min-max", "per dev", "ok/runs"):
+        assert throughput in header, narrow  # the throughput columns stay
+    left = " ".join(lines[next(i for i, x in enumerate(lines) if x.startswith("(left out")):])
+    dropped = left.split("columns: ")[1].split(";")[0].split(", ")
+    # the first left out are monitor columns, the last of them first (GPU memory stays longest)
+    assert dropped == ["host mem", "CPU use", "GPU use"], narrow
+    assert "GPU mem" in header, narrow
+    # no run monitored: no monitor columns at all, and nothing said about them
+    plain = _results([_result_row("fp32", 1), _result_row("bf16", 2, ok=2)], 200)
+    assert "GPU" not in plain and "host mem" not in plain and "--monitor" not in plain
+    assert "(left out" not in plain

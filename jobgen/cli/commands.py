@@ -212,6 +212,42 @@ def _app_rows(found: list[Any]) -> list[dict[str, str]]:
              "description": a.description} for a in found]
 
 
+def _complete_data_apps(incomplete: str) -> list[str]:
+    return [n for n in ("all", *_complete_apps(incomplete)) if n.startswith(incomplete)]
+
+
+@app.command(name="make-data", epilog="Exit code 0 when written, 1 when the app's writer "
+             "failed (nothing written), 2 on bad input. Examples: jobgen make-data --app gpt "
+             "--out data/gpt, then jobgen render --site local --app gpt --app-args '--data "
+             "data/gpt'; jobgen make-data --app all --config tiny --samples 64 --out data")
+def make_data(
+    app: Annotated[str, typer.Option(
+        help="A bundled app (`jobgen apps`), or all: each app's data in DIR/APP.",
+        autocompletion=_complete_data_apps)],
+    out: Annotated[Path, typer.Option(help="New (or empty) directory for the files.")],
+    config: Annotated[str | None, typer.Option(
+        help="The app's named configuration whose shapes the data has (default: the app's "
+        "default).")] = None,
+    samples: Annotated[int | None, typer.Option(
+        min=1, help="Samples to write (default: the app's, 1024).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the synthetic content.")] = 0,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out, replacing the "
+                                        "entries of the same names.")] = False,
+) -> None:
+    """Write small files in an app's original data format (nanoGPT's .bin, CosmicTagger's
+    HDF5, JPEG folders, ...) with the original's statistics, for `--app-args '--data DIR'`.
+    Runs the app's own writer with this Python (needs the workloads extra: torch)."""
+    from .makedata import plan, summary, write
+
+    jobs = plan(app, config, out, force)
+    for job in jobs:
+        failed = write(job, samples, seed)
+        if failed:
+            typer.echo(f"jobgen: error: {failed}; nothing written to {job.target}", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"wrote {job.target}: {summary(job.target)}", err=True)
+
+
 def _complete_sites(incomplete: str) -> list[str]:
     from ..profiles.load import site_names
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..plan.launchers import TORCHRUN_MODULE
+from ..plan.launchers import SPAWN_MODULE, TORCHRUN_MODULE
 from ..shell import split
 from ..textfile import read_text
 from .arith import evaluate
@@ -66,7 +66,9 @@ class Setting:
 
 @dataclass(frozen=True)
 class Launch:
-    """One launcher statement (mpiexec, srun, jsrun, aprun, torchrun) that starts ranks."""
+    """One launcher statement (mpiexec, srun, jsrun, aprun, torchrun, `python -m
+    workloads.spawn`) that starts ranks; ``argv[0]`` is the launcher's name (`torchrun` and
+    `workloads.spawn` for `python -m torch.distributed.run` and `python -m workloads.spawn`)."""
 
     line: int
     text: str
@@ -362,6 +364,9 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
         if words[k + 1:k + 3] == ["-m", TORCHRUN_MODULE]:  # a chosen Python's own torchrun
             _launch(script, number, stmt, ["torchrun", *words[k + 3:]])
             return
+        if words[k + 1:k + 3] == ["-m", SPAWN_MODULE]:  # jobgen's spawner (local TensorFlow)
+            _launch(script, number, stmt, [SPAWN_MODULE, *words[k + 3:]])
+            return
         if word not in ("time", "exec", "env", "command", "stdbuf"):
             break
     if words:
@@ -381,7 +386,10 @@ def _unescape(value: str) -> str:
 
 
 def launcher_name(word: str) -> str:
-    """`/usr/bin/mpiexec.mpich` -> `mpiexec`: the launcher a command word names."""
+    """`/usr/bin/mpiexec.mpich` -> `mpiexec`: the launcher a command word names
+    (`workloads.spawn`, the name a spawner launch is read as, stays whole)."""
+    if word == SPAWN_MODULE:
+        return word
     return word.rsplit("/", 1)[-1].split(".", 1)[0]
 
 

@@ -12,10 +12,18 @@ RESULT_COLUMNS = [
     Column("ranks/dev", 6, right=True), Column("inst/dev", 6, right=True),
     Column("best", 10, right=True), Column("min-max", 8, right=True),
     Column("per dev", 2, right=True), Column("ok/runs", 7, right=True),
-    Column("scaling", 4, right=True), Column("vs fp32", 9), Column("status", 10),
+    Column("scaling", 4, right=True), Column("vs fp32", 9),
+    # --monitor's figures (jobgen.study.monitors), shown when some run was monitored; below
+    # every throughput column in importance: the first left out on a narrow terminal
+    Column("GPU mem", 1, right=True), Column("GPU use", 1, right=True),
+    Column("CPU use", 1, right=True), Column("host mem", 1, right=True),
+    Column("status", 10),
 ]
+MONITOR_COLUMNS = ("GPU mem", "GPU use", "CPU use", "host mem")
 RESULT_TITLE = ("jobgen study: samples/s of the whole job (all ranks together), best of the "
                 "repeats; min-max over the repeats")
+MONITOR_NOTE = ("GPU mem, host mem: peak over the runs and nodes; GPU use, CPU use: mean "
+                "(--monitor)")
 
 
 def results_table(collection: Collection, width: int) -> str:
@@ -26,10 +34,32 @@ def results_table(collection: Collection, width: int) -> str:
             _int(r.ranks_per_device), _int(r.instances_per_device), fmt(r.best),
             f"{fmt(r.min)}-{fmt(r.max)}" if r.ok > 1 else "-", fmt(r.per_device),
             f"{r.ok}/{r.repeats}", fmt(r.scaling_efficiency, pct=True), verdict_text(r),
-            r.status])
+            _gib(r.gpu_mem_peak_mib), _pct(r.gpu_util_mean_pct), _pct(r.cpu_busy_mean_pct),
+            _gib(r.host_mem_peak_mib), r.status])
         notes.append(r.note if r.status != "ok" or r.note else None)
-    return render(RESULT_TITLE, RESULT_COLUMNS, rows, notes, width,
-                  footer=too_few_runs(collection.rows))
+    columns, rows = _without_unmonitored(RESULT_COLUMNS, rows)
+    monitored = len(columns) == len(RESULT_COLUMNS)
+    footer = "; ".join(t for t in (too_few_runs(collection.rows),
+                                   MONITOR_NOTE if monitored else None) if t) or None
+    return render(RESULT_TITLE, columns, rows, notes, width, footer=footer)
+
+
+def _without_unmonitored(columns: list[Column], rows: list[list[str]]
+                         ) -> tuple[list[Column], list[list[str]]]:
+    """The monitor columns only when some run was monitored (else every cell is '-')."""
+    at = [i for i, c in enumerate(columns) if c.title in MONITOR_COLUMNS]
+    if any(row[i] != "-" for row in rows for i in at):
+        return columns, rows
+    keep = [i for i in range(len(columns)) if i not in at]
+    return [columns[i] for i in keep], [[row[i] for i in keep] for row in rows]
+
+
+def _gib(mib: float | None) -> str:
+    return "-" if mib is None else f"{mib / 1024:.1f}GiB"
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}%"
 
 
 STATUS_COLUMNS = [Column("point", 9), Column("run", 8), Column("job id", 7),

@@ -43,7 +43,11 @@ def test_shared_runtime_and_tensorflow_apps_import_no_framework() -> None:
 @pytest.mark.parametrize("app", workloads.APPS)
 def test_manifest_format(app: str) -> None:
     m = workloads.load_manifest(app)
-    assert set(m) == MANIFEST_KEYS
+    assert set(m) - {"options"} == MANIFEST_KEYS
+    for name, opt in (m.get("options") or {}).items():  # the app's own flags (runtime/cli.py)
+        assert name.replace("-", "").isalpha() and opt["help"] and "default" in opt, name
+        assert opt.get("type", "str") in ("str", "int"), name
+        assert set(opt.get("frameworks", m["frameworks"])) <= set(m["frameworks"]), name
     assert m["name"] == app and m["module"] == f"workloads.{app}"
     # the study ran CosmicTagger and FFN in TensorFlow too (issue 13)
     tf = ["tensorflow"] if m["name"] in ("cosmictagger", "ffn") else []

@@ -7,9 +7,10 @@ Sources (google/ffn @ 6f61f6e): ``ffn/training/models/convstack_3d.py`` (``depth
 ``ffn/training/model.py`` (per-voxel sigmoid cross-entropy times ``loss_weights``, mean;
 gradients clipped by value at ``max_gradient_entry_mag=0.7``), ``ffn/training/optimizer.py``
 (``--optimizer sgd``, ``--learning_rate 0.001``), ``train.py`` (``--batch_size 4``,
-``--seed_pad 0.05``, ``--threshold 0.9``, ``--fov_policy fixed``, ``--fov_moves 1``,
-``--shuffle_moves``, permutable axes y/x and reflectable z/y/x, ``--image_mean`` and
-``--image_stddev`` required), ``ffn/training/mask.py`` (``make_seed``: 0.95 at the centre),
+``--seed_pad 0.05``, ``--threshold 0.9``, ``--fov_policy fixed`` (or ``max_pred_moves``),
+``--fov_moves 1``, ``--shuffle_moves``, permutable axes y/x and reflectable z/y/x,
+``--image_mean`` and ``--image_stddev`` required), ``ffn/training/mask.py`` (``make_seed``:
+0.95 at the centre),
 ``ffn/training/inputs.py`` (``soften_labels``: 0.95 / 0.05), README.md (the example run:
 ``depth 12, fov_size [33, 33, 33], deltas [8, 8, 8], --image_mean 128 --image_stddev 33``).
 """
@@ -57,16 +58,42 @@ def logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
+#: train.py --fov_policy choices (its policy_map also has 'no_step', which the flag's enum
+#: does not admit)
+FOV_POLICIES = ("fixed", "max_pred_moves")
+
+
+def fov_policy(cfg: dict[str, Any]) -> str:
+    """``--fov-policy`` (train.py ``--fov_policy``, default 'fixed')."""
+    policy = str(cfg.get("fov_policy") or "fixed")
+    if policy not in FOV_POLICIES:
+        raise ValueError(f"fov_policy {policy!r}: one of {', '.join(FOV_POLICIES)}")
+    return policy
+
+
+def fov_moves(cfg: dict[str, Any]) -> int:
+    """train.py ``fov_moves()``: ``--fov_moves`` (default 1), plus one more move under
+    'max_pred_moves' ("to get a better fill of the evaluation area"). Under 'fixed' the moves
+    stay the 26 shifts of +-deltas whatever ``--fov_moves`` says (train.py's TODO: "Implement
+    fov_moves > 1 for the 'fixed' policy"); the training patch still grows with it."""
+    moves = int(cfg.get("fov_moves") or 1)
+    if moves < 1:
+        raise ValueError(f"fov_moves {moves}: at least 1")
+    return moves + 1 if fov_policy(cfg) == "max_pred_moves" else moves
+
+
 def patch_size(cfg: dict[str, Any]) -> int:
-    """train.py ``train_image_size``: the FOV plus ``deltas`` on each side per FOV move (one
-    move of the 'fixed' policy)."""
-    return int(cfg["fov"] + 2 * cfg["deltas"])
+    """train.py ``train_image_size``: the FOV plus ``deltas`` on each side per FOV move
+    (:func:`fov_moves`; the label and canvas patches are as large for convstack_3d, whose
+    seed and prediction are the FOV's size)."""
+    return int(cfg["fov"] + 2 * cfg["deltas"] * fov_moves(cfg))
 
 
 SOURCE = Source(repository=REPOSITORY, commit=COMMIT, path=PATHS,
-                note="FOV movement: the 'fixed' policy of train.py with prediction feedback, "
-                     "run on the device inside the model (PyTorch: FFNTrainer; the TensorFlow "
-                     "version trains on the centre FOV of fresh examples only)")
+                note="FOV movement: train.py's 'fixed' and 'max_pred_moves' policies "
+                     "(--fov-policy, --fov-moves) with prediction feedback, run on the device "
+                     "inside the model (PyTorch: FFNTrainer; the TensorFlow version trains on "
+                     "the centre FOV of fresh examples only and refuses both options)")
 RECIPE = Recipe(optimizer="sgd", lr=LR, clip_grad_value=CLIP_VALUE,
                 where="ffn/training/optimizer.py (--optimizer sgd, --learning_rate 0.001: "
                       "GradientDescentOptimizer, no decay flags set); ffn/training/model.py "

@@ -14,7 +14,10 @@ reflected; the seed canvas starts at logit(0.05) with logit(0.95) at the centre.
 visits the centre, then each of the 26 moves of +-deltas (one fixed shuffled order per run)
 whose target voxel's canvas logit reached logit(0.9); every visit is one optimizer step and its
 prediction is written back into the canvas, so later steps see earlier predictions. When a
-batch slot's moves are exhausted it takes the next training patch.
+batch slot's moves are exhausted it takes the next training patch. ``--fov-policy
+max_pred_moves`` (config ``fov_policy``) runs train.py's other policy instead
+(``examples.max_pred_offsets``, in :mod:`workloads.ffn.moves`), on a patch of ``fov + 2 * deltas
+* (fov_moves + 1)``; ``--fov-moves`` (``fov_moves``) sizes the patch as train.py does.
 
 Here the whole example builder runs on the device inside the model (:class:`FFNTrainer`):
 the data source hands it candidate training patches (image + soft labels) each step, and a
@@ -56,9 +59,12 @@ from workloads.ffn.config import (
     SIZES,
     SOURCE,
     TINY_BATCH_SIZE,
+    fov_policy,
     logit,
     patch_size,
 )
+from workloads.ffn.moves import STATE as MOVES_STATE
+from workloads.ffn.moves import MaxPredMoves
 from workloads.runtime.spec import AppSpec, Task
 
 
@@ -98,22 +104,25 @@ class ConvStack3D(nn.Module):
 
 class FOVState(nn.Module):
     """Per batch slot: the seed canvas (logits), the training patch (normalised image and soft
-    labels) and the index of the next move to try; sized by the first batch it sees. Not in
+    labels) and the index of the next move to try ('fixed'), or the move queue and the visited
+    cells ('max_pred_moves': :data:`moves.STATE`); sized by the first batch it sees. Not in
     the state dict (that is the network's, as the original's checkpoint holds its variables
     only): checkpoints keep it in each rank's own file (``FFNTrainer.rank_state``)."""
 
     NAMES = ("canvas", "image", "labels", "cursor")
 
-    def __init__(self) -> None:
+    def __init__(self, names: tuple[str, ...] = NAMES) -> None:
         super().__init__()
-        for n in self.NAMES:
+        self.names = names
+        for n in names:
             self.register_buffer(n, torch.zeros(0), persistent=False)
 
 
 class FFNTrainer(nn.Module):
-    """The FFN network plus train.py's example builder ('fixed' FOV policy), on the device.
+    """The FFN network plus train.py's example builder and FOV policy ('fixed' or
+    'max_pred_moves'), on the device.
 
-    ``forward(x)``: ``x`` [B, 2, P, P, P] candidate training patches (P = fov + 2 deltas);
+    ``forward(x)``: ``x`` [B, 2, P, P, P] candidate training patches (P: config.patch_size);
     returns [B, 2, fov, fov, fov]: the FOV's logits (seed + update) and its soft labels."""
 
     def __init__(self, cfg: dict[str, Any]) -> None:
@@ -127,19 +136,28 @@ class FFNTrainer(nn.Module):
         order = torch.randperm(len(shifts), device="cpu")  # --shuffle_moves: once per run
         moves = torch.tensor([(0, 0, 0)] + [shifts[int(i)] for i in order], device="cpu")
         self.register_buffer("moves", moves.to(torch.empty(0).device), persistent=False)  # zyx
-        self.fov_state = FOVState()
-        # each rank keeps its own examples: DDP must not broadcast rank 0's over them
-        self._ddp_params_and_buffers_to_ignore = [f"fov_state.{n}" for n in FOVState.NAMES]
         self.seed_pad, self.seed_center = logit(SEED_PAD), logit(SEED_CENTER)
         self.threshold = logit(MOVE_THRESHOLD)
+        # train.py policy_map: max_pred_offsets(threshold=logit(0.9)), whose label threshold
+        # is expit(threshold) = 0.9
+        self.max_pred = (MaxPredMoves(self.fov, d, self.size, self.threshold, MOVE_THRESHOLD)
+                         if fov_policy(cfg) == "max_pred_moves" else None)
+        names = FOVState.NAMES + (MOVES_STATE if self.max_pred else ())
+        self.fov_state = FOVState(names)
+        # each rank keeps its own examples: DDP must not broadcast rank 0's over them
+        self._ddp_params_and_buffers_to_ignore = [f"fov_state.{n}" for n in names]
 
     def rank_state(self) -> dict[str, torch.Tensor]:
         """This rank's examples in flight, for its own checkpoint file (runtime/train.py)."""
-        return {n: getattr(self.fov_state, n).detach().cpu() for n in FOVState.NAMES}
+        return {n: getattr(self.fov_state, n).detach().cpu() for n in self.fov_state.names}
 
     def load_rank_state(self, state: dict[str, torch.Tensor]) -> None:
+        missing = [n for n in self.fov_state.names if n not in state]
+        if missing:
+            raise ValueError(f"the checkpoint's FOV state lacks {', '.join(missing)}: it was "
+                             "written with another --fov-policy; resume with the same one")
         dev = self.moves.device
-        for n in FOVState.NAMES:
+        for n in self.fov_state.names:
             setattr(self.fov_state, n, state[n].to(dev))
 
     def _new_examples(self, x: torch.Tensor, take: torch.Tensor) -> None:
@@ -166,12 +184,14 @@ class FFNTrainer(nn.Module):
         seed[p // 2, p // 2, p // 2] = self.seed_center
         st.canvas = torch.where(keep, st.canvas, seed)
         st.cursor = torch.where(take, 0, st.cursor)
+        if self.max_pred is not None:
+            self.max_pred.reset(st, b, take)
 
     def _next_moves(self, x: torch.Tensor) -> torch.Tensor:
-        """Each slot's next valid move (index into ``moves``): ``fixed_offsets`` tries the moves
-        in order and skips those whose target voxel's logit is below the threshold; a slot with
-        none left takes its new example and starts at the centre (always valid: the seed's
-        logit(0.95) is above logit(0.9)). No host sync: every slot takes the same path."""
+        """'fixed': each slot's next valid move (index into ``moves``): ``fixed_offsets`` tries
+        the moves in order and skips those whose target voxel's logit is below the threshold; a
+        slot with none left takes its new example and starts at the centre (always valid: the
+        seed's logit(0.95) is above logit(0.9)). No host sync: every slot takes the same path."""
         st, c = self.fov_state, self.size // 2
         if st.canvas.shape[0] != x.shape[0]:
             self._new_examples(x, torch.ones(x.shape[0], dtype=torch.bool, device=x.device))
@@ -183,12 +203,26 @@ class FFNTrainer(nn.Module):
         self._new_examples(x, ~found)
         return torch.where(found, torch.where(ok, idx[None, :], len(idx)).min(1).values, 0)
 
+    def _next_visits(self, x: torch.Tensor) -> torch.Tensor:
+        """'max_pred_moves': each slot's next FOV offset (zyx) from its queue; a slot whose
+        queue holds no acceptable entry takes its new example and starts at the centre (the
+        queue's first entry, always acceptable on a fresh seed). No host sync."""
+        st, policy = self.fov_state, self.max_pred
+        assert policy is not None
+        if st.canvas.shape[0] != x.shape[0]:
+            self._new_examples(x, torch.ones(x.shape[0], dtype=torch.bool, device=x.device))
+        ok = policy.acceptable(st)
+        found = ok.any(1)
+        self._new_examples(x, ~found)
+        first = torch.arange(ok.shape[1], device=x.device) == 0
+        return policy.select(st, torch.where(found[:, None], ok, first))
+
     def _crop(self, vol: torch.Tensor,
-              move: torch.Tensor) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
-        """``mask.crop_and_pad``: the fov^3 block centred ``moves[move]`` voxels from the
+              at: torch.Tensor) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
+        """``mask.crop_and_pad``: the fov^3 block centred ``at`` ([B, 3] zyx) voxels from the
         centre, and the index tensors that address it."""
         b, f = vol.shape[0], self.fov
-        start = self.size // 2 - f // 2 + self.moves[move]  # [B, 3]
+        start = self.size // 2 - f // 2 + at  # [B, 3]
         r = torch.arange(f, device=vol.device)
         z = (start[:, 0, None] + r).reshape(b, f, 1, 1)
         y = (start[:, 1, None] + r).reshape(b, 1, f, 1)
@@ -197,16 +231,23 @@ class FFNTrainer(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         st = self.fov_state
-        move = self._next_moves(x)
-        seed, (z, y, xx) = self._crop(st.canvas, move)
-        image, _ = self._crop(st.image, move)
-        labels, _ = self._crop(st.labels, move)
+        if self.max_pred is None:
+            move = self._next_moves(x)
+            at = self.moves[move]
+        else:
+            at = self._next_visits(x)
+        seed, (z, y, xx) = self._crop(st.canvas, at)
+        image, _ = self._crop(st.image, at)
+        labels, _ = self._crop(st.labels, at)
         net_in = torch.stack([image, seed], 1).to(x.dtype)
         logits = seed.unsqueeze(1) + self.net(net_in).float()  # update_seed
         # prediction feedback: the FOV's logits replace the canvas there for later moves
         bi = torch.arange(x.shape[0], device=x.device).reshape(-1, 1, 1, 1)
         st.canvas[bi, z, y, xx] = logits[:, 0].detach()
-        st.cursor = move + 1
+        if self.max_pred is None:
+            st.cursor = move + 1
+        else:  # max_pred_offsets: the moves the updated seed scores join the queue
+            self.max_pred.push(st, at, logits[:, 0].detach())
         return torch.cat([logits, labels.unsqueeze(1)], 1)
 
 

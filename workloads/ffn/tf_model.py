@@ -7,6 +7,8 @@ cross-entropy on labels softened to 0.95 / 0.05, mean; loss weights 1).
 What the PyTorch version has and this one has not: the FOV movement with prediction feedback
 (every example here is the first move of a fresh training example: the FOV at its centre, the
 seed logit(0.05) with logit(0.95) at the centre voxel), and the permute/reflect augmentation.
+So ``--fov-policy`` and ``--fov-moves`` are refused here (manifest ``options:``, frameworks:
+pytorch; runtime/cli.py), not ignored.
 The recipe is the same (SGD 1e-3, gradients clipped by value at 0.7: Keras ``clipvalue``). The
 synthetic volumes are model.py's (jittered Voronoi objects, membranes, per-object brightness,
 noise), drawn with TensorFlow's stateless random ops, at the FOV's size.

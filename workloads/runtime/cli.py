@@ -175,6 +175,7 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
     x.add_argument("--describe", action="store_true",
                    help="print one JSON line (parameters, training FLOPs per sample, shapes, "
                         "recipe, unit, source) for --config and exit without training")
+    _add_app_options(p, spec.name, spec.framework)
     dbg = p.add_argument_group("debugging")
     dbg.add_argument("--inject-nan-at-step", type=int, default=None,
                      help="make the loss NaN at this (1-based) step")
@@ -182,6 +183,59 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
                      help="raise an exception at this step (see --debug-fail-rank)")
     dbg.add_argument("--debug-fail-rank", type=int, default=0)
     dbg.add_argument("--debug-step-sleep", type=float, default=0.0, help=argparse.SUPPRESS)
+
+
+def manifest_options(app: str) -> dict[str, dict[str, Any]]:
+    """The app's own options, ``options:`` in ``workloads/<app>/manifest.yaml`` (the original's
+    training flags that are not a configuration: ffn's ``--fov-policy``): option name ->
+    ``{type: int|str, choices, default, help, frameworks}``; {} when there are none or the
+    manifest cannot be read (an app outside the package)."""
+    try:
+        from workloads import load_manifest
+
+        options = load_manifest(app).get("options") or {}
+    except Exception:  # noqa: BLE001 - PyYAML's errors and unknown apps alike: no options
+        return {}
+    return {str(k): dict(v) for k, v in options.items()}
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive whole number")
+    return value
+
+
+def _not_in(app: str, framework: str, where: Any) -> Any:
+    def refuse(text: str) -> str:
+        raise argparse.ArgumentTypeError(
+            f"the {framework} version of {app} does not have it ({where}); use --framework "
+            "pytorch")
+    return refuse
+
+
+def _add_app_options(p: argparse.ArgumentParser, app: str, framework: str) -> None:
+    """The manifest's ``options:`` as ``--NAME``; the value lands in the configuration
+    (:func:`workloads.runtime.contract.with_options`) under NAME with ``_`` for ``-``. A
+    framework the option does not list refuses it with the manifest's ``missing`` reason."""
+    options = manifest_options(app)
+    if not options:
+        return
+    g = p.add_argument_group(f"{app} options")
+    dests = []
+    for name, o in options.items():
+        dest = name.replace("-", "_")
+        dests.append((dest, o.get("default")))
+        kind: Any = _positive if o.get("type") == "int" else str
+        if framework not in o.get("frameworks", FRAMEWORKS):
+            kind = _not_in(app, framework, o.get("missing", "not implemented"))
+        g.add_argument(f"--{name}", dest=dest, type=kind, default=None,
+                       choices=None if kind is not str else o.get("choices"),
+                       help=f"{o.get('help', '')} (default {o.get('default')})")
+    p.set_defaults(app_options=tuple(dests))
 
 
 class _Refused(Exception):
@@ -303,15 +357,16 @@ def _describe(spec: Any, args: argparse.Namespace) -> None:
         from workloads.tfruntime.describe import describe
     else:
         from .describe import describe
-    sys.stdout.write(json.dumps(describe(spec, args.config)) + "\n")
+    sys.stdout.write(json.dumps(describe(spec, args.config, args)) + "\n")
     sys.stdout.flush()
     sys.exit(EXIT_OK)
 
 
 def _make_data(spec: Any, args: argparse.Namespace) -> None:
+    from .contract import with_options
     from .data import make_data
 
-    cfg = dict(spec.sizes[args.config])
+    cfg = with_options(spec.sizes[args.config], args)
     out, fmt = make_data(spec, args.config, cfg, args.make_data, args.samples,
                          args.shard_size, args.seed)
     print(f"[workloads] wrote {args.samples} {spec.name} samples ({args.config}, {fmt}) to "

@@ -149,6 +149,18 @@ def config_name(tiny: bool, config: str | None) -> str:
     return "tiny" if tiny else "default"
 
 
+def with_options(cfg: dict[str, Any], args: Any) -> dict[str, Any]:
+    """``cfg`` with the app's own options (manifest ``options:``, parsed by runtime/cli.py)
+    given on the command line; a value equal to the option's default leaves the configuration
+    as it is, so a checkpoint or a dataset compares equal with or without it."""
+    out = dict(cfg)
+    for dest, default in getattr(args, "app_options", ()) or ():
+        value = getattr(args, dest, None)
+        if value is not None and value != default:
+            out[dest] = value
+    return out
+
+
 def model_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """The config without the runtime's keys (what the checkpoint and datasets compare)."""
     return {k: v for k, v in cfg.items() if k not in RUNTIME_KEYS}

@@ -9,7 +9,7 @@ from typing import Any
 
 import torch
 
-from .contract import batch_size_of, model_config, recipe_of, source_dict
+from .contract import batch_size_of, model_config, recipe_of, source_dict, with_options
 from .flops import METHOD, sample_batch, train_flops
 
 
@@ -17,8 +17,9 @@ def _shape(t: torch.Tensor) -> list[int]:
     return list(t.shape[1:])
 
 
-def describe(spec: Any, name: str) -> dict[str, Any]:
-    cfg = dict(spec.sizes[name])
+def describe(spec: Any, name: str, args: Any = None) -> dict[str, Any]:
+    """``args``: the command line, for the app's own options (contract.with_options)."""
+    cfg = with_options(spec.sizes[name], args)
     x, y = sample_batch(spec, cfg)
     params, flops, where = train_flops(spec, cfg, batch=(x, y))
     recipe = recipe_of(spec, cfg)

@@ -16,7 +16,14 @@ import torch
 from torch import nn
 
 from . import checkpoint as ckpt
-from .contract import Recipe, batch_size_of, config_name, model_config, recipe_of
+from .contract import (
+    Recipe,
+    batch_size_of,
+    config_name,
+    model_config,
+    recipe_of,
+    with_options,
+)
 from .data import DiskSource, SyntheticSource, open_data
 from .device import DeviceInfo, peak_memory_mb, reset_peak_memory, select_device
 from .distributed import (
@@ -217,7 +224,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
          instance: Instance | None = None) -> tuple[int, dict[str, Any] | None]:
     rank, world = ctx.env.rank, ctx.env.world_size
     name = config_name(bool(getattr(args, "tiny", False)), getattr(args, "config", None))
-    cfg = dict(spec.sizes[name])
+    cfg = with_options(spec.sizes[name], args)
     default_batch = batch_size_of(spec, name, cfg)
     recipe = recipe_of(spec, cfg)
     if args.steps < 1:

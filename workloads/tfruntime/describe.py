@@ -6,15 +6,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from workloads.runtime.contract import batch_size_of, model_config, recipe_of, source_dict
+from workloads.runtime.contract import (
+    batch_size_of,
+    model_config,
+    recipe_of,
+    source_dict,
+    with_options,
+)
 
 from .backend import load, prepare
 
 
-def describe(spec: Any, name: str) -> dict[str, Any]:
+def describe(spec: Any, name: str, args: Any = None) -> dict[str, Any]:
+    """``args``: the command line, for the app's own options (contract.with_options)."""
     prepare("fp32")
     tf = load().tf
-    cfg = dict(spec.sizes[name])
+    cfg = with_options(spec.sizes[name], args)
     model = spec.build_model(cfg)
     x, y = tf.function(spec.make_task(cfg))(tf.constant([0, 0], tf.int64), 1)
     units = spec.units_per_sample(cfg) if spec.units_per_sample else 1.0

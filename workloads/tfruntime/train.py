@@ -19,6 +19,7 @@ from workloads.runtime.contract import (
     config_name,
     model_config,
     recipe_of,
+    with_options,
 )
 from workloads.runtime.loop import (
     NO_HEADROOM,
@@ -254,7 +255,7 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
     tf, keras = be.tf, be.keras
     rank, world = dist.rank, dist.world_size
     size = config_name(bool(getattr(args, "tiny", False)), getattr(args, "config", None))
-    cfg = dict(spec.sizes[size])
+    cfg = with_options(spec.sizes[size], args)
     recipe = recipe_of(spec, cfg)
     batch_size = args.batch_size or batch_size_of(spec, size, cfg)
     lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world)

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ...errors import JobgenError
+from ...plan.launchers import SPAWN_MODULE
 from ...plan.schedulers import PREFIX
 from ...profiles.cpus import MAX_CPUS, logical_cpus, parse_cpu_list
 from ...profiles.model import PartitionFamily, Profile, Queue
@@ -254,8 +255,13 @@ class LaunchView:
 
     @property
     def dialect(self) -> str:
-        """The launcher's dialect: the profile's, or aprun's (which Cray PALS provides too)."""
-        return "aprun" if self.command == "aprun" else self.ctx.profile.launcher.dialect
+        """The launcher's dialect: the profile's, or aprun's (which Cray PALS provides too), or
+        jobgen's spawner's (`python -m workloads.spawn`, one machine, its own options)."""
+        if self.command == "aprun":
+            return "aprun"
+        if self.command == SPAWN_MODULE:
+            return "spawn"
+        return self.ctx.profile.launcher.dialect
 
     @property
     def ranks_per_node(self) -> int | None:
@@ -278,6 +284,8 @@ class LaunchView:
             value = self.flag("-npernode", "--npernode", "-N")
         elif d == "torchrun":
             value = self.flag("--nproc-per-node", "--nproc_per_node")
+        elif d == "spawn":  # argparse in workloads/spawn.py: this spelling only
+            value = self.flag("--nproc-per-node")
         return as_int(value)
 
     @property
@@ -290,6 +298,8 @@ class LaunchView:
             return as_int(self.flag("-n", "--ntasks"))
         if d == "torchrun":
             return None
+        if d == "spawn":  # every rank on the machine the script runs on
+            return self.ranks_per_node
         return as_int(self.flag("-n", "-np", "--np"))
 
     @property

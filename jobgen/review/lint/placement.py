@@ -7,8 +7,9 @@ import re
 from collections.abc import Iterator
 
 from ...errors import nodes_word
+from ...plan.launchers import SPAWN_MODULE
 from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
-from ...profiles.model import Profile
+from ...profiles.model import Launcher, Profile
 from ..scriptparse import launcher_name
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
@@ -273,7 +274,19 @@ def _idle(ctx: Context) -> Iterator[Hit]:
 
 _COMMANDS = {"pals": {"mpiexec", "mpirun", "aprun"}, "srun": {"srun"}, "jsrun": {"jsrun"},
              "openmpi": {"mpirun", "mpiexec"}, "mpich": {"mpiexec", "mpirun"},
-             "torchrun": {"torchrun"}}
+             "torchrun": {"torchrun"}, "spawn": {SPAWN_MODULE}}
+# workloads/spawn.py's argparse options (a unique prefix of one is accepted too, as argparse
+# does); any other option stops it before a rank starts. Whose those usually are:
+_SPAWN_OPTIONS = ("--nproc-per-node", "--grace", "--help")
+_NOT_SPAWN = {"--standalone": "torchrun", "--nnodes": "torchrun",
+              "--no-python": "torchrun", "--no_python": "torchrun", "--rdzv-backend": "torchrun",
+              "--rdzv_backend": "torchrun", "--rdzv-endpoint": "torchrun",
+              "--rdzv_endpoint": "torchrun", "--rdzv-id": "torchrun", "--rdzv_id": "torchrun",
+              "--node-rank": "torchrun", "--node_rank": "torchrun", "--master-addr": "torchrun",
+              "--master_addr": "torchrun", "--master-port": "torchrun",
+              "--master_port": "torchrun", "--max-restarts": "torchrun",
+              "--max_restarts": "torchrun", "-n": "MPI", "-np": "MPI", "--ppn": "Cray PALS",
+              "--cpu-bind": "Cray PALS / srun"}
 _FOREIGN: dict[str, dict[str, str]] = {
     "pals": {"--map-by": "Open MPI", "--bind-to": "Open MPI", "-npernode": "Open MPI",
              "--npernode": "Open MPI", "-x": "Open MPI", "--report-bindings": "Open MPI",
@@ -301,13 +314,23 @@ _LAUNCHER_SOURCE = ("the site profile's launcher; Cray PALS provides mpiexec, ap
 
 
 def _launcher_facts(p: Profile) -> list[str]:
-    return [f"launcher: {p.launcher.command} ({p.launcher.dialect}) ({p.launcher.source})"]
+    return [f"launcher: {p.launcher.command} ({p.launcher.dialect}) ({p.launcher.source})"] + [
+        f"launcher for {name}: {f.launcher.command} ({f.launcher.dialect}) "
+        f"({f.launcher.source})" for name, f in p.frameworks.items() if f.launcher is not None]
+
+
+def _launchers(p: Profile) -> list[Launcher]:
+    """The site's launcher and those it starts a framework's ranks with instead (the local
+    site's TensorFlow: jobgen's spawner, a TensorFlow environment has no torchrun)."""
+    own = [f.launcher for f in p.frameworks.values() if f.launcher is not None]
+    return [p.launcher, *own]
 
 
 def _wrong_command(ctx: Context, launch: LaunchView) -> bool:
     command = launch.argv[0].rsplit("/", 1)[-1]
-    d, own = ctx.profile.launcher.dialect, ctx.profile.launcher.command
-    return not (command == own or launcher_name(command) in _COMMANDS.get(d, {own}))
+    return not any(command == own.command or
+                   launcher_name(command) in _COMMANDS.get(own.dialect, {own.command})
+                   for own in _launchers(ctx.profile))
 
 
 @rule("LAUNCH001", "wrong-launcher", topic="placement", severity="error", scope="any launch",
@@ -327,12 +350,31 @@ def _launcher_command(ctx: Context) -> Iterator[Hit]:
       fix="use the site launcher's spelling; `jobgen render` writes it",
       summary="a flag of another launcher", facts=_launcher_facts)
 def _launcher_flags(ctx: Context) -> Iterator[Hit]:
-    d = ctx.profile.launcher.dialect
     for launch in ctx.launches:
         if not launch.argv or _wrong_command(ctx, launch) or launch.dialect == "aprun":
             continue
         for key, value in launch.flags:
-            yield from _foreign_flag(ctx, launch, d, key, value)
+            if launch.dialect == "spawn":
+                yield from _not_spawn_flag(launch, key)
+            else:
+                yield from _foreign_flag(ctx, launch, launch.dialect, key, value)
+
+
+def _not_spawn_flag(launch: LaunchView, key: str) -> Iterator[Hit]:
+    if key == "-h" or (key.startswith("--") and len(key) > 2 and
+                       any(o.startswith(key) for o in _SPAWN_OPTIONS)):
+        return
+    if key.replace("_", "-") in _SPAWN_OPTIONS:
+        yield Hit(launch.line, f"`{key}` is torchrun's spelling: {SPAWN_MODULE} takes "
+                  f"{key.replace('_', '-')} only (argparse) and stops before any rank starts",
+                  f"write {key.replace('_', '-')}", "JG workloads/spawn.py (its argparse options)")
+        return
+    whose = _NOT_SPAWN.get(key)
+    yield Hit(launch.line, f"`{key}` is {f'a {whose} option, ' if whose else ''}not an "
+              f"option of {SPAWN_MODULE}, which takes only --nproc-per-node and --grace: it "
+              "stops before any rank starts", "start the ranks with python3 -m "
+              f"{SPAWN_MODULE} --nproc-per-node=N PROGRAM; `jobgen render` writes it",
+              "JG workloads/spawn.py (its argparse options)")
 
 
 def _foreign_flag(ctx: Context, launch: LaunchView, d: str, key: str, value: str

@@ -1,0 +1,274 @@
+"""FFN's 'max_pred_moves' FOV policy and ``--fov-moves`` against google/ffn's own code.
+
+The expected moves come from numpy transcriptions of the original (google/ffn @
+6f61f6e4b1ba09208ecd01bc93fc43aa7437d3fa): ``ffn/inference/movement.py``
+``get_scored_move_offsets``, ``ffn/training/examples.py`` ``max_pred_offsets`` and
+``get_example``'s loop with ``BatchExampleIter.update_seeds`` (the prediction written into the
+seed canvas between moves), ``ffn/training/mask.py`` ``crop_and_pad``, and train.py's
+``max_radius`` (``train_image_radius - input_image_radius``). The network is replaced by a stub
+whose update is ``image - seed``, so each prediction is a hand-built logit volume (the image
+channel) and the policy's choices can be followed step by step.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+from pathlib import Path
+
+import pytest
+from workloads_testlib import TINY, needs_torch, run_app
+
+pytestmark = needs_torch
+
+np = pytest.importorskip("numpy")
+torch = pytest.importorskip("torch")
+
+LOGIT_09 = math.log(0.9 / 0.1)
+
+
+# ----------------------------------------------- the original, transcribed (xyz offsets there)
+def crop_and_pad(data, offset, crop_shape):  # mask.crop_and_pad without target_shape
+    dim = len(offset)
+    shape = np.array(data.shape[-(1 + dim):-1])
+    crop_shape = np.array(crop_shape)
+    offset = np.array(offset[::-1])
+    start = shape // 2 - crop_shape // 2 + offset
+    end = start + crop_shape
+    num_batch = len(data.shape) - dim - 1
+    assert np.all(start >= 0)
+    selector = [slice(s, e) for s, e in zip(start, end, strict=True)]
+    selector = tuple([slice(None)] * num_batch + selector + [slice(None)])
+    return data[selector]
+
+
+def get_scored_move_offsets(deltas, prob_map, threshold=0.9):  # movement.py
+    center = np.array(prob_map.shape) // 2
+    subvol_sel = [slice(c - dx, c + dx + 1) for c, dx in zip(center, deltas, strict=True)]
+    done = set()
+    for axis, axis_delta in enumerate(deltas):
+        if axis_delta == 0:
+            continue
+        for axis_offset in (-axis_delta, axis_delta):
+            face_sel = subvol_sel[:]
+            face_sel[axis] = axis_offset + center[axis]
+            face_prob = prob_map[tuple(face_sel)]
+            shape = face_prob.shape
+            face_pos = np.unravel_index(face_prob.argmax(), shape)
+            score = face_prob[face_pos]
+            if score < threshold:
+                continue
+            relative_pos = [face_pos[0] - shape[0] // 2, face_pos[1] - shape[1] // 2]
+            relative_pos.insert(axis, axis_offset)
+            ret = (score, tuple(relative_pos))
+            if ret not in done:
+                done.add(ret)
+                yield ret
+
+
+def _eval_move(seed, labels, off_xyz, seed_threshold, label_threshold):  # examples.py
+    valid_move = seed[:, seed.shape[1] // 2 + off_xyz[2], seed.shape[2] // 2 + off_xyz[1],
+                      seed.shape[3] // 2 + off_xyz[0], 0] >= seed_threshold
+    wanted_move = (labels[:, labels.shape[1] // 2 + off_xyz[2],
+                          labels.shape[2] // 2 + off_xyz[1],
+                          labels.shape[3] // 2 + off_xyz[0], 0] >= label_threshold)
+    return valid_move, wanted_move
+
+
+def max_pred_offsets(deltas_xyz, pred_mask_size_xyz, seed, labels, threshold, max_radius):
+    """examples.max_pred_offsets (the eval tracker left out)."""
+    queue = collections.deque([(0, 0, 0)])  # xyz
+    done = set()
+    label_threshold = 1 / (1 + math.exp(-threshold))  # special.expit
+    deltas = np.array(deltas_xyz)
+    while queue:
+        offset = np.array(queue.popleft())
+        if np.any(np.abs(np.array(offset)) > max_radius):
+            continue
+        quantized_offset = tuple((offset + deltas / 2) // np.maximum(deltas, 1))
+        if quantized_offset in done:
+            continue
+        valid, wanted = _eval_move(seed, labels, tuple(offset), threshold, label_threshold)
+        if not valid or (not wanted and quantized_offset != (0, 0, 0)):
+            continue
+        done.add(quantized_offset)
+        yield tuple(offset)
+        curr_seed = crop_and_pad(seed, offset, pred_mask_size_xyz[::-1])
+        todos = sorted(get_scored_move_offsets(deltas_xyz[::-1], curr_seed[0, ..., 0],
+                                               threshold=threshold), reverse=True)
+        queue.extend((x[2] + offset[0], x[1] + offset[1], x[0] + offset[2]) for _, x in todos)
+
+
+def original_visits(image: np.ndarray, labels: np.ndarray, seed: np.ndarray, fov: int,
+                    deltas: int, fov_moves: int) -> list[tuple[int, int, int]]:
+    """One training example under get_example's loop: the zyx offsets visited, each step's
+    prediction (the stub's: seed + (image - seed), float32) written into the seed canvas."""
+    patch = image.shape[0]
+    max_radius = patch // 2 - fov // 2  # train_image_radius - input_image_radius
+    assert patch == fov + 2 * deltas * (fov_moves + 1)  # train.py fov_moves(): one more
+    seed, labels, image = (a[None, ..., None].copy() for a in (seed, labels, image))
+    out = []
+    for off in max_pred_offsets((deltas,) * 3, (fov,) * 3, seed, labels, LOGIT_09,
+                                max_radius):
+        predicted = crop_and_pad(seed, off, (fov,) * 3)
+        assert predicted.base is seed
+        img = crop_and_pad(image, off, (fov,) * 3)
+        predicted[:] = predicted + (img - predicted)  # update_seeds
+        out.append(tuple(int(v) for v in off[::-1]))
+    return out
+
+
+# ------------------------------------------------------------------------------ the bundled
+def _stub_model(fov_moves: int) -> torch.nn.Module:
+    from workloads.ffn.config import SIZES
+    from workloads.ffn.model import build_model
+
+    class ImageIsThePrediction(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return x[:, 0:1] - x[:, 1:2]
+
+    torch.manual_seed(0)
+    model = build_model(dict(SIZES["tiny"], fov_policy="max_pred_moves", fov_moves=fov_moves))
+    model.net = ImageIsThePrediction()
+    return model
+
+
+def _hand_built(p: int, seed: int, batch: int) -> torch.Tensor:
+    """Logit volumes of whole numbers -1..4 (many ties within and across faces; 3 and 4 pass
+    logit(0.9)) and an object mask covering about 70% of the voxels, the centre inside."""
+    g = np.random.default_rng(seed)
+    image = np.round(g.uniform(-1.5, 4.5, (batch, p, p, p))).astype(np.float32)
+    labels = np.where(g.uniform(size=(batch, p, p, p)) < 0.7, 0.95, 0.05).astype(np.float32)
+    labels[:, p // 2, p // 2, p // 2] = 0.95
+    return torch.from_numpy(np.stack([image, labels], 1))
+
+
+@pytest.mark.parametrize(("fov_moves", "data_seed"), [(1, 0), (1, 1), (2, 2)])
+def test_max_pred_moves_visit_what_the_original_visits(fov_moves: int, data_seed: int) -> None:
+    model = _stub_model(fov_moves)
+    p, fov, d = model.size, model.fov, model.deltas
+    x = _hand_built(p, data_seed, 2)
+    st = model.fov_state
+    model(x)  # each slot's first example, at its centre
+    seed0 = torch.full((p, p, p), model.seed_pad)
+    seed0[p // 2, p // 2, p // 2] = model.seed_center
+    expected = [original_visits(st.image[b].numpy(), st.labels[b].numpy(), seed0.numpy(),
+                                fov, d, fov_moves) for b in range(2)]
+    assert all(len(e) > 8 for e in expected)  # the hand-built volumes make long walks
+    visits: list[list[tuple[int, ...]]] = [[(0, 0, 0)], [(0, 0, 0)]]
+    for _ in range(max(map(len, expected)) + 1):
+        model(x)
+        for b in range(2):
+            visits[b].append(tuple(st.queue[b, st.head[b] - 1].tolist()))
+    for b in range(2):
+        n = len(expected[b])
+        assert visits[b][:n] == expected[b], b
+        assert visits[b][n] == (0, 0, 0)  # the centre cell again: a new example
+    assert int(st.tail.max()) < st.queue.shape[1]  # the queue never filled up
+
+
+def test_scored_moves_sort_as_the_original_sorts() -> None:
+    """Faces with ties inside (first maximum in C order) and between faces (same score: the
+    position decides), a voxel on two faces' edge once, moves below the threshold dropped."""
+    from workloads.ffn.moves import MaxPredMoves
+
+    fov, d = 9, 3
+    policy = MaxPredMoves(fov, d, fov + 4 * d, LOGIT_09, 0.9)
+    g = np.random.default_rng(7)
+    preds = np.round(g.uniform(-1.5, 4.5, (6, fov, fov, fov))).astype(np.float32)
+    c = fov // 2
+    preds[0] = -3.0
+    preds[0, c - d, c - d, c + 1] = 5.0  # on the z = -d and y = -d faces: one move
+    preds[1] = 2.0  # nothing reaches logit(0.9)
+    off, keep = policy.scored_moves(torch.from_numpy(preds))
+    for b in range(len(preds)):
+        want = sorted(get_scored_move_offsets((d,) * 3, preds[b], threshold=LOGIT_09),
+                      reverse=True)
+        got = [tuple(o) for o, k in zip(off[b].tolist(), keep[b].tolist(), strict=True) if k]
+        assert got == [w[1] for w in want], b
+        assert keep[b].tolist() == sorted(keep[b].tolist(), reverse=True)  # a prefix
+    assert int(keep[0].sum()) == 1 and int(keep[1].sum()) == 0 and int(keep[2:].sum()) > 8
+
+
+def test_patch_grows_with_fov_moves_as_train_py_sizes_it() -> None:
+    """train_image_size = input_image_size + 2 deltas fov_moves(), fov_moves() one more under
+    max_pred_moves; the fixed policy keeps its 26 shifts of +-deltas."""
+    from workloads.ffn.config import SIZES, patch_size
+
+    tiny = SIZES["tiny"]
+    assert patch_size(tiny) == 7 + 2 * 2
+    assert patch_size(dict(tiny, fov_moves=2)) == 7 + 2 * 2 * 2
+    assert patch_size(dict(tiny, fov_policy="max_pred_moves")) == 7 + 2 * 2 * 2
+    assert patch_size(dict(tiny, fov_policy="max_pred_moves", fov_moves=2)) == 7 + 2 * 2 * 3
+    with pytest.raises(ValueError, match="fov_policy"):
+        patch_size(dict(tiny, fov_policy="no_step"))
+
+
+def test_max_pred_examples_in_flight_resume_from_the_rank_state() -> None:
+    """The queue, its head and tail and the visited cells travel in the rank state: a model
+    rebuilt from (state dict, rank state, RNG) continues exactly as the first."""
+    model = _stub_model(2)
+    p = model.size
+    for s in range(6):
+        model(_hand_built(p, 10 + s, 2))
+    own, rng = model.rank_state(), torch.get_rng_state()
+    assert {"queue", "head", "tail", "done", "canvas"} <= set(own)
+    assert int(model.fov_state.tail.min()) > 1  # moves queued: an example in flight
+    cont = [model(_hand_built(p, 20 + s, 2)) for s in range(5)]
+    again = _stub_model(2)
+    again.load_rank_state(own)
+    torch.set_rng_state(rng)
+    for s in range(5):
+        assert torch.equal(again(_hand_built(p, 20 + s, 2)), cont[s])
+    with pytest.raises(ValueError, match="another --fov-policy"):
+        _stub_model(1).load_rank_state({k: own[k] for k in ("canvas", "image", "labels",
+                                                            "cursor")})
+
+
+@pytest.mark.slow
+def test_fov_moves_2_windowed_loss_falls_over_50_tiny_steps() -> None:
+    res = run_app("ffn", *TINY, "--fov-policy", "max_pred_moves", "--fov-moves", "2",
+                  "--steps", "50", "--warmup", "1", "--loss-window", "10")
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = res.result()
+    assert out["final_loss_window_mean"] < out["first_loss_window_mean"], out
+
+
+@pytest.mark.slow
+def test_max_pred_resume_is_bit_identical(tmp_path: Path) -> None:
+    """A run stopped at step 5 and resumed ends with the weights of an uninterrupted one."""
+    ck = ["--checkpoint-dir", str(tmp_path / "ck")]
+    base = [*TINY, "--fov-policy", "max_pred_moves", "--warmup", "1", "--sync-every", "3"]
+    whole = run_app("ffn", *base, "--steps", "9")
+    assert whole.returncode == 0, whole.stderr[-3000:]
+    first = run_app("ffn", *base, "--steps", "5", *ck)
+    assert first.returncode == 0, first.stderr[-3000:]
+    own = torch.load(tmp_path / "ck" / "step_000000005" / "rng_rank0.pt", weights_only=False)
+    assert {"queue", "head", "tail", "done"} <= set(own["module"])  # the examples in flight
+    resumed = run_app("ffn", *base, "--steps", "9", *ck)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert resumed.result()["resumed_from_step"] == 5
+    assert resumed.result()["param_sha256"] == whole.result()["param_sha256"]
+
+
+def test_options_parse_for_pytorch_and_are_refused_by_tensorflow() -> None:
+    """``--fov-policy`` / ``--fov-moves`` come from the manifest's ``options:`` (what jobgen
+    checks ``--app-args`` with); the TensorFlow version, which does not move the FOV, refuses
+    them; the default value leaves the configuration (and so checkpoints) as it was."""
+    from workloads.runtime.cli import check_args
+    from workloads.runtime.contract import with_options
+
+    ns, err = check_args("ffn", ["--tiny", "--fov-policy", "max_pred_moves", "--fov-moves", "2"])
+    assert err is None and ns is not None
+    assert with_options({"fov": 7}, ns) == {"fov": 7, "fov_policy": "max_pred_moves",
+                                            "fov_moves": 2}
+    ns, err = check_args("ffn", ["--fov-policy", "fixed", "--fov-moves", "1"])
+    assert ns is not None and with_options({"fov": 7}, ns) == {"fov": 7}
+    for bad, why in ((["--fov-moves", "0"], "not a positive"),
+                     (["--fov-policy", "no_step"], "invalid choice")):
+        assert why in str(check_args("ffn", bad)[1])
+    for given in (["--fov-policy", "max_pred_moves"], ["--fov-moves", "2"]):
+        _, err = check_args("ffn", given, "tensorflow")
+        assert err is not None and "no FOV movement" in err and "--framework pytorch" in err
+    _, err = check_args("gpt", ["--fov-policy", "fixed"])
+    assert err is not None and "unrecognized" in err  # an app without the option
