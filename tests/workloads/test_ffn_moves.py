@@ -12,110 +12,16 @@ channel) and the policy's choices can be followed step by step.
 
 from __future__ import annotations
 
-import collections
-import math
 from pathlib import Path
 
 import pytest
+from ffn_original import LOGIT_09, get_scored_move_offsets, hand_built, original_visits
 from workloads_testlib import TINY, needs_torch, run_app
 
 pytestmark = needs_torch
 
 np = pytest.importorskip("numpy")
 torch = pytest.importorskip("torch")
-
-LOGIT_09 = math.log(0.9 / 0.1)
-
-
-# ----------------------------------------------- the original, transcribed (xyz offsets there)
-def crop_and_pad(data, offset, crop_shape):  # mask.crop_and_pad without target_shape
-    dim = len(offset)
-    shape = np.array(data.shape[-(1 + dim):-1])
-    crop_shape = np.array(crop_shape)
-    offset = np.array(offset[::-1])
-    start = shape // 2 - crop_shape // 2 + offset
-    end = start + crop_shape
-    num_batch = len(data.shape) - dim - 1
-    assert np.all(start >= 0)
-    selector = [slice(s, e) for s, e in zip(start, end, strict=True)]
-    selector = tuple([slice(None)] * num_batch + selector + [slice(None)])
-    return data[selector]
-
-
-def get_scored_move_offsets(deltas, prob_map, threshold=0.9):  # movement.py
-    center = np.array(prob_map.shape) // 2
-    subvol_sel = [slice(c - dx, c + dx + 1) for c, dx in zip(center, deltas, strict=True)]
-    done = set()
-    for axis, axis_delta in enumerate(deltas):
-        if axis_delta == 0:
-            continue
-        for axis_offset in (-axis_delta, axis_delta):
-            face_sel = subvol_sel[:]
-            face_sel[axis] = axis_offset + center[axis]
-            face_prob = prob_map[tuple(face_sel)]
-            shape = face_prob.shape
-            face_pos = np.unravel_index(face_prob.argmax(), shape)
-            score = face_prob[face_pos]
-            if score < threshold:
-                continue
-            relative_pos = [face_pos[0] - shape[0] // 2, face_pos[1] - shape[1] // 2]
-            relative_pos.insert(axis, axis_offset)
-            ret = (score, tuple(relative_pos))
-            if ret not in done:
-                done.add(ret)
-                yield ret
-
-
-def _eval_move(seed, labels, off_xyz, seed_threshold, label_threshold):  # examples.py
-    valid_move = seed[:, seed.shape[1] // 2 + off_xyz[2], seed.shape[2] // 2 + off_xyz[1],
-                      seed.shape[3] // 2 + off_xyz[0], 0] >= seed_threshold
-    wanted_move = (labels[:, labels.shape[1] // 2 + off_xyz[2],
-                          labels.shape[2] // 2 + off_xyz[1],
-                          labels.shape[3] // 2 + off_xyz[0], 0] >= label_threshold)
-    return valid_move, wanted_move
-
-
-def max_pred_offsets(deltas_xyz, pred_mask_size_xyz, seed, labels, threshold, max_radius):
-    """examples.max_pred_offsets (the eval tracker left out)."""
-    queue = collections.deque([(0, 0, 0)])  # xyz
-    done = set()
-    label_threshold = 1 / (1 + math.exp(-threshold))  # special.expit
-    deltas = np.array(deltas_xyz)
-    while queue:
-        offset = np.array(queue.popleft())
-        if np.any(np.abs(np.array(offset)) > max_radius):
-            continue
-        quantized_offset = tuple((offset + deltas / 2) // np.maximum(deltas, 1))
-        if quantized_offset in done:
-            continue
-        valid, wanted = _eval_move(seed, labels, tuple(offset), threshold, label_threshold)
-        if not valid or (not wanted and quantized_offset != (0, 0, 0)):
-            continue
-        done.add(quantized_offset)
-        yield tuple(offset)
-        curr_seed = crop_and_pad(seed, offset, pred_mask_size_xyz[::-1])
-        todos = sorted(get_scored_move_offsets(deltas_xyz[::-1], curr_seed[0, ..., 0],
-                                               threshold=threshold), reverse=True)
-        queue.extend((x[2] + offset[0], x[1] + offset[1], x[0] + offset[2]) for _, x in todos)
-
-
-def original_visits(image: np.ndarray, labels: np.ndarray, seed: np.ndarray, fov: int,
-                    deltas: int, fov_moves: int) -> list[tuple[int, int, int]]:
-    """One training example under get_example's loop: the zyx offsets visited, each step's
-    prediction (the stub's: seed + (image - seed), float32) written into the seed canvas."""
-    patch = image.shape[0]
-    max_radius = patch // 2 - fov // 2  # train_image_radius - input_image_radius
-    assert patch == fov + 2 * deltas * (fov_moves + 1)  # train.py fov_moves(): one more
-    seed, labels, image = (a[None, ..., None].copy() for a in (seed, labels, image))
-    out = []
-    for off in max_pred_offsets((deltas,) * 3, (fov,) * 3, seed, labels, LOGIT_09,
-                                max_radius):
-        predicted = crop_and_pad(seed, off, (fov,) * 3)
-        assert predicted.base is seed
-        img = crop_and_pad(image, off, (fov,) * 3)
-        predicted[:] = predicted + (img - predicted)  # update_seeds
-        out.append(tuple(int(v) for v in off[::-1]))
-    return out
 
 
 # ------------------------------------------------------------------------------ the bundled
@@ -134,13 +40,7 @@ def _stub_model(fov_moves: int) -> torch.nn.Module:
 
 
 def _hand_built(p: int, seed: int, batch: int) -> torch.Tensor:
-    """Logit volumes of whole numbers -1..4 (many ties within and across faces; 3 and 4 pass
-    logit(0.9)) and an object mask covering about 70% of the voxels, the centre inside."""
-    g = np.random.default_rng(seed)
-    image = np.round(g.uniform(-1.5, 4.5, (batch, p, p, p))).astype(np.float32)
-    labels = np.where(g.uniform(size=(batch, p, p, p)) < 0.7, 0.95, 0.05).astype(np.float32)
-    labels[:, p // 2, p // 2, p // 2] = 0.95
-    return torch.from_numpy(np.stack([image, labels], 1))
+    return torch.from_numpy(hand_built(p, seed, batch))
 
 
 @pytest.mark.parametrize(("fov_moves", "data_seed"), [(1, 0), (1, 1), (2, 2)])
@@ -251,10 +151,11 @@ def test_max_pred_resume_is_bit_identical(tmp_path: Path) -> None:
     assert resumed.result()["param_sha256"] == whole.result()["param_sha256"]
 
 
-def test_options_parse_for_pytorch_and_are_refused_by_tensorflow() -> None:
+def test_options_parse_for_both_frameworks() -> None:
     """``--fov-policy`` / ``--fov-moves`` come from the manifest's ``options:`` (what jobgen
-    checks ``--app-args`` with); the TensorFlow version, which does not move the FOV, refuses
-    them; the default value leaves the configuration (and so checkpoints) as it was."""
+    checks ``--app-args`` with); the TensorFlow version, which moves the FOV too
+    (workloads/ffn/tf_moves.py), takes them as well; the default value leaves the
+    configuration (and so checkpoints) as it was."""
     from workloads.runtime.cli import check_args
     from workloads.runtime.contract import with_options
 
@@ -267,8 +168,12 @@ def test_options_parse_for_pytorch_and_are_refused_by_tensorflow() -> None:
     for bad, why in ((["--fov-moves", "0"], "not a positive"),
                      (["--fov-policy", "no_step"], "invalid choice")):
         assert why in str(check_args("ffn", bad)[1])
-    for given in (["--fov-policy", "max_pred_moves"], ["--fov-moves", "2"]):
-        _, err = check_args("ffn", given, "tensorflow")
-        assert err is not None and "no FOV movement" in err and "--framework pytorch" in err
+    ns, err = check_args("ffn", ["--fov-policy", "max_pred_moves", "--fov-moves", "2"],
+                         "tensorflow")
+    assert err is None and ns is not None
+    assert with_options({"fov": 7}, ns) == {"fov": 7, "fov_policy": "max_pred_moves",
+                                            "fov_moves": 2}
+    _, err = check_args("ffn", ["--fov-moves", "0"], "tensorflow")
+    assert err is not None and "not a positive" in err
     _, err = check_args("gpt", ["--fov-policy", "fixed"])
     assert err is not None and "unrecognized" in err  # an app without the option

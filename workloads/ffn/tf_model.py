@@ -4,14 +4,15 @@ and zero biases, tf_slim's defaults), with ``update_seed`` (the output logits ar
 plus the network's update), the seed in logit space and train.py's loss (per-voxel sigmoid
 cross-entropy on labels softened to 0.95 / 0.05, mean; loss weights 1).
 
-What the PyTorch version has and this one has not: the FOV movement with prediction feedback
-(every example here is the first move of a fresh training example: the FOV at its centre, the
-seed logit(0.05) with logit(0.95) at the centre voxel), and the permute/reflect augmentation.
-So ``--fov-policy`` and ``--fov-moves`` are refused here (manifest ``options:``, frameworks:
-pytorch; runtime/cli.py), not ignored.
+The training loop's FOV movement with prediction feedback, the permute/reflect augmentation
+and ``--fov-policy fixed|max_pred_moves`` / ``--fov-moves N`` are the PyTorch version's
+(model.py ``FFNTrainer``, moves.py), in TensorFlow in :mod:`workloads.ffn.tf_moves`, which the
+runtime (tfruntime/train.py) runs around each step: the task hands it candidate training
+patches (image + soft labels, ``fov + 2 * deltas * fov_moves`` per side) and a batch slot takes
+one only when its current example is done.
 The recipe is the same (SGD 1e-3, gradients clipped by value at 0.7: Keras ``clipvalue``). The
 synthetic volumes are model.py's (jittered Voronoi objects, membranes, per-object brightness,
-noise), drawn with TensorFlow's stateless random ops, at the FOV's size.
+noise), drawn with TensorFlow's stateless random ops.
 """
 
 from __future__ import annotations
@@ -27,12 +28,10 @@ from workloads.ffn.config import (
     LR,
     NAME,
     RECIPE,
-    SEED_CENTER,
-    SEED_PAD,
     SIZES,
     SOURCE,
     TINY_BATCH_SIZE,
-    logit,
+    patch_size,
 )
 from workloads.tfruntime.backend import load
 from workloads.tfruntime.spec import Task, TFAppSpec
@@ -60,18 +59,19 @@ def _object_cell(cfg: dict[str, Any]) -> int:
 
 
 def make_task(cfg: dict[str, Any]) -> Task:
+    """Candidate training patches ``[n, P, P, P, 2]`` (normalised image, soft labels of the
+    centre voxel's object; P: config.patch_size) and the centre FOV's labels (the target of a
+    fresh example; the FOV trainer trains on the labels of the FOV it chose)."""
     tf, np = load().tf, __import__("numpy")
-    f, cell = cfg["fov"], _object_cell(cfg)
-    grid = [f // cell + 3] * 3
+    f, p, cell = cfg["fov"], patch_size(cfg), _object_cell(cfg)
+    grid = [p // cell + 3] * 3
     blocks = np.array(list(itertools.product(*[range(g) for g in grid])), dtype=np.float32)
-    vox = np.array(list(itertools.product(range(f), repeat=3)), dtype=np.int64)  # z y x
+    vox = np.array(list(itertools.product(range(p), repeat=3)), dtype=np.int64)  # z y x
     near = np.array(list(itertools.product((-1, 0, 1), repeat=3)), dtype=np.int64)
     strides = np.array([grid[1] * grid[2], grid[2], 1], dtype=np.int64)
     cand = tf.constant(((vox // cell + 1)[:, None, :] + near[None]) @ strides)  # [V, 27]
     centre_of_voxel = tf.constant(vox.astype(np.float32) + 0.5)
-    seed_vol = np.full((f, f, f, 1), logit(SEED_PAD), dtype=np.float32)
-    seed_vol[f // 2, f // 2, f // 2, 0] = logit(SEED_CENTER)
-    seed_vol = tf.constant(seed_vol)
+    lo = p // 2 - f // 2
 
     def task(seed: Any, n: int) -> tuple[Any, Any]:
         s = tf.random.experimental.stateless_split(seed, 3)
@@ -85,14 +85,20 @@ def make_task(cfg: dict[str, Any]) -> Task:
         image = tf.gather(bright, owner, batch_dims=1) - 110 * membrane
         image += 12 * tf.random.stateless_normal(image.shape, s[2])
         image = tf.round(tf.clip_by_value(image, 0, 255))
-        labels = tf.reshape(owner + 1, (n, f, f, f, 1))
-        centre = labels[:, f // 2, f // 2, f // 2][:, None, None, None]
+        labels = tf.reshape(owner + 1, (n, p, p, p, 1))
+        centre = labels[:, p // 2, p // 2, p // 2][:, None, None, None]
         soft = tf.where(labels == centre, 1.0 - LABEL_SOFTNESS, LABEL_SOFTNESS)
-        image = tf.reshape((image - IMAGE_MEAN) / IMAGE_STDDEV, (n, f, f, f, 1))
-        x = tf.concat([image, tf.broadcast_to(seed_vol, (n, f, f, f, 1))], axis=-1)
-        return x, soft
+        image = tf.reshape((image - IMAGE_MEAN) / IMAGE_STDDEV, (n, p, p, p, 1))
+        x = tf.concat([image, soft], axis=-1)
+        return x, soft[:, lo:lo + f, lo:lo + f, lo:lo + f]
 
     return task
+
+
+def make_trainer(cfg: dict[str, Any], batch: int, seed: int, rank: int) -> Any:
+    from workloads.ffn.tf_moves import FOVTrainer
+
+    return FOVTrainer(cfg, batch, seed, rank)
 
 
 def loss_fn(out: Any, y: Any) -> Any:
@@ -102,4 +108,5 @@ def loss_fn(out: Any, y: Any) -> Any:
 
 APP = TFAppSpec(name=NAME, build_model=build_model, make_task=make_task, loss_fn=loss_fn,
                 sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE,
-                tiny_batch_size=TINY_BATCH_SIZE, lr=LR, recipe=RECIPE, source=SOURCE)
+                tiny_batch_size=TINY_BATCH_SIZE, lr=LR, recipe=RECIPE, source=SOURCE,
+                make_trainer=make_trainer)

@@ -22,7 +22,13 @@ class TFAppSpec:
     ``sizes``, ``recipe``, ``source``, ``unit`` and ``units_per_sample`` mean what they mean in
     the PyTorch AppSpec (runtime/spec.py; Recipe and Source from runtime/contract.py, which
     imports no framework): ``--config NAME`` picks a size, the recipe's optimizer (Keras
-    Adam / AdamW / SGD), schedule and clipping (``global_clipnorm`` / ``clipvalue``) apply."""
+    Adam / AdamW / SGD), schedule and clipping (``global_clipnorm`` / ``clipvalue``) apply.
+
+    ``make_trainer(cfg, batch, seed, rank)``, when given, builds an object that turns the
+    task's inputs into the network's each step, keeping state across steps (ffn's FOV
+    movement, workloads/ffn/tf_moves.py): ``select(x) -> (net_in, y, ctx)`` before the
+    gradient tape, ``feedback(out, ctx)`` after it (both inside the step's tf.function),
+    ``state()`` / ``load_state(dict)`` for each rank's own checkpoint file."""
 
     name: str
     build_model: Callable[[dict[str, Any]], Any]
@@ -37,3 +43,4 @@ class TFAppSpec:
     source: Source | None = None
     unit: str = "samples"
     units_per_sample: Callable[[dict[str, Any]], float] | None = None
+    make_trainer: Callable[[dict[str, Any], int, int, int], Any] | None = None

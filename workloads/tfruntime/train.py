@@ -203,31 +203,46 @@ def _resume(loaded: tuple[int, dict[str, Any], Any], model: Any, opt: Any,
     return step, state.get("first_loss")
 
 
-def _restore_own(loaded: tuple[int, dict[str, Any], Any], model: Any, dist: TFDist) -> None:
+def _restore_own(loaded: tuple[int, dict[str, Any], Any], model: Any, dist: TFDist,
+                 trainer: Any = None) -> None:
     """Each rank takes back its own batch-norm statistics (non-trainable variables), which it
-    kept apart from every other rank's while training."""
+    kept apart from every other rank's while training, and its examples in flight (a
+    ``trainer``'s state: ffn's FOV movement)."""
     own = loaded[2]
     if own is None:
+        if trainer is not None:
+            trainer.load_state(None)  # says why in one line
         return
     local = [_local(v, dist) for v in model.non_trainable_variables]
     _restore(local, own["non_trainable"], "per-rank")
+    if trainer is not None:
+        trainer.load_state(own.get("trainer"))
 
 
 def _train_step(be: Backend, spec: TFAppSpec, model: Any, opt: Any, dist: TFDist,
-                prec: TFPrecision, xla: bool) -> Callable[[Any, Any, Any], Any]:
+                prec: TFPrecision, xla: bool,
+                trainer: Any = None) -> Callable[[Any, Any, Any], Any]:
     """One optimizer step as a tf.function: (x, y, factor) -> this rank's loss. ``factor``
     multiplies the loss (1, or NaN for --inject-nan-at-step) without retracing. With --xla the
     forward pass and its gradient are XLA-compiled; gradient all-reduce stays outside (Horovod's
-    tape, or MultiWorkerMirroredStrategy's optimizer)."""
+    tape, or MultiWorkerMirroredStrategy's optimizer). A ``trainer`` (TFAppSpec.make_trainer)
+    turns (x, y) into the network's input and target before the step and takes the network's
+    output after it."""
     tf = be.tf
-    forward = tf.function(lambda x, y: spec.loss_fn(model(x, training=True), y), jit_compile=xla)
+
+    def fwd(x: Any, y: Any) -> tuple[Any, Any]:
+        out = model(x, training=True)
+        return spec.loss_fn(out, y), out
+
+    forward = tf.function(fwd, jit_compile=xla)
     variables = model.trainable_variables
     # MultiWorkerMirroredStrategy sums gradients over replicas; Horovod's tape averages them
     replicas = dist.world_size if dist.kind == "multiworker" else 1
 
     def replica_step(x: Any, y: Any, factor: Any) -> Any:
         with tf.GradientTape() as tape:
-            loss = forward(x, y) * factor
+            loss, out = forward(x, y)
+            loss = loss * factor
             objective = loss / replicas
             if prec.loss_scale:
                 objective = opt.get_scaled_loss(objective)
@@ -237,14 +252,20 @@ def _train_step(be: Backend, spec: TFAppSpec, model: Any, opt: Any, dist: TFDist
         if prec.loss_scale:
             grads = opt.get_unscaled_gradients(grads)
         opt.apply_gradients(zip(grads, variables, strict=True))
-        return loss
+        return loss, out
 
     @tf.function
     def step(x: Any, y: Any, factor: Any) -> Any:
+        if trainer is not None:
+            x, y, ctx = trainer.select(x)
         if dist.kind == "multiworker":
             per_replica = dist.strategy.run(replica_step, args=(x, y, factor))
-            return dist.strategy.experimental_local_results(per_replica)[0]
-        return replica_step(x, y, factor)
+            loss, out = (dist.strategy.experimental_local_results(r)[0] for r in per_replica)
+        else:
+            loss, out = replica_step(x, y, factor)
+        if trainer is not None:
+            trainer.feedback(out, ctx)
+        return loss
 
     return step
 
@@ -306,8 +327,10 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
     if dist.kind == "horovod":  # every rank starts from rank 0's variables
         dist.hvd.broadcast_variables(_variables(model), root_rank=0)
         dist.hvd.broadcast_variables(_variables(opt), root_rank=0)
+    trainer = (spec.make_trainer(cfg, batch_size, args.seed, rank)
+               if spec.make_trainer is not None else None)  # outside the strategy's scope
     if loaded is not None:
-        _restore_own(loaded, model, dist)
+        _restore_own(loaded, model, dist, trainer)
 
     task = tf.function(spec.make_task(cfg))
 
@@ -315,7 +338,7 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
         z = mix_seed(args.seed, rank, i)
         return task(tf.constant([z >> 32, z & 0xFFFFFFFF], tf.int64), batch_size)
 
-    step_fn = _train_step(be, spec, model, opt, dist, prec, bool(args.compile))
+    step_fn = _train_step(be, spec, model, opt, dist, prec, bool(args.compile), trainer)
     one, nan = tf.constant(1.0), tf.constant(float("nan"))
 
     def train(xy: Any, i: int) -> Any:
@@ -333,6 +356,8 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
                      if plateau is not None else None,
                      "data_position": {"kind": "synthetic", "step": step_done, "seed": args.seed}}
         own = {"non_trainable": _values(model.non_trainable_variables, dist)}
+        if trainer is not None:
+            own["trainer"] = trainer.state()
         d = mgr.save(step_done, state, own, dist.barrier,
                      {"app": spec.name, "size": size, "framework": "tensorflow"})
         log.info(f"checkpoint step {step_done} -> {d} ({time.perf_counter() - t0:.2f}s)")
