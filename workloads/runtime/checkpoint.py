@@ -129,8 +129,14 @@ def check_meta(saved: dict[str, Any], current: dict[str, Any], where: str,
     """Refuse a checkpoint of another app or model size; warn when the world or batch size
     changed (the run then cannot reproduce an uninterrupted one)."""
     if saved.get("app") != current["app"] or saved.get("config") != current["config"]:
+        was, now = saved.get("config") or {}, current["config"]
+        keys = sorted(k for k in set(was) | set(now) if was.get(k) != now.get(k))
+        differ = (f" (configuration differs in {', '.join(keys)}: "
+                  f"{', '.join(f'{k}={was.get(k)!r} there, {now.get(k)!r} here' for k in keys)})"
+                  if saved.get("app") == current["app"] and keys else "")
         raise RuntimeError(f"checkpoint in {where} is for {saved.get('app')} "
-                           f"{saved.get('size')}, not {current['app']} {current['size']}")
+                           f"{saved.get('size')}, not {current['app']} {current['size']}{differ}"
+                           "; resume with the same options or use another --checkpoint-dir")
     if (saved.get("world_size") != current["world_size"]
             or saved.get("batch_size") != current["batch_size"]
             or saved.get("grad_accum", 1) != current.get("grad_accum", 1)):
