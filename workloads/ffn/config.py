@@ -92,8 +92,8 @@ def patch_size(cfg: dict[str, Any]) -> int:
 SOURCE = Source(repository=REPOSITORY, commit=COMMIT, path=PATHS,
                 note="FOV movement: train.py's 'fixed' and 'max_pred_moves' policies "
                      "(--fov-policy, --fov-moves) with prediction feedback, run on the device "
-                     "inside the model (PyTorch: FFNTrainer; the TensorFlow version trains on "
-                     "the centre FOV of fresh examples only and refuses both options)")
+                     "(PyTorch: FFNTrainer inside the model; TensorFlow: tf_moves.FOVTrainer in "
+                     "the step's tf.function)")
 RECIPE = Recipe(optimizer="sgd", lr=LR, clip_grad_value=CLIP_VALUE,
                 where="ffn/training/optimizer.py (--optimizer sgd, --learning_rate 0.001: "
                       "GradientDescentOptimizer, no decay flags set); ffn/training/model.py "
