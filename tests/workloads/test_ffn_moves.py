@@ -177,3 +177,21 @@ def test_options_parse_for_both_frameworks() -> None:
     assert err is not None and "not a positive" in err
     _, err = check_args("gpt", ["--fov-policy", "fixed"])
     assert err is not None and "unrecognized" in err  # an app without the option
+
+
+def test_option_one_framework_lacks_is_refused_with_the_manifests_reason(monkeypatch) -> None:
+    """An option the manifest lists for some frameworks only (``frameworks:``) is refused on
+    the others with the manifest's ``missing`` reason, in one line that names the way out;
+    the frameworks it lists take it as usual."""
+    import workloads.runtime.cli as cli
+
+    options = {"fov-moves": {"type": "int", "default": 1, "help": "moves",
+                             "frameworks": ["pytorch"],
+                             "missing": "the TensorFlow loop has no FOV movement"}}
+    monkeypatch.setattr(cli, "manifest_options", lambda app: options)
+    _, err = cli.check_args("ffn", ["--fov-moves", "2"], "tensorflow")
+    assert err is not None and "\n" not in err.strip()
+    assert "the tensorflow version of ffn does not have it" in err
+    assert "the TensorFlow loop has no FOV movement" in err and "--framework pytorch" in err
+    ns, err = cli.check_args("ffn", ["--fov-moves", "2"], "pytorch")
+    assert err is None and ns is not None and ns.fov_moves == 2
