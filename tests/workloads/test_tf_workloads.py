@@ -132,6 +132,13 @@ def test_single_process_prints_the_pytorch_json_keys_without_importing_torch(app
     res = run_app(app, *TF, *TINY, "--steps", "4", "--warmup", "1", env=env, timeout=TIMEOUT)
     out = _check(res, app, 1, 4)
     assert (out["launcher"], out["dist_backend"], out["compile"]) == ("none", None, False)
+    # lr_last: the rate step 3 trained at; CosmicTagger is in build_lr_schedule's linear
+    # warm-up from 1e-4 (epoch = step x global batch / 1e6 synthetic events), ffn is constant
+    schedule = out["recipe"]["schedule"]
+    assert schedule == {"cosmictagger": "warmup_flat_decay", "ffn": "constant"}[app]
+    expected = out["lr"] if schedule == "constant" else (
+        1e-4 + (out["lr"] - 1e-4) * 3 * out["global_batch_size"] / 1e6)
+    assert out["lr_last"] == pytest.approx(expected, rel=1e-9)
     imported = {ln.rsplit("|", 1)[-1].strip() for ln in res.stderr.splitlines()
                 if ln.startswith("import time:")}
     assert "tensorflow" in imported and "torch" not in imported

@@ -55,6 +55,9 @@ def test_a_config_carries_its_batch_and_recipe_and_the_checkpoint_records_it(
                   str(tmp_path)).result()
     assert (out["config"], out["size"], out["batch_size"]) == ("tiny", "tiny", 2)
     assert out["recipe"]["warmup_steps"] == 5 and out["lr"] == pytest.approx(3e-3)
+    # lr is the base rate; lr_last the rate the last step (2) trained at: get_lr's warm-up
+    # ramp learning_rate * (it + 1) / (warmup_iters + 1)
+    assert out["lr_last"] == pytest.approx(3e-3 * 3 / 6)
     import torch
 
     state = torch.load(tmp_path / "step_000000003" / "state.pt", weights_only=False)

@@ -39,7 +39,7 @@ RESULT_KEYS = (
     "peak_mem_reserved_mb", "mem_headroom_mb", "mem_headroom_pct", "first_loss", "final_loss",
     "param_sha256", "data", "channels_last", "compile", "optimizer_impl", "pin_memory", "seed",
     # issue 22: the configuration, the recipe and the figures the originals report
-    "config", "recipe", "lr", "unit", "units_per_sec", "train_flops_per_sample",
+    "config", "recipe", "lr", "lr_last", "unit", "units_per_sec", "train_flops_per_sample",
     "flops_method", "peak_flops_per_sec", "peak_source", "mfu", "mfu_note", "loss_window",
     "first_loss_window_mean", "final_loss_window_mean", "data_wait_s", "data_wait_share",
     "trials",

@@ -359,7 +359,8 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     result: dict[str, Any] | None = None
     if rank == 0:
         result = _result(spec, args, out, dev, ctx, prec, launcher, name, cfg, recipe, lr,
-                         batch_size, batch_note, start, raw_model, fmt, source, trials, accum)
+                         batch_size, batch_note, start, raw_model, fmt, source, trials, accum,
+                         lr_last=schedule.current_lr())
         if instance is not None:
             result["instance"] = instance.index
             result["instances"] = instance.count
@@ -564,8 +565,10 @@ def _result(spec: AppSpec, args: argparse.Namespace, out: Any, dev: DeviceInfo,
             cfg: dict[str, Any], recipe: Recipe, lr: float, batch_size: int,
             batch_note: str | None, start: int, raw_model: nn.Module,
             fmt: torch.memory_format | None, source: Any,
-            trials: dict[str, Any] | None, accum: int = 1) -> dict[str, Any]:
-    """Rank 0's JSON line."""
+            trials: dict[str, Any] | None, accum: int = 1,
+            lr_last: float | None = None) -> dict[str, Any]:
+    """Rank 0's JSON line (``lr`` the recipe's base rate, ``lr_last`` the rate its schedule
+    gave the last step)."""
     world = ctx.env.world_size
     flops, method = _flops(spec, cfg, batch_size)
     peak, peak_source = peak_for(dev.name, dev.type, prec.effective)
@@ -585,7 +588,8 @@ def _result(spec: AppSpec, args: argparse.Namespace, out: Any, dev: DeviceInfo,
         channels_last=fmt is not None, compile=bool(args.compile),
         optimizer_impl=optimizer_impl(args.optimizer_impl, dev),
         pin_memory=getattr(source, "pin_memory", None), config=name,
-        recipe=recipe.as_dict(), lr=lr, unit=spec.unit, train_flops_per_sample=flops,
+        recipe=recipe.as_dict(), lr=lr, lr_last=lr_last, unit=spec.unit,
+        train_flops_per_sample=flops,
         flops_method=method, peak_flops_per_sec=peak, peak_source=peak_source,
         trials=trials)
     result["ranks_per_device"] = per_device

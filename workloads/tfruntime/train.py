@@ -192,6 +192,17 @@ def _get_rate(opt: Any) -> float:
     return float(np.array(inner.learning_rate))
 
 
+def _last_rate(recipe: Recipe, base: float, opt: Any, total: int,
+               samples_per_step: int) -> float:
+    """The rate the last step trained at: the plateau's current rate, else the schedule's
+    formula (runtime/schedules.py, the one Keras is given) at the last step."""
+    if recipe.schedule == "plateau":
+        return _get_rate(opt)
+    from workloads.runtime.schedules import lr_at
+
+    return lr_at(recipe, base, max(total - 1, 0), total, samples_per_step)
+
+
 def _resume(loaded: tuple[int, dict[str, Any], Any], model: Any, opt: Any,
             meta: dict[str, Any], where: str, log: Logger) -> tuple[int, float | None]:
     """Restore rank 0's model and optimizer variables; returns (step, first loss)."""
@@ -394,7 +405,9 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
             channels_last=True, compile=bool(args.compile), optimizer_impl=None,
             pin_memory=None, devices=world / ranks_per_device(),
             units_per_sample=spec.units_per_sample(cfg) if spec.units_per_sample else None,
-            config=size, recipe=recipe.as_dict(), lr=lr, unit=spec.unit,
+            config=size, recipe=recipe.as_dict(), lr=lr,
+            lr_last=_last_rate(recipe, lr, opt, args.steps, batch_size * world),
+            unit=spec.unit,
             train_flops_per_sample=None,
             flops_method="not counted in TensorFlow: the PyTorch version's count is "
                          "python -m workloads.APP --describe",
