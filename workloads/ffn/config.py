@@ -99,3 +99,22 @@ RECIPE = Recipe(optimizer="sgd", lr=LR, clip_grad_value=CLIP_VALUE,
                       "GradientDescentOptimizer, no decay flags set); ffn/training/model.py "
                       "set_up_optimizer(max_gradient_entry_mag=0.7): tf.clip_by_value per "
                       "gradient entry; train.py --batch_size 4")
+
+
+class MovesGeometry:
+    """The 'max_pred_moves' policy's geometry, shared by the PyTorch (moves.py) and TensorFlow
+    (tf_moves.py) versions: the FOV, ``deltas`` (train.py ``--deltas``), the training patch,
+    ``radius`` (train.py ``max_radius``), the quantized cells a slot can visit (``cells`` per
+    axis) and the queue's ``capacity`` (at most 6 moves pushed per visit, one visit per cell)."""
+
+    def __init__(self, fov: int, deltas: int, patch: int, threshold: float,
+                 label_threshold: float) -> None:
+        if fov // 2 < deltas:
+            raise ValueError(f"max_pred_moves needs deltas ({deltas}) <= fov // 2 ({fov // 2}):"
+                             " the faces at +-deltas lie inside the FOV")
+        self.fov, self.d, self.patch = fov, deltas, patch
+        self.radius = patch // 2 - fov // 2  # train.py max_radius
+        self.qmax = (2 * self.radius + deltas) // (2 * deltas)
+        self.cells = 2 * self.qmax + 1
+        self.capacity = 1 + 6 * self.cells ** 3
+        self.threshold, self.label_threshold = threshold, label_threshold

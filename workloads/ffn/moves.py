@@ -25,25 +25,15 @@ from __future__ import annotations
 
 import torch
 
+from workloads.ffn.config import MovesGeometry
+
 #: FOVState buffers this policy adds (rank state, checkpointed per rank)
 STATE = ("queue", "head", "tail", "done")
 
 
-class MaxPredMoves:
+class MaxPredMoves(MovesGeometry):
     """The policy's geometry and its two steps: :meth:`select` (the next visit of each slot)
     and :meth:`push` (the moves the new prediction scores)."""
-
-    def __init__(self, fov: int, deltas: int, patch: int, threshold: float,
-                 label_threshold: float) -> None:
-        if fov // 2 < deltas:
-            raise ValueError(f"max_pred_moves needs deltas ({deltas}) <= fov // 2 ({fov // 2}):"
-                             " the faces at +-deltas lie inside the FOV")
-        self.fov, self.d, self.patch = fov, deltas, patch
-        self.radius = patch // 2 - fov // 2  # train.py max_radius
-        self.qmax = (2 * self.radius + deltas) // (2 * deltas)
-        self.cells = 2 * self.qmax + 1
-        self.capacity = 1 + 6 * self.cells ** 3
-        self.threshold, self.label_threshold = threshold, label_threshold
 
     def reset(self, st: torch.nn.Module, b: int, take: torch.Tensor) -> None:
         """Slots ``take`` start an example: queue [(0, 0, 0)], nothing visited."""

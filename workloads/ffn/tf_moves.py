@@ -22,26 +22,21 @@ from typing import Any
 
 import numpy as np
 
-from workloads.ffn.config import MOVE_THRESHOLD, SEED_CENTER, SEED_PAD, fov_policy, logit
+from workloads.ffn.config import (
+    MOVE_THRESHOLD,
+    SEED_CENTER,
+    SEED_PAD,
+    MovesGeometry,
+    fov_policy,
+    logit,
+)
 from workloads.ffn.config import patch_size as _patch_size
 from workloads.tfruntime.backend import load
 
 
-class MaxPredMovesTF:
+class MaxPredMovesTF(MovesGeometry):
     """moves.py ``MaxPredMoves`` in TensorFlow: :meth:`acceptable`, :meth:`select`,
     :meth:`scored_moves` and :meth:`push` on the trainer's variables."""
-
-    def __init__(self, fov: int, deltas: int, patch: int, threshold: float,
-                 label_threshold: float) -> None:
-        if fov // 2 < deltas:
-            raise ValueError(f"max_pred_moves needs deltas ({deltas}) <= fov // 2 ({fov // 2}):"
-                             " the faces at +-deltas lie inside the FOV")
-        self.fov, self.d, self.patch = fov, deltas, patch
-        self.radius = patch // 2 - fov // 2  # train.py max_radius
-        self.qmax = (2 * self.radius + deltas) // (2 * deltas)
-        self.cells = 2 * self.qmax + 1
-        self.capacity = 1 + 6 * self.cells ** 3
-        self.threshold, self.label_threshold = threshold, label_threshold
 
     def variables(self, b: int) -> dict[str, Any]:
         tf = load().tf

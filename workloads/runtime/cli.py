@@ -46,16 +46,17 @@ def batch_size_arg(text: str) -> int | str:
     """``--batch-size``: a positive integer, or ``auto`` (sized from the device's memory)."""
     if text == "auto":
         return text
-    return positive_int(text)
+    return positive_int(text, "batch size")
 
 
-def positive_int(text: str) -> int:
+def positive_int(text: str, what: str = "whole number") -> int:
+    """An option's positive integer; argparse's message names the option and ``what``."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not a positive batch size")
+        raise argparse.ArgumentTypeError(f"{value} is not a positive {what}")
     return value
 
 
@@ -199,16 +200,6 @@ def manifest_options(app: str) -> dict[str, dict[str, Any]]:
     return {str(k): dict(v) for k, v in options.items()}
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not a positive whole number")
-    return value
-
-
 def _not_in(app: str, framework: str, where: Any) -> Any:
     def refuse(text: str) -> str:
         raise argparse.ArgumentTypeError(
@@ -229,7 +220,7 @@ def _add_app_options(p: argparse.ArgumentParser, app: str, framework: str) -> No
     for name, o in options.items():
         dest = name.replace("-", "_")
         dests.append((dest, o.get("default")))
-        kind: Any = _positive if o.get("type") == "int" else str
+        kind: Any = positive_int if o.get("type") == "int" else str
         if framework not in o.get("frameworks", FRAMEWORKS):
             kind = _not_in(app, framework, o.get("missing", "not implemented"))
         g.add_argument(f"--{name}", dest=dest, type=kind, default=None,
