@@ -35,6 +35,24 @@ def run_jobgen(*args: str, env: dict[str, str] | None = None, cwd: Path | None =
     )
 
 
+def jobgen_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in this process (quick, for many calls; a traceback fails the test), returned as
+    :func:`run_jobgen` returns it. The environment is the test's (monkeypatch it)."""
+    import contextlib
+    import io
+
+    from jobgen.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
 # Sites that provide no PyTorch environment: a bundled app there needs --python (or a container).
 SITE_PYTHON = {"jlse-mi250": "/home/me/rocm-torch/bin/python"}
 

@@ -7,8 +7,6 @@ the test Slurm); PBS, which cannot run here, is the stand-in in tests/emulation/
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import shutil
@@ -19,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, run_jobgen
+from helpers import ROOT, jobgen_here, run_jobgen
 
 from jobgen.study import manifest as mf
 from jobgen.study.collect import chance_of_separation, csv_cell, verdict
@@ -29,19 +27,7 @@ RESULT = "import json; print(json.dumps({'app': 'mine', 'samples_per_sec': 5.0})
 
 
 # ---------------------------------------------------------------- helpers
-def here(*args: str) -> subprocess.CompletedProcess[str]:
-    """The CLI in this process (quick; a traceback would fail the test), as run_jobgen
-    returns it. The environment is the test's (monkeypatch it)."""
-    from jobgen.cli.main import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+here = jobgen_here  # the CLI in this process
 
 
 def standin(monkeypatch, tmp_path: Path, knob: str = "ok") -> None:

@@ -13,7 +13,6 @@ PBS is the stand-in of tests/emulation/pbs (jobs never run), so `submit` is quic
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import shutil
@@ -22,13 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, run_jobgen
+from helpers import ROOT, jobgen_here, run_jobgen
 
 hypothesis = pytest.importorskip("hypothesis", reason="pip install hypothesis (jobgen[dev])")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-
-from jobgen.cli.main import main  # noqa: E402
 
 PBS_STANDIN = ROOT / "tests" / "emulation" / "pbs"
 # JOBGEN_PROP_EXAMPLES=500 hunts further (random, not the fixed examples CI runs)
@@ -40,14 +37,8 @@ SETTINGS = settings(max_examples=int(EXAMPLES or 20), deadline=None, derandomize
 
 # ---------------------------------------------------------------- running a command here
 def jobgen(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
+    res = jobgen_here(*args)
+    return res.returncode, res.stdout, res.stderr
 
 
 def check_answer(code: int, err: str) -> None:
