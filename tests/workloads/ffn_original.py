@@ -142,3 +142,28 @@ def original_fixed_visits(image, labels, seed, fov: int,
         predicted[:] = predicted + (img - predicted)  # update_seeds
         out.append(tuple(int(v) for v in off[::-1]))
     return out
+
+
+def scored_moves_case(fov: int, d: int):  # -> np.ndarray [6, fov, fov, fov]
+    """Predictions with ties inside faces (first maximum in C order) and between faces (the
+    position decides): slot 0 has one move, on the edge of the z = -d and y = -d faces; slot
+    1 reaches logit(0.9) nowhere; the rest are random integers around the threshold."""
+    g = np.random.default_rng(7)
+    preds = np.round(g.uniform(-1.5, 4.5, (6, fov, fov, fov))).astype(np.float32)
+    c = fov // 2
+    preds[0] = -3.0
+    preds[0, c - d, c - d, c + 1] = 5.0  # on the z = -d and y = -d faces: one move
+    preds[1] = 2.0  # nothing reaches logit(0.9)
+    return preds
+
+
+def check_scored_moves(preds, off, keep, d: int) -> None:
+    """A policy's ``scored_moves`` (offsets and keep mask per slot, numpy or torch) against
+    movement.py ``get_scored_move_offsets`` sorted as the original sorts it."""
+    for b in range(len(preds)):
+        want = sorted(get_scored_move_offsets((d,) * 3, preds[b], threshold=LOGIT_09),
+                      reverse=True)
+        got = [tuple(o) for o, k in zip(off[b].tolist(), keep[b].tolist(), strict=True) if k]
+        assert got == [w[1] for w in want], b
+        assert keep[b].tolist() == sorted(keep[b].tolist(), reverse=True)  # a prefix
+    assert int(keep[0].sum()) == 1 and int(keep[1].sum()) == 0 and int(keep[2:].sum()) > 8

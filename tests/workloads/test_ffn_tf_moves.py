@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from ffn_original import (
     LOGIT_09,
-    get_scored_move_offsets,
+    check_scored_moves,
     hand_built,
     original_fixed_visits,
     original_visits,
+    scored_moves_case,
 )
 from workloads_testlib import TF, TINY, needs_tf, run_app
 
@@ -109,20 +110,9 @@ def test_scored_moves_sort_as_the_original_sorts() -> None:
 
     fov, d = 9, 3
     policy = MaxPredMovesTF(fov, d, fov + 4 * d, LOGIT_09, 0.9)
-    g = np.random.default_rng(7)
-    preds = np.round(g.uniform(-1.5, 4.5, (6, fov, fov, fov))).astype(np.float32)
-    c = fov // 2
-    preds[0] = -3.0
-    preds[0, c - d, c - d, c + 1] = 5.0  # on the z = -d and y = -d faces: one move
-    preds[1] = 2.0  # nothing reaches logit(0.9)
+    preds = scored_moves_case(fov, d)
     off, keep = (t.numpy() for t in policy.scored_moves(preds))
-    for b in range(len(preds)):
-        want = sorted(get_scored_move_offsets((d,) * 3, preds[b], threshold=LOGIT_09),
-                      reverse=True)
-        got = [tuple(o) for o, k in zip(off[b].tolist(), keep[b].tolist(), strict=True) if k]
-        assert got == [w[1] for w in want], b
-        assert keep[b].tolist() == sorted(keep[b].tolist(), reverse=True)  # a prefix
-    assert int(keep[0].sum()) == 1 and int(keep[1].sum()) == 0 and int(keep[2:].sum()) > 8
+    check_scored_moves(preds, off, keep, d)
 
 
 def test_examples_in_flight_resume_from_the_trainer_state() -> None:
