@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ...errors import nodes_word
 from ...profiles.model import Profile
 from .context import Context, LaunchView
-from .core import Hit, as_int, rule
+from .core import Hit, rule
 
 _FACTS = "the site profile's container_facts"
 
@@ -74,7 +74,7 @@ def _network(ctx: Context) -> Iterator[Hit]:
     if facts is None or not (facts.multi_node_modules or facts.multi_node_binds):
         return
     for launch in _containers(ctx):
-        nodes = as_int(launch.flag("--nodes", "-N")) or ctx.nodes
+        nodes = launch.nodes
         if not nodes or nodes < 2:
             continue
         if any(ctx.loads(m, launch.line) for m in facts.multi_node_modules):

@@ -209,9 +209,6 @@ _LIBRARY_VARS = re.compile(r"^(CCL_|NCCL_|RCCL_|FI_|MIOPEN_|HOROVOD_|ZE_|ZEX_|MP
                            r"TF_|ITEX_|IPEX_|SYCL_|ONEAPI_)")
 
 
-_ASSIGNMENT = re.compile(r"^\s*([A-Z][A-Z0-9_]*)=")
-
-
 @rule("ENV004", "unexported-setting", topic="environment", severity="warning",
       scope="library variables (CCL_, NCCL_, FI_, MIOPEN_, OMP_, ...) assigned before a "
       "launch", source="bash(1): a variable reaches child processes only when exported; "
@@ -222,18 +219,17 @@ def _unexported(ctx: Context) -> Iterator[Hit]:
     if not ctx.launches:
         return
     exported = {s.name for s in ctx.script.settings}
-    last = ctx.launches[-1].line
-    for number, text in enumerate(ctx.script.lines[:last], 1):
-        m = _ASSIGNMENT.match(text) if "=" in text else None
-        if not m or number in ctx.script.heredoc_lines or not _LIBRARY_VARS.match(m.group(1)):
+    last = max(launch.at for launch in ctx.launches)
+    for number, name, value in ctx.script.assignments:
+        if number >= last or number in ctx.script.heredoc_lines or \
+                not _LIBRARY_VARS.match(name):
             continue
-        name = m.group(1)
         if name in exported or re.search(rf"\${{?{name}\b", ctx.script.text) or \
                 re.search(rf"\bexport\s+(?:\w+\s+)*{name}\b", ctx.script.text):
             continue  # exported, or a helper the script reads itself
         yield Hit(number, f"{name} is assigned but not exported: the launcher passes the "
                   "environment to the ranks, and this shell variable is not in it",
-                  f"write `export {text.strip()}`")
+                  f"write `export {name}={value}`")
 
 
 @rule("MASTER001", "foreign-master-suffix", topic="environment", severity="error",

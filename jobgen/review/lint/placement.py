@@ -263,9 +263,10 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
       fix="launch nodes x ranks-per-node ranks, or ask for fewer nodes",
       summary="fewer ranks than the allocation holds: nodes stay idle")
 def _idle(ctx: Context) -> Iterator[Hit]:
-    nodes = ctx.nodes
     for launch in ctx.launches:
-        rpn, total = launch.ranks_per_node, launch.total_ranks
+        if launch.own_hosts:  # per-node launches (`mpiexec --hosts X ... &` in a loop)
+            continue
+        rpn, total, nodes = launch.ranks_per_node, launch.total_ranks, launch.nodes
         if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
             used = total // rpn
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
@@ -333,11 +334,51 @@ def _wrong_command(ctx: Context, launch: LaunchView) -> bool:
                    for own in _launchers(ctx.profile))
 
 
-@rule("LAUNCH001", "wrong-launcher", topic="placement", severity="error", scope="any launch",
-      source=_LAUNCHER_SOURCE, fix="launch with the site's launcher",
+_TORCHRUN_AGENT = ("torchrun(1) (PyTorch torch.distributed.run): one agent per node starts that "
+                   "node's workers; the rendezvous waits for --nnodes agents")
+
+
+def _torchrun_in_shell(ctx: Context, launch: LaunchView) -> tuple[bool, Hit | None]:
+    """torchrun run by a batch shell that is on the job's first compute node (LUMI: LUMI
+    training materials docs/ai-20260611/E04_CheckingGPU.md, without srun the job runs on the
+    first node only): fine on one node (None); on several, a hang when it waits for more
+    agents than the one it starts (an error), else the other nodes idle (a warning); (False,
+    None) where this does not apply (a launcher's torchrun, a batch shell on a launch node)."""
+    facts = ctx.profile.launch_facts
+    if launch.command != "torchrun" or (facts is not None and facts.batch_host is not None):
+        return False, None
+    nodes = ctx.nodes
+    if not nodes or nodes == 1:
+        return True, None
+    agents = launch.flag("--nnodes")
+    cmd = ctx.profile.launcher.command
+    if launch.flag("--standalone") is not None or agents in ("1", "1:1"):
+        return True, Hit(launch.line, "torchrun in the batch shell runs on the job's first "
+                         f"node only: {nodes - 1} of the {nodes} nodes stay idle",
+                         f"start one torchrun per node: {cmd} one task per node running "
+                         "torchrun --nnodes=N", _TORCHRUN_AGENT, "warning")
+    return True, Hit(launch.line, "torchrun in the batch shell starts one agent, on the job's "
+                     f"first node, but --nnodes={agents} waits for more: the rendezvous never "
+                     "completes", f"start one torchrun per node with {cmd} (one task per node)",
+                     _TORCHRUN_AGENT)
+
+
+@rule("LAUNCH001", "wrong-launcher", topic="placement", severity="error", scope="any launch; "
+      "torchrun run by a batch shell on the job's first compute node (Polaris, Aurora, LUMI) "
+      "is the launcher of a one-node job", source=_LAUNCHER_SOURCE,
+      fix="launch with the site's launcher", lowers_to=("warning",),
+      lowered="for torchrun in the batch shell of a multi-node job that runs on one node "
+      "(--standalone, --nnodes=1): it works, the other nodes idle",
       summary="a launcher the site does not have", facts=_launcher_facts)
 def _launcher_command(ctx: Context) -> Iterator[Hit]:
     for launch in ctx.launches:
+        if launch.shell:
+            continue
+        applies, hit = _torchrun_in_shell(ctx, launch)
+        if applies:
+            if hit is not None:
+                yield hit
+            continue
         if launch.argv and _wrong_command(ctx, launch):
             own = ctx.profile.launcher
             yield Hit(launch.line, f"`{launch.command}` does not launch ranks on "
@@ -351,7 +392,8 @@ def _launcher_command(ctx: Context) -> Iterator[Hit]:
       summary="a flag of another launcher", facts=_launcher_facts)
 def _launcher_flags(ctx: Context) -> Iterator[Hit]:
     for launch in ctx.launches:
-        if not launch.argv or _wrong_command(ctx, launch) or launch.dialect == "aprun":
+        if not launch.argv or launch.shell or _wrong_command(ctx, launch) or \
+                launch.dialect == "aprun":
             continue
         for key, value in launch.flags:
             if launch.dialect == "spawn":
@@ -479,11 +521,24 @@ def _default_bind(ctx: Context) -> Iterator[Hit]:
     for launch in ctx.launches:
         if launch.dialect != ctx.profile.launcher.dialect or launch.bind is not None:
             continue
-        tasks = as_int(launch.flag("-a", "--tasks_per_rs"))
         cores = as_int(launch.flag("-c", "--cpu_per_rs"))
+        tasks = _tasks_per_rs(launch)
         if tasks and cores and cores // tasks > d.cores_per_task:
             share = cores // tasks
             yield Hit(launch.line, f"no {d.flag}: the default {d.value} binds each of the "
                       f"{tasks} tasks to {d.cores_per_task} core(s), leaving "
                       f"{cores - tasks * d.cores_per_task} of the resource set's {cores} idle: "
                       f"{d.why}", f"add {d.flag} packed:{share}", d.source)
+
+
+def _tasks_per_rs(launch: LaunchView) -> int | None:
+    """jsrun's tasks per resource set: -a; else the total tasks (-p) over the resource sets;
+    else one (the Summit guide's flag table: -a "not set by default, instead total tasks (-p)
+    set"; a resource set without either runs one task, UNCONFIRMED beyond the table)."""
+    tasks = launch.flag("-a", "--tasks_per_rs")
+    if tasks is not None:
+        return as_int(tasks)
+    total, sets = launch.flag("-p", "--np"), launch.flag("-n", "--nrs")
+    if total is not None:
+        return as_int(total) // as_int(sets) if as_int(total) and as_int(sets) else None
+    return 1
