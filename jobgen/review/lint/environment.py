@@ -227,8 +227,9 @@ def _unexported(ctx: Context) -> Iterator[Hit]:
         if name in exported or re.search(rf"\${{?{name}\b", ctx.script.text) or \
                 re.search(rf"\bexport\s+(?:\w+\s+)*{name}\b", ctx.script.text):
             continue  # exported, or a helper the script reads itself
-        yield Hit(number, f"{name} is assigned but not exported: the launcher passes the "
-                  "environment to the ranks, and this shell variable is not in it",
+        yield Hit(number, f"{name} is assigned but not exported: the programs the script "
+                  "starts (the launcher, and through it the ranks) get the environment, and "
+                  "this shell variable is not in it",
                   f"write `export {name}={value}`")
 
 
