@@ -716,6 +716,16 @@ class Runscript(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class FlagResource(Sourced):
+    """A container flag that works only when the job asked the scheduler for a resource
+    (Polaris: --fakeroot needs `-l singularity_fakeroot=true`)."""
+
+    flag: Token
+    key: NonEmptyStr  # as lint reads directives: `-l singularity_fakeroot`
+    value: Token  # true
+
+
+@dataclass(frozen=True, kw_only=True)
 class ContainerFacts(Sourced):
     """How containers must run on the compute nodes."""
 
@@ -726,6 +736,7 @@ class ContainerFacts(Sourced):
     multi_node_modules: list[Token] = field(default_factory=list)
     multi_node_binds: list[Token] = field(default_factory=list)
     runscripts: list[Runscript] = field(default_factory=list)
+    flag_resources: list[FlagResource] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
