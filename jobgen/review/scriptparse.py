@@ -47,6 +47,8 @@ _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _ARITH = re.compile(r"\$\(\(([^()]*)\)\)")
 _FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)(?:\s*\(\s*\))?"
                        r"|([A-Za-z_][\w-]*)\s*\(\s*\))\s*\{(.*)$")
+_SHEBANG_TYPO = re.compile(r"^\s*(?:#\s*/|!\s*#\s*!?\s*/|#\s+!\s*/|!\s*/)(?:usr/)?(?:local/)?bin/"
+                           r"(?:env\s+)?\w*sh\b")
 MAX_EXPANDED = 1 << 20  # characters one statement may grow to by variable substitution
 
 
@@ -103,6 +105,9 @@ class Script:
     text: str
     lines: list[str]
     shebang: str | None = None
+    # a first line meant as the #! line but misspelt (`#/bin/bash`, `!#/bin/bash`): the
+    # scheduler does not read it as one
+    shebang_typo: str | None = None
     header: Header = field(default_factory=Header)
     directives: list[Directive] = field(default_factory=list)
     modules: list[tuple[int, str]] = field(default_factory=list)
@@ -242,6 +247,8 @@ def parse_text(text: str, path: str = "<script>") -> Script:
     script = Script(path=path, text=text, lines=lines)
     if lines and lines[0].startswith("#!"):
         script.shebang = lines[0][2:].strip()
+    elif lines and _SHEBANG_TYPO.match(lines[0]):
+        script.shebang_typo = lines[0].strip()
     script.header = _header(lines)
     heredoc_end: str | None = None
     in_function: str | None = None

@@ -213,6 +213,13 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
             continue
         if launch.dialect == "srun" and rpn < ctx.node.devices:
             continue
+        if launch.dialect == "srun":
+            yield Hit(launch.line, f"{rpn} ranks per node with srun's default binding: srun "
+                      "binds each task to hardware threads of its own, in task order, not to "
+                      "the cores next to its device", source=f"{ctx.profile.cpu_binding.source}"
+                      "; LUMI training materials docs/2day-20260422/202-Binding.md "
+                      "(--cpu-bind=threads is the default behaviour on LUMI)")
+            continue
         yield Hit(launch.line, f"{rpn} ranks per node with no CPU binding: the OS places them, "
                   "away from their devices and across each other's cores",
                   source=ctx.profile.cpu_binding.source)

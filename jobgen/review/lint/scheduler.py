@@ -203,3 +203,35 @@ def _required(ctx: Context) -> Iterator[Hit]:
         if not ctx.find(r.key, *r.written_as):  # a misspelt one is LSF001's
             yield Hit(ctx.first_line, f"no {r.key}: {r.why}", f"add `{ctx.prefix} {r.example}`",
                       r.source)
+
+
+_NO_SHEBANG = {
+    "slurm": ("error", "sbatch refuses it (\"This does not look like a batch script. The first "
+              "line must start with #! followed by the path to an interpreter\")",
+              "Slurm sbatch(1) and src/sbatch/sbatch.c (a batch script's first line must be #!)"),
+    "pbs": ("warning", "qsub runs the script under your login shell, not the one named",
+            "PBS Professional qsub(1B) -S: without it (or a #! line) the job runs under the "
+            "user's login shell"),
+    "lsf": ("warning", "bsub runs the script under the default shell, not the one named",
+            "IBM LSF bsub: a job script without #! runs under /bin/sh (UNCONFIRMED)"),
+}
+
+
+@rule("TEXT003", "misspelt-shebang", topic="scheduler", severity="error",
+      scope="scripts whose first line is a misspelt #! line (`#/bin/bash`, `!#/bin/bash`); "
+      "read as whole batch scripts, so the site's requirements still apply",
+      source="sbatch(1) (the first line must start with #!); PBS qsub(1B) -S (the login "
+      "shell otherwise)", fix="write the first line as #!/bin/bash",
+      summary="a misspelt #! line: Slurm refuses the script, PBS and LSF run it under "
+      "another shell", lowers_to=("warning",),
+      lowered="on PBS and LSF, which run the script under the login or default shell")
+def _shebang(ctx: Context) -> Iterator[Hit]:
+    typo = ctx.script.shebang_typo
+    if typo is None:
+        return
+    severity, effect, source = _NO_SHEBANG.get(ctx.dialect, ("warning", "the shell named "
+                                                              "is not the one that runs it",
+                                                              "bash(1)"))
+    yield Hit(1, f"`{typo}` is not a #! line: {effect}",
+              f"write `#!{typo.lstrip('#! ').strip()}`" if typo.lstrip("#! ").startswith("/")
+              else "write #!/bin/bash", source, None if severity == "error" else severity)
