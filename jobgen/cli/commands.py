@@ -404,7 +404,7 @@ def lint(
 ) -> None:
     """Check a job script against a site's rules; each finding with its severity, line and fix."""
     from ..profiles.load import load_profile
-    from ..review.lint import detect_site, explain
+    from ..review.lint import explain, guess_site
     from ..review.lint import lint as lint_script
     from ..review.scriptparse import parse_file
 
@@ -414,19 +414,24 @@ def lint(
     if script is None:
         _missing_argument(ctx, "script")
     parsed = parse_file(script)
-    name = site or detect_site(parsed)
+    guess = None if site else guess_site(parsed)
+    name = site or (guess.site if guess else None)
     if not name:
-        raise JobgenError(f"{script}: which site's rules apply? add --site SITE (or a "
-                          "`# site: NAME` line)")
+        seen = f" ({'; '.join(guess.clues)})" if guess and guess.clues else ""
+        raise JobgenError(f"{script}: which site's rules apply? {guess.reason if guess else ''}"
+                          f"{seen}: add --site SITE (or a `# site: NAME` line)")
+    told = f" (told from: {', '.join(guess.clues)})" if guess else ""
     findings = lint_script(parsed, load_profile(name).profile, min_severity.value)
     counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
     if fmt is ReportFormat.json:
-        typer.echo(json.dumps({"script": str(script), "site": name, "counts": counts,
+        typer.echo(json.dumps({"script": str(script), "site": name,
+                               "site_clues": guess.clues if guess else ["--site"],
+                               "counts": counts,
                                "findings": [f.as_dict() for f in findings]}, indent=2))
     else:
         for f in findings:
             typer.echo(f.format(str(script)))
-        typer.echo(f"{script}: {len(findings)} finding(s) for site {name}: {counts['error']} "
+        typer.echo(f"{script}: {len(findings)} finding(s) for site {name}{told}: {counts['error']} "
                    f"error(s), {counts['warning']} warning(s), {counts['info']} info",
                    err=bool(counts["error"]))
     _exit_with(bool(counts["error"] or strict and counts["warning"]))
