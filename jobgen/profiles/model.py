@@ -846,6 +846,32 @@ class SocketInterfaces(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ModuleStatus(Sourced):
+    """Module versions a site removed (a `module load` of one fails) or superseded (they
+    still load; the site asks users to move)."""
+
+    status: Literal["removed", "outdated"]
+    names: list[NonEmptyStr]  # name/version as `module load` takes it
+    instead: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModulePath(Sourced):
+    """A module tree outside the default MODULEPATH: its modules load only after
+    `module use PATH`."""
+
+    path: NonEmptyStr
+    modules: list[NonEmptyStr]  # module names (without version) that live there
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModuleFacts:
+    __pydantic_config__ = FORBID
+    statuses: list[ModuleStatus] = field(default_factory=list)
+    paths: list[ModulePath] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
 class EnvFacts:
     __pydantic_config__ = FORBID
     unread: list[UnreadEffect] = field(default_factory=list)
@@ -893,6 +919,7 @@ class Profile:
     launch_facts: LaunchFacts | None = None
     storage_facts: StorageFacts | None = None
     env_facts: EnvFacts | None = None
+    module_facts: ModuleFacts | None = None
 
     # Derived values, shared with the render path's light records (jobgen.profiles.records).
     devices_per_node = property(devices_per_node)

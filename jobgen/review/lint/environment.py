@@ -423,3 +423,65 @@ def _module_needs(ctx: Context) -> Iterator[Hit]:
                           f"(\"{need.error}\"); {need.why}", f"remove the unload, or "
                           f"`module load {need.module}` before the launch", need.source)
                 break
+
+
+def _module_facts(p: Profile) -> list[str]:
+    m = p.module_facts
+    if m is None:
+        return ["none"]
+    return [f"{s.status}: {', '.join(s.names)} (instead {s.instead}): {s.why} ({s.source})"
+            for s in m.statuses] + [f"{', '.join(x.modules)} need `module use {x.path}`: "
+                                    f"{x.why} ({x.source})" for x in m.paths]
+
+
+def _loaded_statuses(ctx: Context, status: str) -> Iterator[Hit]:
+    facts = ctx.profile.module_facts
+    if facts is None:
+        return
+    for line, module in ctx.modules_loaded():
+        for s in facts.statuses:
+            if s.status == status and module in s.names:
+                yield Hit(line, f"`module load {module}`: {s.why}", f"load {s.instead}",
+                          s.source)
+
+
+@rule("MODULE002", "removed-module", topic="environment", severity="error",
+      scope="scripts that load a module version the site has removed",
+      source="the site profile's module_facts.statuses (removed)", facts=_module_facts,
+      fix="load the site's current module", summary="a module version the site removed: "
+      "`module load` fails and the job runs without it")
+def _removed_module(ctx: Context) -> Iterator[Hit]:
+    return _loaded_statuses(ctx, "removed")
+
+
+@rule("MODULE003", "outdated-module", topic="environment", severity="info",
+      scope="scripts that load a module version the site asks users to move from",
+      source="the site profile's module_facts.statuses (outdated)", facts=_module_facts,
+      fix="load the site's current module", summary="a superseded module version, which "
+      "still loads but may be removed")
+def _outdated_module(ctx: Context) -> Iterator[Hit]:
+    return _loaded_statuses(ctx, "outdated")
+
+
+@rule("MODULE004", "module-path-not-used", topic="environment", severity="warning",
+      scope="whole batch scripts that load a module from a tree outside the default "
+      "MODULEPATH without `module use` before it (your shell profile may add it: lint cannot "
+      "see it)", source="the site profile's module_facts.paths", facts=_module_facts,
+      fix="add `module use PATH` before the load",
+      summary="a module loaded from a tree the script never adds to MODULEPATH")
+def _module_path(ctx: Context) -> Iterator[Hit]:
+    facts = ctx.profile.module_facts
+    if facts is None or not ctx.whole:
+        return
+    for need in facts.paths:
+        used = [line for line, text in ctx.script.modules
+                if text.split()[1:2] == ["use"] and any(
+                    w.rstrip("/") == need.path.rstrip("/") for w in text.split()[2:])]
+        removed = {n for st in facts.statuses if st.status == "removed" for n in st.names}
+        for line, module in ctx.modules_loaded():
+            if module.split("/", 1)[0] in need.modules and not any(u < line for u in used) \
+                    and module not in removed:  # a removed one is MODULE002's
+                yield Hit(line, f"`module load {module}` without `module use {need.path}` "
+                          f"before it: {need.why}", f"add `module use {need.path}` before it",
+                          need.source)
+                break

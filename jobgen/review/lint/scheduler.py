@@ -235,3 +235,22 @@ def _shebang(ctx: Context) -> Iterator[Hit]:
     yield Hit(1, f"`{typo}` is not a #! line: {effect}",
               f"write `#!{typo.lstrip('#! ').strip()}`" if typo.lstrip("#! ").startswith("/")
               else "write #!/bin/bash", source, None if severity == "error" else severity)
+
+
+@rule("PBS002", "ncpus-over-node", topic="scheduler", severity="error", scope="PBS scripts",
+      source="ALCF user guide docs/running-jobs/known-issues.md (ncpus and ngpus are per node: "
+      "an ncpus greater than the node's CPUs, e.g. ncpus=256, and the job will never run) @ "
+      "7d04a3f9", fix="ask for at most the node's hardware threads, or leave ncpus out",
+      summary="a select chunk asking for more CPUs per node than a node has: the job never "
+      "runs")
+def _ncpus(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "pbs":
+        return
+    threads = ctx.node.logical
+    for item in ctx.find("-l select"):
+        m = re.search(r"(?:^|:)ncpus=([0-9]{1,9})\b", item.value)
+        if m and int(m.group(1)) > threads:
+            yield Hit(item.line, f"ncpus={m.group(1)} per node, but a {ctx.profile.name} node "
+                      f"has {threads} hardware threads (PBS counts ncpus per node): the job "
+                      "waits for nodes that do not exist and never runs",
+                      f"ncpus={threads} or leave it out")

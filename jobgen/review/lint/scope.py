@@ -41,7 +41,7 @@ def script_kind(script: Script, prefix: str) -> str:
 _PLACEHOLDER = re.compile(
     # <queue>, <fs1:fs2>, <your_ProjectName>; not a here-document (`cat <<EOF >file`) nor a
     # value a script prints for an empty variable (`${X:-<unset>}`, '<none>')
-    r"(?<![<\w])<(?!<|(?:unset|none|null|empty|undefined|not set|missing)>)[A-Za-z_][^<>\n]{0,60}>"
+    r"(?<!<)<(?!<|(?:unset|none|null|empty|undefined|not set|missing)>)[A-Za-z_][^<>\n]{0,60}>"
     r"|\b[Hh]{1,2}:[Mm]{2}(?::[Ss]{2})?\b"  # HH:MM:SS
     r"|(?:^|\s)\.\.\.(?:\s|$)"              # #SBATCH ...
     r"|\bfs[0-9]:fs[0-9]\b")                # filesystems=fs1:fs2
