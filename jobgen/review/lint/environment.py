@@ -485,3 +485,71 @@ def _module_path(ctx: Context) -> Iterator[Hit]:
                           f"before it: {need.why}", f"add `module use {need.path}` before it",
                           need.source)
                 break
+
+
+# The variables NCCL reads (RCCL reads the same names), from NCCL's Environment Variables
+# page (docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html: the 2.15.5 index, and the
+# names later releases added), with the two PyTorch reads NCCL_ names. A name missing here may
+# be newer: ENV007 reports only a name that is one of these misspelt or cut short.
+NCCL_VARIABLES = frozenset({
+    "NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL", "NCCL_P2P_DIRECT_DISABLE", "NCCL_SHM_DISABLE",
+    "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD",
+    "NCCL_DEBUG", "NCCL_BUFFSIZE", "NCCL_NTHREADS", "NCCL_MAX_NCHANNELS", "NCCL_MIN_NCHANNELS",
+    "NCCL_CROSS_NIC", "NCCL_CHECKS_DISABLE", "NCCL_CHECK_POINTERS", "NCCL_LAUNCH_MODE",
+    "NCCL_IB_DISABLE", "NCCL_IB_HCA", "NCCL_IB_TIMEOUT", "NCCL_IB_RETRY_CNT",
+    "NCCL_IB_GID_INDEX", "NCCL_IB_SL", "NCCL_IB_TC", "NCCL_IB_AR_THRESHOLD",
+    "NCCL_IB_CUDA_SUPPORT", "NCCL_IB_QPS_PER_CONNECTION", "NCCL_IB_PCI_RELAXED_ORDERING",
+    "NCCL_IB_ADAPTIVE_ROUTING", "NCCL_IB_SPLIT_DATA_ON_QPS", "NCCL_IB_MERGE_NICS",
+    "NCCL_IB_ROCE_VERSION_NUM", "NCCL_IB_ADDR_FAMILY", "NCCL_IB_ADDR_RANGE", "NCCL_NET",
+    "NCCL_NET_PLUGIN", "NCCL_NET_GDR_LEVEL", "NCCL_IB_GDR_LEVEL", "NCCL_NET_GDR_READ",
+    "NCCL_NET_SHARED_BUFFERS", "NCCL_NET_SHARED_COMMS", "NCCL_SINGLE_RING_THRESHOLD",
+    "NCCL_LL_THRESHOLD", "NCCL_TREE_THRESHOLD", "NCCL_ALGO", "NCCL_PROTO",
+    "NCCL_IGNORE_CPU_AFFINITY", "NCCL_DEBUG_FILE", "NCCL_DEBUG_SUBSYS", "NCCL_COLLNET_ENABLE",
+    "NCCL_COLLNET_NODE_THRESHOLD", "NCCL_TOPO_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_NVB_DISABLE",
+    "NCCL_PXN_DISABLE", "NCCL_P2P_PXN_LEVEL", "NCCL_GRAPH_REGISTER", "NCCL_SET_STACK_SIZE",
+    "NCCL_SET_THREAD_NAME", "NCCL_GRAPH_MIXING_SUPPORT", "NCCL_DMABUF_ENABLE",
+    "NCCL_P2P_NET_CHUNKSIZE", "NCCL_P2P_LL_THRESHOLD", "NCCL_ALLOC_P2P_NET_LL_BUFFERS",
+    "NCCL_COMM_BLOCKING", "NCCL_NVLS_ENABLE", "NCCL_CUMEM_ENABLE", "NCCL_CONF_FILE",
+    "NCCL_MIN_CTAS", "NCCL_MAX_CTAS", "NCCL_CGA_CLUSTER_SIZE", "NCCL_NET_FORCE_FLUSH",
+    "NCCL_RUNTIME_CONNECT", "NCCL_LOCAL_REGISTER", "NCCL_NCHANNELS_PER_NET_PEER",
+    "NCCL_TUNER_PLUGIN", "NCCL_PROFILER_PLUGIN", "NCCL_SOCKET_RETRY_CNT",
+    "NCCL_SOCKET_RETRY_SLEEP_MSEC", "NCCL_WORK_FIFO_DEPTH", "NCCL_NVLS_NCHANNELS",
+    "NCCL_MAX_P2P_NCHANNELS", "NCCL_DEBUG_TIMESTAMP_FORMAT", "NCCL_RAS_ENABLE",
+    "NCCL_ASYNC_ERROR_HANDLING", "NCCL_BLOCKING_WAIT",
+})
+
+
+def unknown_nccl(name: str) -> str | None:
+    """The NCCL variable `name` stands for, when it is not one NCCL reads but one of them
+    misspelt (two edits) or with a word left out (NCCL_IFNAME for NCCL_SOCKET_IFNAME)."""
+    if not name.startswith("NCCL_") or name in NCCL_VARIABLES:
+        return None
+    words = name.split("_")[1:]
+    close = sorted(k for k in NCCL_VARIABLES if distance(name, k) <= 2)
+    if close:
+        return close[0]
+    within = sorted(k for k in NCCL_VARIABLES if _subsequence(words, k.split("_")[1:]))
+    return within[0] if len(within) == 1 else None
+
+
+def _subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return len(short) < len(long) and all(w in it for w in short)
+
+
+@rule("ENV007", "unknown-library-variable", topic="environment", severity="warning",
+      scope="NCCL_ variables the script sets (RCCL reads the same names) that NCCL does not "
+      "read but that are one of its variables misspelt or with a word left out",
+      source="NCCL user guide, Environment Variables (docs.nvidia.com/deeplearning/nccl/"
+      "user-guide/docs/env.html)", fix="rename it",
+      summary="a library variable the library never reads (NCCL_IFNAME for "
+      "NCCL_SOCKET_IFNAME)")
+def _unknown_variable(ctx: Context) -> Iterator[Hit]:
+    known = _known_names(ctx.profile)
+    for s in ctx.script.settings:
+        if s.in_heredoc and s.name in known:
+            continue
+        right = unknown_nccl(s.name)
+        if right and misspelling(s.name, known) is None:  # a profile name's is ENV001's
+            yield Hit(s.line, f"{s.name} is not an NCCL variable: NCCL never reads it (it "
+                      f"reads {right})", f"rename it to {right}")
