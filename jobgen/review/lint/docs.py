@@ -22,11 +22,19 @@ jobgen lint --explain CPU005 --site aurora  # a rule's scope, source, fix and th
 
 ## Severity and exit code
 
-- **error**: the job will fail or misbehave (refused at submission, a failed launch, a
-  setting that does nothing, ranks on the wrong cores or devices). Each names its source.
-- **warning**: a recommendation the site's documentation makes is missing.
-- **info**: something to know, such as placeholders left to fill in, or what lint can see but
-  not judge (data copied into a capped in-memory /tmp, whose size it cannot see).
+- **error**: the scheduler refuses the job, or the run cannot work (a failed launch, a hang,
+  no device, a module that no longer exists). Each names its source.
+- **warning**: the job runs, but wastes what it asked for (idle nodes or cores, ranks far from
+  their devices) or gives another result than written (a setting the ranks never see, a
+  directive the scheduler ignores, a recommendation of the site's documentation left out).
+- **info**: something to know or style, such as placeholders left to fill in, settings for
+  another vendor's GPUs that do nothing, a superseded module, or what lint can see but not
+  judge (data copied into a capped in-memory /tmp, whose size it cannot see).
+
+Issue 31 reviewed every rule against these definitions: SCHED001 (another scheduler's
+directives), PBS001 (a second select), LSF002 and LSF004 (alloc_flags kept in part), CPU002
+(two ranks on one hardware thread) and COPPER001 (ranks on Copper's cores) went from error to
+warning, the job runs; VENDOR001-003 from warning to info, the settings do nothing.
 
 A rule's hit is less severe than the rule where the profile says so: a misspelt variable whose
 library falls back to a working default (MIOpen's user database) is a warning, and a binding a

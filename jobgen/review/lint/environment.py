@@ -319,21 +319,21 @@ def _vendor_hits(ctx: Context, vendor: str) -> Iterator[Hit]:
 _VENDOR_SOURCE = "the site profile's node.gpus.vendor"
 
 
-@rule("VENDOR001", "cuda-elsewhere", topic="environment", severity="warning",
+@rule("VENDOR001", "cuda-elsewhere", topic="environment", severity="info",
       scope="sites without NVIDIA GPUs (AMD sites read NCCL_ and CUDA_ names too)",
       source=_VENDOR_SOURCE, fix="remove it", summary="NVIDIA settings on another vendor's GPUs")
 def _cuda_elsewhere(ctx: Context) -> Iterator[Hit]:
     return _vendor_hits(ctx, "nvidia")
 
 
-@rule("VENDOR002", "rocm-elsewhere", topic="environment", severity="warning",
+@rule("VENDOR002", "rocm-elsewhere", topic="environment", severity="info",
       scope="sites without AMD GPUs", source=_VENDOR_SOURCE, fix="remove it",
       summary="ROCm settings on another vendor's GPUs")
 def _rocm_elsewhere(ctx: Context) -> Iterator[Hit]:
     return _vendor_hits(ctx, "amd")
 
 
-@rule("VENDOR003", "intel-elsewhere", topic="environment", severity="warning",
+@rule("VENDOR003", "intel-elsewhere", topic="environment", severity="info",
       scope="sites without Intel GPUs", source=_VENDOR_SOURCE, fix="remove it",
       summary="oneAPI settings on another vendor's GPUs")
 def _intel_elsewhere(ctx: Context) -> Iterator[Hit]:

@@ -67,7 +67,7 @@ def _reserved(ctx: Context) -> Iterator[Hit]:
                           source=node.reserved.source if node.reserved else None)
 
 
-@rule("CPU002", "overlapping-cpus", topic="placement", severity="error",
+@rule("CPU002", "overlapping-cpus", topic="placement", severity="warning",
       scope="launches with explicit per-rank CPU lists; ranks on each other's SMT siblings "
       "are intended (the guides fill all hardware threads) and not reported", source=_BINDING,
       fix="give each rank its own CPUs", facts=_node_facts,
@@ -225,7 +225,7 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
                   source=ctx.profile.cpu_binding.source)
 
 
-@rule("COPPER001", "copper-service-cores", topic="placement", severity="error",
+@rule("COPPER001", "copper-service-cores", topic="placement", severity="warning",
       scope="scripts that start Copper", source="the site profile's copper.service_cores",
       fix="bind the ranks clear of them; `jobgen render --copper` does",
       summary="a rank bound to the cores Copper's daemons run on",

@@ -22,7 +22,7 @@ def _dialect_facts(p: Profile) -> list[str]:
     return [f"scheduler: {p.scheduler.dialect} ({p.scheduler.source})"]
 
 
-@rule("SCHED001", "foreign-directives", topic="scheduler", severity="error", scope="any script",
+@rule("SCHED001", "foreign-directives", topic="scheduler", severity="warning", scope="any script",
       source="the site profile's scheduler (sbatch(1), PBS qsub, LSF bsub read only their own "
       "prefix)", fix="write it as the site's directive or remove it",
       summary="directives of another scheduler, which this site's scheduler ignores",
@@ -111,7 +111,7 @@ def _directive_comment(ctx: Context) -> Iterator[Hit]:
                   "trailing comment, which PBS may take as part of the directive")
 
 
-@rule("PBS001", "one-select", topic="scheduler", severity="error", scope="PBS scripts",
+@rule("PBS001", "one-select", topic="scheduler", severity="warning", scope="PBS scripts",
       source="PBS Professional: one select statement per job",
       fix="merge the chunks into one `-l select=N:...` line",
       summary="a second -l select, which replaces or conflicts with the first")
@@ -136,7 +136,7 @@ def _nnodes(ctx: Context) -> Iterator[Hit]:
                   "resource sets")
 
 
-@rule("LSF002", "one-alloc-flags", topic="scheduler", severity="error", scope="LSF scripts",
+@rule("LSF002", "one-alloc-flags", topic="scheduler", severity="warning", scope="LSF scripts",
       source="OLCF Summit user guide systems/summit_user_guide.rst (Batch Scripts: -alloc_flags)",
       fix="put every flag in one quoted line, e.g. -alloc_flags \"gpumps smt4\"",
       summary="a second -alloc_flags line; LSF keeps only one")
@@ -147,7 +147,7 @@ def _alloc_flags(ctx: Context) -> Iterator[Hit]:
         yield Hit(i.line, "a second -alloc_flags line: LSF keeps only one")
 
 
-@rule("LSF004", "unquoted-alloc-flags", topic="scheduler", severity="error",
+@rule("LSF004", "unquoted-alloc-flags", topic="scheduler", severity="warning",
       scope="LSF scripts", source="OLCF Summit user guide systems/summit_user_guide.rst "
       "(multiple alloc_flags values should be enclosed in quotes and space-separated)",
       fix="quote the values: -alloc_flags \"gpumps smt4\"",
