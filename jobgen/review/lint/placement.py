@@ -549,3 +549,23 @@ def _tasks_per_rs(launch: LaunchView) -> int | None:
     if total is not None:
         return as_int(total) // as_int(sets) if as_int(total) and as_int(sets) else None
     return 1
+
+
+@rule("LAUNCH005", "background-without-wait", topic="placement", severity="error",
+      scope="whole batch scripts that start launches in the background (`&`)",
+      source="OLCF Summit user guide systems/summit_user_guide.rst (Simultaneous job steps: a "
+      "wait command must follow all backgrounded processes to prevent the job from appearing "
+      "completed and ending) @ 2745903; bash(1): the script's end ends the job",
+      fix="add `wait` after the background launches",
+      summary="launches started in the background with no `wait` after them: the batch script "
+      "ends, and the job with it, while they run")
+def _no_wait(ctx: Context) -> Iterator[Hit]:
+    background = [la for la in ctx.launches if la.background]
+    if not background or not ctx.whole:
+        return
+    last = max(la.at for la in background)
+    waits = [line for line, words in ctx.script.commands if words[:1] == ["wait"]]
+    if not any(w > last for w in waits):
+        yield Hit(background[0].line, f"{len(background)} launch(es) run in the background "
+                  "(`&`) and no `wait` follows: the batch script reaches its end, the job ends "
+                  "and the scheduler kills them")
