@@ -553,3 +553,34 @@ def _unknown_variable(ctx: Context) -> Iterator[Hit]:
         if right and misspelling(s.name, known) is None:  # a profile name's is ENV001's
             yield Hit(s.line, f"{s.name} is not an NCCL variable: NCCL never reads it (it "
                       f"reads {right})", f"rename it to {right}")
+
+
+# Each launcher's per-rank variables: set only in each rank's environment, by the launcher.
+_PER_RANK = re.compile(r"\$\{?(SLURM_PROCID|SLURM_LOCALID|PMI_RANK|PMI_LOCAL_RANK|PALS_RANKID|"
+                       r"PALS_LOCAL_RANKID|OMPI_COMM_WORLD_RANK|OMPI_COMM_WORLD_LOCAL_RANK|"
+                       r"JSM_NAMESPACE_RANK|JSM_NAMESPACE_LOCAL_RANK)\}?")
+
+
+@rule("ENV008", "per-rank-variable-in-batch-shell", topic="environment", severity="error",
+      scope="whole batch scripts that set a variable from a launcher's per-rank variable "
+      "(SLURM_PROCID, PMI_RANK, ...) in the batch shell itself, before a launch",
+      source="Lumi-supercomputer/LUMI-AI-Guide @ a7e3387 05-multi-gpu-and-node/README.md (RANK "
+      "and LOCAL_RANK are exported inside the container and cannot be exported in the Slurm "
+      "script, as they are only available inside the Slurm job step)",
+      fix="set it per rank: inside `bash -c '...'` or a wrapper the launcher runs",
+      summary="RANK=$SLURM_PROCID in the batch shell: every rank gets the batch shell's value")
+def _per_rank(ctx: Context) -> Iterator[Hit]:
+    if not ctx.whole or not ctx.launches:
+        return
+    last = max(launch.at for launch in ctx.launches if not launch.shell) \
+        if any(not la.shell for la in ctx.launches) else 0
+    for s in ctx.script.settings:
+        if s.in_heredoc or s.line >= last or not s.value:
+            continue
+        m = _PER_RANK.search(s.value)
+        if m:
+            yield Hit(s.line, f"{s.name}={s.value} in the batch shell: {m.group(1)} is set per "
+                      "rank by the launcher, not in the batch script, so every rank gets the "
+                      "same value (empty or the first rank's) and the ranks collide",
+                      f"set {s.name} inside the launch: srun bash -c 'export {s.name}="
+                      f"${m.group(1)}; ...' or in a per-rank wrapper")
