@@ -753,6 +753,16 @@ class RequiredDirective(Sourced):
 class SchedulerFacts:
     __pydantic_config__ = FORBID
     required: list[RequiredDirective] = field(default_factory=list)
+    array_limits: list[ArrayLimit] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArrayLimit(Sourced):
+    """How many subjobs of a job array a queue holds queued or running at once: more become
+    eligible than that, and the rest never run (Polaris prod)."""
+
+    queue: NonEmptyStr
+    subjobs: PositiveInt
 
 
 @dataclass(frozen=True, kw_only=True)

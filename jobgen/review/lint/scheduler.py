@@ -254,3 +254,43 @@ def _ncpus(ctx: Context) -> Iterator[Hit]:
                       f"has {threads} hardware threads (PBS counts ncpus per node): the job "
                       "waits for nodes that do not exist and never runs",
                       f"ncpus={threads} or leave it out")
+
+
+def _array_facts(p: Profile) -> list[str]:
+    limits = p.scheduler_facts.array_limits if p.scheduler_facts else []
+    return [f"{a.queue}: {a.subjobs} subjobs at once ({a.source})" for a in limits] or ["none"]
+
+
+def _subjobs(value: str) -> tuple[int, int | None] | None:
+    """(subjobs, throttle) of a PBS -J range `start-end[:step][%N]`."""
+    m = re.fullmatch(r"([0-9]{1,9})-([0-9]{1,9})(?::([0-9]{1,9}))?(?:%([0-9]{1,9}))?", value)
+    if not m:
+        return None
+    start, end, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
+    if end < start or step < 1:
+        return None
+    return (end - start) // step + 1, int(m.group(4)) if m.group(4) else None
+
+
+@rule("PBS003", "array-over-queue-limit", topic="queue", severity="error",
+      scope="PBS job arrays (-J) in a queue whose array limit the site documents",
+      source="the site profile's scheduler_facts.array_limits", facts=_array_facts,
+      fix="throttle the array with %N (N at most the queue's limit), or use a queue with a "
+      "higher limit",
+      summary="a job array with more eligible subjobs than its queue holds: the rest never run")
+def _array_limit(ctx: Context) -> Iterator[Hit]:
+    limits = ctx.profile.scheduler_facts.array_limits if ctx.profile.scheduler_facts else []
+    queue = ctx.partition.item.value if ctx.partition.item else None
+    limit = next((a for a in limits if a.queue == queue), None)
+    if ctx.dialect != "pbs" or limit is None:
+        return
+    for item in ctx.find("-J"):
+        found = _subjobs(item.value)
+        if found is None:
+            continue
+        subjobs, throttle = found
+        eligible = min(subjobs, throttle) if throttle else subjobs
+        if eligible > limit.subjobs:
+            yield Hit(item.line, f"{subjobs} subjobs{f' (%{throttle} at once)' if throttle else ''}"
+                      f" in {queue}, which holds {limit.subjobs} at once: {limit.why}",
+                      f"write -J {item.value.split('%')[0]}%{limit.subjobs}", limit.source)
