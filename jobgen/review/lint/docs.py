@@ -12,8 +12,11 @@ against a site's rules, and reports each finding with its line, severity, rule, 
 fix. This page is generated from the rule table (`python tools/lint_docs.py`); do not edit it
 by hand.
 
+What the sites' guides require, statement by statement, and which rule checks each (or why
+none can): [lint coverage of the guides](lint-coverage.md).
+
 ```
-jobgen lint job.pbs                         # site: jobgen header, `# site: NAME`, directives
+jobgen lint job.pbs                         # site: header, `# site: NAME`, or its clues
 jobgen lint job.slurm --site lumi --min-severity warning
 jobgen lint job.pbs --strict                # exit 1 on warnings too
 jobgen lint job.pbs --format json
@@ -46,6 +49,14 @@ otherwise, and 2 on bad input: a file that is not a job script (`train.py`), an 
 or a script whose site it cannot tell (add `--site` or a `# site: NAME` line).
 
 ## What lint decides from the script
+
+- **The site**, when `--site` is not given: the jobgen header or a `# site: NAME` line, else
+  every clue the script gives, weighed: its directives (a PBS `system=`, a filesystem, a queue
+  or partition only one site has, a LUMI `project_46...` account, `#BSUB -nnodes`), its
+  launcher (`jsrun`), modules (`frameworks`, `open-ce`, `LUMI/24.03`), paths (`/lus/flare`,
+  `/lus/eagle`, `/gpfs/alpine`, `/appl/local`) and host names. Clues of sites jobgen has no
+  profile for (Frontier, Perlmutter, Lassen...) count against a guess. Lint names the clues it
+  used, and asks for `--site` only when they are absent or point to several sites.
 
 Rules apply only where their scope says, decided from the script and the site profile:
 
