@@ -692,6 +692,9 @@ class HierarchyWrapper(Sourced):
     name: Token
     requires: Literal["FLAT", "COMPOSITE"]
     advised_against_with: list[Token] = field(default_factory=list)
+    # The device (its index among node.gpus.devices) the wrapper gives local rank
+    # LOCAL_RANK, as shell arithmetic: lint pairs it with the rank's CPUs (CPU007).
+    device_of_rank: NonEmptyStr | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
