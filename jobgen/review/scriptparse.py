@@ -179,6 +179,12 @@ def scan_line(line: str, quote: str | None = None) -> tuple[str, str, str | None
                 quote = None
         elif ch == "\\":
             i += 1
+        elif ch == "$" and line.startswith("$'", i):  # $'...': a backslash escapes a quote
+            i += 2
+            while i < n and line[i] != "'":
+                i += 2 if line[i] == "\\" else 1
+            if i >= n:
+                return line, "", "'"
         elif ch in "'\"":
             quote = ch
         elif ch == "#" and (i == 0 or line[i - 1] in " \t;&|("):
