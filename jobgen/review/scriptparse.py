@@ -416,6 +416,7 @@ def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
     return False
 
 
+_BRACED = re.compile(r"\$\{[^{}]*\}")  # ${X:-a b}: one word, whatever it holds
 _ARITH_ANY = re.compile(r"\$\(\((?:[^()]|\([^()]*\))*\)\)")
 _WORD_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.S)
 
@@ -424,7 +425,7 @@ def _words(stmt: str) -> list[str]:
     """The words of a statement as bash splits them, each command substitution one opaque
     word ($RUNTIME_VALUE); [] when it cannot be split (an unclosed quote)."""
     try:
-        return split(_runtime_values(_ARITH_ANY.sub("$ARITH", stmt)))
+        return split(_runtime_values(_BRACED.sub("$VALUE", _ARITH_ANY.sub("$ARITH", stmt))))
     except ValueError:
         return []
 
