@@ -569,3 +569,30 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
         yield Hit(background[0].line, f"{len(background)} launch(es) run in the background "
                   "(`&`) and no `wait` follows: the batch script reaches its end, the job ends "
                   "and the scheduler kills them")
+
+
+_RANK_FLAGS = ("--ppn", "-ppn", "--ntasks-per-node", "-a", "--tasks_per_rs", "-r",
+               "--rs_per_host", "-N", "-npernode", "--npernode")
+
+
+@rule("LAUNCH006", "unresolved-launch", topic="placement", severity="info",
+      scope="launches whose ranks per node come from a value known only at run time",
+      source="ALCF staff review 2026-11-26 D5: lint should say when it could not resolve a "
+      "launch rather than say nothing", fix="nothing to fix; write the number, or check the "
+      "placement by hand (`jobgen explain` shows what a rendered script does)",
+      summary="a launch lint cannot place: its ranks per node are computed at run time, so "
+      "the placement and device rules skip it")
+def _unresolved(ctx: Context) -> Iterator[Hit]:
+    for launch in ctx.launches:
+        if launch.dialect not in ("pals", "srun", "jsrun", "mpich", "openmpi") or \
+                launch.ranks_per_node is not None:
+            continue
+        runtime = [(k, v) for k, v in launch.flags if k in _RANK_FLAGS and "$" in v]
+        if runtime:
+            key, value = runtime[0]
+            m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", value)
+            held = ctx.script.variables.get(m.group(1)) if m else None
+            shown = f"{value} (= {held})" if held else value
+            yield Hit(launch.line, f"{key} {shown} is known only when the job runs: the "
+                      "placement and device rules (ranks per node, bindings, devices) skip "
+                      "this launch")
