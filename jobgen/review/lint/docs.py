@@ -69,9 +69,15 @@ Rules apply only where their scope says, decided from the script and the site pr
   ones are reported by SCHED005 and otherwise ignored), never from comments.
 - **Placeholders** (`<queue>`, `HH:MM:SS`, `...`) are reported once (TEXT002) and read by no
   other rule.
-- **Every launch separately**, each with the environment it gets (the exports before it and
-  its own `--env`): several `mpiexec` lines, each with its own device variable, are several
-  launches.
+- **Every launch separately**, each with the environment it gets (the exports before it, its
+  own `--env` and its `VAR=value` prefixes, which bash gives that command only): several
+  `mpiexec` lines, each with its own device variable, are several launches. A launch in a
+  shell function is read where the function is called (with its arguments); one ending in
+  `&` runs beside the others (per-node launches are not held to the whole allocation); a
+  quoted string over several lines (`srun bash -c '...'`) is one statement; a trailing
+  `# comment` is not part of a value. An AI program the batch shell runs itself (`python
+  train.py`) is one process on the job's first node; a launch whose ranks per node are known
+  only at run time is named (LAUNCH006), not skipped silently.
 - **The program**: an AI framework (PyTorch, TensorFlow, vLLM... behind wrappers, `bash -c`
   and containers) and the collectives it uses (oneCCL, NCCL, RCCL), or any other MPI
   program. Device and collective rules apply to AI frameworks only.
