@@ -10,6 +10,7 @@ point to two sites, is not guessed: lint asks for `--site`.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -164,6 +165,18 @@ def _directive_evidence(script: Script, profile: Profile, shared: set[str]
     return score, seen
 
 
+@functools.lru_cache(maxsize=4)
+def _profiles(names: tuple[str, ...]) -> tuple[list[Profile], set[str]]:
+    """The sites' profiles (not the local ones) and the queue names more than one has."""
+    profiles = [p for p in (load_profile(n).profile for n in names) if p.status != "local"]
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for profile in profiles:
+        shared |= _queues(profile) & seen
+        seen |= _queues(profile)
+    return profiles, shared
+
+
 def _code(script: Script) -> str:
     """The script without its comment lines (directives kept): what clues are read from."""
     return "\n".join(line for line in script.lines if not line.lstrip().startswith("#") or
@@ -180,13 +193,7 @@ def guess_site(script: Script) -> SiteGuess:
     scores: dict[str, int] = {}
     clues: dict[str, list[str]] = {}
     strong: set[str] = set()  # sites with a clue only they have (weight 3, or a directive)
-    profiles = [p for p in (load_profile(n).profile for n in site_names())
-                if p.status != "local"]
-    seen_queues: set[str] = set()
-    shared: set[str] = set()
-    for profile in profiles:
-        shared |= _queues(profile) & seen_queues
-        seen_queues |= _queues(profile)
+    profiles, shared = _profiles(tuple(site_names()))
     for profile in profiles:
         name = profile.name
         if dialects and profile.scheduler.dialect not in dialects:
