@@ -166,7 +166,7 @@ DIALECTS["slurm"] = Dialect(
 # (openpbs/openpbs src/include/pbs_version.h.in, PRINT_VERSION_AND_EXIT, @ cd7ab5ed);
 # Slurm's qsub wrapper answers "Unknown option: version".
 DIALECTS["pbs"] = Dialect(
-    "PBS", ("qsub",), re.compile(r"^\s*(\d+(?:\.\S+)?)\s*$", re.M), _pbs_output,
+    "PBS", ("qsub",), re.compile(r"^[^\S\n]*(\d+(?:\.\S+)?)[^\S\n]*$", re.M), _pbs_output,
     probe=("qsub", "--version"), signature=re.compile(r"^pbs_version\s*=", re.M),
     status=lambda ids: ["qstat", "-x", "-f", "-F", "json", *ids], parse=_pbs_json,
     states=PBS_STATES, cancel=("qdel",))
@@ -180,7 +180,7 @@ DIALECTS["lsf"] = Dialect(
 # Cobalt (JLSE): UNCONFIRMED what `qsub --version` prints; jobgen only refuses the answers of
 # PBS and of Slurm's wrapper, and reads the state column of `qstat`'s table.
 DIALECTS["cobalt"] = Dialect(
-    "Cobalt", ("qsub",), re.compile(r"^\s*(\d+)\s*$", re.M), _cobalt_output,
+    "Cobalt", ("qsub",), re.compile(r"^[^\S\n]*(\d+)[^\S\n]*$", re.M), _cobalt_output,
     probe=("qsub", "--version"), signature=None,
     status=lambda ids: ["qstat", *ids], parse=_cobalt_table, states=COBALT_STATES,
     cancel=("qdel",))
