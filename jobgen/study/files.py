@@ -112,15 +112,17 @@ class SweepDir:
         fd = os.dup(self.fd)
         try:
             for name in (parts(rel) if rel else []):
-                if create:
-                    with contextlib.suppress(FileExistsError):
-                        os.mkdir(name, 0o755, dir_fd=fd)
                 try:
+                    if create:
+                        with contextlib.suppress(FileExistsError):
+                            os.mkdir(name, 0o755, dir_fd=fd)
                     nxt = os.open(name, DIR_FLAGS, dir_fd=fd)
-                except FileNotFoundError:
-                    raise
+                except FileNotFoundError as exc:
+                    if not create:
+                        raise
+                    raise self._error(rel, exc, "a directory") from None
                 except OSError as exc:
-                    raise self._error(rel, exc) from None
+                    raise self._error(rel, exc, "a directory" if create else None) from None
                 os.close(fd)
                 fd = nxt
             yield fd
