@@ -112,7 +112,7 @@ def _submit_commands(app: typer.Typer) -> None:
         from ..study.textable import width
 
         manifest, states = states_of(directory)
-        rows = [{k: v for k, v in s.items() if k != "key"} for s in states]
+        rows = [{k: v for k, v in s.items() if k not in ("key", "foreign")} for s in states]
         if fmt is TableFormat.json:
             typer.echo(json.dumps(rows, indent=2, sort_keys=True))
             return
@@ -186,11 +186,12 @@ def _result_commands(app: typer.Typer) -> None:
     ) -> None:
         """Draw the study's chart and a scaling chart (needs matplotlib: the report extra)."""
         from ..study.collect import collect as gather
-        from ..study.report import check_kind
+        from ..study.report import check_kind, check_title
         from ..study.report import report as draw
         from .output import check_target, write_file
 
         kind = check_kind(out.name)
+        check_title(title)
         check_target(str(out), force)
         data, blob = draw(gather(directories), kind, title)
         write_file(str(out), blob, force)

@@ -182,6 +182,9 @@ class Manifest(BaseModel):
     queue_limits: Annotated[list[QueueLimit], Field(max_length=100)] = Field(
         default_factory=list)
     results: list[Literal["results.csv", "results.json"]] = Field(default_factory=list)
+    # `jobgen cancel` ran: a `submit --wait` still waiting sends nothing more (a new `submit`
+    # clears it)
+    cancelled: bool = False
     format: Literal[1, 2] = FORMAT
 
     @model_validator(mode="after")
