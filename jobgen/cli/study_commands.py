@@ -158,13 +158,15 @@ def _result_commands(app: typer.Typer) -> None:
         from ..study.collect import collect as gather
         from ..study.collect import write_files
         from ..study.files import SweepDir
+        from ..study.jobs import LOCK_WAIT
         from ..study.present import results_table
         from ..study.textable import width
 
         found = gather(directories)
         in_sweep = results is None and len(directories) == 1
         where_to = results or (directories[0] if in_sweep else Path("."))
-        with SweepDir.open(where_to, lock=True, create=results is not None) as where:
+        with SweepDir.open(where_to, lock=True, create=results is not None,
+                           wait=LOCK_WAIT) as where:
             paths = write_files(found, where, mf.read(where) if in_sweep else None, force)
         if fmt is TableFormat.json:
             typer.echo(json.dumps(found.as_dict()["rows"], indent=2, sort_keys=True))

@@ -35,6 +35,7 @@ from .schedulers import state_of as word_state
 ACTIVE = (QUEUED, HELD, RUNNING)
 CHUNK = 100  # job ids per scheduler call
 TIMEOUT = 120  # s
+LOCK_WAIT = 60  # s: cancel and collect wait this long for a submit that is sending
 
 
 def query(dialect: Dialect, ids: list[str]) -> dict[str, JobInfo]:
@@ -109,7 +110,7 @@ def run_states(where: SweepDir, manifest: mf.Manifest) -> list[dict[str, Any]]:
         if foreign:
             note = one_line(f"not this sweep's job: {foreign}")[:300]
         states.append({"point": point.id, "repeat": run.repeat, "job_id": run.job_id,
-                       "state": state, "word": one_line(word)[:40] if word else None,
+                       "state": state, "word": one_line(word[:200])[:40] if word else None,
                        "note": note, "queue": point.plan.queue, "key": id(run),
                        "foreign": foreign})
     return states
@@ -160,7 +161,7 @@ def cancel(directory: Any) -> tuple[list[str], list[dict[str, Any]]]:
     nothing but that mark, and a `submit --wait` holds the sweep's lock only while it sends,
     not while it waits: cancel gets through, and the waiting submit then stops (the manifest
     says `cancelled`)."""
-    with SweepDir.open(directory, lock=True) as where:
+    with SweepDir.open(directory, lock=True, wait=LOCK_WAIT) as where:
         manifest = mf.read(where)
         dialect = DIALECTS[manifest.dialect]
         states = run_states(where, manifest)
@@ -190,7 +191,7 @@ def cancel(directory: Any) -> tuple[list[str], list[dict[str, Any]]]:
             except subprocess.TimeoutExpired:
                 raise JobgenError(f"{argv[0]} did not answer in {TIMEOUT} s") from None
             if res.returncode != 0:
-                why = one_line(decode(res.stderr) or decode(res.stdout))[:300]
+                why = one_line((decode(res.stderr) or decode(res.stdout))[:2000])[:300]
                 raise JobgenError(f"{argv[0]} failed: {why}")
         return active, states
 

@@ -24,7 +24,7 @@ from ..errors import JobgenError, one_line
 from . import calls
 from . import manifest as mf
 from .files import SweepDir, run_cwd
-from .jobs import ACTIVE, run_states
+from .jobs import ACTIVE, LOCK_WAIT, run_states
 from .progress import note, steps
 from .queues import describe, jobs_at_once
 from .schedulers import DIALECTS, LOCAL_OUTPUT, Dialect, decode, looks_right
@@ -50,7 +50,7 @@ def check_scheduler(dialect: Dialect, site: str) -> None:
         first = next((line for line in answer.splitlines() if line.strip()), "nothing")
         raise JobgenError(
             f"the {dialect.probe[0]} here is not {site}'s {dialect.name}: "
-            f"`{' '.join(dialect.probe)}` answered {one_line(first)[:120]!r}; submit from a "
+            f"`{' '.join(dialect.probe)}` answered {one_line(first[:1000])[:120]!r}; submit from a "
             f"login node of {site}, or submit the scripts by hand from their directories")
 
 
@@ -71,7 +71,8 @@ def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
         raise JobgenError(f"--max-in-flight must be at least 1, not {max_in_flight}")
     held: dict[tuple[str, int], str | None] | None = None  # run -> its job id when held back
     while True:
-        with SweepDir.open(directory, lock=True) as where:
+        with SweepDir.open(directory, lock=True,
+                           wait=0 if held is None else LOCK_WAIT) as where:
             manifest = mf.read(where)
             dialect = DIALECTS[manifest.dialect]
             if held is None:
@@ -180,7 +181,7 @@ def _submit(where: SweepDir, manifest: mf.Manifest, run: mf.Run, dialect: Dialec
         manifest.write(where)  # the id is on disk before anything else can fail
         _record_output(run)
         return None
-    why = one_line(err.strip() or out.strip() or f"exit {res.returncode}")[:300]
+    why = one_line((err.strip() or out.strip())[:2000] or f"exit {res.returncode}")[:300]
     if res.returncode == 0:
         run.submit_error = (f"{argv[0]} exited 0 but printed no job id ({why}): the job may "
                             "exist (jobgen status; submit --again resends it)")
