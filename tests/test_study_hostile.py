@@ -978,3 +978,25 @@ def test_n13_the_user_config_is_read_bounded(tmp_path, monkeypatch, name, text, 
     monkeypatch.setenv("JOBGEN_CACHE_DIR", str(tmp_path / "cache"))
     with capped():
         assert says in refused(here("render", "--site", "local", "--app", "qcnn"))
+
+
+def test_minor_a_manifest_claiming_no_scheduler_on_a_pbs_site_runs_nothing_here(polaris,
+                                                                               tmp_path):
+    sweep = copy(polaris, tmp_path)
+    edit(sweep, lambda d: d.update(dialect="none"))
+    assert "profile says 'pbs'" in refused(here("submit", str(sweep)))
+    assert not list(sweep.rglob("output.txt"))
+
+
+def test_minor_lint_without_a_site_refuses_a_4_mib_script_before_parsing_it(tmp_path,
+                                                                            monkeypatch):
+    from jobgen.review import scriptparse
+
+    parsed: list[int] = []
+    real = scriptparse.parse_text
+    monkeypatch.setattr(scriptparse, "parse_text",
+                        lambda text, path="<script>": parsed.append(len(text)) or real(text, path))
+    script = tmp_path / "big.sh"
+    script.write_text("#!/bin/bash\n" + "echo hi\n" * 500_000)
+    assert "which site's rules apply" in refused(here("lint", str(script)))
+    assert parsed and max(parsed) < 1000  # only its head was parsed

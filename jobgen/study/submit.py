@@ -54,6 +54,22 @@ def check_scheduler(dialect: Dialect, site: str) -> None:
             f"login node of {site}, or submit the scripts by hand from their directories")
 
 
+def check_dialect(manifest: mf.Manifest) -> None:
+    """The manifest's scheduler is its site's (an edited `dialect: none` on a PBS sweep would
+    run the PBS scripts here with bash). A site whose profile is not here: the manifest's
+    word is all there is."""
+    from ..profiles.load import load_profile
+
+    try:
+        dialect = load_profile(manifest.site).profile.scheduler.dialect
+    except JobgenError:
+        return
+    if dialect != manifest.dialect:
+        raise JobgenError(f"{mf.NAME} says the scheduler is {manifest.dialect!r}, but "
+                          f"{manifest.site}'s profile says {dialect!r}: restore the manifest, "
+                          "or make the sweep again")
+
+
 def _pending(run: mf.Run, again: bool) -> bool:
     if again:
         return True
@@ -83,6 +99,7 @@ def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
                                       "jobgen status): add --again to submit them again")
                 for _, run in todo:  # before anything is sent: every script is jobgen's own
                     where.script(run.script)
+                check_dialect(manifest)
                 check_scheduler(dialect, manifest.site)
                 if manifest.cancelled:
                     manifest.cancelled = False  # a submit after a cancel is meant
