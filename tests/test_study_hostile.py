@@ -969,7 +969,8 @@ def test_n9_an_immutable_directory_is_one_line(tmp_path):
     ("config.toml", "a = " + "9" * 5000 + "\n", "4300 digits"),
     ("config.toml", "a = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested"),
     ("config.toml", "a = " + "[" * 40 + "]" * 40 + "\n", "nested deeper"),
-])
+], ids=["yaml-alias-bomb", "yaml-10000-deep", "yaml-duplicate-key", "toml-5000-digits",
+        "toml-100000-deep", "toml-40-deep"])
 def test_n13_the_user_config_is_read_bounded(tmp_path, monkeypatch, name, text, says):
     config = tmp_path / "jobgen" / name
     config.parent.mkdir()
