@@ -416,7 +416,7 @@ def scheduled(tmp_path_factory) -> dict[str, Path]:
 def test_generated_scheduler_answers(scheduled, tmp_path, monkeypatch):
     rng = random.Random(SEED + 3)
     guard = outside(tmp_path)
-    for case in range(CASES):
+    for case in range(CASES * 2 // 3):  # three commands a case
         dialect = rng.choice(["pbs", "slurm"])
         sweep = fresh(scheduled[dialect], tmp_path, "s")
         env, log = fake_scheduler(tmp_path, rng, dialect, {})
