@@ -1001,3 +1001,9 @@ def test_minor_lint_without_a_site_refuses_a_4_mib_script_before_parsing_it(tmp_
     script.write_text("#!/bin/bash\n" + "echo hi\n" * 500_000)
     assert "which site's rules apply" in refused(here("lint", str(script)))
     assert parsed and max(parsed) < 1000  # only its head was parsed
+
+
+def test_minor_a_usage_error_echoing_a_200_kb_value_is_clipped_to_one_short_line():
+    res = here("render", "--site", "local", "--app", "qcnn", "--nodes", "a" * 200_000)
+    line = refused(res)
+    assert len(line) < 1000 and "more characters" in line and "--nodes" in line
