@@ -13,7 +13,6 @@ must not feed it 54 scripts. Each dialect has a probe whose answer only the real
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -104,18 +103,19 @@ def _cobalt_output(plan: Plan) -> str | None:
 
 
 # ---------------------------------------------------------------- job states
-def _separated(text: str, width: int) -> dict[str, JobInfo]:
-    """`id|state|name|user|dir` lines (squeue, bjobs with delimiter '|') -> {id: JobInfo};
+def _separated(text: str, with_dir: bool) -> dict[str, JobInfo]:
+    """`id|state|name|user[|dir]` lines (squeue, bjobs with delimiter '|') -> {id: JobInfo};
     a name may itself hold a '|': the fields around it are fixed."""
     found = {}
+    tail = 2 if with_dir else 1
     for line in text.splitlines():
         fields = line.strip().split("|")
-        if len(fields) >= width and fields[0].strip():
-            name = "|".join(fields[2:-2])
-            home = os.path.expanduser("~")
-            workdir = fields[-1].strip().replace("$HOME", home, 1) or None
-            found[fields[0].strip()] = JobInfo(fields[1].strip(), name, fields[-2].strip()
-                                               or None, workdir)
+        if len(fields) < 3 + tail or not fields[0].strip():
+            continue
+        name = "|".join(fields[2:-tail])
+        workdir = fields[-1].strip() or None if with_dir else None
+        found[fields[0].strip()] = JobInfo(fields[1].strip(), name,
+                                           fields[-tail].strip() or None, workdir)
     return found
 
 
@@ -191,7 +191,8 @@ DIALECTS["slurm"] = Dialect(
     # squeue(1) --format: %i job id, %T state, %j job name, %u user name, %Z working directory
     status=lambda ids: ["squeue", "--noheader", "--states=all", f"--jobs={','.join(ids)}",
                         "--format=%i|%T|%j|%u|%Z"],
-    parse=lambda text: _separated(text, 5), states=SLURM_STATES, cancel=("scancel",))
+    parse=lambda text: _separated(text, with_dir=True), states=SLURM_STATES,
+    cancel=("scancel",))
 # OpenPBS and PBS Professional: `qsub --version` prints "pbs_version = 2022.1.x"
 # (openpbs/openpbs src/include/pbs_version.h.in, PRINT_VERSION_AND_EXIT, @ cd7ab5ed);
 # Slurm's qsub wrapper answers "Unknown option: version".
@@ -204,11 +205,13 @@ DIALECTS["pbs"] = Dialect(
 DIALECTS["lsf"] = Dialect(
     "LSF", ("bsub",), re.compile(r"Job <(\d+)>"), _lsf_output,
     probe=("bsub", "-V"), signature=re.compile(r"\bLSF\b"),
-    # bjobs -o fields (IBM LSF 10.1 command reference, bjobs -o): job_name, user, sub_cwd
-    # (the submission directory; bjobs may print it as $HOME/...). UNCONFIRMED on a real LSF.
+    # bjobs -o fields job_name and user (IBM LSF 10.1 command reference, bjobs -o; the field
+    # list is UNCONFIRMED against a running LSF). The submission directory is not asked for
+    # (its field name is unconfirmed too): on LSF cancel checks the owner and the job name.
     status=lambda ids: ["bjobs", "-a", "-noheader", "-o",
-                        "jobid stat job_name user sub_cwd delimiter='|'", *ids],
-    parse=lambda text: _separated(text, 5), states=LSF_STATES, cancel=("bkill",),
+                        "jobid stat job_name user delimiter='|'", *ids],
+    parse=lambda text: _separated(text, with_dir=False), states=LSF_STATES,
+    cancel=("bkill",),
     on_stdin=True)
 # Cobalt (JLSE): UNCONFIRMED what `qsub --version` prints; jobgen only refuses the answers of
 # PBS and of Slurm's wrapper, and reads the state column of `qstat`'s table.
