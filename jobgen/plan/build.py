@@ -16,6 +16,7 @@ from ..profiles.load import LoadedProfile
 from ..profiles.walltime import parse_walltime
 from ..shell import NAME, Expand, Var, Word, join, quote, split
 from .apps import App, check_app_args, load_app
+from .billing import Bill, bill_for
 from .extras import (
     Backend,
     CopperStep,
@@ -214,6 +215,7 @@ class Plan(Frozen):
     monitor: MonitorStep | None = None
     observe_env: tuple[EnvSetting, ...] = ()
     observe_facts: tuple[Fact, ...] = ()
+    bill: Bill | None = None  # what the job is charged at most (jobgen.plan.billing)
 
     @property
     def launch_line(self) -> str:
@@ -1095,7 +1097,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     modules = (*_modules(profile, extras.choice.module_line, framework), *extras.modules,
                *program.modules, *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
-    return Plan(
+    plan = Plan(
         **_site_fields(loaded, profile, req),
         **_size_fields(size, extras),
         queue=sched.queue.queue.name if sched.queue.queue else None,
@@ -1139,6 +1141,12 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         container=image_fact,
         **_observe_fields(observed),
     )
+    bill = bill_for(profile, plan)
+    if bill is None:
+        return plan
+    return replace(plan, bill=bill,
+                   warnings=(*plan.warnings, f"bill: {bill.waste}") if bill.waste else
+                   plan.warnings)
 
 
 def _observe_fields(observed: Observe) -> dict[str, object]:

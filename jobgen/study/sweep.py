@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from .. import __version__
 from ..errors import JobgenError
 from ..frozen import field_names, replace
+from ..plan.billing import Bill, sweep_bill
 from ..plan.build import Plan, Request, build_plan
 from ..profiles.load import LoadedProfile, load_profile
 from ..request.options import PRECISIONS
@@ -100,7 +101,9 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
         raise JobgenError(f"{out} is not empty: pick a new --out directory or add --force")
     # Everything is planned, rendered and checked against the manifest's model before the
     # first file is written: a request the manifest cannot record is one line, nothing written.
-    drafts = [_point(loaded, base, params, repeat) for params in steps(combos, "sweep", point_id)]
+    bills: list[tuple[Bill, int]] = []
+    drafts = [_point(loaded, base, params, repeat, bills)
+              for params in steps(combos, "sweep", point_id)]
     points = [point for point, _ in drafts]
     manifest = _model(mf.Manifest, "the sweep", lambda: mf.Manifest(
         site=base.site, app=base.app, dialect=loaded.profile.scheduler.dialect,
@@ -120,6 +123,9 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
                 out.rmdir()  # the directory this sweep made, when it stayed empty
         raise
     warn_queue_limits(manifest)
+    total = sweep_bill(bills)
+    if total:
+        note(f"bill: {total}")
     if not manifest.valid_points:
         raise JobgenError(f"none of the {len(points)} points can run on {base.site} (each "
                           f"reason is in {out / mf.NAME}): change the axes")
@@ -164,8 +170,8 @@ def _model(kind: type, what: str, build: Any) -> Any:
                           " shorten it") from None
 
 
-def _point(loaded: LoadedProfile, base: Request, params: dict[str, Any], repeat: int
-           ) -> tuple[mf.Point, list[tuple[str, str]]]:
+def _point(loaded: LoadedProfile, base: Request, params: dict[str, Any], repeat: int,
+           bills: list[tuple[Bill, int]]) -> tuple[mf.Point, list[tuple[str, str]]]:
     """A point's model and its runs' scripts (path, text), nothing written yet."""
     pid = point_id(params)
     name = base.job_name or base.app or "jobgen"
@@ -179,6 +185,8 @@ def _point(loaded: LoadedProfile, base: Request, params: dict[str, Any], repeat:
     except JobgenError as exc:
         note(f"warning: point {pid} skipped: {exc}")
         return mf.Point(id=pid, params=params, status="invalid", error=str(exc)[:2000]), []
+    if plan.bill is not None:
+        bills.append((plan.bill, repeat))
     return point, [(f"{run.dir}/{SCRIPT}", text) for run, text in runs]
 
 
