@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -50,6 +51,7 @@ def run(argv: list[str], timeout: float, input: bytes | None = None, limit: int 
         **popen: Any) -> Answer:
     """`argv`'s exit status and (bounded) output. FileNotFoundError when the command is
     missing; subprocess.TimeoutExpired (the command killed) when it runs past `timeout`."""
+    started = time.monotonic()
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE if input is not None
                             else subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, **popen)
@@ -65,14 +67,18 @@ def run(argv: list[str], timeout: float, input: bytes | None = None, limit: int 
     readers = threads[:2]
     try:
         proc.wait(timeout=timeout)
-        for t in readers:
-            t.join(timeout=max(1.0, timeout))
+        deadline = time.monotonic() + max(1.0, timeout - (time.monotonic() - started))
+        for t in readers:  # a grandchild may hold a pipe open: not past the deadline
+            t.join(timeout=max(0.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
         raise
     finally:
-        for s in (proc.stdin, proc.stdout, proc.stderr):
-            if s is not None:
+        # a stream a reader still blocks on (a grandchild holds the pipe open) is left to the
+        # daemon thread: closing it would wait for that read
+        for s, t in ((proc.stdin, threads[2] if len(threads) > 2 else None),
+                     (proc.stdout, threads[0]), (proc.stderr, threads[1])):
+            if s is not None and (t is None or not t.is_alive()):
                 s.close()
     return Answer(proc.returncode, b"".join(out), b"".join(err), cut[0])
