@@ -25,6 +25,7 @@ from test_site_emulation import SITES, app_script, check_cleanup
 from jobgen.errors import JobgenError
 from jobgen.plan.build import Request, build_plan
 from jobgen.profiles.load import load_profile
+from jobgen.study.files import SweepDir
 from jobgen.study.monitors import summarize
 from jobgen.text.render import render
 from workloads.runtime.tbevents import EventWriter, crc32c, read_scalars
@@ -81,7 +82,8 @@ def check_monitors(run, site: str) -> None:
     assert [p.name for p in gpu_files] == [f"{h}.gpu.csv" for h in short]
     assert all(p.read_text().strip() for p in gpu_files), "every node's GPU sampler wrote"
     # what collect reads from them: the stand-ins' values (tests/emulation/bin)
-    found = summarize([run.workdir])
+    with SweepDir.open(run.workdir, lock=False) as where:
+        found = summarize(where, [""])
     assert found.nodes == 2
     assert (found.gpu_mem_peak_mib, found.gpu_util_mean_pct) == STAND_IN_SAMPLES[tool]
 

@@ -381,6 +381,15 @@ class Severity(str, Enum):
     error = "error"
 
 
+def _head(text: str) -> str:
+    """A script's first 20 lines and its directive block (up to the first command): all that
+    tells its site (jobgen.review.lint.site.detect_site)."""
+    lines = text.split("\n")
+    end = next((i for i, line in enumerate(lines) if line.strip()
+                and not line.lstrip().startswith("#")), len(lines))
+    return "\n".join(lines[:max(end, 20)])
+
+
 @app.command(epilog="Exit code 0 without errors, 1 with errors (with --strict, with warnings "
              "too), 2 on bad input. Examples: jobgen lint job.pbs (site from the jobgen header, "
              "a `# site: NAME` line or the directives); jobgen lint my-job.slurm --site lumi "
@@ -406,18 +415,22 @@ def lint(
     from ..profiles.load import load_profile
     from ..review.lint import detect_site, explain
     from ..review.lint import lint as lint_script
-    from ..review.scriptparse import parse_file
+    from ..review.scriptparse import parse_text
+    from ..textfile import read_text
 
     if explain_rule is not None:
         sys.stdout.write(explain(explain_rule, load_profile(site).profile if site else None))
         return
     if script is None:
         _missing_argument(ctx, "script")
-    parsed = parse_file(script)
-    name = site or detect_site(parsed)
+    text = read_text(Path(script), "script")
+    # the site first, from the script's head (its header and directive block): a 4 MiB script
+    # without one is refused before it is parsed whole
+    name = site or detect_site(parse_text(_head(text), str(script)))
     if not name:
         raise JobgenError(f"{script}: which site's rules apply? add --site SITE (or a "
                           "`# site: NAME` line)")
+    parsed = parse_text(text, str(script))
     findings = lint_script(parsed, load_profile(name).profile, min_severity.value)
     counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
     if fmt is ReportFormat.json:

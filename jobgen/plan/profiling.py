@@ -51,8 +51,10 @@ MB_PER_STEP = {"torch": 2.0, "nsys": 1.0, "rocprof": 2.0, "rocprofv3": 1.5, "uni
 MB_BASE = {"torch": 0.5, "nsys": 5.0, "rocprof": 1.0, "rocprofv3": 2.0, "unitrace": 2.0,
            "vtune": 50.0}
 SAMPLE_BYTES = {"gpu": 70, "cpu": 32}  # one CSV line per GPU and sample, one per node
-_RANKS = re.compile(r"[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*")
-_STEPS = re.compile(r"([0-9]+):([0-9]+)")
+# a rank has at most 9 digits (no job has a billion ranks), a step at most 12; longer numbers
+# are refused before int() (which refuses 4300 digits with a traceback)
+_RANKS = re.compile(r"[0-9]{1,9}(-[0-9]{1,9})?(,[0-9]{1,9}(-[0-9]{1,9})?)*")
+_STEPS = re.compile(r"([0-9]{1,12}):([0-9]{1,12})")
 _TB_DIR = re.compile(r"[A-Za-z0-9_./${}+@-]+")
 
 
@@ -110,7 +112,8 @@ class Observe(Frozen):
 def parse_ranks(text: str, world: int) -> tuple[int, ...]:
     """'0,14,20-23' -> (0, 14, 20, 21, 22, 23), each inside the job's world."""
     if not _RANKS.fullmatch(text):
-        raise JobgenError(f"--profile-ranks {text!r}: give ranks like 0 or 0,14 or 0-3")
+        raise JobgenError(f"--profile-ranks {text!r}: give ranks like 0 or 0,14 or 0-3 "
+                          "(numbers of at most 9 digits)")
     ranks: set[int] = set()
     for part in text.split(","):
         lo, _, hi = part.partition("-")
@@ -132,7 +135,7 @@ def parse_steps(text: str) -> tuple[int, int]:
     m = _STEPS.fullmatch(text)
     if not m:
         raise JobgenError(f"--profile-steps {text!r}: give A:B, the step indices A to B-1 "
-                          "(0-based, like a Python slice), e.g. 10:20")
+                          "(0-based, like a Python slice, at most 12 digits each), e.g. 10:20")
     first, stop = int(m.group(1)), int(m.group(2))
     if stop <= first:
         raise JobgenError(f"--profile-steps {text}: B must be greater than A (A:B profiles "

@@ -4,7 +4,13 @@
 PBS cannot run here, so these answer as OpenPBS does, for what jobgen asks:
 - `qsub --version` prints `pbs_version = 2022.1.1` (openpbs src/include/pbs_version.h.in);
 - `qsub SCRIPT` records the job and prints its id (`N.pbs01`) alone on stdout;
-- `qstat -x -f -F json ID...` prints {"Jobs": {ID: {"job_state": ..., "Exit_status": ...}}};
+- `qstat -x -f -F json ID...` prints {"Jobs": {ID: {"job_state": ..., "Exit_status": ...,
+  "Job_Name": ..., "Job_Owner": "user@host", "Variable_List": {"PBS_O_WORKDIR": ...}}}}, the
+  fields and layout of OpenPBS's JSON (a `qstat -f -F json` answer quoted in PBS users'
+  reports shows Job_Name, Job_Owner and Variable_List.PBS_O_WORKDIR so); the name is the
+  script's `#PBS -N` (else the script's file name, as qsub(1) says), the directory is qsub's
+  working directory (UNCONFIRMED whether real qsub reads it from getcwd() or $PWD: jobgen sets
+  both to the same directory);
 - `qdel ID...` marks the jobs finished with Exit_status 271 (PBS's "deleted" status).
 Jobs never run. State: $JOBGEN_EMU_PBS (a directory): jobs.json and calls.log (argv per call).
 Knob $JOBGEN_EMU_QSUB: ok (default); noise (a latin-1 banner and escape sequences on stderr
@@ -15,6 +21,7 @@ beyond N jobs not finished, as a queue's per-user max_queued does).
 
 import json
 import os
+import pwd
 import sys
 import time
 from pathlib import Path
@@ -49,7 +56,13 @@ def qsub(args: list[str]) -> int:
             sys.stderr.write("qsub: would exceed queue generic's per-user limit\n")
             return 38
     job_id = f"{len(data) + 1}.pbs01"
-    data[job_id] = {"job_state": "Q", "script": str(Path(args[-1]).resolve())}
+    script = Path(args[-1])
+    names = [line.split(None, 2)[2].strip() for line in script.read_text().splitlines()
+             if line.startswith("#PBS -N ")]
+    data[job_id] = {"job_state": "Q", "script": str(script.resolve()),
+                    "Job_Name": names[-1] if names else script.name,
+                    "Job_Owner": f"{pwd.getpwuid(os.getuid()).pw_name}@login01",
+                    "Variable_List": {"PBS_O_WORKDIR": os.getcwd()}}
     save(data)
     if knob == "noid":
         return 0
