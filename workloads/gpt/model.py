@@ -236,15 +236,19 @@ class TokenBinDataset(Dataset):
     offsets uniformly; here they are drawn per (seed, epoch, index) and cover the file once
     per epoch)."""
 
-    def __init__(self, file: Path, seq_len: int, seed: int = 0) -> None:
+    def __init__(self, file: Path, seq_len: int, seed: int = 0, vocab: int = 1 << 16) -> None:
+        from workloads.runtime.safeio import InputError, check_samples, regular_file
+
         self.file = file
         self.seq_len = seq_len
         self.seed = seed
+        self.vocab = vocab
         self.epoch = 0
-        self.tokens = file.stat().st_size // 2
+        self.tokens = regular_file(file, "token file (.bin)") // 2
         self.n = (self.tokens - 1) // seq_len - 1
         if self.n < 1:
-            raise ValueError(f"{file}: {self.tokens} tokens, too few for sequences of {seq_len}")
+            raise InputError(f"{file}: {self.tokens} tokens, too few for sequences of {seq_len}")
+        check_samples(file, f"its {self.tokens} tokens", self.n)
         self._data: np.ndarray | None = None
 
     def set_epoch(self, epoch: int) -> None:
@@ -255,21 +259,40 @@ class TokenBinDataset(Dataset):
 
     def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
         if self._data is None:  # opened in each worker
+            from workloads.runtime.safeio import regular_file
+
+            regular_file(self.file, "token file (.bin)")
             self._data = np.memmap(self.file, dtype=np.uint16, mode="r")
         t = self.seq_len
         shift = mix_seed(self.seed, self.epoch, i) % t
         w = torch.from_numpy(self._data[i * t + shift: i * t + shift + t + 1].astype(np.int64))
+        _check_tokens(w, self.vocab, self.file)
         return w[:-1], w[1:]
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_data": None}
 
 
+def _check_tokens(w: torch.Tensor, vocab: int, file: Any) -> None:
+    """Token ids the model's embedding has (an id past it is an IndexError deep in the
+    model)."""
+    if len(w) and int(w.max()) >= vocab:
+        from workloads.runtime.safeio import InputError
+
+        raise InputError(f"{file}: token id {int(w.max())}, expected ids below the model's "
+                         f"vocabulary of {vocab} (write the data with the same --config)")
+
+
 class TextDataset(Dataset):
     """Byte-level tokens of a text file in non-overlapping windows of seq_len + 1."""
 
     def __init__(self, path: str, seq_len: int) -> None:
-        self.data = np.fromfile(path, dtype=np.uint8)
+        from workloads.runtime.safeio import check_memory, open_regular, regular_file
+
+        size = regular_file(path, "text file")
+        check_memory(path, "the text, one int64 token a byte in a batch", size)
+        with open_regular(path, "text file") as fh:
+            self.data = np.frombuffer(fh.read(size), dtype=np.uint8)
         self.seq_len = seq_len
         self.n = (len(self.data) - 1) // seq_len
         if self.n < 1:
@@ -286,10 +309,10 @@ class TextDataset(Dataset):
 
 def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
     p = Path(path)
-    if p.is_dir() and (p / "train.bin").is_file():
-        return TokenBinDataset(p / "train.bin", cfg["seq_len"])
+    if p.is_dir() and (p / "train.bin").exists():
+        return TokenBinDataset(p / "train.bin", cfg["seq_len"], vocab=cfg["vocab"])
     if p.is_file() and p.suffix == ".bin":
-        return TokenBinDataset(p, cfg["seq_len"])
+        return TokenBinDataset(p, cfg["seq_len"], vocab=cfg["vocab"])
     if p.is_file():
         cfg["vocab"] = max(cfg["vocab"], 256)
         return TextDataset(path, cfg["seq_len"])

@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from .exits import EXIT_ERROR, EXIT_NONFINITE, EXIT_OK
+from .exits import EXIT_ERROR, EXIT_INPUT, EXIT_NONFINITE, EXIT_OK
 from .numerics import PRECISIONS
 
 TYPE_CHECKING = False  # jobgen parses --app-args with this module while rendering: keep it light
@@ -305,6 +305,26 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     return args
 
 
+def _input_error(exc: BaseException) -> bool:
+    """A file the run was handed is refused (runtime/safeio.py InputError, also when a
+    DataLoader worker raised it): print its one line, no traceback; True when it was one."""
+    from .safeio import InputError
+
+    if not isinstance(exc, InputError):
+        return False
+    # a DataLoader worker's exception comes back with the worker's traceback in its text
+    # ("Caught InputError in DataLoader worker process 0. Original Traceback ..."): the text
+    # after its last "InputError: " is the error's own
+    text = str(exc)
+    if "Original Traceback" in text:
+        text = text.rsplit("InputError: ", 1)[-1]
+    rank = os.environ.get("RANK", "0")
+    print(f"[workloads rank {rank}] error: {' '.join(text.split())}", file=sys.stderr)
+    sys.stderr.flush()
+    sys.stdout.flush()
+    return True
+
+
 def _report_fatal(exc: BaseException) -> None:
     import traceback  # only when a run fails: jobgen imports this module while rendering
 
@@ -392,6 +412,8 @@ def main(spec: Any, argv: Sequence[str] | None = None) -> None:
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 - a failing rank must end the job
+        if _input_error(exc):
+            os._exit(EXIT_INPUT)
         _report_fatal(exc)
         # No destroy_process_group here: peers may be stuck in a collective. Exit now; the
         # launcher tears the job down and the peers' collective timeout covers the rest.
