@@ -60,9 +60,20 @@ def positive_int(text: str, what: str = "whole number") -> int:
     return value
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """A refused option is one line (the value cut to a readable length), exit 2: no usage
+    block of 30 lines in a job's log; --help has it."""
+
+    def error(self, message: str):  # type: ignore[override]
+        text = " ".join(message.split())
+        if len(text) > 400:
+            text = text[:400] + "..."
+        self.exit(2, f"{self.prog}: error: {text} (--help lists the options)\n")
+
+
 def build_parser(spec: Described) -> argparse.ArgumentParser:
     """The command line of ``spec`` (a PyTorch ``AppSpec`` or a TensorFlow ``TFAppSpec``)."""
-    p = argparse.ArgumentParser(
+    p = _OneLineParser(
         prog=f"python -m workloads.{spec.name}",
         description=f"{spec.name} training workload, {spec.framework} (prints one JSON result "
                     "line on stdout)",
