@@ -159,6 +159,7 @@ def test_a_failed_writer_leaves_nothing(tmp_path, capsys):
     comes back, and neither the target nor the temporary directory is left."""
     job = Job("gpt", "workloads.no_such_app", None, tmp_path / "out")
     failed = write(job, 4, 0)
-    assert failed is not None and "workloads.no_such_app --make-data failed (exit 1" in failed
+    assert failed is not None and failed.code == 1
+    assert "workloads.no_such_app --make-data failed (exit 1" in failed.message
     assert "No module named workloads.no_such_app" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []

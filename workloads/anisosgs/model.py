@@ -135,6 +135,10 @@ def sgs_samples(n: int, seed: int) -> np.ndarray:
 def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> None:
     if cfg["inputs"] != 6 or cfg["outputs"] != 6:
         raise ValueError("anisosgs data has 6 inputs and 6 outputs")
+    from workloads.runtime.safeio import check_memory
+
+    # sgs_samples computes every sample at once: ~30 float64 values of 3x3 a sample
+    check_memory(path, f"computing {samples} samples", samples * 1000)
     np.save(Path(path) / "train.npy", sgs_samples(samples, seed))
 
 

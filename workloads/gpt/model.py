@@ -189,7 +189,8 @@ def units_per_sample(cfg: dict[str, Any]) -> float:
 
 
 # ---------------------------------------------------------------- nanoGPT's token files
-def token_stream(n_tokens: int, vocab: int, seed: int) -> np.ndarray:
+def token_stream(n_tokens: int, vocab: int, seed: int,
+                 out: np.ndarray | None = None) -> np.ndarray:
     """uint16 tokens with GPT-2-like statistics: documents of geometric length (mean
     OpenWebText's) each ending in the end-of-text token, tokens following the affine map of
     the synthetic task 70% of the time and drawn from a Zipf law (rank-frequency exponent
@@ -204,7 +205,8 @@ def token_stream(n_tokens: int, vocab: int, seed: int) -> np.ndarray:
     for j in range(1, longest):
         mult[j] = mult[j - 1] * a % (emit - 1)
         add[j] = (add[j - 1] * a + b) % (emit - 1)
-    out = np.empty(n_tokens, dtype=np.uint16)
+    if out is None:  # else an array of n_tokens to fill (make-data: the file, memory-mapped)
+        out = np.empty(n_tokens, dtype=np.uint16)
     pos = 0
     while pos < n_tokens:
         length = min(int(rng.geometric(1.0 / OWT_MEAN_DOC_TOKENS)), n_tokens - pos, longest)
@@ -222,10 +224,10 @@ def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> No
     ``val.bin`` a tenth of it."""
     t, vocab = cfg["seq_len"], cfg["vocab"]
     for split, count, stream in (("train", samples, 0), ("val", max(samples // 10, 1), 1)):
-        tokens = token_stream(count * t + 1, vocab, mix_seed(seed, stream, 0))
+        # written in place: the file's tokens are never all in memory at once
         arr = np.memmap(Path(path) / f"{split}.bin", dtype=np.uint16, mode="w+",
-                        shape=tokens.shape)
-        arr[:] = tokens
+                        shape=(count * t + 1,))
+        token_stream(count * t + 1, vocab, mix_seed(seed, stream, 0), out=arr)
         arr.flush()
         del arr
 
