@@ -18,11 +18,12 @@ APPS = ("anisosgs", "cosmictagger", "ffn", "gpt", "pointnet", "qcnn", "resnet50"
 
 
 def _reader(app: str, path: Path, config: str):
-    """The dataset a run with `--data path` trains on (the app's own reader)."""
+    """The dataset a run with `--data path` trains on (the app's own reader, inside the
+    runtime's GuardedDataset, which turns a sample's read errors into one line)."""
     from workloads.runtime.data import open_data
 
     spec = importlib.import_module(f"workloads.{app}.model").APP
-    return open_data(spec, str(path), dict(spec.sizes[config]))
+    return open_data(spec, str(path), dict(spec.sizes[config])).inner
 
 
 def _tree(root: Path) -> list[str]:

@@ -329,15 +329,18 @@ class CheckpointManager:
         """(step, state, this rank's own state or None) of the newest loadable checkpoint."""
         for step in self.complete_steps():
             d = self.step_dir(step)
+            own = self._rank_file(d)
             try:
                 state = self.codec.load(d / f"state{self.codec.suffix}")
+                mine = self.codec.load(own) if own.exists() or own.is_symlink() else None
             except InputError:  # unsafe content or not a file: refuse, never fall back
                 raise
             except Exception as exc:  # corrupt despite COMPLETE: try the previous one
                 print(f"[workloads] warning: cannot read {d}: {one_line(exc)}; trying an older "
-                      "checkpoint",
-                      flush=True, file=sys.stderr)
+                      "checkpoint", flush=True, file=sys.stderr)
                 continue
-            own = self._rank_file(d)
-            return step, state, self.codec.load(own) if own.is_file() else None
+            if not isinstance(state, dict) or mine is not None and not isinstance(mine, dict):
+                raise InputError(f"{d}: its files do not hold a checkpoint's dictionaries; "
+                                 "remove that step directory or use another --checkpoint-dir")
+            return step, state, mine
         return None
