@@ -488,7 +488,10 @@ def _make_data(spec: Any, args: argparse.Namespace) -> None:
     except InputError as exc:
         print(f"[workloads] error: {exc}", file=sys.stderr, flush=True)
         sys.exit(EXIT_INPUT)
-    except (OSError, MemoryError) as exc:
+    except (OSError, MemoryError, RuntimeError) as exc:
+        # h5py reports a failed write at close as RuntimeError("... errno = 27 ...")
+        if isinstance(exc, RuntimeError) and "errno = " not in str(exc):
+            raise
         print(f"[workloads] error: {_write_error(out, exc)}", file=sys.stderr, flush=True)
         sys.exit(EXIT_INPUT)
     print(f"[workloads] wrote {args.samples} {spec.name} samples ({args.config}, {fmt}) to "
