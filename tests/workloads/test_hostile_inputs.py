@@ -299,7 +299,8 @@ def mutate(d: Path, rng: random.Random, marker: Path) -> str:
 def _checkpoint_mutation(root: Path, codec: str, rng: random.Random, marker: Path) -> str:
     step = sorted(root.glob("step_*"))[-1]
     suffix = ".pt" if codec == "torch" else ".npz"
-    target = rng.choice([step / f"state{suffix}", step / f"{'rng_rank' if codec == 'torch' else 'rank'}0{suffix}"])
+    own = "rng_rank" if codec == "torch" else "rank"
+    target = rng.choice([step / f"state{suffix}", step / f"{own}0{suffix}"])
     kind = rng.choice(["gadget", "gadget", "truncate", "flip", "replace", "npz-object",
                        "npz-compressed", "npz-tree"] if codec == "npz" else
                       ["gadget", "gadget", "gadget", "truncate", "flip", "replace"])
