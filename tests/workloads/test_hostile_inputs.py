@@ -449,3 +449,78 @@ def test_generated_hostile_checkpoints_never_run_code(worker: Worker, tmp_path: 
     assert not findings, "\n".join(findings)
     gadgets = sum(1 for cases in surfaces.values() for *_, what in cases if "gadget" in what)
     assert gadgets >= PER_SURFACE  # many planted gadgets, none ran
+
+
+# ------------------------------------------------------------------------- the app's command line
+
+def _app(app: str, *args: str, cwd: Path, timeout: float = 180
+         ) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", f"workloads.{app}", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _one_error_line(res: subprocess.CompletedProcess[str]) -> str:
+    """The refusal: exit 2, no traceback, exactly one error line, nothing on stdout."""
+    assert res.returncode == 2, res.stderr[-3000:]
+    assert "Traceback" not in res.stderr and res.stdout == "", res.stderr[-3000:]
+    errors = [ln for ln in res.stderr.splitlines() if " error: " in ln]
+    assert len(errors) == 1 and len(res.stderr.splitlines()) <= 2, res.stderr[-3000:]
+    return errors[0]
+
+
+@needs_torch
+@pytest.mark.slow
+def test_the_apps_refuse_a_planted_checkpoint_and_a_fifo_in_one_line(tmp_path: Path) -> None:
+    """Issue 36 N1: the adversary's reproducer (case D017) created PWNED before the run
+    refused the checkpoint; N16: a FIFO in place of pointnet's HDF5 file hung (D074)."""
+    import torch
+
+    step = tmp_path / "ck" / "step_000000001"
+    step.mkdir(parents=True)
+    torch.save({"m": Gadget(tmp_path / "PWNED", "system")}, step / "state.pt")
+    (step / "COMPLETE").write_text("{}")
+    res = _app("anisosgs", "--tiny", "--steps", "3", "--device", "cpu", "--workers", "0",
+               "--checkpoint-dir", "ck", cwd=tmp_path)
+    line = _one_error_line(res)
+    assert "ck/step_000000001/state.pt: not a checkpoint file this runtime reads safely" in line
+    assert not (tmp_path / "PWNED").exists()
+
+    data = tmp_path / "d"
+    data.mkdir()
+    (data / "train_hdf5_file_list.txt").write_text("ply_data_train0.h5\n")
+    os.mkfifo(data / "ply_data_train0.h5")
+    res = _app("pointnet", "--tiny", "--data", "d", "--steps", "2", "--device", "cpu",
+               "--workers", "0", cwd=tmp_path, timeout=60)
+    assert _one_error_line(res).endswith(
+        "d/ply_data_train0.h5: a FIFO, expected the ShapeNet part file (.h5) as a regular file")
+
+
+RANKS_CHILD = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+from workloads.runtime.cli import check_args
+from workloads.runtime.profiling import parse_ranks
+ranks = parse_ranks("0-999999999999")
+assert 0 in ranks and 999999999999 in ranks and 10**12 not in ranks and -1 not in ranks
+assert 5 in parse_ranks("1,3-7") and 2 not in parse_ranks("1,3-7")
+ns, err = check_args("anisosgs", ["--profile", "torch", "--profile-ranks", "0-999999999999"])
+assert err is None, err
+for bad in ("9" * 5000, "0-" + "9" * 5000, "0," * 2000 + "1"):
+    ns, err = check_args("anisosgs", ["--profile-ranks", bad])
+    assert ns is None and "give ranks like" in err and len(err) < 300, err
+for bad in ("0:" + "9" * 5000, "9" * 5000 + ":1", "5:5"):
+    ns, err = check_args("anisosgs", ["--profile-steps", bad])
+    assert ns is None and "give A:B" in err and len(err) < 300, err
+print("ok")
+"""
+
+
+def test_the_apps_profile_ranks_and_steps_are_bounded() -> None:
+    """Issue 36 N15: --profile-ranks 0-999999999999 built a set of 10^12 ranks (4.9 GB in 40 s,
+    then MemoryError); 5000 digits were a ValueError traceback. In a child limited to 1 GiB of
+    address space (no torch: the parser imports none)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    res = subprocess.run([sys.executable, "-c", RANKS_CHILD], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr[-3000:]
