@@ -241,9 +241,10 @@ class DiskSource:
                                         shuffle=True, seed=seed, drop_last=True)
         self.batches_per_epoch = self.sampler.num_samples // batch_size
         if self.batches_per_epoch == 0:
+            where = getattr(dataset, "path", "the dataset")
             raise InputError(
-                f"dataset has {len(dataset)} samples: too few for batch size {batch_size} "
-                f"x {world_size} ranks"
+                f"{where}: {len(dataset)} samples, too few for batch size {batch_size} "
+                f"x {world_size} ranks; expected at least {batch_size * world_size}"
             )
         # Page-locked buffers let the copy to the GPU run asynchronously; on by default on CUDA.
         pin = device.type == "cuda" if pin_memory is None else pin_memory
