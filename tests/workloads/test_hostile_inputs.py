@@ -162,7 +162,8 @@ def mutate(d: Path, rng: random.Random, marker: Path) -> str:
     h5s = [f for f in files if f.suffix in (".h5", ".hdf5")]
     npys = [f for f in files if f.suffix == ".npy"]
     kinds = ["truncate", "flip", "replace"]
-    kinds += ["h5-huge", "h5-external", "h5-dtype", "h5-shape", "h5-attr", "h5-values"] * bool(h5s)
+    kinds += ["h5-huge", "h5-external", "h5-dtype", "h5-shape", "h5-attr", "h5-values",
+              "h5-link"] * bool(h5s)
     kinds += ["npy-header", "npy-object"] * bool(npys)
     kinds += ["json"] * (d / "meta.json").is_file()
     kinds += ["list"] * (d / "train_hdf5_file_list.txt").is_file()
@@ -197,6 +198,18 @@ def mutate(d: Path, rng: random.Random, marker: Path) -> str:
             _recreate(f, name, shape=big, dtype=dtype, maxshape=(None, *shape[1:]),
                       chunks=(1, *shape[1:]) if shape[1:] else (1024,))
             return f"{f.name}:{name} declared {big}, no data"
+        if kind == "h5-link":  # the dataset, or a group above it, as a link elsewhere
+            parts = name.split("/")
+            cut = "/".join(parts[:rng.randrange(1, len(parts) + 1)])
+            other = d / "other.h5"
+            if rng.random() < 0.5 and not other.exists():
+                os.mkfifo(other)
+            with h5py.File(f, "a") as h:
+                del h[cut]
+                h[cut] = rng.choice([h5py.ExternalLink(other.name, "/" + cut),
+                                     h5py.ExternalLink("/dev/zero", "/x"),
+                                     h5py.SoftLink("/" + cut + "_elsewhere")])
+            return f"{f.name}:{cut} as a link"
         if kind == "h5-external":
             target = d / "ext.fifo"
             if rng.random() < 0.5:

@@ -178,11 +178,11 @@ class LarcvDataset(Dataset):
 
     def _check(self, f: Path, h5: Any) -> int:
         """The number of events of a file whose every field is larcv3's, stored in the file."""
-        from workloads.runtime.safeio import InputError, h5_dataset, h5_read
+        from workloads.runtime.safeio import InputError, h5_dataset, h5_has, h5_read
 
         counts = set()
         for producer in (IMAGE, LABEL):
-            if f"Data/sparse2d_{producer}_group" not in h5:
+            if not h5_has(h5, f, f"Data/sparse2d_{producer}_group"):
                 raise InputError(f"{f}: no sparse2d '{producer}' product: not CosmicTagger data")
             for name, dtype, _ in DATASETS:
                 field = f"Data/sparse2d_{producer}_group/{name}"

@@ -171,6 +171,34 @@ def open_h5(path: str | os.PathLike[str], what: str = "HDF5 file") -> Any:
         raise InputError(f"{path}: not a readable {what} ({one_line(exc, 160)})") from None
 
 
+def h5_has(h5: Any, path: str | os.PathLike[str], name: str) -> bool:
+    """Whether ``name`` exists in the file, walking its components without following an
+    external link (which would open another file, perhaps a FIFO): one is refused."""
+    import h5py
+
+    node = h5
+    for part in [p for p in name.split("/") if p]:
+        try:
+            link = node.get(part, getlink=True)
+        except Exception as exc:  # noqa: BLE001 - a damaged group
+            raise InputError(f"{path}: field {name!r} cannot be read ({one_line(exc, 160)})") \
+                from None
+        if link is None:
+            return False
+        if isinstance(link, h5py.ExternalLink):
+            raise InputError(f"{path}: field {name!r} links to another file "
+                             f"({link.filename}); expected its data in the file")
+        if isinstance(link, h5py.SoftLink):
+            raise InputError(f"{path}: field {name!r} is a soft link ({link.path}); expected "
+                             "the object itself")
+        try:
+            node = node[part]
+        except Exception as exc:  # noqa: BLE001
+            raise InputError(f"{path}: field {name!r} cannot be read ({one_line(exc, 160)})") \
+                from None
+    return True
+
+
 def h5_dataset(h5: Any, path: str | os.PathLike[str], name: str, *, ndim: int | None = None,
                kinds: str = "biuf", file_size: int | None = None) -> Any:
     """Dataset ``name`` of an open file after the checks a reader needs before it reads:
@@ -179,13 +207,13 @@ def h5_dataset(h5: Any, path: str | os.PathLike[str], name: str, *, ndim: int | 
     its allocated storage can hold (:data:`MAX_RATIO`)."""
     import h5py
 
+    if not h5_has(h5, path, name):
+        raise InputError(f"{path}: no field {name!r}")
     try:
         ds = h5.get(name)
     except Exception as exc:  # noqa: BLE001 - a damaged object header
         raise InputError(f"{path}: field {name!r} cannot be read ({one_line(exc, 160)})") \
             from None
-    if ds is None:
-        raise InputError(f"{path}: no field {name!r}")
     if not isinstance(ds, h5py.Dataset):
         raise InputError(f"{path}: field {name!r} is not a dataset")
     where = f"{path}: field {name!r}"

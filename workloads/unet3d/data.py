@@ -90,13 +90,19 @@ class CropDataset(Dataset):
 
     def __init__(self, fname: str | Path, size: int, samples: int, in_channels: int = 4,
                  out_channels: int = 5) -> None:
-        from workloads.runtime.safeio import InputError, check_samples, h5_dataset, open_h5
+        from workloads.runtime.safeio import (
+            InputError,
+            check_samples,
+            h5_dataset,
+            h5_has,
+            open_h5,
+        )
 
         self.fname = str(fname)
         self.size = size
         with open_h5(self.fname, "SC22 crop file (.h5)") as f:  # closed before workers fork
             for name in ("Nbody", "Hydro"):
-                if name not in f:
+                if not h5_has(f, fname, name):
                     raise InputError(f"{fname}: no {name!r} dataset; not an SC22 crop file "
                                      "(write one with --make-data)")
             nbody = h5_dataset(f, fname, "Nbody", ndim=4, kinds="f").shape
