@@ -508,6 +508,17 @@ def test_the_apps_refuse_a_planted_checkpoint_and_a_fifo_in_one_line(tmp_path: P
     assert _one_error_line(res).endswith(
         "d/ply_data_train0.h5: a FIFO, expected the ShapeNet part file (.h5) as a regular file")
 
+    # a sample refused in a DataLoader worker comes back as the same one line (torch wraps it
+    # with the worker's traceback in its text)
+    tokens = tmp_path / "tokens"
+    tokens.mkdir()
+    np.full(100_000, 65535, dtype=np.uint16).tofile(tokens / "train.bin")
+    res = _app("gpt", "--tiny", "--data", "tokens", "--steps", "2", "--device", "cpu",
+               "--workers", "1", cwd=tmp_path, timeout=120)
+    assert _one_error_line(res).endswith(
+        "tokens/train.bin: token id 65535, expected ids below the model's vocabulary of 64 "
+        "(write the data with the same --config)")
+
 
 RANKS_CHILD = """
 import resource, sys
