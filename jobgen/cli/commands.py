@@ -217,9 +217,11 @@ def _complete_data_apps(incomplete: str) -> list[str]:
 
 
 @app.command(name="make-data", epilog="Exit code 0 when written, 1 when the app's writer "
-             "failed (nothing written), 2 on bad input. Examples: jobgen make-data --app gpt "
-             "--out data/gpt, then jobgen render --site local --app gpt --app-args '--data "
-             "data/gpt'; jobgen make-data --app all --config tiny --samples 64 --out data")
+             "failed (nothing written), 2 on bad input (also: more samples than the free "
+             "space holds, disk full), 128+N when stopped by signal N (nothing left behind). "
+             "Examples: jobgen make-data --app gpt --out data/gpt, then jobgen render --site "
+             "local --app gpt --app-args '--data data/gpt'; jobgen make-data --app all "
+             "--config tiny --samples 64 --out data")
 def make_data(
     app: Annotated[str, typer.Option(
         help="A bundled app (`jobgen apps`), or all: each app's data in DIR/APP.",
@@ -229,7 +231,8 @@ def make_data(
         help="The app's named configuration whose shapes the data has (default: the app's "
         "default).")] = None,
     samples: Annotated[int | None, typer.Option(
-        min=1, help="Samples to write (default: the app's, 1024).")] = None,
+        min=1, max=2**31 - 1, help="Samples to write (default: the app's, 1024; more than 256 "
+        "are estimated first and refused beyond the free space).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the synthetic content.")] = 0,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out, replacing the "
                                         "entries of the same names.")] = False,
@@ -237,14 +240,20 @@ def make_data(
     """Write small files in an app's original data format (nanoGPT's .bin, CosmicTagger's
     HDF5, JPEG folders, ...) with the original's statistics, for `--app-args '--data DIR'`.
     Runs the app's own writer with this Python (needs the workloads extra: torch)."""
-    from .makedata import plan, summary, write
+    from .makedata import Stopped, plan, summary, write
 
     jobs = plan(app, config, out, force)
     for job in jobs:
-        failed = write(job, samples, seed)
+        try:
+            failed = write(job, samples, seed)
+        except Stopped as stop:
+            typer.echo(f"jobgen: stopped by {stop.name}; nothing written to {job.target}",
+                       err=True)
+            raise typer.Exit(stop.code) from None
         if failed:
-            typer.echo(f"jobgen: error: {failed}; nothing written to {job.target}", err=True)
-            raise typer.Exit(1)
+            typer.echo(f"jobgen: error: {failed.message}; nothing written to {job.target}",
+                       err=True)
+            raise typer.Exit(failed.code)
         typer.echo(f"wrote {job.target}: {summary(job.target)}", err=True)
 
 
