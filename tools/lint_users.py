@@ -38,6 +38,9 @@ from jobgen.review.lint import site as site_module  # noqa: E402
 from jobgen.review.scriptparse import parse_file  # noqa: E402
 
 CORPUS = ROOT / "tests" / "lint_users"
+# RESULTS.md: the figures above this line are generated; the analysis below it is written by hand
+# and kept as it is by `results --write`.
+MARKER = "<!-- analysis: written by hand, kept by `tools/lint_users.py results --write` -->"
 SITES = ("polaris", "aurora", "sunspot", "lumi", "summit")
 SEVERE = ("warning", "error")
 KINDS = ("refuse", "fail", "waste", "outdated")
@@ -161,8 +164,8 @@ def results_md(runs: list[Run], labelled: dict[str, dict], commit: str) -> str:
         "# jobgen lint on the users' corpus: figures",
         "",
         "Written by `python3 tools/lint_users.py results --write` (checked by",
-        "tests/test_lint_users.py); the analysis, the bug classes and the labelling passes are",
-        "in ANALYSIS.md. Precision: true / (true + false) over findings of warning or error",
+        "tests/test_lint_users.py) down to the analysis, which is written by hand and kept,",
+        "at the end. Precision: true / (true + false) over findings of warning or error",
         "severity, `unsure` apart; recall: violations found by reading that lint reports (a",
         "finding of a mapped rule, any severity); detection: lint names the right site without",
         f"`--site`. Labels judge lint at {commit}.",
@@ -189,6 +192,20 @@ def results_md(runs: list[Run], labelled: dict[str, dict], commit: str) -> str:
     lines += ["", "## Per kind of violation", ""]
     rows = [[k, _pct(r[f"kind:{k}"]["found"], r[f"kind:{k}"]["total"])] for k in KINDS]
     lines += _table(["kind", "reported"], rows)
+    by = {x.file: x for x in runs}
+    lines += ["", "## Findings labelled false or unsure", ""]
+    for file, lab in labelled.items():
+        for x in lab.get("findings", []):
+            if x["true"] is not True:
+                lines.append(f"- {file} L{x['line']} {x['rule']} ({x['true']}): {x['why']}")
+    lines += ["", "## Violations lint does not report", ""]
+    for file, lab in labelled.items():
+        given = {f[0] for f in by[file].findings}
+        for v in lab.get("violations", []):
+            if not set(v["rules"]) & given:
+                rules = "/".join(v["rules"] + [f"{x} (proposed)" for x in v.get("proposed", [])])
+                lines.append(f"- {file} L{v['line']} [{v['kind']}] {v['id']} "
+                             f"({rules or 'no rule'})")
     refused = [x for x in runs if x.refused]
     lines += ["", "## Scripts lint refuses to read", ""]
     lines += [f"- {x.file}: {x.refused}" for x in refused] or ["(none)"]
@@ -196,6 +213,10 @@ def results_md(runs: list[Run], labelled: dict[str, dict], commit: str) -> str:
     lines += ["", f"## Site not told ({len(undetected)})", ""]
     lines += [f"- {x.file}: {x.detected or 'none'}" for x in undetected] or ["(none)"]
     return "\n".join(lines) + "\n"
+
+
+def generated_part(text: str) -> str:
+    return text.split(MARKER, 1)[0]
 
 
 def _lint_commit() -> str:
@@ -225,14 +246,16 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1 if missing or stale else 0
     text = results_md(runs, lab, _lint_commit())
+    current = (CORPUS / "RESULTS.md").read_text()
     if args.check:
-        if (CORPUS / "RESULTS.md").read_text() != text:
+        if generated_part(current) != text:
             print("tests/lint_users/RESULTS.md is not current: run "
                   "`python3 tools/lint_users.py results --write`", file=sys.stderr)
             return 1
         return 0
     if args.write:
-        (CORPUS / "RESULTS.md").write_text(text)
+        kept = current.split(MARKER, 1)[1] if MARKER in current else "\n"
+        (CORPUS / "RESULTS.md").write_text(text + MARKER + kept)
         floor = floor_values(figures(runs, lab))
         (CORPUS / "floor.yaml").write_text(
             "# Figures at the last labelled commit (tools/lint_users.py results --write); "
