@@ -64,6 +64,17 @@ def test_corpus_provenance_and_labels_cover_it(labelled):
         assert sum(e["site"] == site for e in index) >= 20, site
 
 
+def test_second_pass_and_disagreements_are_kept(labelled):
+    """The blind second pass judges the same findings; every disagreement is settled with a
+    reason, and the count matches."""
+    second = lint_users.labels("labels-pass2.yaml")
+    assert sorted(second) == sorted(labelled)
+    dis = yaml.safe_load((CORPUS / "disagreements.yaml").read_text())
+    assert dis["count"] == len(dis["disagreements"])
+    for d in dis["disagreements"]:
+        assert d["file"] in labelled and d["settled"] and d["why"], d
+
+
 def test_every_finding_is_labelled(runs, labelled):
     missing, stale = lint_users.label_gaps(runs, labelled)
     assert missing == [], f"{len(missing)} finding(s) lint gives that nobody judged: {RELABEL}"
