@@ -91,6 +91,7 @@ def _typer(args: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
+    COMMAND.clear()  # a program from an earlier call in this process is not this call's
     if "--" in args:
         cut = args.index("--")
         COMMAND[:] = args[cut + 1 :]
