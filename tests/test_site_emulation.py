@@ -560,7 +560,7 @@ def test_lumi_miopen_cache_directory_is_made_and_removed_once_per_node(tmp_path,
     plan = plan_for("lumi")
     run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["lumi"])
-    cache = "/tmp/emu-miopen-cache-4242"  # USER=emu, SLURM_JOB_ID=4242 in the emulation
+    cache = f"/tmp/emu-miopen-cache-{JOBID['slurm']}"  # USER=emu in the emulation
     assert {r["env"]["MIOPEN_USER_DB_PATH"] for r in run.reports.values()} == {cache}
     made, removed = per_node_calls(run, "mkdir", cache), per_node_calls(run, "rm", cache)
     assert len(made) == 1 and len(removed) == 1, run.explain()

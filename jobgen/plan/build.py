@@ -254,8 +254,9 @@ class Plan(Frozen):
     @property
     def node_cleanup(self) -> tuple[Word, ...]:
         """The node directories the script removes on every node at exit (the staged data's
-        directory is removed apart, only where this job made it)."""
-        return self.node_dirs
+        directory is removed apart, only where this job made it), and the profiled ranks'
+        TMPDIRs' parent (the wrapper makes them)."""
+        return (*self.node_dirs, *((Var("JOBGEN_PROFILE_TMP"),) if self.profile else ()))
 
     @property
     def uses_port(self) -> bool:
@@ -270,8 +271,10 @@ class Plan(Frozen):
 
     @property
     def uses_job_id(self) -> bool:
-        """The script needs its job's id: to derive the port, or name the staged data."""
-        return bool(self.stage) or (self.uses_port and not (self.port and self.port.fixed))
+        """The script needs its job's id: to derive the port, name the staged data or the
+        profiled ranks' TMPDIRs."""
+        return (bool(self.stage) or self.profile is not None
+                or (self.uses_port and not (self.port and self.port.fixed)))
 
     @property
     def literal_dollar(self) -> bool:

@@ -570,9 +570,10 @@ class ProfilerTool(Sourced):
     # tool records the whole process of each chosen rank.
     capture: Literal["profiler_api", "whole"] = "whole"
     module: Token | None = None  # loaded before the launch (the tool's module)
-    # The tool needs a writable TMPDIR of its own (nsys on Polaris): the wrapper gives each
-    # profiled rank one under the run's profile directory.
-    tmpdir: StrictBool = False
+    # The tool cannot make its output directory (unitrace up to pti-gpu 0.17.0 exits when
+    # it cannot open its files there): the wrapper makes OUTPUT/ before the tool starts.
+    # (Every profiled rank gets a short TMPDIR of its own whatever the tool: the wrapper.)
+    make_dir: StrictBool = False
     output: NonEmptyStr = "OUTPUT"  # what it writes per rank, in the same OUTPUT notation
 
 

@@ -204,7 +204,8 @@ def _prelaunch(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
     if plan.uses_job_id:
         uses = "the rendezvous port" if plan.uses_port and not plan.port.fixed else ""
         uses = " and ".join(filter(None, (uses, "the staged data's directory name"
-                                          if plan.stage else "")))
+                                          if plan.stage else "", "the profiled ranks' TMPDIRs"
+                                          if plan.profile else "")))
         out.append(_fact(f"JOBGEN_JOB_ID={plan.job_id_expr}", f"the job's id: it picks {uses}",
                          f"the scheduler's job environment ({plan.dialect})",
                          "computed by jobgen", None))
