@@ -38,6 +38,7 @@ from .launchers import (
     cpus_per_rank,
     framework_launcher,
 )
+from .launchopts import launcher_args, refuse_nested_launcher
 from .placement import (
     Slot,
     device_blocks,
@@ -72,6 +73,7 @@ class Request(Frozen):
     app: str | None = None
     command: tuple[str, ...] = ()
     app_args: str = ""
+    launcher_args: str = ""  # options added to the site's launcher (jobgen.plan.launchopts)
     nodes: int | None = None
     ranks_per_node: int | None = None
     ranks_per_device: int | None = None
@@ -131,6 +133,8 @@ class Request(Frozen):
             words += ["--copper", *(f"--copper-path={p}" for p in self.copper_paths)]
         if self.monitor:
             words += ["--monitor"]
+        if self.launcher_args:
+            words += [f"--launcher-args={self.launcher_args}"]
         if self.app_args:
             words += [f"--app-args={self.app_args}"]
         if self.command:
@@ -286,7 +290,7 @@ def _no_empty_values(req: Request) -> None:
     """An option given as '' (or blanks) is a mistake, not a request for the default."""
     for name in field_names(Request):
         value = getattr(req, name)
-        if name in ("command", "app_args", "env"):  # checked where they are read
+        if name in ("command", "app_args", "launcher_args", "env"):  # checked where read
             continue
         if any(isinstance(v, str) and not v.strip()
                for v in (value if isinstance(value, tuple) else (value,))):
@@ -787,6 +791,8 @@ def _what_runs(req: Request) -> tuple[App | None, str]:
     if not req.app and not req.command:
         raise JobgenError("nothing to run: give --app APP or your program after -- (for "
                           "example: -- python train.py); `jobgen apps` lists the apps")
+    if req.command:
+        refuse_nested_launcher(req.command)
     app = load_app(req.app) if req.app else None
     framework = req.framework
     if framework not in ("pytorch", "tensorflow"):
@@ -946,6 +952,13 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
     words: list[Word] = [*command]
     for arg in args:
         words += arg.words
+    own = tuple(w for w in words if isinstance(w, str))
+    user = launcher_args(req.launcher_args, profile.launcher.dialect, own,
+                         str(profile.launcher.command))
+    if user:
+        args += (LaunchArg(user, "your option (--launcher-args), passed to the launcher as "
+                           "given", "command line (--launcher-args)", "command line"),)
+        words += user
     words.append(Var("JOBGEN_WRAPPER"))
     return _Launch(shape, args, tuple(words), fact)
 
