@@ -522,6 +522,29 @@ def _modules(profile: Profile, stack_line: str | None, framework: str) -> tuple[
     return tuple(out)
 
 
+_STAGED_FOLDER = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]*(/[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)*/?")
+
+
+def _staged_folder(extra: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+    """With --stage, an app's `--data SUB` names a folder inside the unpacked archive (one
+    app's folder of a `make-data --app all` tree): the arguments without it, and SUB."""
+    out: list[str] = []
+    inside = ""
+    words = iter(extra)
+    for word in words:
+        if word == "--data" or word.startswith("--data="):
+            value = word.partition("=")[2] if "=" in word else next(words, "")
+            if not _STAGED_FOLDER.fullmatch(value) or ".." in value.split("/"):
+                raise JobgenError(f"--data {value!r} with --stage: the app reads the staged "
+                                  "data, so --data names a folder inside the archive (e.g. "
+                                  "--data cosmictagger for a make-data --app all tree), a "
+                                  "relative path without '..'; or drop it")
+            inside = value.rstrip("/")
+            continue
+        out.append(word)
+    return tuple(out), inside
+
+
 def _program_argv(profile: Profile, req: Request, app: App | None, precision: str,
                   stack_args: tuple[str, ...], stage: StageStep | None
                   ) -> tuple[Word, ...]:
@@ -535,9 +558,10 @@ def _program_argv(profile: Profile, req: Request, app: App | None, precision: st
         if extra:
             raise JobgenError("--app-args goes with --app; put your program's arguments after --")
         return tuple(req.command)
-    if stage and any(a == "--data" or a.startswith("--data=") for a in extra):
-        raise JobgenError("--stage already points the app at the staged data: drop --data")
-    data: list[Word] = ["--data", Expand(stage.dest)] if stage else []
+    data: list[Word] = []
+    if stage:
+        extra, inside = _staged_folder(extra)
+        data = ["--data", Expand(stage.dest + (f"/{inside}" if inside else ""))]
     # the apps' own flag picks their TensorFlow version (workloads/launch.py)
     flavour = ["--framework", req.framework] if req.framework != "pytorch" else []
     argv: list[Word] = [*flavour, "--device", profile.device_kind, "--precision", precision,
@@ -963,6 +987,20 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
     return _Launch(shape, args, tuple(words), fact)
 
 
+# What a one-task launch needs besides the site's per-node words to see the batch shell's
+# environment (the bundled package on PYTHONPATH): Open MPI forwards only what -x names;
+# Cray PALS takes --envall (the site profiles' own launch passes it too).
+_ONE_NODE_ENV: dict[str, tuple[str, ...]] = {
+    "openmpi": ("-x", "PATH", "-x", "LD_LIBRARY_PATH", "-x", "PYTHONPATH"),
+    "pals": ("--envall",)}
+
+
+def _one_node(profile: Profile) -> tuple[Word, ...]:
+    """The launch that runs one task on one node (the staged data's check)."""
+    dialect = profile.launcher.dialect
+    return (*PER_NODE[dialect](profile, 1), *_ONE_NODE_ENV.get(dialect, ()))
+
+
 class _Program(Frozen):
     """What every rank runs, its checks before the launch, and the instances' summary."""
 
@@ -994,7 +1032,8 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
     hint = getattr(profile.launcher, "check_hint", None)
     setup = program_setup(app, python, bool(req.python), tuple(prefix), argv,
                           profile.launcher.dialect == "spawn",
-                          (profile.launcher.command, hint) if hint else None)
+                          (profile.launcher.command, hint) if hint else None,
+                          _one_node(profile) if extras.stage and app else None)
     if observed.checks:  # the profiler and the GPU sampler exist
         setup = replace(setup, checks=(*setup.checks, *observed.checks))
     summary: tuple[Word, ...] = ()
@@ -1040,6 +1079,8 @@ def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
         warnings.append(f"queue {queue.name}: {queue.unconfirmed}")
     if extras.stage:
         warnings += extras.stage.warnings
+    elif app is not None:
+        warnings += _relative_data(req.app_args)
     if sched.account and profile.scheduler.dialect == "none":
         warnings.append(f"{profile.name} has no scheduler: --account is not used")
     shared = extras.shared
@@ -1047,6 +1088,20 @@ def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
         flag = "--instances-per-device" if shared.instances else "--ranks-per-device"
         warnings.append(f"{flag}: {profile.device_sharing.unconfirmed}")
     return tuple(warnings)
+
+
+def _relative_data(app_args: str) -> list[str]:
+    """A relative `--data` resolves where the job starts (the submit directory the script
+    cds to), not where it was rendered: say so (issue 30, ALCF review N3)."""
+    words = split(app_args)  # already checked by _program_argv
+    for k, word in enumerate(words):
+        value = word.partition("=")[2] if word.startswith("--data=") else \
+            words[k + 1] if word == "--data" and k + 1 < len(words) else None
+        if value and value != "synthetic" and not value.startswith(("/", "$", "~")):
+            return [f"--data {value} is relative: the ranks read it from the directory the job "
+                    "is submitted from (the script cds there), not from where you rendered "
+                    "it; give an absolute path if you submit from elsewhere"]
+    return []
 
 
 def _site_fields(loaded: LoadedProfile, profile: Profile, req: Request) -> dict[str, object]:
