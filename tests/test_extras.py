@@ -384,7 +384,7 @@ def test_staging_options_are_checked():
         plan_for("polaris", stage="/x/d.tar", stage_to="relative/dir")
     with pytest.raises(JobgenError, match="--stage-to goes with --stage"):
         plan_for("polaris", stage_to="/tmp/x")
-    with pytest.raises(JobgenError, match="drop --data"):
+    with pytest.raises(JobgenError, match="names a folder inside the archive"):
         plan_for("polaris", stage="/x/d.tar", app_args="--data /y")
 
 

@@ -260,7 +260,8 @@ class Plan(Frozen):
         """The node directories the script removes on every node at exit (the staged data's
         directory is removed apart, only where this job made it), and the profiled ranks'
         TMPDIRs' parent (the wrapper makes them)."""
-        return (*self.node_dirs, *((Var("JOBGEN_PROFILE_TMP"),) if self.profile else ()))
+        return (*self.node_dirs, *((Var("JOBGEN_PROFILE_TMP"),) if self.profile else ()),
+                *((Var("JOBGEN_STAGE_COPY"),) if self.stage and self.stage.copy else ()))
 
     @property
     def uses_port(self) -> bool:
@@ -890,7 +891,9 @@ def _extras(profile: Profile, req: Request, app: App | None, framework: str,
     choice = framework_choice(profile, req.framework_module, app is not None, framework)
     shared = _sharing(profile, req, app is not None, size.nodes, size.rpn, size.per_dev,
                       choice.backend)
-    stage = stage_step(profile, req.stage, req.stage_to)
+    stage = stage_step(profile, req.stage, req.stage_to, size.nodes)
+    if stage is not None and stage.module is not None:
+        modules = (*modules, stage.module)
     return _Extras(copper, modules, exclude, choice, shared, stage)
 
 

@@ -152,6 +152,18 @@ class Nics(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Broadcast(Sourced):
+    """A tool that reads a file once from the shared filesystem and broadcasts it to every
+    node's local storage (Aurora: mpifileutils' `dbcast SRC DEST`): --stage copies the archive
+    with it, then each node unpacks its own copy, instead of every node reading the archive."""
+
+    command: list[Token]
+    module: Token | None = None
+    # MPI ranks on each node (dbcast: at least two, the same number on every node)
+    ranks_per_node: Annotated[int, STRICT, Ge(1), Le(256)] = 2
+
+
+@dataclass(frozen=True, kw_only=True)
 class LocalStorage(Sourced):
     """Storage each node has to itself: where --stage unpacks data, one copy per node."""
 
@@ -160,6 +172,7 @@ class LocalStorage(Sourced):
     memory: StrictBool = False
     # The scheduler allocation flag that makes the storage exist (LSF -alloc_flags NVME).
     alloc_flag: Token | None = None
+    broadcast: Broadcast | None = None  # how --stage copies its archive to every node
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -306,6 +306,10 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
                          f"lie under {stage.area} (no '..', not the storage itself), and the "
                          "trap never removes a directory the job did not make",
                          "request", "command line (--stage)", None))
+        bf = stage.broadcast_fact
+        if bf is not None:
+            out.append(_fact(bf.text, bf.why, bf.source, layers.simple(
+                bf.layer, "node.local_storage.broadcast"), bf.unconfirmed))
     if plan.node_dirs:
         out.append(_fact(f"mkdir -p {join(plan.node_dirs)} on every node (removed at exit)",
                          "node-local directories the environment names (node_dir)",
