@@ -489,6 +489,7 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
             and (not w.precision or precision in w.precision)
             and (w.framework is None or w.framework == framework)
             and (w.ipex is None or w.ipex == ipex)
+            and (w.container is None or w.container == bool(req.container))
         )
 
     replaced = {v.name: v for v in recipe_env}
@@ -507,13 +508,14 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     return tuple(out)
 
 
-def _modules(profile: Profile, stack_line: str | None, framework: str) -> tuple[Fact, ...]:
-    """The profile's module commands for this framework; --framework-module replaces the
-    stack's own load."""
+def _modules(profile: Profile, stack_line: str | None, framework: str,
+             container: bool = False) -> tuple[Fact, ...]:
+    """The profile's module commands for this framework (and for --container or not);
+    --framework-module replaces the stack's own load."""
     stack = profile.framework_stack
     out = []
     for m in profile.modules:
-        if m.framework not in (None, framework):
+        if m.framework not in (None, framework) or m.container not in (None, container):
             continue
         text = f"module {m.action}" + (f" {quote(m.name)}" if m.name else "")
         layer = "profile"
@@ -753,9 +755,13 @@ def _master_port(profile: Profile, env: tuple[EnvSetting, ...], instances_per_no
     return PortChoice(base, max(instances_per_node, 1))
 
 
-def _python_setup(profile: Profile) -> tuple[Fact, ...]:
+def _python_setup(profile: Profile, container: bool = False) -> tuple[Fact, ...]:
+    """The host Python environment's activation; none with --container, whose image brings
+    its own (an activated host environment's library paths would reach into the image)."""
     py = profile.python
-    out = []
+    out: list[Fact] = []
+    if container:
+        return ()
     if py.conda_env:
         out.append(Fact(f"conda activate {quote(py.conda_env)}", py.why, py.source,
                         "profile", py.unconfirmed))
@@ -1166,7 +1172,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
                    sched.queue.reason, warn)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
                        observed)
-    modules = (*_modules(profile, extras.choice.module_line, framework), *extras.modules,
+    modules = (*observed.tool_modules,
+               *_modules(profile, extras.choice.module_line, framework, bool(req.container)),
+               *extras.modules,
                *program.modules, *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
     return Plan(
@@ -1180,7 +1188,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         framework=framework,
         directives=(*DIALECTS[profile.scheduler.dialect](profile, job), *image_directives),
         modules=modules,
-        python_setup=_python_setup(profile),
+        python_setup=_python_setup(profile, bool(req.container)),
         env=with_site_refs(env),
         slots=placed.slots,
         binding=placed.binding,

@@ -66,6 +66,8 @@ TMPDIR_SOURCE = ("man 7 unix (sun_path[108]); CPython Lib/multiprocessing/util.p
                  "pymp-) and connection.py (arbitrary_address: listener-); UG "
                  "docs/aurora/known-issues.md (7. Set TMPDIR to avoid AF_UNIX path too long "
                  "error); docs/polaris/data-science/profiling_dl.md (--env TMPDIR is essential)")
+STACK_FIRST_SOURCE = ("UG docs/aurora/data-science/python.md (the frameworks and tensorflow "
+                      "modules may load a different oneAPI compiler SDK than the default module)")
 SAMPLE_BYTES = {"gpu": 70, "cpu": 32}  # one CSV line per GPU and sample, one per node
 _RANKS = re.compile(r"[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*")
 _STEPS = re.compile(r"([0-9]+):([0-9]+)")
@@ -114,7 +116,12 @@ class Observe(Frozen):
     monitor: MonitorStep | None = None
     env: tuple[EnvSetting, ...] = ()  # JOBGEN_PROFILE_*, JOBGEN_MONITOR_DIR, ...
     app_args: tuple[Word, ...] = ()  # the bundled app's own options for them
-    modules: tuple[Fact, ...] = ()  # the tools' modules
+    modules: tuple[Fact, ...] = ()  # the monitor's module, after the site's own
+    # The profiler's module, loaded before the site's framework stack: a stack module may load
+    # its own oneAPI SDK (UG docs/aurora/data-science/python.md), which a later `module load
+    # oneapi` would swap under it; loaded first, the stack's own wins, and the preflight's
+    # `command -v` says so if the tool is gone.
+    tool_modules: tuple[Fact, ...] = ()
     checks: tuple[Check, ...] = ()  # the tools exist, before the launch
     facts: tuple[Fact, ...] = ()  # explain: the outputs and their estimated size
 
@@ -277,8 +284,10 @@ def profile_step(profile: Profile, req, app: bool, world: int,  # noqa: ANN001
     check = Check(found, f"the profiler {tool.command[0]} is not "
                   "found (--profile " + name + ")", "the profiler exists before any rank "
                   "starts (the script loads its module first)")
-    module = Fact(f"module load {quote(tool.module)}", f"{name}'s module ({tool.why})",
-                  tool.source, "profile", tool.unconfirmed) if tool.module else None
+    module = Fact(f"module load {quote(tool.module)}", f"{name}'s module, loaded before the "
+                  f"site's framework stack so that the stack's own SDK wins ({tool.why})",
+                  f"{tool.source}; {STACK_FIRST_SOURCE}", "profile",
+                  tool.unconfirmed) if tool.module else None
     return (ProfileStep(name, ranks, steps, words, len(prefix), tool.make_dir, fact, output, size),
             check, module)
 
@@ -393,6 +402,7 @@ def observe(profile: Profile, req, app: bool, world: int, nodes: int,  # noqa: A
                         "(loss, throughput, step time), one run directory per job"))
         if app:
             args += ["--tensorboard", Expand("${JOBGEN_TENSORBOARD_DIR}")]
-    modules = tuple(f for f in (module, mmodule) if f is not None)
     checks = tuple(c for c in (check, mcheck) if c is not None)
-    return Observe(prof, monitor, tuple(env), tuple(args), modules, checks, tuple(facts))
+    return Observe(profile=prof, monitor=monitor, env=tuple(env), app_args=tuple(args),
+                   modules=(mmodule,) if mmodule is not None else (), checks=checks,
+                   facts=tuple(facts), tool_modules=(module,) if module is not None else ())

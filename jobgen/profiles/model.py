@@ -454,6 +454,9 @@ class When:
     # true: only where the framework stack imports intel_extension_for_pytorch; false: only
     # where it does not
     ipex: StrictBool | None = None
+    # true: only with --container; false: only without (a host stack's setting that Apptainer
+    # would pass into the image, where the site's container recipe does not set it)
+    container: StrictBool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -485,6 +488,8 @@ class ModuleCommand(Sourced):
     name: Token | None = None
     # Only for this --framework (the site ships the frameworks in different modules).
     framework: Literal["pytorch", "tensorflow"] | None = None
+    # false: not with --container (the host's framework stack, which the image replaces)
+    container: StrictBool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
