@@ -949,7 +949,11 @@ def _environment(profile: Profile, req: Request, size: _Size, precision: str, fr
             and all(s.cpus for s in slots):
         env += (EnvSetting("HOROVOD_THREAD_AFFINITY", ",".join(str(s.cpus[0]) for s in slots),
                            "set", False, "Horovod's background thread of each local rank on the "
-                           "first core of that rank (one core per local rank, comma-separated)",
+                           "first core of that rank (one core per local rank, comma-separated); "
+                           "read by Horovod only, which the bundled TensorFlow apps use when it "
+                           "is importable (else MultiWorkerMirroredStrategy): unused, and "
+                           "harmless, where the environment has none (Polaris' conda/2025-09-25 "
+                           "base: UG docs/polaris/system-updates.md)",
                            HOROVOD_AFFINITY_SOURCE, "plan", profile.cpu_binding.unconfirmed),)
     return env
 
