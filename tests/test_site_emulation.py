@@ -734,7 +734,8 @@ def test_lumi_default_container_runs_the_program_directly(tmp_path, emu_bin):
 def test_aurora_apptainer_runs_each_rank_as_the_documented_recipe(tmp_path, emu_bin):
     """docs/aurora/containers: `module load apptainer`; every rank in `apptainer exec` with the
     host's PMIx bound to /hostlib and /usr/lib64 to /hostevent; the APPTAINERENV_ settings
-    reach the program inside (CCL over ofi there, the host keeps CCL_ATL_TRANSPORT=mpi)."""
+    reach the program inside (CCL over ofi there); the host's frameworks module and oneCCL
+    minimal set stay out, as the recipe loads and sets none of them (issue 30, R1)."""
     image = "/lus/flare/projects/MYPROJECT/xpu-pytorch.sif"
     plan = plan_for("aurora", container=image)
     run = run_script(render(plan), SITES["aurora"], tmp_path, emu_bin)
@@ -752,7 +753,8 @@ def test_aurora_apptainer_runs_each_rank_as_the_documented_recipe(tmp_path, emu_
         assert (env["CCL_ATL_TRANSPORT"], env["CCL_ZE_IPC"]) == ("ofi", "0")
         assert env["I_MPI_PMI_LIBRARY"] == "/hostlib/libpmix.so.2"
         assert env["ONEAPI_DEVICE_SELECTOR"] == "level_zero:gpu"
-    assert "\nexport CCL_ATL_TRANSPORT=mpi\n" in render(plan), "the host's setting stays"
+        assert "CCL_PROCESS_LAUNCHER" not in env and "CCL_KVS_MODE" not in env
+    assert ["load", "frameworks"] not in [e["argv"] for e in run.calls("module")]
     check_cleanup(run)
 
 
