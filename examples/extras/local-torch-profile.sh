@@ -9,6 +9,8 @@ set -e -o pipefail
 ulimit -c 0
 
 # ---- job geometry: 1 node(s) x 2 rank(s) = 2 ranks
+# the job's id: it picks the rendezvous port
+JOBGEN_JOB_ID=$$
 # rendezvous: torchrun --standalone picks the rendezvous itself (PT torchrun --standalone)
 
 # ---- per-rank wrapper: torch's rank variables, then execs the program
@@ -23,6 +25,8 @@ export JOBGEN_PROFILE_TOOL=torch
 export JOBGEN_PROFILE_RANKS=0
 # where each profiled rank writes (rank-N...)
 export JOBGEN_PROFILE_DIR="${JOBGEN_RUN_DIR}/profile"
+# the profiled ranks' TMPDIRs, rank-N each, on every node: every profiled rank gets a TMPDIR of its own, short and on the node's /tmp: a profiler needs one it can write (nsys: --env TMPDIR is essential), and a Unix socket path holds at most 107 bytes, of which Python's multiprocessing (DataLoader workers) adds 32 under TMPDIR (AF_UNIX path too long otherwise); made by the wrapper, removed on every node at exit
+export JOBGEN_PROFILE_TMP="/tmp/jobgen-${JOBGEN_JOB_ID}"
 # the step indices A to B-1 to profile (0-based, A:B)
 export JOBGEN_PROFILE_STEPS=10:20
 # TensorBoard scalars of this run (loss, throughput, step time), one run directory per job
@@ -30,6 +34,7 @@ export JOBGEN_TENSORBOARD_DIR="tb/${JOBGEN_RUN_ID}"
 mkdir -p "$JOBGEN_RUN_DIR" "$JOBGEN_PROFILE_DIR"
 # shellcheck disable=SC2329  # called by the EXIT trap
 jobgen_cleanup() {
+    rm -rf "$JOBGEN_PROFILE_TMP" || true
     rm -rf "$JOBGEN_DIR"
 }
 trap jobgen_cleanup EXIT
@@ -51,6 +56,9 @@ export LOCAL_WORLD_SIZE=2
 # profiling: torch: the app's PyTorch profiler on rank(s) 0; every other rank starts unchanged
 if [[ " 0 " == *" $RANK "* ]]; then
     export JOBGEN_PROFILE_THIS_RANK=1
+    # a TMPDIR of its own, short and node-local: a Unix socket path (Python multiprocessing's, under TMPDIR) holds at most 107 bytes; removed at exit
+    export TMPDIR="$JOBGEN_PROFILE_TMP/rank-$RANK"
+    mkdir -p -- "$TMPDIR" || exit 1
 fi
 exec "$@"
 JOBGEN_EOF

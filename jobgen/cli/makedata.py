@@ -27,7 +27,7 @@ from ..errors import JobgenError
 from ..textfile import current_umask
 
 #: what `pip install 'jobgen[workloads]'` brings (pyproject.toml): the apps' writers need all
-EXTRA = ("torch", "numpy", "h5py")
+EXTRA = ("torch", "numpy", "h5py", "PIL")
 INSTALL = "pip install 'jobgen[workloads]'"
 ALL = "all"
 TAIL = 20  # lines of an unexpected writer failure's stderr shown

@@ -152,6 +152,18 @@ class Nics(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Broadcast(Sourced):
+    """A tool that reads a file once from the shared filesystem and broadcasts it to every
+    node's local storage (Aurora: mpifileutils' `dbcast SRC DEST`): --stage copies the archive
+    with it, then each node unpacks its own copy, instead of every node reading the archive."""
+
+    command: list[Token]
+    module: Token | None = None
+    # MPI ranks on each node (dbcast: at least two, the same number on every node)
+    ranks_per_node: Annotated[int, STRICT, Ge(1), Le(256)] = 2
+
+
+@dataclass(frozen=True, kw_only=True)
 class LocalStorage(Sourced):
     """Storage each node has to itself: where --stage unpacks data, one copy per node."""
 
@@ -160,6 +172,7 @@ class LocalStorage(Sourced):
     memory: StrictBool = False
     # The scheduler allocation flag that makes the storage exist (LSF -alloc_flags NVME).
     alloc_flag: Token | None = None
+    broadcast: Broadcast | None = None  # how --stage copies its archive to every node
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -467,6 +480,9 @@ class When:
     # true: only where the framework stack imports intel_extension_for_pytorch; false: only
     # where it does not
     ipex: StrictBool | None = None
+    # true: only with --container; false: only without (a host stack's setting that Apptainer
+    # would pass into the image, where the site's container recipe does not set it)
+    container: StrictBool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -498,6 +514,8 @@ class ModuleCommand(Sourced):
     name: Token | None = None
     # Only for this --framework (the site ships the frameworks in different modules).
     framework: Literal["pytorch", "tensorflow"] | None = None
+    # false: not with --container (the host's framework stack, which the image replaces)
+    container: StrictBool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -596,9 +614,10 @@ class ProfilerTool(Sourced):
     # tool records the whole process of each chosen rank.
     capture: Literal["profiler_api", "whole"] = "whole"
     module: Token | None = None  # loaded before the launch (the tool's module)
-    # The tool needs a writable TMPDIR of its own (nsys on Polaris): the wrapper gives each
-    # profiled rank one under the run's profile directory.
-    tmpdir: StrictBool = False
+    # The tool cannot make its output directory (unitrace up to pti-gpu 0.17.0 exits when
+    # it cannot open its files there): the wrapper makes OUTPUT/ before the tool starts.
+    # (Every profiled rank gets a short TMPDIR of its own whatever the tool: the wrapper.)
+    make_dir: StrictBool = False
     output: NonEmptyStr = "OUTPUT"  # what it writes per rank, in the same OUTPUT notation
 
 

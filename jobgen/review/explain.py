@@ -215,7 +215,8 @@ def _prelaunch(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
     if plan.uses_job_id:
         uses = "the rendezvous port" if plan.uses_port and not plan.port.fixed else ""
         uses = " and ".join(filter(None, (uses, "the staged data's directory name"
-                                          if plan.stage else "")))
+                                          if plan.stage else "", "the profiled ranks' TMPDIRs"
+                                          if plan.profile else "")))
         out.append(_fact(f"JOBGEN_JOB_ID={plan.job_id_expr}", f"the job's id: it picks {uses}",
                          f"the scheduler's job environment ({plan.dialect})",
                          "computed by jobgen", None))
@@ -316,6 +317,10 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
                          f"lie under {stage.area} (no '..', not the storage itself), and the "
                          "trap never removes a directory the job did not make",
                          "request", "command line (--stage)", None))
+        bf = stage.broadcast_fact
+        if bf is not None:
+            out.append(_fact(bf.text, bf.why, bf.source, layers.simple(
+                bf.layer, "node.local_storage.broadcast"), bf.unconfirmed))
     if plan.node_dirs:
         out.append(_fact(f"mkdir -p {join(plan.node_dirs)} on every node (removed at exit)",
                          "node-local directories the environment names (node_dir)",

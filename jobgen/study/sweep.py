@@ -22,6 +22,7 @@ from ..errors import JobgenError
 from ..frozen import field_names, replace
 from ..plan.billing import Bill, sweep_bill
 from ..plan.build import Plan, Request, build_plan
+from ..plan.launchopts import refuse_nested_launcher
 from ..profiles.load import LoadedProfile, load_profile
 from ..request.options import PRECISIONS
 from ..shell import join, split
@@ -95,6 +96,8 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
     if len(combos) > mf.MAX_POINTS or len(combos) * repeat > mf.MAX_RUNS:
         raise JobgenError(f"{len(combos)} points x {repeat} repeats is more than a sweep holds "
                           f"({mf.MAX_POINTS} points, {mf.MAX_RUNS} runs): split the axes")
+    if base.command:  # refused for every point alike: before anything is written
+        refuse_nested_launcher(base.command)
     base = resolve_program(base, Path.cwd())
     loaded = load_profile(base.site)
     if not force and _has_entries(out):  # asked again under the lock, before writing

@@ -360,9 +360,16 @@ def _report_fatal(exc: BaseException) -> None:
 
 
 def _ready(spec: Any, args: argparse.Namespace) -> None:
-    """``--check``: everything a run imports is importable; say with what, and leave. One
-    line on stderr and exit 1 when not (the script's preflight shows that line)."""
+    """``--check``: everything a run imports is importable, and ``--data`` opens with the
+    app's own reader and fits the configuration (:func:`data.check_data`); say with what, and
+    leave. One line on stderr and exit 1 when not (the script's preflight shows that line)."""
+    data = ""
     if spec.framework == "tensorflow":
+        if args.data != "synthetic":
+            print(f"[workloads] {spec.name} cannot start: the TensorFlow version trains on "
+                  "--data synthetic only (datasets on disk: the PyTorch version)",
+                  file=sys.stderr, flush=True)
+            sys.exit(EXIT_ERROR)
         from workloads import tfruntime  # noqa: F401 - the rest of the TensorFlow runtime
         from workloads.tfruntime.backend import load, prepare
 
@@ -379,8 +386,20 @@ def _ready(spec: Any, args: argparse.Namespace) -> None:
         import torch as framework
 
         from . import train  # noqa: F401 - numpy and the rest of the runtime
+        if args.data != "synthetic":
+            from .contract import with_options
+            from .data import check_data
+
+            try:
+                data = "; --data " + check_data(spec, args.data,
+                                                with_options(spec.sizes[args.config], args))
+            except (OSError, ValueError, RuntimeError, KeyError, IndexError) as exc:
+                text = " ".join(str(exc).split())
+                print(f"[workloads] {spec.name} cannot read --data {args.data} ({args.config}):"
+                      f" {type(exc).__name__}: {text}", file=sys.stderr, flush=True)
+                sys.exit(EXIT_ERROR)
     print(f"[workloads] {spec.name} ready: {spec.framework} {framework.__version__}, Python "
-          f"{sys.version.split()[0]} ({sys.executable})", file=sys.stderr, flush=True)
+          f"{sys.version.split()[0]} ({sys.executable}){data}", file=sys.stderr, flush=True)
     sys.exit(EXIT_OK)
 
 

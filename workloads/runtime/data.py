@@ -320,6 +320,33 @@ def open_data(spec: AppSpec, path: str, cfg: dict[str, Any]) -> Dataset:
     return GuardedDataset(dataset, path)
 
 
+def check_data(spec: AppSpec, path: str, cfg: dict[str, Any]) -> str:
+    """``--check --data PATH``: open the data with the app's own reader, read its first
+    sample and hold it against what the configuration trains on (the synthetic task's
+    sample: shapes and dtypes), so a wrong path or data written for another configuration
+    stops the job script's preflight in seconds. Returns what was found; raises OSError or
+    ValueError (one line) when the data cannot be used."""
+    if not Path(path).exists():
+        raise FileNotFoundError(f"--data {path}: no such file or directory (write it with "
+                                "jobgen make-data, or give the directory that holds it)")
+    dataset = open_data(spec, path, cfg)
+    count = len(dataset)
+    if count < 1:
+        raise ValueError(f"--data {path}: no samples")
+    got = tuple(torch.as_tensor(t) for t in dataset[0])
+    gen = torch.Generator()
+    gen.manual_seed(0)
+    want = tuple(t[0] for t in spec.make_task(cfg, torch.device("cpu"))(gen, 1))
+    for what, a, b in zip(("input", "target"), got, want, strict=True):
+        if tuple(a.shape) != tuple(b.shape) or a.dtype != b.dtype:
+            raise ValueError(f"--data {path}: a sample's {what} is {list(a.shape)} "
+                             f"{str(a.dtype).removeprefix('torch.')}, this configuration "
+                             f"trains on {list(b.shape)} {str(b.dtype).removeprefix('torch.')}:"
+                             " write the data with make-data and the same --config")
+    x = got[0]
+    return (f"{count} samples, input {list(x.shape)} {str(x.dtype).removeprefix('torch.')}")
+
+
 def make_dataset(spec: AppSpec, size: str, cfg: dict[str, Any], path: str | Path,
                  samples: int, shard_size: int = 1024, seed: int = 0,
                  chunk: int = 64) -> Path:

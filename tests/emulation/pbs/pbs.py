@@ -12,6 +12,12 @@ PBS cannot run here, so these answer as OpenPBS does, for what jobgen asks:
   working directory (UNCONFIRMED whether real qsub reads it from getcwd() or $PWD: jobgen sets
   both to the same directory);
 - `qdel ID...` marks the jobs finished with Exit_status 271 (PBS's "deleted" status).
+Failure modes as OpenPBS has them (openpbs/openpbs @ cd7ab5e): `qsub SCRIPT` with no such
+file prints `qsub: script file:: No such file or directory` and exits 1, with a directory
+`qsub: script not a file` (src/cmds/qsub.c, stat/S_ISREG); `qstat` of an id the server does
+not know prints `qstat: Unknown Job Id ID` on stderr (src/lib/Libcmds/err_handling.c
+prt_job_err) and exits with PBSE_UNKJOBID, 15001, which the shell sees as 153
+(src/cmds/qstat.c exit(any_failed); src/include/pbs_error.h), the known ones still printed.
 Jobs never run. State: $JOBGEN_EMU_PBS (a directory): jobs.json and calls.log (argv per call).
 Knob $JOBGEN_EMU_QSUB: ok (default); noise (a latin-1 banner and escape sequences on stderr
 besides the id, as a site's submit hook may print); noid (exit 0, no id); fail (refused, exit
@@ -49,6 +55,13 @@ def qsub(args: list[str]) -> int:
     if knob == "fail":
         sys.stderr.write("qsub: \x1b[31mUnknown queue\x1b[0m\n")
         return 170
+    script = Path(args[-1]) if args else None
+    if script is None or not script.exists():
+        sys.stderr.write("qsub: script file:: No such file or directory\n")
+        return 1
+    if not script.is_file():
+        sys.stderr.write("qsub: script not a file\n")
+        return 1
     data = jobs()
     if knob.startswith("limit="):
         active = [j for j in data.values() if j["job_state"] != "F"]
@@ -80,7 +93,10 @@ def qstat(args: list[str]) -> int:
            "Jobs": {i: {k: v for k, v in data[i].items() if k != "script"}
                     for i in ids if i in data}}
     print(json.dumps(out, indent=4))
-    return 0
+    unknown = [i for i in ids if i not in data]
+    for job_id in unknown:
+        sys.stderr.write(f"qstat: Unknown Job Id {job_id}\n")
+    return 15001 % 256 if unknown else 0
 
 
 def qdel(args: list[str]) -> int:
