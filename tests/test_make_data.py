@@ -18,11 +18,12 @@ APPS = ("anisosgs", "cosmictagger", "ffn", "gpt", "pointnet", "qcnn", "resnet50"
 
 
 def _reader(app: str, path: Path, config: str):
-    """The dataset a run with `--data path` trains on (the app's own reader)."""
+    """The dataset a run with `--data path` trains on (the app's own reader, inside the
+    runtime's GuardedDataset, which turns a sample's read errors into one line)."""
     from workloads.runtime.data import open_data
 
     spec = importlib.import_module(f"workloads.{app}.model").APP
-    return open_data(spec, str(path), dict(spec.sizes[config]))
+    return open_data(spec, str(path), dict(spec.sizes[config])).inner
 
 
 def _tree(root: Path) -> list[str]:
@@ -159,6 +160,84 @@ def test_a_failed_writer_leaves_nothing(tmp_path, capsys):
     comes back, and neither the target nor the temporary directory is left."""
     job = Job("gpt", "workloads.no_such_app", None, tmp_path / "out")
     failed = write(job, 4, 0)
-    assert failed is not None and "workloads.no_such_app --make-data failed (exit 1" in failed
+    assert failed is not None and failed.code == 1
+    assert "workloads.no_such_app --make-data failed (exit 1" in failed.message
     assert "No module named workloads.no_such_app" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def _jobgen_cmd(*args: str) -> tuple[list[str], dict[str, str]]:
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return [sys.executable, "-m", "jobgen", "make-data", *args], env
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_stops_the_writer_and_leaves_nothing(tmp_path, sig):
+    """Issue 36 (N14): SIGTERM used to leave a 1.2 GB .jobgen-make-data-* directory (the
+    cleanup was in a `finally` the default action skips) and the writer running."""
+    import signal
+    import time
+
+    argv, env = _jobgen_cmd("--app", "qcnn", "--config", "tiny", "--samples", "200000",
+                            "--out", str(tmp_path / "q"))
+    proc = subprocess.Popen(argv, env=env, cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    fresh = []
+    for _ in range(600):  # the writer's directory appears, then its files
+        fresh = [p for p in tmp_path.glob(".jobgen-make-data-*") if any(p.iterdir())]
+        if fresh or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert fresh, proc.communicate()
+    time.sleep(1)
+    proc.send_signal(getattr(signal, sig))
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + getattr(signal, sig), err
+    assert err.strip().splitlines() == [f"jobgen: stopped by {sig}; nothing written to "
+                                        f"{tmp_path / 'q'}"]
+    assert list(tmp_path.iterdir()) == []
+    ps = subprocess.run(["pgrep", "-f", f"--make-data {tmp_path}"], capture_output=True,
+                        text=True)
+    assert ps.stdout == "", "the writer is still running"
+
+
+@pytest.mark.slow
+def test_more_samples_than_the_free_space_is_one_line(tmp_path):
+    """Issue 36 (N14): --samples was unbounded (10**30 reached the writer, a traceback) and
+    never estimated (qcnn wrote 1.2 GB unasked); now bounded, estimated, checked."""
+    res = run_jobgen("make-data", "--app", "qcnn", "--samples", "2000000000", "--out",
+                     str(tmp_path / "q"), cwd=tmp_path, timeout=300)
+    assert res.returncode == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--samples 2000000000: about" in lines[0] \
+        and "GB free" not in lines[0] and "write fewer samples" in lines[0], lines
+    assert f"{tmp_path / 'q'} has" in lines[0]  # the target, not the writer's scratch
+    assert list(tmp_path.iterdir()) == []
+    res = run_jobgen("make-data", "--app", "gpt", "--samples", "9" * 40, "--out",
+                     str(tmp_path / "g"), cwd=tmp_path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path):
+    """Issue 36 (N14): a full disk printed 20 lines of the writer's traceback. A file-size
+    limit stands in for the full disk (RLIMIT_FSIZE: the write fails with EFBIG as a full disk
+    fails with ENOSPC; Python ignores SIGXFSZ, so the error reaches the writer)."""
+    import resource
+
+    argv, env = _jobgen_cmd("--app", "unet3d", "--out", str(tmp_path / "u"))
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+
+    res = subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, text=True,
+                         preexec_fn=small_files, timeout=300)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.strip().splitlines() == [
+        f"jobgen: error: cannot write {tmp_path / 'u'}: File too large; nothing written to "
+        f"{tmp_path / 'u'}"]
     assert list(tmp_path.iterdir()) == []

@@ -18,13 +18,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from emulation.harness import REPORT_COMMAND, install_bin, run_script
+from emulation.harness import REPORT_COMMAND, install_bin, run_script, wrapper_text
 from helpers import ROOT, run_jobgen
 from test_site_emulation import SITES, app_script, check_cleanup
 
 from jobgen.errors import JobgenError
 from jobgen.plan.build import Request, build_plan
+from jobgen.plan.profiling import TMPDIR_MAX
 from jobgen.profiles.load import load_profile
+from jobgen.study.files import SweepDir
 from jobgen.study.monitors import summarize
 from jobgen.text.render import render
 from workloads.runtime.tbevents import EventWriter, crc32c, read_scalars
@@ -44,6 +46,11 @@ def emu_bin(tmp_path_factory):
 def plan_for(site: str, **kw):
     kw.setdefault("command", REPORT_COMMAND)
     return build_plan(load_profile(site), Request(site=site, nodes=2, account="PROJ", **kw))
+
+
+def profile_tmp(run) -> str:
+    """The profiled ranks' TMPDIR parent: /tmp/jobgen-<the job id's first part>."""
+    return f"/tmp/jobgen-{run.jobid.split('.')[0]}"
 
 
 def tool_of(site: str, name: str):
@@ -81,7 +88,8 @@ def check_monitors(run, site: str) -> None:
     assert [p.name for p in gpu_files] == [f"{h}.gpu.csv" for h in short]
     assert all(p.read_text().strip() for p in gpu_files), "every node's GPU sampler wrote"
     # what collect reads from them: the stand-ins' values (tests/emulation/bin)
-    found = summarize([run.workdir])
+    with SweepDir.open(run.workdir, lock=False) as where:
+        found = summarize(where, [""])
     assert found.nodes == 2
     assert (found.gpu_mem_peak_mib, found.gpu_util_mean_pct) == STAND_IN_SAMPLES[tool]
 
@@ -109,14 +117,16 @@ def test_only_the_chosen_ranks_run_under_the_sites_profiler(site, name, tmp_path
         n = len(e["argv"]) - len(e["command"])
         assert e["argv"][:n] == expected_argv(tool, profile_dir, rank)
         assert e["command"] == list(REPORT_COMMAND)
-        if tool.tmpdir:  # nsys on Polaris: a TMPDIR of its own
-            assert e["tmpdir"] == str(profile_dir / f"tmp-rank-{rank}")
+        # every profiled rank: a short node-local TMPDIR of its own, gone after the job
+        assert e["tmpdir"] == f"{profile_tmp(run)}/rank-{rank}"
+        assert len(e["tmpdir"]) <= TMPDIR_MAX
         for out in e["outputs"]:
             assert Path(out.rstrip("/")).exists(), f"rank {rank}'s output {out}"
     for rank, report in run.reports.items():
         env = report["env"]
         assert (env.get("JOBGEN_PROFILE_THIS_RANK") == "1") == (rank in (1, 5))
         assert env["JOBGEN_PROFILE_TOOL"] == name and env["JOBGEN_PROFILE_RANKS"] == CHOSEN
+    assert not Path(profile_tmp(run)).exists(), "the TMPDIRs are removed at exit"
     if plan.profile.prefix_len:  # LUMI: inside the container, as its workshop runs rocprof
         inner = [e for e in run.calls("singularity") if e["command"][0] == name]
         assert len(inner) == 2
@@ -347,3 +357,64 @@ def test_real_slurm_monitors_run_beside_the_ranks_and_stop(slurm, tmp_path):
     monitor = tmp_path / "jobgen-runs" / f"mon.{job.id}" / "monitor"
     assert sorted(p.name for p in monitor.glob("*.cpu.csv")) == ["jgn1.cpu.csv", "jgn2.cpu.csv"]
     assert sorted(p.name for p in monitor.glob("*.started")) == ["jgn1.started", "jgn2.started"]
+
+
+# The longest job ids the schedulers hand out: a Polaris PBS id (UG docs/polaris/
+# performance-tools/NVIDIA-Nsight.md: 308834.polaris-pbs-01.hsn.cm.polaris.alcf.anl.gov) with
+# ten digits, Slurm's 32-bit ids, LSF's and Cobalt's; a local script's $$ is at most pid_max
+# (2^22, 7 digits). RANK 9999999 is more ranks than any machine has.
+LONG_JOB_IDS = {"pbs": {"PBS_JOBID": "1234567890.polaris-pbs-01.hsn.cm.polaris.alcf.anl.gov"},
+                "slurm": {"SLURM_JOB_ID": "4294967295"}, "lsf": {"LSB_JOBID": "4294967295"},
+                "cobalt": {"COBALT_JOBID": "4294967295"}, "none": {}}
+
+
+def every_site_profiler():
+    from jobgen.profiles.load import bundled_dir
+
+    for path in sorted(bundled_dir().glob("*.yaml")):
+        profiling = load_profile(path.stem).profile.profiling
+        for name in ("torch", *(t.name for t in (profiling.tools if profiling else ()))):
+            yield path.stem, name
+
+
+@pytest.mark.parametrize("site, name", list(every_site_profiler()))
+def test_every_profiled_rank_gets_a_short_tmpdir(site, name, tmp_path):
+    """Issue 30 D2: on every site and for every profiler, a profiled rank's TMPDIR leaves room
+    for Python's multiprocessing sockets (TMPDIR/pymp-XXXXXXXX/listener-XXXXXXXX, 32 more
+    characters, within the 107 of a Unix socket path), with the scheduler's longest job id:
+    the script's own lines, run by bash."""
+    loaded = load_profile(site)
+    python = None if loaded.profile.python.provides_framework else "/env/bin/python"
+    plan = build_plan(loaded, Request(site=site, account="PROJ", app="ffn", profile=name,
+                                      python=python))
+    text = render(plan)
+    lines = [next(line for line in text.splitlines() if line.startswith(start))
+             for start in ("JOBGEN_JOB_ID=", "export JOBGEN_PROFILE_TMP=")]
+    wrapper = [line.strip() for line in wrapper_text(text).splitlines()]
+    lines.append(next(line for line in wrapper if line.startswith("export TMPDIR=")))
+    snippet = "\n".join(["set -e -u", *lines, 'printf %s "$TMPDIR"'])
+    env = {"PATH": "/usr/bin:/bin", "RANK": "9999999", **LONG_JOB_IDS[plan.dialect]}
+    out = subprocess.run(["bash", "-c", snippet], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.startswith("/tmp/jobgen-") and out.endswith("/rank-9999999")
+    assert len(out) <= TMPDIR_MAX and len(out) + 32 <= 107, out
+
+
+def test_unitrace_stand_in_fails_as_pti_gpu_0_17_does_without_its_directory(tmp_path, emu_bin):
+    """pti-gpu <= 0.17.0 tools/utils/logger.h: the traced process prints `[ERROR] Failed to
+    open file ... for writing` and exits -1 (255) when the output directory is missing; with
+    the directory it writes summary.<pid>.<rank>.txt and <program>.<pid>.<rank>.json."""
+    out = tmp_path / "rank-3"
+    argv = [str(emu_bin / "unitrace"), "--chrome-itt-logging", "--output-dir-path", str(out),
+            "--output", f"{out}/summary.txt", "true"]
+    env = {"PATH": "/usr/bin:/bin", "PMI_RANK": "3"}
+    failed = subprocess.run(argv, env=env, capture_output=True, text=True)
+    assert failed.returncode == 255 and not out.exists()
+    assert re.fullmatch(rf"\[ERROR\] Failed to open file {re.escape(str(out))}/summary\.[0-9]+"
+                        r"\.3\.txt for writing\. Do you have the right permission\?\n",
+                        failed.stderr)
+    out.mkdir()
+    assert subprocess.run(argv, env=env).returncode == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert [re.sub(r"\.[0-9]+\.3\.", ".PID.3.", n) for n in names] == ["summary.PID.3.txt",
+                                                                        "true.PID.3.json"]

@@ -467,10 +467,11 @@ def staged_archive(tmp_path: Path) -> Path:
     return archive
 
 
-@pytest.mark.parametrize("site", LAUNCHER_SITES)
+@pytest.mark.parametrize("site", [*LAUNCHER_SITES, "aurora"])
 def test_stage_untars_on_every_node_before_the_launch(site, tmp_path, emu_bin, monkeypatch):
     """The per-node command (mpiexec/srun/jsrun/mpirun, one task a node) unpacks a real tar
-    into a directory it makes; the exit trap removes that directory, and only that."""
+    into a directory it makes; the exit trap removes that directory, and only that. On Aurora
+    dbcast (two tasks a node, ALCF's data-mover page) first copies the archive to each node."""
     area = tmp_path / "node-local"
     node_local_here(site, area, monkeypatch)
     (area / "other-job").mkdir()
@@ -481,7 +482,16 @@ def test_stage_untars_on_every_node_before_the_launch(site, tmp_path, emu_bin, m
     assert plan.stage.dest == f"{area}/jobgen-data-${{JOBGEN_JOB_ID}}"
     run = run_script(render(plan), SITES[site], tmp_path / "job", emu_bin)
     check_ranks(plan, run, SITES[site])
-    staging = [e for e in run.events if e.get("event") == "launch" and str(archive) in e["argv"]]
+    source = str(archive)
+    if plan.stage.broadcast:  # Aurora's dbcast: two tasks a node copy it to each node first
+        source = f"{area}/jobgen-stage-{re.sub(r'[.].*', '', JOBID[SITES[site].dialect])}.tar"
+        bcast = [e for e in run.events if e.get("event") == "launch" and "dbcast" in e["argv"]]
+        assert len(bcast) == 1 and bcast[0]["ntasks"] == 4 and str(archive) in bcast[0]["argv"]
+        copied = [e for e in run.calls("dbcast") if e["event"] == "dbcast"]
+        assert sorted(e["local_size"] for e in copied) == [2] * 4 and copied[0]["dest"] == source
+        assert not os.path.exists(source), "each node's copy is removed once unpacked"
+    staging = [e for e in run.events if e.get("event") == "launch" and source in e["argv"]
+               and "tar -xf" in " ".join(e["argv"])]
     assert len(staging) == 1 and staging[0]["ntasks"] == 2, "one task on each node"
     assert str(dest) in staging[0]["argv"] and staging[0]["t"] < min(run.rank_times())
     removed = per_node_calls(run, "bash", str(dest))
@@ -489,6 +499,20 @@ def test_stage_untars_on_every_node_before_the_launch(site, tmp_path, emu_bin, m
     assert not dest.exists(), "the directory this job made is removed at exit"
     assert (area / "other-job" / "keep.txt").read_text() == "not ours\n"
     check_cleanup(run)
+
+
+def test_a_broadcast_that_copied_nothing_stops_the_job_before_the_ranks(tmp_path, emu_bin,
+                                                                      monkeypatch):
+    """dbcast exits 0 when it cannot read the archive (mpifileutils dbcast.c): the script
+    finds no copy on the nodes and stops with one line naming it, before any rank starts."""
+    area = tmp_path / "node-local"
+    node_local_here("aurora", area, monkeypatch)
+    plan = plan_for("aurora", stage=str(tmp_path / "missing.tar"))
+    run = run_script(render(plan), SITES["aurora"], tmp_path / "job", emu_bin)
+    assert run.proc.returncode != 0 and not run.reports, run.explain()
+    assert "Cannot read input file" in run.proc.stderr
+    assert "jobgen: no copy of the archive at" in run.proc.stderr
+    assert "dbcast exits 0 when it fails" in run.proc.stderr
 
 
 def test_a_failing_job_removes_only_the_directory_it_made(tmp_path, emu_bin, monkeypatch):
@@ -560,7 +584,7 @@ def test_lumi_miopen_cache_directory_is_made_and_removed_once_per_node(tmp_path,
     plan = plan_for("lumi")
     run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin)
     check_ranks(plan, run, SITES["lumi"])
-    cache = "/tmp/emu-miopen-cache-4242"  # USER=emu, SLURM_JOB_ID=4242 in the emulation
+    cache = f"/tmp/emu-miopen-cache-{JOBID['slurm']}"  # USER=emu in the emulation
     assert {r["env"]["MIOPEN_USER_DB_PATH"] for r in run.reports.values()} == {cache}
     made, removed = per_node_calls(run, "mkdir", cache), per_node_calls(run, "rm", cache)
     assert len(made) == 1 and len(removed) == 1, run.explain()
@@ -710,7 +734,8 @@ def test_lumi_default_container_runs_the_program_directly(tmp_path, emu_bin):
 def test_aurora_apptainer_runs_each_rank_as_the_documented_recipe(tmp_path, emu_bin):
     """docs/aurora/containers: `module load apptainer`; every rank in `apptainer exec` with the
     host's PMIx bound to /hostlib and /usr/lib64 to /hostevent; the APPTAINERENV_ settings
-    reach the program inside (CCL over ofi there, the host keeps CCL_ATL_TRANSPORT=mpi)."""
+    reach the program inside (CCL over ofi there); the host's frameworks module and oneCCL
+    minimal set stay out, as the recipe loads and sets none of them (issue 30, R1)."""
     image = "/lus/flare/projects/MYPROJECT/xpu-pytorch.sif"
     plan = plan_for("aurora", container=image)
     run = run_script(render(plan), SITES["aurora"], tmp_path, emu_bin)
@@ -728,7 +753,8 @@ def test_aurora_apptainer_runs_each_rank_as_the_documented_recipe(tmp_path, emu_
         assert (env["CCL_ATL_TRANSPORT"], env["CCL_ZE_IPC"]) == ("ofi", "0")
         assert env["I_MPI_PMI_LIBRARY"] == "/hostlib/libpmix.so.2"
         assert env["ONEAPI_DEVICE_SELECTOR"] == "level_zero:gpu"
-    assert "\nexport CCL_ATL_TRANSPORT=mpi\n" in render(plan), "the host's setting stays"
+        assert "CCL_PROCESS_LAUNCHER" not in env and "CCL_KVS_MODE" not in env
+    assert ["load", "frameworks"] not in [e["argv"] for e in run.calls("module")]
     check_cleanup(run)
 
 

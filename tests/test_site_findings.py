@@ -133,7 +133,8 @@ def test_aurora_container_lines_are_the_documented_recipe():
                                 "/usr/lib64:/hostevent")
     assert "module load apptainer" in [m.text for m in plan.modules]
     env = env_of(plan)
-    assert env["APPTAINERENV_CCL_ATL_TRANSPORT"] == "ofi" and env["CCL_ATL_TRANSPORT"] == "mpi"
+    # the host's oneCCL minimal set stays out: the recipe sets none of it (issue 30, R1)
+    assert env["APPTAINERENV_CCL_ATL_TRANSPORT"] == "ofi" and "CCL_ATL_TRANSPORT" not in env
     assert env["APPTAINERENV_I_MPI_PMI_LIBRARY"] == "/hostlib/libpmix.so.2"
     assert "APPTAINERENV_ZE_FLAT_DEVICE_HIERARCHY" not in env, "the host's hierarchy passes in"
     assert any("one node" in w and "tcp" in w for w in plan.warnings)

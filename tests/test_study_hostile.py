@@ -7,6 +7,7 @@ the test Slurm); PBS, which cannot run here, is the stand-in in tests/emulation/
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -571,3 +572,438 @@ def test_a_sweep_of_a_program_missing_here_stops_before_writing(tmp_path):
                      "nosuch.py", cwd=tmp_path)
     assert "the program nosuch.py is not in" in one_error(res)
     assert not (tmp_path / "s").exists()
+
+
+# ================================================================ issue 36 (adversary N2-N18)
+CAP = 10  # s: far above what the linear code takes, far below the quadratic code's minutes
+
+
+@contextlib.contextmanager
+def capped(seconds: int = CAP):
+    """Fail (not hang) when the block runs past `seconds`: no timing is asserted below it."""
+    def over(*_):
+        raise TimeoutError(f"still running after {seconds} s: a hang")
+
+    old = signal.signal(signal.SIGALRM, over)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def refused(res: subprocess.CompletedProcess[str]) -> str:
+    """Exit 2 with exactly one `jobgen: error:` line and no traceback (progress and warning
+    lines may come before it)."""
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "Traceback" not in res.stderr, res.stderr
+    errors = [x for x in res.stderr.splitlines() if x.startswith("jobgen: error: ")]
+    assert len(errors) == 1 and res.stderr.strip().splitlines()[-1] == errors[0], res.stderr
+    return errors[0]
+
+
+def fake_bin(tmp_path: Path, **scripts: str) -> dict[str, str]:
+    """Commands that answer what a test needs (hostile answers, not emulations), ahead of the
+    PBS stand-in on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    for name, body in scripts.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    env = pbs_env(tmp_path)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
+    return env
+
+
+def monitor_dir(sweep: Path) -> Path:
+    where = sweep / "rpn1" / "r1" / "jobgen-runs" / "job.1" / "monitor"
+    where.mkdir(parents=True)
+    return where
+
+
+# ---------------------------------------------------------------- N2: monitor files
+def test_n2_a_monitor_link_out_of_the_sweep_is_refused_and_its_values_never_read(mine,
+                                                                                tmp_path):
+    sweep = copy(mine, tmp_path)
+    victim = tmp_path / "outside.csv"
+    victim.write_text("t,0,50,31337,40000\n")
+    (monitor_dir(sweep) / "n.gpu.csv").symlink_to(victim)
+    line = refused(here("collect", str(sweep)))
+    assert "does not follow links" in line
+    assert not (sweep / "results.csv").exists() and victim.read_text() == "t,0,50,31337,40000\n"
+
+
+def test_n2_a_linked_jobgen_runs_directory_is_refused(mine, tmp_path):
+    sweep = copy(mine, tmp_path)
+    elsewhere = tmp_path / "tree" / "job.1" / "monitor"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "n.gpu.csv").write_text("t,0,50,31337,40000\n")
+    (sweep / "rpn1" / "r1" / "jobgen-runs").symlink_to(tmp_path / "tree")
+    assert "does not follow links" in refused(here("collect", str(sweep)))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "huge"])
+def test_n2_a_fifo_dev_zero_or_huge_monitor_file_is_one_line_at_once(mine, tmp_path, kind):
+    sweep = copy(mine, tmp_path)
+    target = monitor_dir(sweep) / "n.cpu.csv"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "dev-zero":
+        target.symlink_to("/dev/zero")
+    else:
+        with open(target, "wb") as fh:  # sparse
+            fh.truncate(3 << 30)
+    with capped():
+        line = refused(here("collect", str(sweep)))
+    assert "n.cpu.csv" in line
+
+
+def test_n2_nan_inf_and_out_of_range_samples_are_skipped(mine, tmp_path):
+    sweep = copy(mine, tmp_path)
+    where = monitor_dir(sweep)
+    (where / "n.gpu.csv").write_text("t,0,nan,nan,40000\nt,0,inf,1e400,3\nt,1,40,1000,4000\n")
+    (where / "n.cpu.csv").write_text("time_s,cpu,mem,total\n1,inf,1e400,3\n2,nan,5,9\n3,20,"
+                                     "300,900\n")
+    res = here("collect", str(sweep), "--format", "json")
+    assert res.returncode == 0, res.stderr
+    row = json.loads(res.stdout)[0]
+    assert (row["gpu_util_mean_pct"], row["gpu_mem_peak_mib"]) == (40.0, 1000.0)
+    assert (row["cpu_busy_mean_pct"], row["host_mem_peak_mib"]) == (20.0, 300.0)
+
+
+# ---------------------------------------------------------------- N3-N5, N17: linear scans
+def test_n3_a_result_line_of_60_kb_unterminated_escaped_quotes_is_one_line_at_once(mine,
+                                                                                  tmp_path):
+    sweep = copy(mine, tmp_path)
+    (sweep / "rpn1" / "r1" / "output.txt").write_text(
+        '{"app":"mine","samples_per_sec":1,"x":"' + '\\"' * 30000 + "}\n")
+    with capped():
+        assert "not valid JSON" in refused(here("collect", str(sweep)))
+
+
+def test_n3_a_manifest_with_a_200_kb_unterminated_string_is_one_line_at_once(polaris,
+                                                                             tmp_path):
+    sweep = copy(polaris, tmp_path)
+    text = (sweep / mf.NAME).read_text()
+    (sweep / mf.NAME).write_text(text[:-3] + ', "x": "' + '\\"' * 100_000)
+    with capped():
+        assert "not valid JSON" in refused(here("status", str(sweep)))
+
+
+def test_n3_an_80_kb_qstat_answer_is_read_at_once(polaris, tmp_path, monkeypatch):
+    sweep = copy(polaris, tmp_path)
+    standin(monkeypatch, tmp_path)
+    assert here("submit", str(sweep)).returncode == 0
+    answer = tmp_path / "answer"
+    answer.write_text('{"Jobs": {"1.pbs01": {"job_state": "' + '\\"' * 40_000 + "\n")
+    for key, value in fake_bin(tmp_path, qstat=f"cat {answer}").items():
+        monkeypatch.setenv(key, value)
+    with capped():
+        res = here("status", str(sweep), "--format", "json")
+    assert res.returncode == 0, res.stderr  # an unreadable answer lists no job: gone
+
+
+def test_n4_diff_of_a_720_kb_line_repeating_the_monitor_launch_is_linear(tmp_path):
+    good = tmp_path / "good.sh"
+    assert here("render", "--site", "polaris", "-A", "p", "--app", "qcnn", "--out",
+                str(good)).returncode == 0
+    bad = tmp_path / "x.sh"
+    bad.write_text("#!/bin/bash\n" + 'bash "$JOBGEN_MONITOR" "$JOBGEN_MONITOR_DIR" ' * 16_000
+                   + "\n")
+    with capped():
+        res = here("diff", str(good), str(bad))
+    assert "Traceback" not in res.stderr and res.returncode in (0, 1, 2)
+
+
+@pytest.mark.parametrize("dialect", ["polaris", "jlse-mi250"])
+def test_n5_40000_blank_lines_from_qsub_are_read_at_once(tmp_path, monkeypatch, dialect):
+    out = tmp_path / "s"
+    args = ["sweep", "--site", dialect, "-A", "p", "--app", "qcnn", "--out", str(out)]
+    if dialect == "jlse-mi250":
+        args += ["--python", "/usr/bin/python3"]
+    assert here(*args).returncode == 0
+    body = ('[ "$1" = --version ] && { echo "pbs_version = 1"; exit 0; }\n'
+            if dialect == "polaris" else '[ "$1" = --version ] && { echo "cobalt 1"; exit 0; }\n')
+    for key, value in fake_bin(tmp_path, qsub=body + 'yes "" | head -n 40000; echo queued'
+                               ).items():
+        monkeypatch.setenv(key, value)
+    with capped():
+        res = here("submit", str(out))
+    assert res.returncode == 1 and "printed no job id" in res.stderr, res.stderr
+
+
+@pytest.mark.slow  # reads 1.5 GB from a pipe
+def test_n17_a_qsub_printing_1_5_gb_stays_under_1_gb_of_memory(polaris, tmp_path):
+    sweep = copy(polaris, tmp_path)
+    env = fake_bin(tmp_path, qsub='[ "$1" = --version ] && { echo "pbs_version = 1"; exit 0; }'
+                   "\nhead -c 1500000000 /dev/zero; echo; echo 7.pbs01")
+    res = limited_jobgen("submit", str(sweep), env=env)
+    assert "Traceback" not in res.stderr and "MemoryError" not in res.stderr, res.stderr
+    assert res.returncode == 1 and "printed no job id" in res.stderr
+
+
+def limited_jobgen(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
+                   memory: int = 1 << 30, timeout: float = 60
+                   ) -> subprocess.CompletedProcess[str]:
+    """The CLI in a child process under RLIMIT_AS (`memory` bytes) and a time cap."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    full = dict(os.environ)
+    full.update(env or {})
+    full["PYTHONPATH"] = os.pathsep.join(x for x in (str(ROOT), full.get("PYTHONPATH")) if x)
+    return subprocess.run([sys.executable, "-m", "jobgen", *args], capture_output=True,
+                          text=True, env=full, cwd=cwd or ROOT, timeout=timeout,
+                          preexec_fn=limit)
+
+
+# ---------------------------------------------------------------- N6, N7: cancel and --wait
+def test_n6_cancel_of_a_copied_sweep_cancels_nothing_of_the_original(polaris, tmp_path):
+    sweep = copy(polaris, tmp_path)
+    env = pbs_env(tmp_path)
+    assert run_jobgen("submit", str(sweep), env=env).returncode == 0
+    twin = copy(sweep, tmp_path, "s2")
+    line = refused(run_jobgen("cancel", str(twin), env=env))
+    assert "not this sweep's" in line and "a copied sweep?" in line
+    log = (tmp_path / "pbs" / "calls.log").read_text()
+    assert '"qdel"' not in log
+    res = run_jobgen("cancel", str(sweep), env=env)
+    assert res.returncode == 0 and res.stderr.strip() == "cancelled 2 job(s): 1.pbs01 2.pbs01"
+
+
+def test_n6_an_edited_job_id_is_never_sent_to_qdel(polaris, tmp_path):
+    sweep = copy(polaris, tmp_path)
+    env = pbs_env(tmp_path)
+    other = copy(polaris, tmp_path, "other")
+    assert run_jobgen("submit", str(other), env=env).returncode == 0  # jobs 1 and 2
+    assert run_jobgen("submit", str(sweep), env=env).returncode == 0  # jobs 3 and 4
+    # one of sweep's ids now names another sweep's job, one names no job at all
+    edit(sweep, lambda d: d["points"][0]["runs"][0].update(job_id="1.pbs01"))
+    edit(sweep, lambda d: d["points"][0]["runs"][1].update(job_id="4242.pbs01"))
+    assert "not this sweep's" in refused(run_jobgen("cancel", str(sweep), env=env))
+    calls = [json.loads(x) for x in (tmp_path / "pbs" / "calls.log").read_text().splitlines()]
+    assert not [c for c in calls if c[0] == "qdel"]
+
+
+def test_n7_submit_wait_lets_status_collect_and_cancel_through_and_stops_after_cancel(
+        polaris, tmp_path):
+    sweep = copy(polaris, tmp_path)
+    env = pbs_env(tmp_path)
+    full = {**os.environ, **env, "PYTHONPATH": str(ROOT)}
+    waiting = subprocess.Popen([sys.executable, "-m", "jobgen", "submit", str(sweep),
+                                "--max-in-flight", "1", "--wait", "--poll", "1"], env=full,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(qsub_calls(tmp_path)) < 1:
+            assert time.monotonic() < deadline and waiting.poll() is None
+            time.sleep(0.2)
+        time.sleep(1.5)  # it is waiting now (the job never finishes)
+        assert run_jobgen("status", str(sweep), env=env).returncode == 0
+        assert run_jobgen("collect", str(sweep), env=env).returncode == 1  # no results yet
+        res = run_jobgen("cancel", str(sweep), env=env)
+        assert res.returncode == 0, res.stderr
+        _, err = waiting.communicate(timeout=30)
+    finally:
+        if waiting.poll() is None:
+            waiting.kill()
+            waiting.wait()
+    assert waiting.returncode == 0 and "the sweep was cancelled" in err, err
+    assert len(qsub_calls(tmp_path)) == 1  # the held run was never sent
+
+
+# ---------------------------------------------------------------- N8, N10-N12, N15, N18
+def test_n8_a_25000_character_argument_is_one_line_and_nothing_written(tmp_path):
+    (tmp_path / "prog.py").write_text("print(1)\n")
+    res = run_jobgen("sweep", "--site", "local", "--out", "s", "--", "python3", "prog.py",
+                     "a" * 25_000, cwd=tmp_path)
+    assert "cannot be recorded in manifest.json" in refused(res)
+    assert not (tmp_path / "s").exists()
+
+
+def test_n8_a_300_character_gpu_model_is_one_line_and_nothing_written(tmp_path):
+    profiles = tmp_path / "profiles"
+    profiles.mkdir()
+    (profiles / "m.yaml").write_text("name: m\nextends: local-gpu\nnode:\n  gpus:\n    model: "
+                                     + "G" * 300 + "\n")
+    env = {"JOBGEN_PROFILE_PATH": str(profiles)}
+    assert run_jobgen("render", "--site", "m", "--app", "qcnn", env=env).returncode == 0
+    res = run_jobgen("sweep", "--site", "m", "--app", "qcnn", "--out", str(tmp_path / "s"),
+                     env=env)
+    assert "device" in refused(res) and not (tmp_path / "s").exists()
+
+
+def test_n10_extreme_finite_rates_give_no_ratio_and_no_traceback(mine, tmp_path):
+    sweep = copy(mine, tmp_path)
+    data = json.loads((sweep / mf.NAME).read_text())
+    first = data["points"][0]
+    first["params"] = {"precision": "fp32"}
+    first["plan"]["precision"] = "fp32"
+    second = json.loads(json.dumps(first))
+    second.update(id="bf16", params={"precision": "bf16"})
+    second["plan"]["precision"] = "bf16"
+    for run in second["runs"]:
+        for key in ("dir", "script", "output"):
+            run[key] = run[key].replace("rpn1/", "bf16/", 1)
+    data["points"] = [first, second]
+    data["axes"] = {"precision": ["fp32", "bf16"]}
+    (sweep / mf.NAME).write_text(json.dumps(data))
+    shutil.copytree(sweep / "rpn1", sweep / "bf16")
+    for rate, point in (("1e-320", "rpn1"), ("1e12", "bf16")):
+        for r in ("r1", "r2"):
+            (sweep / point / r / "output.txt").write_text(
+                f'{{"app": "mine", "samples_per_sec": {rate}}}\n')
+    res = here("collect", str(sweep), "--format", "json")
+    assert res.returncode == 0, res.stderr
+    rows = {r["point"]: r for r in json.loads(res.stdout)}
+    assert rows["bf16"]["vs_fp32"] is None and rows["bf16"]["best"] == 1e12
+    (sweep / "bf16" / "r1" / "output.txt").write_text('{"app": "mine", "samples_per_sec": '
+                                                      '1.7e308}\n')
+    assert "samples_per_sec" in refused(here("collect", str(sweep)))
+
+
+@pytest.mark.parametrize("field", ["points", "runs"])
+def test_n11_a_format_1_manifest_with_a_number_for_a_list_is_one_line(polaris, tmp_path, field):
+    sweep = copy(polaris, tmp_path)
+    if field == "points":
+        edit(sweep, lambda d: d.update(format=1, points=5))
+    else:
+        edit(sweep, lambda d: (d.update(format=1), d["points"][0].update(runs=5)))
+    assert field in refused(here("status", str(sweep)))
+
+
+def test_n12_an_output_pattern_of_42_job_ids_never_makes_a_manifest_jobgen_refuses(
+        polaris, tmp_path, monkeypatch):
+    sweep = copy(polaris, tmp_path)
+    edit(sweep, lambda d: d["points"][0]["runs"][0].update(output_pattern="%j" * 42))
+    standin(monkeypatch, tmp_path)
+    res = here("submit", str(sweep))
+    assert res.returncode == 0 and "no output name for job" in res.stderr, res.stderr
+    assert here("status", str(sweep)).returncode == 0
+    assert here("cancel", str(sweep)).returncode == 0
+
+
+@pytest.mark.parametrize("option", ["--profile-ranks", "--profile-steps"])
+@pytest.mark.parametrize("command", ["render", "explain"])
+@pytest.mark.parametrize("site", ["local", "polaris", "aurora", "lumi", "summit", "sunspot",
+                                  "jlse-mi250", "local-gpu", "local-slurm", "local-mpich"])
+def test_n15_a_5000_digit_profile_rank_or_step_is_one_line(site, command, option):
+    from helpers import with_site_python
+
+    digits = "9" * 5000
+    value = {"--profile-ranks": f"0-{digits}", "--profile-steps": f"0:{digits}"}[option]
+    extra = with_site_python(site, {"app": "qcnn"})
+    args = [command, "--site", site, "--app", "qcnn", "--profile", "torch", option, value]
+    if "python" in extra:
+        args += ["--python", extra["python"]]
+    if not site.startswith("local"):
+        args += ["-A", "p"]
+    res = here(*args)
+    assert "Traceback" not in res.stderr and res.returncode == 2, res.stderr
+    assert res.stderr.count("jobgen: error:") == 1
+
+
+def test_n18_a_long_report_title_is_refused_before_any_work(mine, tmp_path):
+    sweep = copy(mine, tmp_path)
+    with capped():
+        line = refused(here("report", str(sweep), "--out", str(tmp_path / "c.svg"), "--title",
+                            "a" * 120_000))
+    assert "--title" in line and not (tmp_path / "c.svg").exists()
+
+
+# ---------------------------------------------------------------- N9: where nothing can be made
+@pytest.mark.parametrize("command", ["sweep", "render", "report", "collect"])
+def test_n9_targets_under_proc_are_one_line(mine, tmp_path, command):
+    args = {"sweep": ["sweep", "--site", "local", "--app", "qcnn", "--out", "/proc/jobgen-x"],
+            "render": ["render", "--site", "local", "--app", "qcnn", "--out", "/proc/x.sh"],
+            "report": ["report", str(mine), "--out", "/proc/self/x.svg"],
+            "collect": ["collect", str(mine), "--results", "/proc/jobgen-x"]}[command]
+    if command == "report":
+        pytest.importorskip("matplotlib", reason="pip install 'jobgen[report]'")
+    line = refused(here(*args))
+    assert "/proc/" in line
+
+
+def test_n9_a_disk_that_fills_while_sweep_writes_is_one_line_and_nothing_is_left(tmp_path):
+    """RLIMIT_FSIZE stands for a full disk: the write fails with EFBIG as ENOSPC would."""
+    import resource
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    res = subprocess.run([sys.executable, "-m", "jobgen", "sweep", "--site", "local", "--app",
+                          "qcnn", "--precision", "fp32,bf16", "--out", str(tmp_path / "s")],
+                         capture_output=True, text=True, env=env, timeout=120,
+                         preexec_fn=small_files)
+    assert "job.sh" in refused(res)
+    assert not (tmp_path / "s").exists()
+
+
+def test_n9_an_immutable_directory_is_one_line(tmp_path):
+    target = tmp_path / "imm"
+    target.mkdir()
+    if os.geteuid() != 0 or shutil.which("chattr") is None or subprocess.run(
+            ["chattr", "+i", str(target)], capture_output=True).returncode != 0:
+        pytest.skip("needs root and a file system with chattr +i (EACCES takes the same path: "
+                    "test_n9_targets_under_proc_are_one_line)")
+    try:
+        res = here("sweep", "--site", "local", "--app", "qcnn", "--out", str(target))
+        assert "Operation not permitted" in refused(res)
+    finally:
+        subprocess.run(["chattr", "-i", str(target)], check=True)
+    assert list(target.iterdir()) == []
+
+
+# ---------------------------------------------------------------- N13: the user config
+@pytest.mark.parametrize(("name", "text", "says"), [
+    ("config.yaml", "defaults:\n  python:\n" + "".join(
+        f"  - &a{i} [{','.join([f'*a{i - 1}'] * 9) if i else ','.join(['lol'] * 9)}]\n"
+        for i in range(9)), "values once aliases are expanded"),
+    ("config.yaml", "[" * 10_000 + "]" * 10_000, "nested deeper"),
+    ("config.yaml", "defaults:\n  python: a\n  python: b\n", "duplicate key"),
+    ("config.toml", "a = " + "9" * 5000 + "\n", "4300 digits"),
+    ("config.toml", "a = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested"),
+    ("config.toml", "a = " + "[" * 40 + "]" * 40 + "\n", "nested deeper"),
+], ids=["yaml-alias-bomb", "yaml-10000-deep", "yaml-duplicate-key", "toml-5000-digits",
+        "toml-100000-deep", "toml-40-deep"])
+def test_n13_the_user_config_is_read_bounded(tmp_path, monkeypatch, name, text, says):
+    config = tmp_path / "jobgen" / name
+    config.parent.mkdir()
+    config.write_text(text)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv("JOBGEN_CACHE_DIR", str(tmp_path / "cache"))
+    with capped():
+        assert says in refused(here("render", "--site", "local", "--app", "qcnn"))
+
+
+def test_minor_a_manifest_claiming_no_scheduler_on_a_pbs_site_runs_nothing_here(polaris,
+                                                                               tmp_path):
+    sweep = copy(polaris, tmp_path)
+    edit(sweep, lambda d: d.update(dialect="none"))
+    assert "profile says 'pbs'" in refused(here("submit", str(sweep)))
+    assert not list(sweep.rglob("output.txt"))
+
+
+def test_minor_lint_without_a_site_refuses_a_4_mib_script_before_parsing_it(tmp_path,
+                                                                            monkeypatch):
+    from jobgen.review import scriptparse
+
+    parsed: list[int] = []
+    real = scriptparse.parse_text
+    monkeypatch.setattr(scriptparse, "parse_text",
+                        lambda text, path="<script>": parsed.append(len(text)) or real(text, path))
+    script = tmp_path / "big.sh"
+    script.write_text("#!/bin/bash\n" + "echo hi\n" * 500_000)
+    assert "which site's rules apply" in refused(here("lint", str(script)))
+    assert parsed and max(parsed) < 1000  # only its head was parsed
+
+
+def test_minor_a_usage_error_echoing_a_200_kb_value_is_clipped_to_one_short_line():
+    res = here("render", "--site", "local", "--app", "qcnn", "--nodes", "a" * 200_000)
+    line = refused(res)
+    assert len(line) < 1000 and "more characters" in line and "--nodes" in line

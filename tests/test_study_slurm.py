@@ -111,3 +111,24 @@ def test_slurms_qsub_wrapper_is_not_taken_for_pbs(slurm, tmp_path):
     assert not any(r.job_id or r.maybe_submitted or r.submit_error for r in runs)
     queue = slurm.run("squeue", "--noheader", "--format=%j")
     assert "qcnn" not in queue.stdout
+
+
+def test_cancel_of_a_copied_sweep_leaves_the_originals_jobs_running(slurm, tmp_path):
+    """Issue 36 N6: squeue's %j, %u and %Z say whose job it is; a copy's runs are other
+    directories, so `cancel` of the copy sends nothing and the original's jobs run on."""
+    sweep = tmp_path / "s"
+    res = run_jobgen("sweep", "--site", "local-slurm", "--nodes", "1", "--repeat", "2",
+                     "--out", str(sweep), "--submit", "--", "sleep", "300", env=slurm.env)
+    assert res.returncode == 0, res.stderr
+    ids = [r.job_id for p in mf.load(sweep).valid_points for r in p.runs]
+    twin = tmp_path / "s2"
+    shutil.copytree(sweep, twin)
+    res = run_jobgen("cancel", str(twin), env=slurm.env)
+    assert res.returncode == 2 and "a copied sweep?" in res.stderr, res.stderr
+    assert {s["state"] for s in states(sweep, slurm.env)} <= {"queued", "running"}
+    notes = [s["note"] for s in states(twin, slurm.env)]
+    assert all(n and n.startswith("not this sweep's job") for n in notes), notes
+    res = run_jobgen("cancel", str(sweep), env=slurm.env)
+    assert res.returncode == 0 and res.stderr.strip() == f"cancelled 2 job(s): {ids[0]} {ids[1]}"
+    for job_id in ids:
+        assert slurm.wait(job_id).state == "CANCELLED"

@@ -217,9 +217,11 @@ def _complete_data_apps(incomplete: str) -> list[str]:
 
 
 @app.command(name="make-data", epilog="Exit code 0 when written, 1 when the app's writer "
-             "failed (nothing written), 2 on bad input. Examples: jobgen make-data --app gpt "
-             "--out data/gpt, then jobgen render --site local --app gpt --app-args '--data "
-             "data/gpt'; jobgen make-data --app all --config tiny --samples 64 --out data")
+             "failed (nothing written), 2 on bad input (also: more samples than the free "
+             "space holds, disk full), 128+N when stopped by signal N (nothing left behind). "
+             "Examples: jobgen make-data --app gpt --out data/gpt, then jobgen render --site "
+             "local --app gpt --app-args '--data data/gpt'; jobgen make-data --app all "
+             "--config tiny --samples 64 --out data")
 def make_data(
     app: Annotated[str, typer.Option(
         help="A bundled app (`jobgen apps`), or all: each app's data in DIR/APP.",
@@ -229,7 +231,8 @@ def make_data(
         help="The app's named configuration whose shapes the data has (default: the app's "
         "default).")] = None,
     samples: Annotated[int | None, typer.Option(
-        min=1, help="Samples to write (default: the app's, 1024).")] = None,
+        min=1, max=2**31 - 1, help="Samples to write (default: the app's, 1024; more than 256 "
+        "are estimated first and refused beyond the free space).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the synthetic content.")] = 0,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out, replacing the "
                                         "entries of the same names.")] = False,
@@ -237,14 +240,20 @@ def make_data(
     """Write small files in an app's original data format (nanoGPT's .bin, CosmicTagger's
     HDF5, JPEG folders, ...) with the original's statistics, for `--app-args '--data DIR'`.
     Runs the app's own writer with this Python (needs the workloads extra: torch)."""
-    from .makedata import plan, summary, write
+    from .makedata import Stopped, plan, summary, write
 
     jobs = plan(app, config, out, force)
     for job in jobs:
-        failed = write(job, samples, seed)
+        try:
+            failed = write(job, samples, seed)
+        except Stopped as stop:
+            typer.echo(f"jobgen: stopped by {stop.name}; nothing written to {job.target}",
+                       err=True)
+            raise typer.Exit(stop.code) from None
         if failed:
-            typer.echo(f"jobgen: error: {failed}; nothing written to {job.target}", err=True)
-            raise typer.Exit(1)
+            typer.echo(f"jobgen: error: {failed.message}; nothing written to {job.target}",
+                       err=True)
+            raise typer.Exit(failed.code)
         typer.echo(f"wrote {job.target}: {summary(job.target)}", err=True)
 
 
@@ -381,6 +390,18 @@ class Severity(str, Enum):
     error = "error"
 
 
+MAX_GUESSED = 1 << 20  # characters of a script whose whole text lint reads for its site's clues
+
+
+def _head(text: str) -> str:
+    """A script's first 20 lines and its directive block (up to the first command): all that
+    tells its site (jobgen.review.lint.site.detect_site)."""
+    lines = text.split("\n")
+    end = next((i for i, line in enumerate(lines) if line.strip()
+                and not line.lstrip().startswith("#")), len(lines))
+    return "\n".join(lines[:max(end, 20)])
+
+
 @app.command(epilog="Exit code 0 without errors, 1 with errors (with --strict, with warnings "
              "too), 2 on bad input. Examples: jobgen lint job.pbs (site from the jobgen header, "
              "a `# site: NAME` line or the directives); jobgen lint my-job.slurm --site lumi "
@@ -406,21 +427,30 @@ def lint(
     from ..profiles.load import load_profile
     from ..review.lint import explain, guess_site
     from ..review.lint import lint as lint_script
-    from ..review.scriptparse import parse_file
+    from ..review.scriptparse import parse_text
+    from ..textfile import read_text
 
     if explain_rule is not None:
         sys.stdout.write(explain(explain_rule, load_profile(site).profile if site else None))
         return
     if script is None:
         _missing_argument(ctx, "script")
-    parsed = parse_file(script)
-    guess = None if site else guess_site(parsed)
+    text = read_text(Path(script), "script")
+    # the site first, from the script's head (its header and directive block); the clues in
+    # the rest (launchers, modules, paths) are read only for a script of ordinary size, so a
+    # 4 MiB script that names no site is refused before it is parsed whole
+    guess = None if site else guess_site(parse_text(_head(text), str(script)))
+    parsed = None
+    if guess is not None and guess.site is None and len(text) <= MAX_GUESSED:
+        parsed = parse_text(text, str(script))
+        guess = guess_site(parsed)
     name = site or (guess.site if guess else None)
     if not name:
         seen = f" ({'; '.join(guess.clues)})" if guess and guess.clues else ""
         raise JobgenError(f"{script}: which site's rules apply? {guess.reason if guess else ''}"
                           f"{seen}: add --site SITE (or a `# site: NAME` line)")
     told = f" (told from: {', '.join(guess.clues)})" if guess else ""
+    parsed = parsed or parse_text(text, str(script))
     findings = lint_script(parsed, load_profile(name).profile, min_severity.value)
     counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
     if fmt is ReportFormat.json:

@@ -90,6 +90,7 @@ def _typer(args: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
+    COMMAND[:] = []  # no program from an earlier call in this process (the tests' in-process CLI)
     if "--" in args:
         cut = args.index("--")
         COMMAND[:] = args[cut + 1 :]

@@ -4,8 +4,11 @@ The app's own writer does the work (`python -m workloads.APP --make-data DIR`), 
 process of this interpreter, so jobgen itself never imports torch. Everything that can be
 checked is checked first (the app, its configuration, the target, the workloads extra); the
 child then writes into a fresh directory beside the target, and only a complete result takes
-the target's place: a failed or interrupted run leaves nothing behind. A target that exists
-must be empty unless --force, which replaces the entries of the same names the app writes.
+the target's place: a failed or interrupted run leaves nothing behind (SIGINT, SIGTERM and
+SIGHUP stop the writer and remove its directory before jobgen exits 128+N). A target that
+exists must be empty unless --force, which replaces the entries of the same names the app
+writes. The writer estimates the size of more than 256 samples from two small writes and
+refuses, in one line, a size beyond the free space or inodes (workloads/runtime/cli.py).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -23,10 +27,25 @@ from ..errors import JobgenError
 from ..textfile import current_umask
 
 #: what `pip install 'jobgen[workloads]'` brings (pyproject.toml): the apps' writers need all
-EXTRA = ("torch", "numpy", "h5py")
+EXTRA = ("torch", "numpy", "h5py", "PIL")
 INSTALL = "pip install 'jobgen[workloads]'"
 ALL = "all"
-TAIL = 20  # lines of a failed writer's stderr shown
+TAIL = 20  # lines of an unexpected writer failure's stderr shown
+#: the writer's exit code for a refusal it explains in its last line (workloads EXIT_INPUT)
+WRITER_REFUSED = 2
+#: --samples at most (workloads/runtime/safeio.py MAX_SAMPLES: what a reader indexes)
+MAX_SAMPLES = 2**31 - 1
+#: seconds a stopped writer gets to end after SIGTERM before SIGKILL
+STOP_GRACE = 10
+
+
+class Stopped(BaseException):
+    """A signal stopped make-data; ``code`` is the exit status (128 + N)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.code = 128 + signum
+        self.name = signal.Signals(signum).name
 
 
 @dataclass(frozen=True)
@@ -120,30 +139,77 @@ def command_line(job: Job, where: Path, samples: int | None, seed: int) -> list[
     return argv
 
 
-def write(job: Job, samples: int | None, seed: int) -> str | None:
+def _raise_stopped(signum: int, frame: object) -> None:  # noqa: ARG001 - a signal handler
+    raise Stopped(signum)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a write failed, in one line, and jobgen's exit code: 2 when the writer refused
+    (too large for the free space, disk full: one line of its own), 1 when it crashed."""
+
+    message: str
+    code: int
+
+
+def write(job: Job, samples: int | None, seed: int) -> Failure | None:
     """Run the app's writer into a fresh directory beside the target and move its files into
-    place; None when done, else why it failed (the writer's stderr is shown first)."""
-    job.target.parent.mkdir(exist_ok=True)  # --app all: DIR itself (its parent was checked)
-    fresh = Path(tempfile.mkdtemp(prefix=f".jobgen-make-data-{job.app}-",
-                                  dir=job.target.parent))
-    fresh.chmod(0o777 & ~current_umask())  # mkdtemp's 0700 would become the target's mode
+    place; None when done, else why it failed (an unexpected crash's stderr is
+    shown first). SIGINT, SIGTERM and SIGHUP stop the writer, remove the fresh directory and
+    raise :class:`Stopped`."""
     try:
-        res = subprocess.run(command_line(job, fresh, samples, seed), stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             errors="replace", check=False)
-        if res.returncode != 0:
-            lines = res.stderr.rstrip().splitlines()
+        job.target.parent.mkdir(exist_ok=True)  # --app all: DIR itself (parent checked)
+        fresh = Path(tempfile.mkdtemp(prefix=f".jobgen-make-data-{job.app}-",
+                                      dir=job.target.parent))
+    except OSError as exc:
+        raise JobgenError(f"cannot create a directory in {job.target.parent}: "
+                          f"{exc.strerror or exc}; choose another --out") from None
+    previous = {s: signal.signal(s, _raise_stopped)
+                for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    proc = None
+    try:
+        fresh.chmod(0o777 & ~current_umask())  # mkdtemp's 0700 would become the target's mode
+        proc = subprocess.Popen(command_line(job, fresh, samples, seed),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, errors="replace",
+                                start_new_session=True)  # our signal handler stops it
+        _, err = proc.communicate()
+        lines = err.rstrip().splitlines()
+        if proc.returncode == WRITER_REFUSED and lines:
+            # the writer names its directory, which is gone: name the target instead
+            return Failure(lines[-1].removeprefix("[workloads] error: ")
+                           .replace(str(fresh), str(job.target)), 2)
+        if proc.returncode != 0:
             for line in lines[-TAIL:]:
                 print(line, file=sys.stderr)
             last = lines[-1] if lines else "no message"
-            return f"{job.module} --make-data failed (exit {res.returncode}: {last})"
+            return Failure(f"{job.module} --make-data failed (exit {proc.returncode}: {last})",
+                           1)
         try:
             _move_into(fresh, job.target)
         except OSError as exc:
-            return f"cannot put the data into {job.target}: {exc.strerror or exc}"
+            return Failure(f"cannot put the data into {job.target}: {exc.strerror or exc}", 1)
         return None
     finally:
+        if proc is not None and proc.poll() is None:  # stopped: the writer ends first
+            _stop(proc)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
         shutil.rmtree(fresh, ignore_errors=True)
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    """End the writer's process group: SIGTERM, then SIGKILL after STOP_GRACE seconds."""
+    import contextlib
+
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(STOP_GRACE)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def _move_into(fresh: Path, target: Path) -> None:

@@ -135,7 +135,8 @@ def _publish(dfd: int, name: str, out: str, data: bytes, force: bool, mode: int)
         else:
             _link_new(dfd, temp, name, out)
     finally:
-        os.close(fd)
+        if fd is not None:  # None: no file could be made there (/proc, a full disk)
+            os.close(fd)
         if temp is not None:
             _unlink_quietly(dfd, temp)
 

@@ -112,7 +112,7 @@ def _submit_commands(app: typer.Typer) -> None:
         from ..study.textable import width
 
         manifest, states = states_of(directory)
-        rows = [{k: v for k, v in s.items() if k != "key"} for s in states]
+        rows = [{k: v for k, v in s.items() if k not in ("key", "foreign")} for s in states]
         if fmt is TableFormat.json:
             typer.echo(json.dumps(rows, indent=2, sort_keys=True))
             return
@@ -158,13 +158,15 @@ def _result_commands(app: typer.Typer) -> None:
         from ..study.collect import collect as gather
         from ..study.collect import write_files
         from ..study.files import SweepDir
+        from ..study.jobs import LOCK_WAIT
         from ..study.present import results_table
         from ..study.textable import width
 
         found = gather(directories)
         in_sweep = results is None and len(directories) == 1
         where_to = results or (directories[0] if in_sweep else Path("."))
-        with SweepDir.open(where_to, lock=True, create=results is not None) as where:
+        with SweepDir.open(where_to, lock=True, create=results is not None,
+                           wait=LOCK_WAIT) as where:
             paths = write_files(found, where, mf.read(where) if in_sweep else None, force)
         if fmt is TableFormat.json:
             typer.echo(json.dumps(found.as_dict()["rows"], indent=2, sort_keys=True))
@@ -186,11 +188,12 @@ def _result_commands(app: typer.Typer) -> None:
     ) -> None:
         """Draw the study's chart and a scaling chart (needs matplotlib: the report extra)."""
         from ..study.collect import collect as gather
-        from ..study.report import check_kind
+        from ..study.report import check_kind, check_title
         from ..study.report import report as draw
         from .output import check_target, write_file
 
         kind = check_kind(out.name)
+        check_title(title)
         check_target(str(out), force)
         data, blob = draw(gather(directories), kind, title)
         write_file(str(out), blob, force)

@@ -16,6 +16,7 @@ from ..profiles.load import LoadedProfile
 from ..profiles.walltime import parse_walltime
 from ..shell import NAME, Expand, Var, Word, join, quote, split
 from .apps import App, check_app_args, load_app
+from .billing import Bill, bill_for
 from .extras import (
     Backend,
     CopperStep,
@@ -38,6 +39,7 @@ from .launchers import (
     cpus_per_rank,
     framework_launcher,
 )
+from .launchopts import launcher_args, refuse_nested_launcher
 from .placement import (
     Slot,
     device_blocks,
@@ -72,6 +74,7 @@ class Request(Frozen):
     app: str | None = None
     command: tuple[str, ...] = ()
     app_args: str = ""
+    launcher_args: str = ""  # options added to the site's launcher (jobgen.plan.launchopts)
     nodes: int | None = None
     ranks_per_node: int | None = None
     ranks_per_device: int | None = None
@@ -131,6 +134,8 @@ class Request(Frozen):
             words += ["--copper", *(f"--copper-path={p}" for p in self.copper_paths)]
         if self.monitor:
             words += ["--monitor"]
+        if self.launcher_args:
+            words += [f"--launcher-args={self.launcher_args}"]
         if self.app_args:
             words += [f"--app-args={self.app_args}"]
         if self.command:
@@ -214,6 +219,7 @@ class Plan(Frozen):
     monitor: MonitorStep | None = None
     observe_env: tuple[EnvSetting, ...] = ()
     observe_facts: tuple[Fact, ...] = ()
+    bill: Bill | None = None  # what the job is charged at most (jobgen.plan.billing)
 
     @property
     def launch_line(self) -> str:
@@ -254,8 +260,10 @@ class Plan(Frozen):
     @property
     def node_cleanup(self) -> tuple[Word, ...]:
         """The node directories the script removes on every node at exit (the staged data's
-        directory is removed apart, only where this job made it)."""
-        return self.node_dirs
+        directory is removed apart, only where this job made it), and the profiled ranks'
+        TMPDIRs' parent (the wrapper makes them)."""
+        return (*self.node_dirs, *((Var("JOBGEN_PROFILE_TMP"),) if self.profile else ()),
+                *((Var("JOBGEN_STAGE_COPY"),) if self.stage and self.stage.copy else ()))
 
     @property
     def uses_port(self) -> bool:
@@ -270,8 +278,10 @@ class Plan(Frozen):
 
     @property
     def uses_job_id(self) -> bool:
-        """The script needs its job's id: to derive the port, or name the staged data."""
-        return bool(self.stage) or (self.uses_port and not (self.port and self.port.fixed))
+        """The script needs its job's id: to derive the port, name the staged data or the
+        profiled ranks' TMPDIRs."""
+        return (bool(self.stage) or self.profile is not None
+                or (self.uses_port and not (self.port and self.port.fixed)))
 
     @property
     def literal_dollar(self) -> bool:
@@ -283,7 +293,7 @@ def _no_empty_values(req: Request) -> None:
     """An option given as '' (or blanks) is a mistake, not a request for the default."""
     for name in field_names(Request):
         value = getattr(req, name)
-        if name in ("command", "app_args", "env"):  # checked where they are read
+        if name in ("command", "app_args", "launcher_args", "env"):  # checked where read
             continue
         if any(isinstance(v, str) and not v.strip()
                for v in (value if isinstance(value, tuple) else (value,))):
@@ -481,6 +491,7 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
             and (not w.precision or precision in w.precision)
             and (w.framework is None or w.framework == framework)
             and (w.ipex is None or w.ipex == ipex)
+            and (w.container is None or w.container == bool(req.container))
         )
 
     replaced = {v.name: v for v in recipe_env}
@@ -499,13 +510,14 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     return tuple(out)
 
 
-def _modules(profile: Profile, stack_line: str | None, framework: str) -> tuple[Fact, ...]:
-    """The profile's module commands for this framework; --framework-module replaces the
-    stack's own load."""
+def _modules(profile: Profile, stack_line: str | None, framework: str,
+             container: bool = False) -> tuple[Fact, ...]:
+    """The profile's module commands for this framework (and for --container or not);
+    --framework-module replaces the stack's own load."""
     stack = profile.framework_stack
     out = []
     for m in profile.modules:
-        if m.framework not in (None, framework):
+        if m.framework not in (None, framework) or m.container not in (None, container):
             continue
         text = f"module {m.action}" + (f" {quote(m.name)}" if m.name else "")
         layer = "profile"
@@ -513,6 +525,29 @@ def _modules(profile: Profile, stack_line: str | None, framework: str) -> tuple[
             text, layer = stack_line, "command line"
         out.append(Fact(text, m.why, m.source, layer, m.unconfirmed))
     return tuple(out)
+
+
+_STAGED_FOLDER = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]*(/[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)*/?")
+
+
+def _staged_folder(extra: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+    """With --stage, an app's `--data SUB` names a folder inside the unpacked archive (one
+    app's folder of a `make-data --app all` tree): the arguments without it, and SUB."""
+    out: list[str] = []
+    inside = ""
+    words = iter(extra)
+    for word in words:
+        if word == "--data" or word.startswith("--data="):
+            value = word.partition("=")[2] if "=" in word else next(words, "")
+            if not _STAGED_FOLDER.fullmatch(value) or ".." in value.split("/"):
+                raise JobgenError(f"--data {value!r} with --stage: the app reads the staged "
+                                  "data, so --data names a folder inside the archive (e.g. "
+                                  "--data cosmictagger for a make-data --app all tree), a "
+                                  "relative path without '..'; or drop it")
+            inside = value.rstrip("/")
+            continue
+        out.append(word)
+    return tuple(out), inside
 
 
 def _program_argv(profile: Profile, req: Request, app: App | None, precision: str,
@@ -528,9 +563,10 @@ def _program_argv(profile: Profile, req: Request, app: App | None, precision: st
         if extra:
             raise JobgenError("--app-args goes with --app; put your program's arguments after --")
         return tuple(req.command)
-    if stage and any(a == "--data" or a.startswith("--data=") for a in extra):
-        raise JobgenError("--stage already points the app at the staged data: drop --data")
-    data: list[Word] = ["--data", Expand(stage.dest)] if stage else []
+    data: list[Word] = []
+    if stage:
+        extra, inside = _staged_folder(extra)
+        data = ["--data", Expand(stage.dest + (f"/{inside}" if inside else ""))]
     # the apps' own flag picks their TensorFlow version (workloads/launch.py)
     flavour = ["--framework", req.framework] if req.framework != "pytorch" else []
     argv: list[Word] = [*flavour, "--device", profile.device_kind, "--precision", precision,
@@ -721,9 +757,13 @@ def _master_port(profile: Profile, env: tuple[EnvSetting, ...], instances_per_no
     return PortChoice(base, max(instances_per_node, 1))
 
 
-def _python_setup(profile: Profile) -> tuple[Fact, ...]:
+def _python_setup(profile: Profile, container: bool = False) -> tuple[Fact, ...]:
+    """The host Python environment's activation; none with --container, whose image brings
+    its own (an activated host environment's library paths would reach into the image)."""
     py = profile.python
-    out = []
+    out: list[Fact] = []
+    if container:
+        return ()
     if py.conda_env:
         out.append(Fact(f"conda activate {quote(py.conda_env)}", py.why, py.source,
                         "profile", py.unconfirmed))
@@ -784,6 +824,8 @@ def _what_runs(req: Request) -> tuple[App | None, str]:
     if not req.app and not req.command:
         raise JobgenError("nothing to run: give --app APP or your program after -- (for "
                           "example: -- python train.py); `jobgen apps` lists the apps")
+    if req.command:
+        refuse_nested_launcher(req.command)
     app = load_app(req.app) if req.app else None
     framework = req.framework
     if framework not in ("pytorch", "tensorflow"):
@@ -857,7 +899,9 @@ def _extras(profile: Profile, req: Request, app: App | None, framework: str,
     choice = framework_choice(profile, req.framework_module, app is not None, framework)
     shared = _sharing(profile, req, app is not None, size.nodes, size.rpn, size.per_dev,
                       choice.backend)
-    stage = stage_step(profile, req.stage, req.stage_to)
+    stage = stage_step(profile, req.stage, req.stage_to, size.nodes)
+    if stage is not None and stage.module is not None:
+        modules = (*modules, stage.module)
     return _Extras(copper, modules, exclude, choice, shared, stage)
 
 
@@ -907,7 +951,11 @@ def _environment(profile: Profile, req: Request, size: _Size, precision: str, fr
             and all(s.cpus for s in slots):
         env += (EnvSetting("HOROVOD_THREAD_AFFINITY", ",".join(str(s.cpus[0]) for s in slots),
                            "set", False, "Horovod's background thread of each local rank on the "
-                           "first core of that rank (one core per local rank, comma-separated)",
+                           "first core of that rank (one core per local rank, comma-separated); "
+                           "read by Horovod only, which the bundled TensorFlow apps use when it "
+                           "is importable (else MultiWorkerMirroredStrategy): unused, and "
+                           "harmless, where the environment has none (Polaris' conda/2025-09-25 "
+                           "base: UG docs/polaris/system-updates.md)",
                            HOROVOD_AFFINITY_SOURCE, "plan", profile.cpu_binding.unconfirmed),)
     return env
 
@@ -943,8 +991,29 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
     words: list[Word] = [*command]
     for arg in args:
         words += arg.words
+    own = tuple(w for w in words if isinstance(w, str))
+    user = launcher_args(req.launcher_args, profile.launcher.dialect, own,
+                         str(profile.launcher.command))
+    if user:
+        args += (LaunchArg(user, "your option (--launcher-args), passed to the launcher as "
+                           "given", "command line (--launcher-args)", "command line"),)
+        words += user
     words.append(Var("JOBGEN_WRAPPER"))
     return _Launch(shape, args, tuple(words), fact)
+
+
+# What a one-task launch needs besides the site's per-node words to see the batch shell's
+# environment (the bundled package on PYTHONPATH): Open MPI forwards only what -x names;
+# Cray PALS takes --envall (the site profiles' own launch passes it too).
+_ONE_NODE_ENV: dict[str, tuple[str, ...]] = {
+    "openmpi": ("-x", "PATH", "-x", "LD_LIBRARY_PATH", "-x", "PYTHONPATH"),
+    "pals": ("--envall",)}
+
+
+def _one_node(profile: Profile) -> tuple[Word, ...]:
+    """The launch that runs one task on one node (the staged data's check)."""
+    dialect = profile.launcher.dialect
+    return (*PER_NODE[dialect](profile, 1), *_ONE_NODE_ENV.get(dialect, ()))
 
 
 class _Program(Frozen):
@@ -978,7 +1047,8 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
     hint = getattr(profile.launcher, "check_hint", None)
     setup = program_setup(app, python, bool(req.python), tuple(prefix), argv,
                           profile.launcher.dialect == "spawn",
-                          (profile.launcher.command, hint) if hint else None)
+                          (profile.launcher.command, hint) if hint else None,
+                          _one_node(profile) if extras.stage and app else None)
     if observed.checks:  # the profiler and the GPU sampler exist
         setup = replace(setup, checks=(*setup.checks, *observed.checks))
     summary: tuple[Word, ...] = ()
@@ -1024,6 +1094,8 @@ def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
         warnings.append(f"queue {queue.name}: {queue.unconfirmed}")
     if extras.stage:
         warnings += extras.stage.warnings
+    elif app is not None:
+        warnings += _relative_data(req.app_args)
     if sched.account and profile.scheduler.dialect == "none":
         warnings.append(f"{profile.name} has no scheduler: --account is not used")
     shared = extras.shared
@@ -1031,6 +1103,20 @@ def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
         flag = "--instances-per-device" if shared.instances else "--ranks-per-device"
         warnings.append(f"{flag}: {profile.device_sharing.unconfirmed}")
     return tuple(warnings)
+
+
+def _relative_data(app_args: str) -> list[str]:
+    """A relative `--data` resolves where the job starts (the submit directory the script
+    cds to), not where it was rendered: say so (issue 30, ALCF review N3)."""
+    words = split(app_args)  # already checked by _program_argv
+    for k, word in enumerate(words):
+        value = word.partition("=")[2] if word.startswith("--data=") else \
+            words[k + 1] if word == "--data" and k + 1 < len(words) else None
+        if value and value != "synthetic" and not value.startswith(("/", "$", "~")):
+            return [f"--data {value} is relative: the ranks read it from the directory the job "
+                    "is submitted from (the script cds there), not from where you rendered "
+                    "it; give an absolute path if you submit from elsewhere"]
+    return []
 
 
 def _site_fields(loaded: LoadedProfile, profile: Profile, req: Request) -> dict[str, object]:
@@ -1092,10 +1178,12 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
                    sched.queue.reason, warn)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
                        observed)
-    modules = (*_modules(profile, extras.choice.module_line, framework), *extras.modules,
+    modules = (*observed.tool_modules,
+               *_modules(profile, extras.choice.module_line, framework, bool(req.container)),
+               *extras.modules,
                *program.modules, *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
-    return Plan(
+    plan = Plan(
         **_site_fields(loaded, profile, req),
         **_size_fields(size, extras),
         queue=sched.queue.queue.name if sched.queue.queue else None,
@@ -1106,7 +1194,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         framework=framework,
         directives=(*DIALECTS[profile.scheduler.dialect](profile, job), *image_directives),
         modules=modules,
-        python_setup=_python_setup(profile),
+        python_setup=_python_setup(profile, bool(req.container)),
         env=with_site_refs(env),
         slots=placed.slots,
         binding=placed.binding,
@@ -1139,6 +1227,12 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         container=image_fact,
         **_observe_fields(observed),
     )
+    bill = bill_for(profile, plan)
+    if bill is None:
+        return plan
+    return replace(plan, bill=bill,
+                   warnings=(*plan.warnings, f"bill: {bill.waste}") if bill.waste else
+                   plan.warnings)
 
 
 def _observe_fields(observed: Observe) -> dict[str, object]:

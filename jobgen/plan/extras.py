@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 from ..errors import JobgenError
-from ..frozen import Frozen
+from ..frozen import Frozen, replace
 from ..profiles.facts import EnvSetting, Fact
 from ..profiles.frameworks import release_key, variant_for
-from ..shell import SAFE_EXPANSION, Expand, join, quote
+from ..shell import SAFE_EXPANSION, Expand, Word, join, quote
 from .placement import resource_set_per_device, visible_devices, whole_gpus
 from .schedulers import PREFIX
 
@@ -37,6 +37,17 @@ class StageStep(Frozen):
     area: str  # the node-local storage it lies under
     warnings: tuple[str, ...] = ()
     alloc_flag: Flag | None = None  # the scheduler flag that provides the storage (LSF NVME)
+    # The site's broadcast tool (Aurora: dbcast) copies the archive to `copy` on every node
+    # first; each node then unpacks its copy and removes it. () where every node reads it.
+    broadcast: tuple[Word, ...] = ()
+    copy: str = ""  # node-local path of the copy; references ${JOBGEN_JOB_ID}
+    broadcast_fact: Fact | None = None
+    module: Fact | None = None  # the broadcast tool's module
+
+    @property
+    def source(self) -> Word:
+        """What each node unpacks: its broadcast copy, or the archive itself."""
+        return Expand(self.copy) if self.copy else self.archive
 
 
 class FrameworkChoice(Frozen):
@@ -310,7 +321,8 @@ def _stage_path(target: str) -> str:
     return "/" + "/".join(parts)
 
 
-def stage_step(profile: Profile, archive: str | None, dest: str | None) -> StageStep | None:
+def stage_step(profile: Profile, archive: str | None, dest: str | None,
+               nodes: int = 1) -> StageStep | None:
     """Unpack `archive` once per node, into a new directory strictly under the node-local
     storage: a directory every node sees would be unpacked into by all nodes at once, and the
     exit trap removes the directory, so it must be one the script itself made there."""
@@ -340,7 +352,33 @@ def stage_step(profile: Profile, archive: str | None, dest: str | None) -> Stage
                  f"{area}, the node-local directory jobgen assumes on {profile.name}")
         raise JobgenError(f"--stage-to {target} is outside {where}: stage under it, e.g. "
                           f"{area}/data")
-    return _staged_on(profile, archive, target, area)
+    return _broadcast(profile, _staged_on(profile, archive, target, area), area, nodes)
+
+
+_ARCHIVE_SUFFIX = re.compile(r"\.(tar|tar\.gz|tgz|tar\.bz2|tar\.xz|tar\.zst)$")
+
+
+def _broadcast(profile: Profile, step: StageStep, area: str, nodes: int) -> StageStep:
+    """Where the site's guide broadcasts archives to the nodes (Aurora's dbcast), the archive
+    is read once and copied to each node's storage, then unpacked there."""
+    local = profile.node.local_storage
+    tool = local.broadcast if local else None
+    if tool is None:
+        return step
+    from .launchers import per_node_ranks
+
+    suffix = _ARCHIVE_SUFFIX.search(step.archive)
+    copy = f"{area}/jobgen-stage-${{JOBGEN_JOB_ID}}{suffix.group(0) if suffix else '.tar'}"
+    words = (*per_node_ranks(profile, nodes, tool.ranks_per_node), *tool.command)
+    fact = Fact(f"{join(words)} ARCHIVE {copy}: the archive read once and broadcast to every "
+                "node, then each node unpacks its copy, and the copies are removed", tool.why,
+                tool.source, "profile", tool.unconfirmed)
+    module = Fact(f"module load {quote(tool.module)}", f"{tool.command[0]}'s module (--stage: "
+                  f"{tool.why})", tool.source, "profile", tool.unconfirmed) \
+        if tool.module else None
+    return replace(step, broadcast=words, copy=copy, broadcast_fact=fact, module=module,
+                   why=f"{step.why}; the archive broadcast to each node with "
+                   f"{tool.command[0]} first")
 
 
 def _staged_on(profile: Profile, archive: str, target: str, area: str) -> StageStep:

@@ -262,3 +262,16 @@ def _openmpi_per_node(profile: Profile, nodes: int) -> list[Word]:
 @per_node("spawn")
 def _torchrun_per_node(profile: Profile, nodes: int) -> list[Word]:
     return []  # one machine: run the command directly
+
+
+def per_node_ranks(profile: Profile, nodes: int, ranks: int) -> list[Word]:
+    """A launch of `ranks` tasks on each of `nodes` nodes (an MPI tool that needs several
+    processes per node: dbcast)."""
+    dialect, command = profile.launcher.dialect, profile.launcher.command
+    if dialect == "pals":
+        return [command, "-n", str(nodes * ranks), "--ppn", str(ranks)]
+    if dialect == "mpich":
+        return [command, "-n", str(nodes * ranks), "-ppn", str(ranks)]
+    if dialect == "srun":
+        return [command, f"--nodes={nodes}", f"--ntasks-per-node={ranks}"]
+    raise ValueError(f"no per-node launch of several tasks for {dialect}")

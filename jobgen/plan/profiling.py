@@ -50,9 +50,29 @@ MB_PER_STEP = {"torch": 2.0, "nsys": 1.0, "rocprof": 2.0, "rocprofv3": 1.5, "uni
                "vtune": 5.0}
 MB_BASE = {"torch": 0.5, "nsys": 5.0, "rocprof": 1.0, "rocprofv3": 2.0, "unitrace": 2.0,
            "vtune": 50.0}
+# Every profiled rank's TMPDIR: short and node-local. A Unix socket's path holds at most 107
+# bytes (sun_path is 108 with its NUL), and Python's multiprocessing (PyTorch DataLoader
+# workers) binds its sockets at TMPDIR/pymp-XXXXXXXX/listener-XXXXXXXX (32 more): a TMPDIR
+# under the run directory (PBS_O_WORKDIR, a 51-character Polaris job id) leaves no room.
+PROFILE_TMP = "/tmp/jobgen-${JOBGEN_JOB_ID}"
+PROFILE_TMPDIR = "$JOBGEN_PROFILE_TMP/rank-$RANK"
+TMPDIR_MAX = 60  # characters: what the tests hold every site's profiled TMPDIR to
+TMPDIR_WHY = ("every profiled rank gets a TMPDIR of its own, short and on the node's /tmp: "
+              "a profiler needs one it can write (nsys: --env TMPDIR is essential), and a "
+              "Unix socket path holds at most 107 bytes, of which Python's multiprocessing "
+              "(DataLoader workers) adds 32 under TMPDIR (AF_UNIX path too long otherwise); "
+              "made by the wrapper, removed on every node at exit")
+TMPDIR_SOURCE = ("man 7 unix (sun_path[108]); CPython Lib/multiprocessing/util.py (get_temp_dir: "
+                 "pymp-) and connection.py (arbitrary_address: listener-); UG "
+                 "docs/aurora/known-issues.md (7. Set TMPDIR to avoid AF_UNIX path too long "
+                 "error); docs/polaris/data-science/profiling_dl.md (--env TMPDIR is essential)")
+STACK_FIRST_SOURCE = ("UG docs/aurora/data-science/python.md (the frameworks and tensorflow "
+                      "modules may load a different oneAPI compiler SDK than the default module)")
 SAMPLE_BYTES = {"gpu": 70, "cpu": 32}  # one CSV line per GPU and sample, one per node
-_RANKS = re.compile(r"[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*")
-_STEPS = re.compile(r"([0-9]+):([0-9]+)")
+# a rank has at most 9 digits (no job has a billion ranks), a step at most 12; longer numbers
+# are refused before int() (which refuses 4300 digits with a traceback)
+_RANKS = re.compile(r"[0-9]{1,9}(-[0-9]{1,9})?(,[0-9]{1,9}(-[0-9]{1,9})?)*")
+_STEPS = re.compile(r"([0-9]{1,12}):([0-9]{1,12})")
 _TB_DIR = re.compile(r"[A-Za-z0-9_./${}+@-]+")
 
 
@@ -64,7 +84,7 @@ class ProfileStep(Frozen):
     steps: tuple[int, int] | None  # 0-based step indices [A, B); None: the whole run
     words: tuple[Word, ...]  # the vendor tool's words before the program (none for torch)
     prefix_len: int  # words of the program's container prefix the tool goes after
-    tmpdir: bool  # the tool gets a TMPDIR of its own per rank
+    make_dir: bool  # the wrapper makes the rank's output directory (the tool cannot)
     fact: Fact
     output: str  # what each chosen rank writes
     size_mb: float  # all chosen ranks together, estimated
@@ -98,7 +118,12 @@ class Observe(Frozen):
     monitor: MonitorStep | None = None
     env: tuple[EnvSetting, ...] = ()  # JOBGEN_PROFILE_*, JOBGEN_MONITOR_DIR, ...
     app_args: tuple[Word, ...] = ()  # the bundled app's own options for them
-    modules: tuple[Fact, ...] = ()  # the tools' modules
+    modules: tuple[Fact, ...] = ()  # the monitor's module, after the site's own
+    # The profiler's module, loaded before the site's framework stack: a stack module may load
+    # its own oneAPI SDK (UG docs/aurora/data-science/python.md), which a later `module load
+    # oneapi` would swap under it; loaded first, the stack's own wins, and the preflight's
+    # `command -v` says so if the tool is gone.
+    tool_modules: tuple[Fact, ...] = ()
     checks: tuple[Check, ...] = ()  # the tools exist, before the launch
     facts: tuple[Fact, ...] = ()  # explain: the outputs and their estimated size
 
@@ -110,7 +135,8 @@ class Observe(Frozen):
 def parse_ranks(text: str, world: int) -> tuple[int, ...]:
     """'0,14,20-23' -> (0, 14, 20, 21, 22, 23), each inside the job's world."""
     if not _RANKS.fullmatch(text):
-        raise JobgenError(f"--profile-ranks {text!r}: give ranks like 0 or 0,14 or 0-3")
+        raise JobgenError(f"--profile-ranks {text!r}: give ranks like 0 or 0,14 or 0-3 "
+                          "(numbers of at most 9 digits)")
     ranks: set[int] = set()
     for part in text.split(","):
         lo, _, hi = part.partition("-")
@@ -132,7 +158,7 @@ def parse_steps(text: str) -> tuple[int, int]:
     m = _STEPS.fullmatch(text)
     if not m:
         raise JobgenError(f"--profile-steps {text!r}: give A:B, the step indices A to B-1 "
-                          "(0-based, like a Python slice), e.g. 10:20")
+                          "(0-based, like a Python slice, at most 12 digits each), e.g. 10:20")
     first, stop = int(m.group(1)), int(m.group(2))
     if stop <= first:
         raise JobgenError(f"--profile-steps {text}: B must be greater than A (A:B profiles "
@@ -252,17 +278,20 @@ def profile_step(profile: Profile, req, app: bool, world: int,  # noqa: ANN001
                + (f" (the bundled app calls them at steps {steps[0]} and {steps[1]})"
                   if steps and app else "") if not whole else "the whole process")
     where = " inside the container" if prefix else ""
+    output = tool.output.replace("OUTPUT", "rank-N")
     fact = Fact(f"{join(tool.command)}{where} around rank(s) {','.join(map(str, ranks))}; it "
-                f"records {capture}", tool.why, tool.source, "profile", tool.unconfirmed)
+                f"records {capture}; each writes {output}", tool.why, tool.source, "profile",
+                tool.unconfirmed)
     found = ((*prefix, "sh", "-c", f"command -v {tool.command[0]}") if prefix
              else ("command", "-v", tool.command[0]))
     check = Check(found, f"the profiler {tool.command[0]} is not "
                   "found (--profile " + name + ")", "the profiler exists before any rank "
                   "starts (the script loads its module first)")
-    module = Fact(f"module load {quote(tool.module)}", f"{name}'s module ({tool.why})",
-                  tool.source, "profile", tool.unconfirmed) if tool.module else None
-    output = tool.output.replace("OUTPUT", "rank-N")
-    return (ProfileStep(name, ranks, steps, words, len(prefix), tool.tmpdir, fact, output, size),
+    module = Fact(f"module load {quote(tool.module)}", f"{name}'s module, loaded before the "
+                  f"site's framework stack so that the stack's own SDK wins ({tool.why})",
+                  f"{tool.source}; {STACK_FIRST_SOURCE}", "profile",
+                  tool.unconfirmed) if tool.module else None
+    return (ProfileStep(name, ranks, steps, words, len(prefix), tool.make_dir, fact, output, size),
             check, module)
 
 
@@ -339,7 +368,10 @@ def observe(profile: Profile, req, app: bool, world: int, nodes: int,  # noqa: A
                 _env("JOBGEN_PROFILE_RANKS", prof.ranks_text, "the ranks it profiles; the "
                      "wrapper also exports JOBGEN_PROFILE_THIS_RANK=1 on them"),
                 _env("JOBGEN_PROFILE_DIR", Expand("${JOBGEN_RUN_DIR}/profile"),
-                     "where each profiled rank writes (rank-N...)")]
+                     "where each profiled rank writes (rank-N...)"),
+                EnvSetting("JOBGEN_PROFILE_TMP", PROFILE_TMP, "set", True,
+                           "the profiled ranks' TMPDIRs, rank-N each, on every node: "
+                           + TMPDIR_WHY, TMPDIR_SOURCE, "observe")]
         if prof.steps:
             env.append(_env("JOBGEN_PROFILE_STEPS", f"{prof.steps[0]}:{prof.steps[1]}",
                             "the step indices A to B-1 to profile (0-based, A:B)"))
@@ -348,6 +380,13 @@ def observe(profile: Profile, req, app: bool, world: int, nodes: int,  # noqa: A
                      "--profile-dir", Expand("${JOBGEN_PROFILE_DIR}")]
             if prof.steps:
                 args += ["--profile-steps", f"{prof.steps[0]}:{prof.steps[1]}"]
+        facts.append(Fact(f"profiled ranks: export TMPDIR={PROFILE_TMPDIR}; mkdir -p "
+                          "\"$TMPDIR\" (the wrapper); rm -rf \"$JOBGEN_PROFILE_TMP\" on every "
+                          "node at exit", TMPDIR_WHY, TMPDIR_SOURCE, "computed by jobgen"))
+        if prof.make_dir:
+            facts.append(Fact(f"profiled ranks: mkdir -p \"$JOBGEN_PROFILE_DIR/rank-$RANK\" "
+                              f"before {prof.tool} starts (the wrapper)", prof.fact.why,
+                              prof.fact.source, "profile", prof.fact.unconfirmed))
         facts.append(Fact(f"profile output: {prof.output} for each of {len(prof.ranks)} "
                           f"rank(s) in $JOBGEN_RUN_DIR/profile, about {prof.size_mb:g} MB in "
                           "all", "an estimate from the tool's typical trace per step of a "
@@ -366,6 +405,7 @@ def observe(profile: Profile, req, app: bool, world: int, nodes: int,  # noqa: A
                         "(loss, throughput, step time), one run directory per job"))
         if app:
             args += ["--tensorboard", Expand("${JOBGEN_TENSORBOARD_DIR}")]
-    modules = tuple(f for f in (module, mmodule) if f is not None)
     checks = tuple(c for c in (check, mcheck) if c is not None)
-    return Observe(prof, monitor, tuple(env), tuple(args), modules, checks, tuple(facts))
+    return Observe(profile=prof, monitor=monitor, env=tuple(env), app_args=tuple(args),
+                   modules=(mmodule,) if mmodule is not None else (), checks=checks,
+                   facts=tuple(facts), tool_modules=(module,) if module is not None else ())

@@ -46,6 +46,8 @@ class ProgramSetup(Frozen):
     checks: tuple[Check, ...]  # those before the package copy
     app_check: Check | None  # after it: the app imports and takes its arguments
     facts: tuple[Fact, ...]
+    # --stage: the staged data read by the app's own reader on one node, after the staging
+    data_check: Check | None = None
 
 
 def launcher_words(profile: Profile, python: str | None) -> tuple[tuple[str, ...], Fact]:
@@ -86,17 +88,26 @@ def _package_facts(package: str) -> tuple[Check, Fact]:
     return check, fact
 
 
+DATA_WHY = ("and --data opens with the app's own reader and fits the configuration (format, "
+            "shapes, one sample: workloads/runtime/data.py check_data), so a wrong path or data "
+            "written for another --config stops here in seconds, not on every rank after the "
+            "queue wait")
+
+
 def program_setup(app: App | None, python: str, explicit_python: bool,
                   prefix: tuple[Word, ...], program: tuple[Word, ...],
                   spawner: bool = False,
-                  launcher_check: tuple[str, str] | None = None) -> ProgramSetup:
+                  launcher_check: tuple[str, str] | None = None,
+                  staged_on: tuple[Word, ...] | None = None) -> ProgramSetup:
     """Package, checks and facts for the request's program.
 
     ``prefix`` runs the program (the container's exec, or nothing); ``program`` is what it
     runs: the user's command, or for a bundled app its arguments after ``-m MODULE``.
     ``spawner``: the ranks start with ``python -m workloads.spawn``, which needs the package
     on PYTHONPATH for a program of the user's too. ``launcher_check``: (command, hint) for a
-    launcher that no documented module provides, checked on PATH first.
+    launcher that no documented module provides, checked on PATH first. ``staged_on``: with
+    --stage, the launch that runs one task on one node: the data exists only once staged, so
+    the first check leaves it out (`--data synthetic`) and a second one reads it there.
     """
     checks: list[Check] = []
     if launcher_check is not None:
@@ -129,14 +140,28 @@ def program_setup(app: App | None, python: str, explicit_python: bool,
     check, package_fact = _package_facts(package)
     checks.append(check)
     where = " in the container" if prefix else ""
-    app_check = Check((*prefix, python, "-m", app.module, "--check", *program),
+    has_data = any(w == "--data" or (isinstance(w, str) and w.startswith("--data="))
+                   for w in program)
+    why = ("the app imports with its framework and accepts its arguments, in the job's "
+           "environment (and container), before any rank starts")
+    later = ("--data", "synthetic") if staged_on is not None else ()
+    app_check = Check((*prefix, python, "-m", app.module, "--check", *program, *later),
                       f"{app.module} cannot start under {python}{where}",
-                      "the app imports with its framework and accepts its arguments, in the "
-                      "job's environment (and container), before any rank starts")
+                      why + (", " + DATA_WHY if has_data and not later else "")
+                      + ("; the staged data is read after the staging" if later else ""))
     facts = [
         package_fact,
         *(Fact(c.failure, c.why, "request", "computed by jobgen") for c in checks),
         Fact(f"{app.module} --check", app_check.why, "workloads/runtime/cli.py (--check)",
              "computed by jobgen"),
     ]
-    return ProgramSetup(package, tuple(checks), app_check, tuple(facts))
+    data_check = None
+    if staged_on is not None:
+        data_check = Check((*staged_on, *prefix, python, "-m", app.module, "--check",
+                            *program), f"the staged data does not fit {app.module}",
+                           "on one node, once the data is unpacked: the app imports "
+                           + DATA_WHY)
+        facts.append(Fact(f"{app.module} --check on one node after the staging",
+                          data_check.why, "workloads/runtime/cli.py (--check); "
+                          "workloads/runtime/data.py (check_data)", "computed by jobgen"))
+    return ProgramSetup(package, tuple(checks), app_check, tuple(facts), data_check)

@@ -377,6 +377,9 @@ def _check_storage(p: Profile) -> list[str]:
             out.append(f"{where}: {path!r} must be an absolute path (${{NAME}} allowed)")
     if local and local.alloc_flag and p.scheduler.dialect != "lsf":
         out.append("node.local_storage.alloc_flag: only LSF has -alloc_flags")
+    if local and local.broadcast and p.launcher.dialect not in ("pals", "mpich", "srun"):
+        out.append("node.local_storage.broadcast: an MPI broadcast tool runs under mpiexec "
+                   f"or srun, not {p.launcher.dialect}")
     return out
 
 

@@ -152,6 +152,18 @@ class Nics(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Broadcast(Sourced):
+    """A tool that reads a file once from the shared filesystem and broadcasts it to every
+    node's local storage (Aurora: mpifileutils' `dbcast SRC DEST`): --stage copies the archive
+    with it, then each node unpacks its own copy, instead of every node reading the archive."""
+
+    command: list[Token]
+    module: Token | None = None
+    # MPI ranks on each node (dbcast: at least two, the same number on every node)
+    ranks_per_node: Annotated[int, STRICT, Ge(1), Le(256)] = 2
+
+
+@dataclass(frozen=True, kw_only=True)
 class LocalStorage(Sourced):
     """Storage each node has to itself: where --stage unpacks data, one copy per node."""
 
@@ -160,6 +172,7 @@ class LocalStorage(Sourced):
     memory: StrictBool = False
     # The scheduler allocation flag that makes the storage exist (LSF -alloc_flags NVME).
     alloc_flag: Token | None = None
+    broadcast: Broadcast | None = None  # how --stage copies its archive to every node
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -263,6 +276,30 @@ class Preemption(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class BillingSlices(Sourced):
+    """Partitions allocated by resources and billed by the largest share of a node that a job
+    takes (LUMI small-g, dev-g): `rate` units per slice-hour, a slice being
+    max(ceil(cores / cores_per_slice), ceil(memory / memory_gb_per_slice), devices)."""
+
+    partitions: list[Token]
+    rate: Annotated[float, STRICT, Ge(0), Le(1_000_000)]
+    cores_per_slice: PositiveInt
+    memory_gb_per_slice: PositiveInt
+
+
+@dataclass(frozen=True, kw_only=True)
+class Billing(Sourced):
+    """How the site charges a job, in its own unit: `per_node_hour` units for every node-hour
+    of a whole-node queue (ALCF and OLCF node-hours, LUMI standard-g's 4 GPU-hours), and the
+    partitions billed by resources instead (`slices`). The bill jobgen states is the most the
+    job can cost: nodes x the walltime asked for."""
+
+    unit: NonEmptyStr
+    per_node_hour: Annotated[float, STRICT, Ge(0), Le(1_000_000)]
+    slices: BillingSlices | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Scheduler(Sourced):
     dialect: Dialect
     shell: Shebang = "/bin/bash"  # the script's interpreter line; ALCF documents bash -l
@@ -276,6 +313,8 @@ class Scheduler(Sourced):
     default_walltime: str = "00:30:00"
     gpus_per_node_directive: StrictBool = False  # Slurm: --gpus-per-node
     preemption: Preemption | None = None
+    # What a job costs, in the site's unit (jobgen.plan.billing); None: no public rule.
+    billing: Billing | None = None
     # Directives the site's documentation warns against (lint reports them), e.g. PBS -V.
     avoid: list[Directive] = field(default_factory=list)
 
@@ -441,6 +480,9 @@ class When:
     # true: only where the framework stack imports intel_extension_for_pytorch; false: only
     # where it does not
     ipex: StrictBool | None = None
+    # true: only with --container; false: only without (a host stack's setting that Apptainer
+    # would pass into the image, where the site's container recipe does not set it)
+    container: StrictBool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -472,6 +514,8 @@ class ModuleCommand(Sourced):
     name: Token | None = None
     # Only for this --framework (the site ships the frameworks in different modules).
     framework: Literal["pytorch", "tensorflow"] | None = None
+    # false: not with --container (the host's framework stack, which the image replaces)
+    container: StrictBool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -570,9 +614,10 @@ class ProfilerTool(Sourced):
     # tool records the whole process of each chosen rank.
     capture: Literal["profiler_api", "whole"] = "whole"
     module: Token | None = None  # loaded before the launch (the tool's module)
-    # The tool needs a writable TMPDIR of its own (nsys on Polaris): the wrapper gives each
-    # profiled rank one under the run's profile directory.
-    tmpdir: StrictBool = False
+    # The tool cannot make its output directory (unitrace up to pti-gpu 0.17.0 exits when
+    # it cannot open its files there): the wrapper makes OUTPUT/ before the tool starts.
+    # (Every profiled rank gets a short TMPDIR of its own whatever the tool: the wrapper.)
+    make_dir: StrictBool = False
     output: NonEmptyStr = "OUTPUT"  # what it writes per rank, in the same OUTPUT notation
 
 

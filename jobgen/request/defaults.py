@@ -169,18 +169,45 @@ def _load_text(text: str, path: Path) -> Any:
         except ModuleNotFoundError:  # Python 3.10
             raise JobgenError(f"{path}: TOML needs Python 3.11+; write config.yaml") from None
         try:
-            return tomllib.loads(text)
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise JobgenError(f"{path}: TOML syntax error: {exc}") from None
+        except RecursionError:
+            raise JobgenError(f"{path}: nested too deep for a config file") from None
+        except ValueError:  # an integer of more than 4300 digits (int()'s own limit)
+            raise JobgenError(f"{path}: a number of more than 4300 digits: not a config "
+                              "value") from None
+        _bounded(data, path)
+        return data
     import yaml
 
+    from ..profiles.yamlload import load
+
     try:
-        return yaml.safe_load(text)
+        return load(text)  # the profiles' loader: bounded depth and aliases, no duplicate key
+    except RecursionError:
+        raise JobgenError(f"{path}: nested too deep for a config file") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""
         raise JobgenError(f"{path}{where}: YAML syntax error: "
                           f"{getattr(exc, 'problem', None) or exc}") from None
+
+
+def _bounded(data: Any, path: Path) -> None:
+    """TOML has no aliases, but nesting and size are bounded as YAML's are (yamlload)."""
+    from ..profiles.yamlload import MAX_DEPTH, MAX_VALUES
+
+    todo, count = [(data, 1)], 0
+    while todo:
+        value, depth = todo.pop()
+        count += 1
+        if depth > MAX_DEPTH or count > MAX_VALUES:
+            raise JobgenError(f"{path}: nested deeper than {MAX_DEPTH} levels or more than "
+                              f"{MAX_VALUES} values: not a config file")
+        items = value.values() if isinstance(value, dict) else value if isinstance(
+            value, list) else ()
+        todo += [(v, depth + 1) for v in items]
 
 
 def parse_env(text: str) -> dict[str, dict[str, Any]]:

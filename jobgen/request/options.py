@@ -61,6 +61,9 @@ RENDER_OPTIONS: tuple[Opt, ...] = (
     Opt("precision", ("--precision",), "choice", "Default: the site's.", choices=PRECISIONS),
     Opt("env", ("--env",), "list", "KEY=VALUE, repeatable."),
     Opt("app_args", ("--app-args",), "str", "Arguments passed to the app.", default=""),
+    Opt("launcher_args", ("--launcher-args",), "str",
+        "Options added to the site's launcher, e.g. '-l --line-buffer' for mpiexec; ones the "
+        "script sets (ranks, binding, hosts) are refused.", default=""),
     Opt("python", ("--python",), "str", "Python executable on the compute nodes."),
     Opt("framework", ("--framework",), "choice",
         "Framework of the program (bundled apps: pytorch).", default="pytorch",

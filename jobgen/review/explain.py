@@ -166,9 +166,20 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
         "steps": _steps(plan, layers),
         "profiling": _profiling(plan, layers),
         "warnings": list(plan.warnings),
+        "bill": _bill(plan, layers),
     }
     report["unconfirmed"] = _unconfirmed(report)
     return report
+
+
+def _bill(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
+    """What the job is charged at most, the rule's arithmetic and its source (billing.py)."""
+    bill = plan.bill
+    if bill is None:
+        return None
+    return _fact(bill.line, bill.why, bill.source, layers.prov.layer("scheduler.billing"),
+                 bill.unconfirmed, unit=bill.unit, amount=bill.amount, per_hour=bill.per_hour,
+                 needed_per_hour=bill.needed_per_hour)
 
 
 def _rendezvous(plan: Plan, layers: _Layers) -> dict[str, Any]:
@@ -204,7 +215,8 @@ def _prelaunch(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
     if plan.uses_job_id:
         uses = "the rendezvous port" if plan.uses_port and not plan.port.fixed else ""
         uses = " and ".join(filter(None, (uses, "the staged data's directory name"
-                                          if plan.stage else "")))
+                                          if plan.stage else "", "the profiled ranks' TMPDIRs"
+                                          if plan.profile else "")))
         out.append(_fact(f"JOBGEN_JOB_ID={plan.job_id_expr}", f"the job's id: it picks {uses}",
                          f"the scheduler's job environment ({plan.dialect})",
                          "computed by jobgen", None))
@@ -305,6 +317,10 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
                          f"lie under {stage.area} (no '..', not the storage itself), and the "
                          "trap never removes a directory the job did not make",
                          "request", "command line (--stage)", None))
+        bf = stage.broadcast_fact
+        if bf is not None:
+            out.append(_fact(bf.text, bf.why, bf.source, layers.simple(
+                bf.layer, "node.local_storage.broadcast"), bf.unconfirmed))
     if plan.node_dirs:
         out.append(_fact(f"mkdir -p {join(plan.node_dirs)} on every node (removed at exit)",
                          "node-local directories the environment names (node_dir)",
@@ -496,6 +512,9 @@ def format_text(report: dict[str, Any]) -> str:
     lines += [f"default: {d['key']}={d['value']}   layer: {d['layer']}"
               for d in report["defaults"]]
     lines += [f"WARNING: {w}" for w in report["warnings"]]
+    lines += ["", "== bill (the most the job is charged: nodes x the walltime asked for)"]
+    lines += _fmt_fact(report["bill"]) if report.get("bill") else [
+        f"  {report['site']} states no public rule for what a job is charged"]
 
     lines += ["", "== placement (per node-local rank)"]
     header = ["rank", "cpus", "device", report["mask_variable"] or "mask", "NUMA", "NIC"]

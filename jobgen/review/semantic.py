@@ -23,7 +23,7 @@ OBSERVE_PREFIXES = ("JOBGEN_PROFILE_", "JOBGEN_MONITOR_", "JOBGEN_TENSORBOARD_")
 _RUN_VARS = ("JOBGEN_RUN_ID", "JOBGEN_RUN_DIR")
 _WRAPPED = re.compile(r'^if \[\[ " ([0-9 ]+) " == \*" \$RANK "\* \]\]; then$', re.M)
 _TOOL = re.compile(r'^    set -- (?:"\$\{@:1:[0-9]+\}" )?(.*?) "\$(?:\{@:[0-9]+\}|@)"$', re.M)
-_MONITOR = re.compile(r'^(.*)bash "\$JOBGEN_MONITOR" "\$JOBGEN_MONITOR_DIR" (.*) &$', re.M)
+_MONITOR = 'bash "$JOBGEN_MONITOR" "$JOBGEN_MONITOR_DIR" '  # (launcher) MONITOR (sampler) &
 
 Semantic = dict[str, dict[str, str]]
 
@@ -162,10 +162,23 @@ def _script_profiling(script: Script, env: dict[str, str]) -> dict[str, str]:
     m = _TOOL.search(script.text)
     if m:
         out["profiler"] = shlex.join(split(m.group(1)))
-    m = _MONITOR.search(script.text)
-    if m:
-        out["monitor"] = shlex.join([*split(m.group(1)), "|", *split(m.group(2))])
+    launch = _monitor_launch(script.text)
+    if launch:
+        out["monitor"] = shlex.join([*split(launch[0]), "|", *split(launch[1])])
     return out
+
+
+def _monitor_launch(text: str) -> tuple[str, str] | None:
+    """The first line `LAUNCHER bash "$JOBGEN_MONITOR" "$JOBGEN_MONITOR_DIR" ARGS &`, as
+    (LAUNCHER, ARGS). Plain string search, linear in the text (a regex with two `.*` around
+    the marker was quadratic in a line repeating it: 54 s on 720 KB)."""
+    for line in text.split("\n"):
+        if not line.endswith(" &") or _MONITOR not in line:
+            continue
+        head, _, rest = line.rpartition(_MONITOR)
+        if rest.endswith(" &"):
+            return head, rest[:-2]
+    return None
 
 
 def _slot_text(cores: str | None, device: int | None, label: str | None, numa: int | None,

@@ -42,7 +42,8 @@ MAX_LINE = 1 << 20  # a result line is a few KB
 MAX_DEPTH = 16
 
 
-Rate = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+MAX_RATE = 1e12  # samples/s: no job comes near; beyond it ratios of rates could overflow
+Rate = Annotated[float, Field(ge=0, le=MAX_RATE, allow_inf_nan=False)]
 Count = Annotated[int, Field(ge=0, le=mf.MAX_NUMBER)]
 Short = Annotated[str, Field(max_length=500)]
 
@@ -261,17 +262,20 @@ def collect(directories: list[Path]) -> Collection:
             m = mf.read(where)
             todo = [(p, r) for p in m.valid_points for r in p.runs]
             mine = [read_run(where, p, r) for p, r in todo]  # quick: no progress lines
+            monitored = {p.id: _monitored(where, p) for p in m.points}
         by_point: dict[str, list[RunResult]] = {}
         for res in mine:
             by_point.setdefault(res.point, []).append(res)
-        rows += [_row(str(directory), m, p, by_point.get(p.id, [])) for p in m.points]
+        rows += [_row(str(directory), m, p, by_point.get(p.id, []), monitored[p.id])
+                 for p in m.points]
         runs += mine
     _scaling(rows)
     _versus_fp32(rows)
     return Collection(rows, runs)
 
 
-def _row(sweep: str, m: mf.Manifest, point: mf.Point, runs: list[RunResult]) -> Row:
+def _row(sweep: str, m: mf.Manifest, point: mf.Point, runs: list[RunResult],
+         monitored: dict[str, float | None]) -> Row:
     plan, params = point.plan, point.params
     rates = [r.samples_per_sec for r in runs if r.status == "ok" and r.samples_per_sec]
     nodes = plan.nodes if plan.nodes is not None else params.get("nodes")
@@ -287,18 +291,18 @@ def _row(sweep: str, m: mf.Manifest, point: mf.Point, runs: list[RunResult]) -> 
         ok=len(rates), best=best, min=min(rates) if rates else None,
         max=max(rates) if rates else None,
         stdev=statistics.stdev(rates) if len(rates) > 1 else None,
-        per_device=best / devices if best and devices else None,
+        per_device=ratio(best, devices) if best and devices else None,
         scaling_efficiency=None, scaling_base_nodes=None, vs_fp32=None, verdict=None,
         chance=None, status=_status(point, runs, rates), note=_note(point, runs), runs=rates,
-        **_monitored(Path(sweep), point),
+        **monitored,
     )
 
 
-def _monitored(sweep: Path, point: mf.Point) -> dict[str, float | None]:
+def _monitored(where: SweepDir, point: mf.Point) -> dict[str, float | None]:
     """Peak memory and mean utilisation from the runs' --monitor files (none: nothing)."""
     from .monitors import summarize
 
-    found = summarize([sweep / run.dir for run in point.runs])
+    found = summarize(where, [run.dir for run in point.runs])
     if found is None:
         return {}
     return {"gpu_mem_peak_mib": found.gpu_mem_peak_mib,
@@ -351,7 +355,8 @@ def _scaling(rows: list[Row]) -> None:
         base = min(members, key=lambda r: r.nodes or 0)
         for r in members:
             r.scaling_base_nodes = base.nodes
-            r.scaling_efficiency = (r.best / r.nodes) / (base.best / base.nodes)  # type: ignore
+            r.scaling_efficiency = ratio(r.best * base.nodes,  # type: ignore[operator]
+                                         base.best * r.nodes)  # type: ignore[operator]
 
 
 def _versus_fp32(rows: list[Row]) -> None:
@@ -361,8 +366,17 @@ def _versus_fp32(rows: list[Row]) -> None:
         ref = fp32.get((*r.config, r.nodes))
         if r.precision == "fp32" or not ref or not r.best:
             continue
-        r.vs_fp32 = r.best / ref.best  # type: ignore[operator]
+        r.vs_fp32 = ratio(r.best, ref.best)  # type: ignore[arg-type]
         r.verdict, r.chance = verdict(r.runs, ref.runs)
+
+
+def ratio(a: float, b: float) -> float | None:
+    """a / b when it is a finite number (1e12 / 1e-320 is not: no ratio then)."""
+    try:
+        value = a / b
+    except (ZeroDivisionError, OverflowError):
+        return None
+    return value if math.isfinite(value) else None
 
 
 def chance_of_separation(n: int, m: int) -> float:

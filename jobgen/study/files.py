@@ -24,6 +24,7 @@ import os
 import secrets
 import socket
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,7 +57,10 @@ class SweepDir:
     # ------------------------------------------------------------ opening and locking
     @classmethod
     @contextlib.contextmanager
-    def open(cls, path: Path, *, lock: bool, create: bool = False) -> Iterator[SweepDir]:
+    def open(cls, path: Path, *, lock: bool, create: bool = False, wait: float = 0
+             ) -> Iterator[SweepDir]:
+        """The directory, locked with `lock` (waiting up to `wait` seconds for another jobgen
+        that holds it: a `submit --wait` holds it only while it sends)."""
         if create:
             _make_dirs(path)
         try:
@@ -71,16 +75,23 @@ class SweepDir:
         sweep = cls(path, fd)
         try:
             if lock:
-                sweep._lock()
+                sweep._lock(wait)
             yield sweep
         finally:
             sweep._unlock()
             os.close(fd)
 
-    def _lock(self) -> None:
+    def _lock(self, wait: float = 0) -> None:
+        deadline = time.monotonic() + wait
         try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
+            while True:
+                try:
+                    fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise
+                    time.sleep(0.1)
         except BlockingIOError:
             raise self._busy() from None
         except OSError as exc:
@@ -112,15 +123,17 @@ class SweepDir:
         fd = os.dup(self.fd)
         try:
             for name in (parts(rel) if rel else []):
-                if create:
-                    with contextlib.suppress(FileExistsError):
-                        os.mkdir(name, 0o755, dir_fd=fd)
                 try:
+                    if create:
+                        with contextlib.suppress(FileExistsError):
+                            os.mkdir(name, 0o755, dir_fd=fd)
                     nxt = os.open(name, DIR_FLAGS, dir_fd=fd)
-                except FileNotFoundError:
-                    raise
+                except FileNotFoundError as exc:
+                    if not create:
+                        raise
+                    raise self._error(rel, exc, "a directory") from None
                 except OSError as exc:
-                    raise self._error(rel, exc) from None
+                    raise self._error(rel, exc, "a directory" if create else None) from None
                 os.close(fd)
                 fd = nxt
             yield fd

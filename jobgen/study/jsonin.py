@@ -14,7 +14,9 @@ import re
 from typing import Any
 
 MAX_INT_DIGITS = 19  # what an int64 holds: counts, seeds, step numbers
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+# A string, or an unterminated one to the end of the text (so a failed string is never
+# retried from each of its quotes: 60 KB of escaped quotes was minutes), or a bracket.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|[\[\]{}]', re.S)
 
 
 class JsonError(ValueError):

@@ -182,6 +182,9 @@ class Manifest(BaseModel):
     queue_limits: Annotated[list[QueueLimit], Field(max_length=100)] = Field(
         default_factory=list)
     results: list[Literal["results.csv", "results.json"]] = Field(default_factory=list)
+    # `jobgen cancel` ran: a `submit --wait` still waiting sends nothing more (a new `submit`
+    # clears it)
+    cancelled: bool = False
     format: Literal[1, 2] = FORMAT
 
     @model_validator(mode="after")
@@ -218,8 +221,8 @@ def output_name(pattern: str, job_id: str) -> str:
     seq = re.match(r"\d+", job_id)
     values = {"j": job_id, "s": seq.group(0) if seq else job_id, "%": "%"}
     name = re.sub(r"%([js%])", lambda m: values[m.group(1)], _pattern(pattern))
-    if "/" in name or name in (".", ".."):
-        raise JobgenError(f"{name[:80]!r} is not a file name")
+    if "/" in name or name in (".", "..") or len(name.encode()) > 255:
+        raise JobgenError(f"{name[:80]!r} is not a file name (at most 255 bytes)")
     return name
 
 
@@ -260,8 +263,10 @@ def field_error(exc: ValidationError) -> str:
 def _from_format_1(data: dict[str, Any]) -> None:
     """Format 1 wrote output names as str.format templates ({id}, {seq}); the only two tokens
     it ever wrote become %j and %s, anything else is left for the model to refuse."""
-    for point in data.get("points") or []:
-        for run in (point.get("runs") or []) if isinstance(point, dict) else []:
+    points = data.get("points")
+    for point in points if isinstance(points, list) else []:  # else the model says what
+        runs = point.get("runs") if isinstance(point, dict) else None
+        for run in runs if isinstance(runs, list) else []:
             value = run.get("output_pattern") if isinstance(run, dict) else None
             if isinstance(value, str):
                 run["output_pattern"] = (value.replace("%", "%%").replace("{id}", "%j")

@@ -316,6 +316,19 @@ def _cell(value: object) -> str:
     return "-" if value is None else _CONTROL.sub(" ", str(value))
 
 
+MAX_TITLE = 200  # characters of --title (a chart's title is a line; 120 KB took a minute)
+MAX_TITLE_LINES = 3
+
+
+def check_title(title: str) -> str:
+    """--title within bounds, or one line saying so (before any work is done)."""
+    if len(title) > MAX_TITLE or title.count("\n") >= MAX_TITLE_LINES:
+        raise JobgenError(f"--title: {len(title)} characters on {title.count(chr(10)) + 1} "
+                          f"line(s); a title has at most {MAX_TITLE} characters and "
+                          f"{MAX_TITLE_LINES} lines")
+    return title
+
+
 def check_kind(name: str) -> str:
     """The chart's format from --out's suffix, and matplotlib at hand: checked first."""
     kind = name.rpartition(".")[2].lower() if "." in name else ""

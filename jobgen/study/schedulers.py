@@ -28,6 +28,17 @@ QUEUED, HELD, RUNNING, DONE, FAILED, GONE = ("queued", "held", "running", "done"
 
 
 @dataclass(frozen=True)
+class JobInfo:
+    """A job as the scheduler reports it: its state word, and what says whose job it is (None
+    where the dialect's answer has no such field)."""
+
+    word: str
+    name: str | None = None  # the job's name (#PBS -N, --job-name, -J)
+    owner: str | None = None  # the user who submitted it
+    workdir: str | None = None  # the directory it was submitted from
+
+
+@dataclass(frozen=True)
 class Dialect:
     name: str  # what the user knows it as
     submit: tuple[str, ...]  # the script's name is appended, or fed on stdin
@@ -36,7 +47,7 @@ class Dialect:
     probe: tuple[str, ...] = ()  # a command only the real scheduler answers...
     signature: re.Pattern[str] | None = None  # ...with this (stdout and stderr)
     status: Callable[[list[str]], list[str]] | None = None  # argv asking for these jobs
-    parse: Callable[[str], dict[str, str]] | None = None  # job id -> the scheduler's word
+    parse: Callable[[str], dict[str, JobInfo]] | None = None  # job id -> the scheduler's word
     states: dict[str, str] | None = None  # the scheduler's word -> jobgen's state
     cancel: tuple[str, ...] = ()  # job ids appended
     on_stdin: bool = False  # LSF reads #BSUB lines only from a script given on stdin
@@ -92,18 +103,25 @@ def _cobalt_output(plan: Plan) -> str | None:
 
 
 # ---------------------------------------------------------------- job states
-def _lines(text: str, sep: str | None, width: int) -> dict[str, str]:
-    """`id<sep>state...` lines -> {id: state}."""
+def _separated(text: str, with_dir: bool) -> dict[str, JobInfo]:
+    """`id|state|name|user[|dir]` lines (squeue, bjobs with delimiter '|') -> {id: JobInfo};
+    a name may itself hold a '|': the fields around it are fixed."""
     found = {}
+    tail = 2 if with_dir else 1
     for line in text.splitlines():
-        fields = line.strip().split(sep)
-        if len(fields) >= width and fields[0]:
-            found[fields[0].strip()] = fields[1].strip()
+        fields = line.strip().split("|")
+        if len(fields) < 3 + tail or not fields[0].strip():
+            continue
+        name = "|".join(fields[2:-tail])
+        workdir = fields[-1].strip() or None if with_dir else None
+        found[fields[0].strip()] = JobInfo(fields[1].strip(), name,
+                                           fields[-tail].strip() or None, workdir)
     return found
 
 
-def _pbs_json(text: str) -> dict[str, str]:
-    """`qstat -x -f -F json` -> {id: state}; a finished job is F plus its Exit_status."""
+def _pbs_json(text: str) -> dict[str, JobInfo]:
+    """`qstat -x -f -F json` -> {id: JobInfo}; a finished job is F plus its Exit_status.
+    Job_Name, Job_Owner (user@host) and Variable_List's PBS_O_WORKDIR say whose it is."""
     try:
         data = load_json(text, 8, lenient=True)
     except JsonError:
@@ -115,17 +133,28 @@ def _pbs_json(text: str) -> dict[str, str]:
             continue
         state = str(job.get("job_state", "?"))
         code = job.get("Exit_status")
-        found[str(job_id)] = f"{state}:{code}" if state in ("F", "X") else state
+        env = job.get("Variable_List")
+        found[str(job_id)] = JobInfo(
+            f"{state}:{code}" if state in ("F", "X") else state, _text(job.get("Job_Name")),
+            _text(job.get("Job_Owner"), "@"),
+            _text(env.get("PBS_O_WORKDIR")) if isinstance(env, dict) else None)
     return found
 
 
-def _cobalt_table(text: str) -> dict[str, str]:
-    """Cobalt's qstat table (JobID User WallTime Nodes State Location): {id: State}."""
+def _text(value: object, cut: str | None = None) -> str | None:
+    if not isinstance(value, str):
+        return None
+    return value.split(cut, 1)[0] if cut else value
+
+
+def _cobalt_table(text: str) -> dict[str, JobInfo]:
+    """Cobalt's qstat table (JobID User WallTime Nodes State Location): {id: JobInfo} with
+    the owner (the table has no job name or directory)."""
     found = {}
     for line in text.splitlines():
         fields = line.split()
         if len(fields) >= 5 and fields[0].isdigit():
-            found[fields[0]] = fields[4]
+            found[fields[0]] = JobInfo(fields[4], owner=fields[1])
     return found
 
 
@@ -159,14 +188,16 @@ def state_of(dialect: Dialect, word: str) -> str:
 DIALECTS["slurm"] = Dialect(
     "Slurm", ("sbatch",), re.compile(r"Submitted batch job (\d+)"), _slurm_output,
     probe=("sbatch", "--version"), signature=re.compile(r"^slurm[- \w]*\d", re.M),
+    # squeue(1) --format: %i job id, %T state, %j job name, %u user name, %Z working directory
     status=lambda ids: ["squeue", "--noheader", "--states=all", f"--jobs={','.join(ids)}",
-                        "--format=%i|%T"],
-    parse=lambda text: _lines(text, "|", 2), states=SLURM_STATES, cancel=("scancel",))
+                        "--format=%i|%T|%j|%u|%Z"],
+    parse=lambda text: _separated(text, with_dir=True), states=SLURM_STATES,
+    cancel=("scancel",))
 # OpenPBS and PBS Professional: `qsub --version` prints "pbs_version = 2022.1.x"
 # (openpbs/openpbs src/include/pbs_version.h.in, PRINT_VERSION_AND_EXIT, @ cd7ab5ed);
 # Slurm's qsub wrapper answers "Unknown option: version".
 DIALECTS["pbs"] = Dialect(
-    "PBS", ("qsub",), re.compile(r"^\s*(\d+(?:\.\S+)?)\s*$", re.M), _pbs_output,
+    "PBS", ("qsub",), re.compile(r"^[^\S\n]*(\d+(?:\.\S+)?)[^\S\n]*$", re.M), _pbs_output,
     probe=("qsub", "--version"), signature=re.compile(r"^pbs_version\s*=", re.M),
     status=lambda ids: ["qstat", "-x", "-f", "-F", "json", *ids], parse=_pbs_json,
     states=PBS_STATES, cancel=("qdel",))
@@ -174,13 +205,18 @@ DIALECTS["pbs"] = Dialect(
 DIALECTS["lsf"] = Dialect(
     "LSF", ("bsub",), re.compile(r"Job <(\d+)>"), _lsf_output,
     probe=("bsub", "-V"), signature=re.compile(r"\bLSF\b"),
-    status=lambda ids: ["bjobs", "-a", "-noheader", "-o", "jobid stat delimiter='|'", *ids],
-    parse=lambda text: _lines(text, "|", 2), states=LSF_STATES, cancel=("bkill",),
+    # bjobs -o fields job_name and user (IBM LSF 10.1 command reference, bjobs -o; the field
+    # list is UNCONFIRMED against a running LSF). The submission directory is not asked for
+    # (its field name is unconfirmed too): on LSF cancel checks the owner and the job name.
+    status=lambda ids: ["bjobs", "-a", "-noheader", "-o",
+                        "jobid stat job_name user delimiter='|'", *ids],
+    parse=lambda text: _separated(text, with_dir=False), states=LSF_STATES,
+    cancel=("bkill",),
     on_stdin=True)
 # Cobalt (JLSE): UNCONFIRMED what `qsub --version` prints; jobgen only refuses the answers of
 # PBS and of Slurm's wrapper, and reads the state column of `qstat`'s table.
 DIALECTS["cobalt"] = Dialect(
-    "Cobalt", ("qsub",), re.compile(r"^\s*(\d+)\s*$", re.M), _cobalt_output,
+    "Cobalt", ("qsub",), re.compile(r"^[^\S\n]*(\d+)[^\S\n]*$", re.M), _cobalt_output,
     probe=("qsub", "--version"), signature=None,
     status=lambda ids: ["qstat", *ids], parse=_cobalt_table, states=COBALT_STATES,
     cancel=("qdel",))

@@ -21,9 +21,10 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import JobgenError, one_line
+from . import calls
 from . import manifest as mf
 from .files import SweepDir, run_cwd
-from .jobs import ACTIVE, run_states
+from .jobs import ACTIVE, LOCK_WAIT, run_states
 from .progress import note, steps
 from .queues import describe, jobs_at_once
 from .schedulers import DIALECTS, LOCAL_OUTPUT, Dialect, decode, looks_right
@@ -37,8 +38,7 @@ def check_scheduler(dialect: Dialect, site: str) -> None:
     if not dialect.probe:
         return
     try:
-        res = subprocess.run(dialect.probe, capture_output=True, stdin=subprocess.DEVNULL,
-                             timeout=PROBE_TIMEOUT)
+        res = calls.run(list(dialect.probe), PROBE_TIMEOUT)
     except FileNotFoundError:
         raise JobgenError(f"{dialect.probe[0]} not found: submit from a login node of the "
                           "site, or submit the scripts by hand from their directories") from None
@@ -50,8 +50,24 @@ def check_scheduler(dialect: Dialect, site: str) -> None:
         first = next((line for line in answer.splitlines() if line.strip()), "nothing")
         raise JobgenError(
             f"the {dialect.probe[0]} here is not {site}'s {dialect.name}: "
-            f"`{' '.join(dialect.probe)}` answered {one_line(first)[:120]!r}; submit from a "
+            f"`{' '.join(dialect.probe)}` answered {one_line(first[:1000])[:120]!r}; submit from a "
             f"login node of {site}, or submit the scripts by hand from their directories")
+
+
+def check_dialect(manifest: mf.Manifest) -> None:
+    """The manifest's scheduler is its site's (an edited `dialect: none` on a PBS sweep would
+    run the PBS scripts here with bash). A site whose profile is not here: the manifest's
+    word is all there is."""
+    from ..profiles.load import load_profile
+
+    try:
+        dialect = load_profile(manifest.site).profile.scheduler.dialect
+    except JobgenError:
+        return
+    if dialect != manifest.dialect:
+        raise JobgenError(f"{mf.NAME} says the scheduler is {manifest.dialect!r}, but "
+                          f"{manifest.site}'s profile says {dialect!r}: restore the manifest, "
+                          "or make the sweep again")
 
 
 def _pending(run: mf.Run, again: bool) -> bool:
@@ -63,31 +79,49 @@ def _pending(run: mf.Run, again: bool) -> bool:
 def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
                  max_in_flight: int | None = None, wait: bool = False,
                  poll: float = 60.0) -> list[str]:
-    """Submit every run not yet submitted (all with `again`); the problems, one line each."""
+    """Submit every run not yet submitted (all with `again`); the problems, one line each.
+
+    The sweep is locked while runs are sent and recorded, not while `--wait` waits: status,
+    collect and cancel get through meanwhile, and after a cancel nothing more is sent."""
     if max_in_flight is not None and max_in_flight < 1:
         raise JobgenError(f"--max-in-flight must be at least 1, not {max_in_flight}")
-    with SweepDir.open(directory, lock=True) as where:
-        manifest = mf.read(where)
-        dialect = DIALECTS[manifest.dialect]
-        todo = [(p, r) for p in manifest.valid_points for r in p.runs if _pending(r, again)]
-        if not todo:
-            raise JobgenError(f"every run in {directory} was submitted already (see jobgen "
-                              "status): add --again to submit them again")
-        for _, run in todo:  # before anything is sent: every script is jobgen's own file
-            where.script(run.script)
-        check_scheduler(dialect, manifest.site)
-        while True:
-            batch, held = _fits(where, manifest, todo, max_in_flight)
+    held: dict[tuple[str, int], str | None] | None = None  # run -> its job id when held back
+    while True:
+        with SweepDir.open(directory, lock=True,
+                           wait=0 if held is None else LOCK_WAIT) as where:
+            manifest = mf.read(where)
+            dialect = DIALECTS[manifest.dialect]
+            if held is None:
+                todo = [(p, r) for p in manifest.valid_points for r in p.runs
+                        if _pending(r, again)]
+                if not todo:
+                    raise JobgenError(f"every run in {directory} was submitted already (see "
+                                      "jobgen status): add --again to submit them again")
+                for _, run in todo:  # before anything is sent: every script is jobgen's own
+                    where.script(run.script)
+                check_dialect(manifest)
+                check_scheduler(dialect, manifest.site)
+                if manifest.cancelled:
+                    manifest.cancelled = False  # a submit after a cancel is meant
+                    manifest.write(where)
+            elif manifest.cancelled:
+                note(f"{len(held)} held-back run(s) not submitted: the sweep was cancelled")
+                return []
+            else:  # the held runs, unless another jobgen sent them while we waited
+                todo = [(p, r) for p in manifest.valid_points for r in p.runs
+                        if (p.id, r.repeat) in held and held[(p.id, r.repeat)] == r.job_id
+                        and not r.maybe_submitted]
+            batch, waiting = _fits(where, manifest, todo, max_in_flight)
             problems = _submit_batch(where, manifest, dialect, batch, keep_going)
-            todo = held
-            if problems or not held or not wait:
-                break
-            note(f"{len(held)} run(s) held back; checking again in {poll:g} s")
-            time.sleep(poll)
-        if held:
-            note(f"{len(held)} run(s) held back (queue limits or --max-in-flight): run "
-                 f"`jobgen submit {directory}` again as jobs finish, or add --wait")
-        return problems
+        held = {(p.id, r.repeat): r.job_id for p, r in waiting}
+        if problems or not held or not wait:
+            break
+        note(f"{len(held)} run(s) held back; checking again in {poll:g} s")
+        time.sleep(poll)
+    if held:
+        note(f"{len(held)} run(s) held back (queue limits or --max-in-flight): run "
+             f"`jobgen submit {directory}` again as jobs finish, or add --wait")
+    return problems
 
 
 def _fits(where: SweepDir, manifest: mf.Manifest, todo: list[tuple[mf.Point, mf.Run]],
@@ -164,7 +198,7 @@ def _submit(where: SweepDir, manifest: mf.Manifest, run: mf.Run, dialect: Dialec
         manifest.write(where)  # the id is on disk before anything else can fail
         _record_output(run)
         return None
-    why = one_line(err.strip() or out.strip() or f"exit {res.returncode}")[:300]
+    why = one_line((err.strip() or out.strip())[:2000] or f"exit {res.returncode}")[:300]
     if res.returncode == 0:
         run.submit_error = (f"{argv[0]} exited 0 but printed no job id ({why}): the job may "
                             "exist (jobgen status; submit --again resends it)")
@@ -173,15 +207,17 @@ def _submit(where: SweepDir, manifest: mf.Manifest, run: mf.Run, dialect: Dialec
     return f"{argv[0]} failed: {why}"
 
 
-def _call(where: SweepDir, run: mf.Run, argv: list[str], on_stdin: bool
-          ) -> subprocess.CompletedProcess[bytes]:
-    feed: dict[str, object] = ({"input": where.read(run.script, "a job script")} if on_stdin
-                               else {"stdin": subprocess.DEVNULL})
+def _call(where: SweepDir, run: mf.Run, argv: list[str], on_stdin: bool) -> calls.Answer:
+    """The submit command, run in the run's directory (its output, bounded, kept). PWD is that
+    directory's real path too: whether a scheduler takes the submit directory (PBS_O_WORKDIR,
+    which cancel later compares) from getcwd() or from $PWD is UNCONFIRMED, so both agree."""
+    feed = where.read(run.script, "a job script") if on_stdin else None
     with where.directory(run.dir) as fd:
+        cwd = run_cwd(fd, where.path / run.dir)
+        real = os.readlink(cwd) if cwd.startswith("/proc/") else cwd
         try:
-            return subprocess.run(argv, cwd=run_cwd(fd, where.path / run.dir), pass_fds=(fd,),
-                                  capture_output=True, timeout=SUBMIT_TIMEOUT,
-                                  **feed)  # type: ignore[call-overload]
+            return calls.run(argv, SUBMIT_TIMEOUT, input=feed, cwd=cwd, pass_fds=(fd,),
+                             env={**os.environ, "PWD": real})
         except FileNotFoundError:
             raise JobgenError(f"{argv[0]} not found: submit from a login node of the site, "
                               "or submit the scripts by hand from their directories") from None

@@ -8,15 +8,21 @@ scripts were submitted by hand. Invalid points are kept in the manifest with the
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from .. import __version__
 from ..errors import JobgenError
 from ..frozen import field_names, replace
+from ..plan.billing import Bill, sweep_bill
 from ..plan.build import Plan, Request, build_plan
+from ..plan.launchopts import refuse_nested_launcher
 from ..profiles.load import LoadedProfile, load_profile
 from ..request.options import PRECISIONS
 from ..shell import join, split
@@ -90,60 +96,126 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
     if len(combos) > mf.MAX_POINTS or len(combos) * repeat > mf.MAX_RUNS:
         raise JobgenError(f"{len(combos)} points x {repeat} repeats is more than a sweep holds "
                           f"({mf.MAX_POINTS} points, {mf.MAX_RUNS} runs): split the axes")
+    if base.command:  # refused for every point alike: before anything is written
+        refuse_nested_launcher(base.command)
     base = resolve_program(base, Path.cwd())
     loaded = load_profile(base.site)
-    with SweepDir.open(out, lock=True, create=True) as where:
-        if not force and not where.is_empty():
-            raise JobgenError(f"{out} is not empty: pick a new --out directory or add --force")
-        points = [_point(loaded, base, params, repeat, where)
-                  for params in steps(combos, "sweep", point_id)]
-        manifest = mf.Manifest(
-            site=base.site, app=base.app, dialect=loaded.profile.scheduler.dialect,
-            device=device_label(loaded), command=sweep_command(base, axes, repeat, out),
-            repeat=repeat, axes=axes, points=points, jobgen_version=__version__,
-            queue_limits=queue_limits(loaded, points))
-        manifest.write(where)
+    if not force and _has_entries(out):  # asked again under the lock, before writing
+        raise JobgenError(f"{out} is not empty: pick a new --out directory or add --force")
+    # Everything is planned, rendered and checked against the manifest's model before the
+    # first file is written: a request the manifest cannot record is one line, nothing written.
+    bills: list[tuple[Bill, int]] = []
+    drafts = [_point(loaded, base, params, repeat, bills)
+              for params in steps(combos, "sweep", point_id)]
+    points = [point for point, _ in drafts]
+    manifest = _model(mf.Manifest, "the sweep", lambda: mf.Manifest(
+        site=base.site, app=base.app, dialect=loaded.profile.scheduler.dialect,
+        device=device_label(loaded), command=sweep_command(base, axes, repeat, out),
+        repeat=repeat, axes=axes, points=points, jobgen_version=__version__,
+        queue_limits=queue_limits(loaded, points)))
+    reasons = {p.error for p in points if p.status == "invalid"}
+    if not manifest.valid_points and len(reasons) == 1:
+        raise JobgenError(str(reasons.pop()))  # the request itself, not an axis: nothing written
+    fresh = not out.exists()
+    try:
+        with SweepDir.open(out, lock=True, create=True) as where:
+            _write(where, out, force, drafts, manifest)
+    except JobgenError:
+        if fresh:
+            with contextlib.suppress(OSError):
+                out.rmdir()  # the directory this sweep made, when it stayed empty
+        raise
     warn_queue_limits(manifest)
-    valid = manifest.valid_points
-    reasons = {p.error for p in points}
-    if not valid and len(reasons) == 1:
-        raise JobgenError(str(reasons.pop()))  # the request itself, not an axis, is wrong
-    if not valid:
+    total = sweep_bill(bills)
+    if total:
+        note(f"bill: {total}")
+    if not manifest.valid_points:
         raise JobgenError(f"none of the {len(points)} points can run on {base.site} (each "
                           f"reason is in {out / mf.NAME}): change the axes")
     return manifest
 
 
+def _write(where: SweepDir, out: Path, force: bool,
+           drafts: list[tuple[mf.Point, list[tuple[str, str]]]], manifest: mf.Manifest) -> None:
+    """The scripts, then the manifest. When writing fails (disk full, no inodes) in a
+    directory that was empty, what this sweep wrote is removed again."""
+    if not force and not where.is_empty():
+        raise JobgenError(f"{out} is not empty: pick a new --out directory or add --force")
+    empty = where.is_empty()
+    try:
+        for _, scripts in drafts:
+            for rel, text in scripts:
+                _write_run(where, rel, text)
+        manifest.write(where)
+    except JobgenError:
+        if empty:
+            for point, _ in drafts:
+                with contextlib.suppress(JobgenError, OSError):
+                    where.remove(point.id)
+        raise
+
+
+def _has_entries(out: Path) -> bool:
+    try:
+        with os.scandir(out) as it:
+            return any(True for _ in it)
+    except OSError:
+        return False  # missing (or not a directory: SweepDir.open says so)
+
+
+def _model(kind: type, what: str, build: Any) -> Any:
+    """`build()` (a manifest model), or one line naming the field the request overflows."""
+    try:
+        return build()
+    except ValidationError as exc:
+        raise JobgenError(f"{what} cannot be recorded in {mf.NAME}: {mf.field_error(exc)} "
+                          f"(the manifest's limit for {kind.__name__});"
+                          " shorten it") from None
+
+
 def _point(loaded: LoadedProfile, base: Request, params: dict[str, Any], repeat: int,
-           where: SweepDir) -> mf.Point:
+           bills: list[tuple[Bill, int]]) -> tuple[mf.Point, list[tuple[str, str]]]:
+    """A point's model and its runs' scripts (path, text), nothing written yet."""
     pid = point_id(params)
     name = base.job_name or base.app or "jobgen"
     try:
         plan = build_plan(loaded, replace(base, **params, job_name=f"{name}-{pid}"))
-        runs = [_write_run(loaded, base, params, pid, name, k, where)
-                for k in range(1, repeat + 1)]
+        runs = [_draft_run(loaded, base, params, pid, name, k) for k in range(1, repeat + 1)]
+        summary = _model(mf.PlanSummary, f"point {pid}",
+                         lambda: mf.PlanSummary(**plan_summary(plan)))
+        point = _model(mf.Point, f"point {pid}", lambda: mf.Point(
+            id=pid, params=params, status="valid", plan=summary, runs=[r for r, _ in runs]))
     except JobgenError as exc:
         note(f"warning: point {pid} skipped: {exc}")
-        return mf.Point(id=pid, params=params, status="invalid", error=str(exc)[:2000])
-    return mf.Point(id=pid, params=params, status="valid",
-                    plan=mf.PlanSummary(**plan_summary(plan)), runs=runs)
+        return mf.Point(id=pid, params=params, status="invalid", error=str(exc)[:2000]), []
+    if plan.bill is not None:
+        bills.append((plan.bill, repeat))
+    return point, [(f"{run.dir}/{SCRIPT}", text) for run, text in runs]
 
 
-def _write_run(loaded: LoadedProfile, base: Request, params: dict[str, Any], pid: str,
-               name: str, k: int, where: SweepDir) -> mf.Run:
-    """Plan, render and write one repeat's script (its job name ends in rK). With --force an
-    old run directory is removed first (no stale output may be collected as this run's), and
-    whatever stands in the way as a link is removed as a link, never followed."""
+def _draft_run(loaded: LoadedProfile, base: Request, params: dict[str, Any], pid: str,
+               name: str, k: int) -> tuple[mf.Run, str]:
+    """Plan and render one repeat's script (its job name ends in rK): its model and text."""
     job_name = f"{name}-{pid}-r{k}"
     plan = build_plan(loaded, replace(base, **params, job_name=job_name))
     rel = f"{pid}/r{k}"
+    run = _model(mf.Run, f"point {pid} r{k}", lambda: mf.Run(
+        repeat=k, dir=rel, script=f"{rel}/{SCRIPT}", job_name=job_name,
+        output_pattern=output_pattern(plan)))
+    return run, render(plan)
+
+
+def _write_run(where: SweepDir, script: str, text: str) -> None:
+    """Write one run's script. With --force an old run directory is removed first (no stale
+    output may be collected as this run's), and whatever stands in the way as a link is
+    removed as a link, never followed."""
+    rel = script.rpartition("/")[0]
+    pid = rel.partition("/")[0]
     if where.kind(pid) not in (None, "directory"):
         where.remove(pid)
     if where.kind(rel) is not None:
         where.remove(rel)
-    where.write(f"{rel}/{SCRIPT}", render(plan).encode(), replace=False, mode=0o755)
-    return mf.Run(repeat=k, dir=rel, script=f"{rel}/{SCRIPT}", job_name=job_name,
-                  output_pattern=output_pattern(plan))
+    where.write(script, text.encode(), replace=False, mode=0o755)
 
 
 def plan_summary(plan: Plan) -> dict[str, Any]:

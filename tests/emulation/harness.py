@@ -25,7 +25,11 @@ REPORTER = HERE / "report_rank.py"
 REPORT_COMMAND = (sys.executable, "-S", str(REPORTER))
 MASK_VARIABLES = ("ZE_AFFINITY_MASK", "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
                   "HIP_VISIBLE_DEVICES")
-JOBID = {"pbs": "123.emu", "slurm": "4242", "lsf": "777", "cobalt": "555"}
+# Job ids unique to this test process: what a script names after its job id on the node's
+# /tmp (staged data, MIOpen's cache, the profiled ranks' TMPDIRs) is this machine's /tmp, which
+# other test runs share.
+JOBID = {"pbs": f"123{os.getpid()}.emu", "slurm": f"4242{os.getpid()}",
+         "lsf": f"777{os.getpid()}", "cobalt": f"555{os.getpid()}"}
 
 
 @dataclass(frozen=True)

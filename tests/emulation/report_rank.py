@@ -4,7 +4,12 @@ Writes one JSON file per rank, `$JOBGEN_EMU_OUT/rank-<N>.json` (N: the emulated 
 global rank), holding torch's rank variables, the GPU mask variables, the launcher's rank
 variables, the emulated node and the CPUs the launcher stand-in recorded for this rank.
 An instance (JOBGEN_RESULT_FILE set) also writes a result line there, as the bundled apps do.
-`JOBGEN_EMU_FAIL_RANK=N` makes rank N exit 7 after reporting; `JOBGEN_EMU_AWAIT_SIGNAL=1`
+Every rank first opens and closes a `multiprocessing.connection.Listener()`, the AF_UNIX
+socket Python's multiprocessing binds under TMPDIR (TMPDIR/pymp-XXXXXXXX/listener-XXXXXXXX)
+when PyTorch DataLoader workers pass tensors: real Python, so a TMPDIR too long for a Unix
+socket (107 bytes, man 7 unix) fails here with `OSError: AF_UNIX path too long` (exit 4), as
+the real program would (and then hang). `JOBGEN_EMU_FAIL_RANK=N` makes rank N exit 7 after
+reporting; `JOBGEN_EMU_AWAIT_SIGNAL=1`
 makes every rank wait (up to 30 s) for SIGTERM/SIGINT/SIGUSR1, log it and exit 128 + signal.
 """
 
@@ -65,6 +70,13 @@ def main() -> int:
     if rank is None:
         sys.stderr.write("report_rank: not started by an emulated launcher\n")
         return 3
+    try:  # what a DataLoader worker's queue does first (its feeder thread)
+        from multiprocessing.connection import Listener
+        Listener().close()
+    except OSError as exc:
+        sys.stderr.write(f"report_rank: rank {rank}: {exc} (TMPDIR={os.environ.get('TMPDIR')})\n")
+        log_event({"event": "af-unix", "rank": int(rank), "error": str(exc)})
+        return 4
     report = {"env": env, "argv": sys.argv[1:], "cwd": os.getcwd(), "pid": os.getpid()}
     with open(os.path.join(env["JOBGEN_EMU_OUT"], f"rank-{rank}.json"), "x") as fh:
         json.dump(report, fh)

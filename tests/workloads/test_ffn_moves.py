@@ -138,7 +138,7 @@ def test_max_pred_resume_is_bit_identical(tmp_path: Path) -> None:
     assert whole.returncode == 0, whole.stderr[-3000:]
     first = run_app("ffn", *base, "--steps", "5", *ck)
     assert first.returncode == 0, first.stderr[-3000:]
-    own = torch.load(tmp_path / "ck" / "step_000000005" / "rng_rank0.pt", weights_only=False)
+    own = torch.load(tmp_path / "ck" / "step_000000005" / "rng_rank0.pt", weights_only=True)
     assert {"queue", "head", "tail", "done"} <= set(own["module"])  # the examples in flight
     resumed = run_app("ffn", *base, "--steps", "9", *ck)
     assert resumed.returncode == 0, resumed.stderr[-3000:]

@@ -6,7 +6,6 @@ hand-built prediction volumes, the network replaced by a stub whose update is
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,8 @@ from ffn_original import (
     scored_moves_case,
 )
 from workloads_testlib import TF, TINY, needs_tf, run_app
+
+from workloads.runtime import checkpoint as ckpt
 
 pytestmark = needs_tf
 
@@ -157,8 +158,7 @@ def test_max_pred_resume_is_bit_identical(tmp_path: Path) -> None:
     assert whole.returncode == 0, whole.stderr[-3000:]
     first = run_app("ffn", *base, "--steps", "5", *ck, timeout=TIMEOUT)
     assert first.returncode == 0, first.stderr[-3000:]
-    with open(tmp_path / "ck" / "step_000000005" / "rank0.pkl", "rb") as fh:
-        own = pickle.load(fh)
+    own = ckpt.NPZ.load(tmp_path / "ck" / "step_000000005" / "rank0.npz")
     assert {"queue", "head", "tail", "done"} <= set(own["trainer"])  # the examples in flight
     resumed = run_app("ffn", *base, "--steps", "9", *ck, timeout=TIMEOUT)
     assert resumed.returncode == 0, resumed.stderr[-3000:]

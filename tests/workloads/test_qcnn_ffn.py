@@ -234,7 +234,7 @@ def test_ffn_resume_keeps_each_ranks_examples(tmp_path: Path) -> None:
     assert whole.returncode == 0, whole.stderr[-3000:]
     first = run_app("ffn", *base, "--steps", "6", *ck, launcher="torchrun")
     assert first.returncode == 0, first.stderr[-3000:]
-    own = torch.load(tmp_path / "ck" / "step_000000006" / "rng_rank1.pt", weights_only=False)
+    own = torch.load(tmp_path / "ck" / "step_000000006" / "rng_rank1.pt", weights_only=True)
     assert set(own["module"]) == {"canvas", "image", "labels", "cursor"}
     resumed = run_app("ffn", *base, "--steps", "9", *ck, launcher="torchrun")
     assert resumed.returncode == 0, resumed.stderr[-3000:]

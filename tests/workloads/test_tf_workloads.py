@@ -302,7 +302,7 @@ def test_sigterm_checkpoint_and_resume_is_bit_identical(tmp_path: Path) -> None:
     assert "received SIGTERM" in err and out.strip() == ""
     stopped = int(err.split("saved a checkpoint at step ")[1].split()[0])
     assert 6 <= stopped < steps
-    assert (ckdir / f"step_{stopped:09d}" / "state.pkl").is_file()
+    assert (ckdir / f"step_{stopped:09d}" / "state.npz").is_file()
 
     res = run_app(app, *TF, *args, *ck, timeout=TIMEOUT)  # the same command again: resumes
     resumed = _check(res, app, 1, steps)

@@ -60,7 +60,7 @@ def test_a_config_carries_its_batch_and_recipe_and_the_checkpoint_records_it(
     assert out["lr_last"] == pytest.approx(3e-3 * 3 / 6)
     import torch
 
-    state = torch.load(tmp_path / "step_000000003" / "state.pt", weights_only=False)
+    state = torch.load(tmp_path / "step_000000003" / "state.pt", weights_only=True)
     assert state["meta"]["size"] == "tiny"
     assert state["meta"]["config"]["vocab"] == 64 and "recipe" not in state["meta"]["config"]
     assert state["schedule"]["schedule"] == "warmup_cosine"
@@ -192,7 +192,7 @@ def test_plateau_reacts_to_the_windowed_loss_and_resumes_bit_identically(
     rc, resumed = run_training(_plateau_spec(), _plateau_args(tmp_path, None), emit_json=False)
     assert rc == 0 and resumed is not None and resumed["resumed_from_step"] == 20
     assert resumed["param_sha256"] == whole["param_sha256"]
-    state = torch.load(tmp_path / "step_000000040" / "state.pt", weights_only=False)
+    state = torch.load(tmp_path / "step_000000040" / "state.pt", weights_only=True)
     assert state["schedule"]["plateau"]["num_bad_epochs"] is not None
     lrs = [g["lr"] for g in state["optimizer"]["param_groups"]]
     assert lrs[0] < 0.05  # the plateau did lower the rate

@@ -135,6 +135,10 @@ def sgs_samples(n: int, seed: int) -> np.ndarray:
 def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> None:
     if cfg["inputs"] != 6 or cfg["outputs"] != 6:
         raise ValueError("anisosgs data has 6 inputs and 6 outputs")
+    from workloads.runtime.safeio import check_memory
+
+    # sgs_samples computes every sample at once: ~30 float64 values of 3x3 a sample
+    check_memory(path, f"computing {samples} samples", samples * 1000)
     np.save(Path(path) / "train.npy", sgs_samples(samples, seed))
 
 
@@ -143,9 +147,14 @@ class SGSDataset(Dataset):
     [0, 1] per component over the file."""
 
     def __init__(self, file: Path, inputs: int, outputs: int) -> None:
-        data = np.float32(np.load(file))
-        if data.ndim != 2 or data.shape[1] != inputs + outputs:
-            raise ValueError(f"{file}: expected [N, {inputs + outputs}], got {data.shape}")
+        from workloads.runtime.safeio import InputError, load_npy
+
+        data = np.float32(load_npy(file, "anisosgs samples (.npy)"))
+        if data.ndim != 2 or data.shape[1] != inputs + outputs or not len(data):
+            raise InputError(f"{file}: array of shape {data.shape}, expected "
+                             f"[N, {inputs + outputs}] (inputs, then outputs)")
+        if not np.isfinite(data).all():
+            raise InputError(f"{file}: values that are not finite; expected finite samples")
         y = data[:, inputs:]
         if y.min() < 0 or y.max() > 1:
             lo, hi = y.min(axis=0), y.max(axis=0)
@@ -163,7 +172,7 @@ class SGSDataset(Dataset):
 def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
     p = Path(path)
     file = p if p.suffix == ".npy" else p / "train.npy"
-    if not file.is_file():
+    if not file.exists() and not file.is_symlink():
         return None  # the generic .npy shards (meta.json)
     return SGSDataset(file, cfg["inputs"], cfg["outputs"])
 

@@ -124,13 +124,15 @@ def write_events(path: str | os.PathLike[str], cfg: dict[str, Any], samples: int
 
 # ---------------------------------------------------------------- reading
 def _files(path: str | os.PathLike[str]) -> list[Path]:
+    from workloads.runtime.safeio import InputError, is_regular
+
     p = Path(path)
-    if p.is_file():
+    if is_regular(p):
         return [p]
     files = sorted(p.glob("*.h5")) + sorted(p.glob("*.hdf5")) if p.is_dir() else []
     if not files:
-        raise FileNotFoundError(f"{p}: no larcv3 .h5 files; write some with make-data "
-                                "(cosmictagger's format) or use --data synthetic")
+        raise InputError(f"{p}: no larcv3 .h5 files; write some with make-data "
+                         "(cosmictagger's format) or use --data synthetic")
     return files
 
 
@@ -160,36 +162,59 @@ class LarcvDataset(Dataset):
         self.cfg = cfg
         self.factor = 2 ** cfg["downsample"]
         self.shape = (cfg["planes"], cfg["height"], cfg["width"])
-        self.index: list[tuple[int, int]] = []
-        h5py = _h5py()
-        for k, f in enumerate(self.files):
-            with h5py.File(f, "r") as h5:
-                self._check(f, h5)
-                n = h5[f"Data/sparse2d_{IMAGE}_group/extents"].shape[0]
-                self.index += [(k, e) for e in range(n)]
+        # events of file k are offsets[k] .. offsets[k+1]-1 (no per-event list: a file may
+        # declare 10^9 of them)
+        self.offsets = [0]
+        from workloads.runtime.safeio import check_samples, open_h5
+
+        _h5py()
+        for f in self.files:
+            with open_h5(f, "larcv3 file (.h5)") as h5:
+                n = self._check(f, h5)
+            self.offsets.append(self.offsets[-1] + n)
+            check_samples(f, "its events (extents)", self.offsets[-1])
         self._open: dict[int, Any] = {}
         self._pid = -1
 
-    def _check(self, f: Path, h5: Any) -> None:
+    def _check(self, f: Path, h5: Any) -> int:
+        """The number of events of a file whose every field is larcv3's, stored in the file."""
+        from workloads.runtime.safeio import InputError, h5_dataset, h5_has, h5_read
+
+        counts = set()
         for producer in (IMAGE, LABEL):
-            if f"Data/sparse2d_{producer}_group" not in h5:
-                raise ValueError(f"{f}: no sparse2d '{producer}' product: not CosmicTagger data")
+            if not h5_has(h5, f, f"Data/sparse2d_{producer}_group"):
+                raise InputError(f"{f}: no sparse2d '{producer}' product: not CosmicTagger data")
+            for name, dtype, _ in DATASETS:
+                field = f"Data/sparse2d_{producer}_group/{name}"
+                ds = h5_dataset(h5, f, field, ndim=1, kinds="V")
+                if ds.dtype.names != dtype.names or any(
+                        ds.dtype.fields[k][0] != dtype.fields[k][0] for k in dtype.names):
+                    raise InputError(f"{f}: field {field!r} has dtype {ds.dtype}, expected "
+                                     f"larcv3's {dtype}")
+            counts.add(h5[f"Data/sparse2d_{producer}_group/extents"].shape[0])
+        if len(counts) != 1:
+            raise InputError(f"{f}: the image and label products hold {sorted(counts)} events;"
+                             " expected the same number")
         meta = h5[f"Data/sparse2d_{IMAGE}_group/image_meta"]
         if meta.shape[0]:
-            n_x, n_y = (int(v) for v in meta[0]["number_of_voxels"])
+            first = h5_read(meta, f, f"Data/sparse2d_{IMAGE}_group/image_meta", np.s_[0:1])[0]
+            n_x, n_y = (int(v) for v in first["number_of_voxels"])
             want = (self.cfg["full_width"], self.cfg["full_height"])
             if (n_x, n_y) != want:
-                raise ValueError(f"{f}: planes of {n_y}x{n_x}, the configuration expects "
+                raise InputError(f"{f}: planes of {n_y}x{n_x}, the configuration expects "
                                  f"{want[1]}x{want[0]}; write data for this --config")
+        return counts.pop()
 
     def __len__(self) -> int:
-        return len(self.index)
+        return self.offsets[-1]
 
     def _file(self, k: int) -> Any:
         if self._pid != os.getpid():  # h5py handles do not survive fork: one per worker
             self._open, self._pid = {}, os.getpid()
         if k not in self._open:
-            self._open[k] = _h5py().File(self.files[k], "r")
+            from workloads.runtime.safeio import open_h5
+
+            self._open[k] = open_h5(self.files[k], "larcv3 file (.h5)")
         return self._open[k]
 
     def _plane_voxels(self, g: Any, event: int) -> list[tuple[int, np.ndarray, np.ndarray, int]]:
@@ -208,6 +233,11 @@ class LarcvDataset(Dataset):
         for plane, ids, values, n_y in self._plane_voxels(g, event):
             if plane >= planes:
                 continue
+            if n_y < self.factor or len(ids) and int(ids.max()) >= n_y * w * self.factor:
+                from workloads.runtime.safeio import InputError
+
+                raise InputError(f"event {event}: voxel ids past its {n_y}-tick plane in "
+                                 f"{g.name}; expected ids below {n_y * w * self.factor}")
             ids, values = _downsample(ids.astype(np.int64), values.astype(np.float64), n_y,
                                       self.factor, pool)
             ids, values = ids[:MAX_VOXELS], values[:MAX_VOXELS]
@@ -216,10 +246,18 @@ class LarcvDataset(Dataset):
         return out
 
     def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
-        k, event = self.index[i]
+        import bisect
+
+        k = bisect.bisect_right(self.offsets, i) - 1
+        event = i - self.offsets[k]
         h5 = self._file(k)
-        x = self._dense(h5[f"Data/sparse2d_{IMAGE}_group"], event, "average")
-        y = self._dense(h5[f"Data/sparse2d_{LABEL}_group"], event, "max")
+        from workloads.runtime.safeio import InputError
+
+        try:
+            x = self._dense(h5[f"Data/sparse2d_{IMAGE}_group"], event, "average")
+            y = self._dense(h5[f"Data/sparse2d_{LABEL}_group"], event, "max")
+        except InputError as exc:
+            raise InputError(f"{self.files[k]}: {exc}") from None
         return torch.from_numpy(x), torch.from_numpy(y.astype(np.int64))
 
     def __getstate__(self) -> dict[str, Any]:

@@ -344,25 +344,42 @@ class FFNVolumes(torch.utils.data.Dataset):
     as the TFRecord's ``center``). One patch per centre, read lazily (one handle per worker)."""
 
     def __init__(self, path: str | Path, cfg: dict[str, Any]) -> None:
-        import h5py
+        from workloads.runtime.safeio import (
+            InputError,
+            check_samples,
+            h5_dataset,
+            h5_read,
+            open_h5,
+        )
 
         self.dir = Path(path)
         self.p, self.fov = patch_size(cfg), cfg["fov"]
-        for f in ("grayscale_maps.h5", "groundtruth.h5", "coords.h5"):
-            if not (self.dir / f).is_file():
-                raise FileNotFoundError(f"{self.dir / f}: missing; write a dataset with "
-                                        "--make-data")
-        with h5py.File(self.dir / "coords.h5", "r") as fh:
-            self.coords = torch.from_numpy(fh["coords"][...]).long()
-        with h5py.File(self.dir / "grayscale_maps.h5", "r") as fh:
-            shape = fh["raw"].shape
+        coords_file = self.dir / "coords.h5"
+        with open_h5(coords_file, "FFN centres file (coords.h5)") as fh:
+            ds = h5_dataset(fh, coords_file, "coords", ndim=2, kinds="iu")
+            if ds.shape[1] != 3:
+                raise InputError(f"{coords_file}: field 'coords' has shape {ds.shape}, "
+                                 "expected [n, 3] (x y z)")
+            check_samples(coords_file, "field 'coords'", ds.shape[0])
+            coords = h5_read(ds, coords_file, "coords").astype("int64", casting="unsafe")
+        shapes = []
+        for name, field in (("grayscale_maps.h5", "raw"), ("groundtruth.h5", "stack")):
+            with open_h5(self.dir / name, f"FFN volume ({name})") as fh:
+                shapes.append(h5_dataset(fh, self.dir / name, field, ndim=3, kinds="iuf").shape)
+        if shapes[0] != shapes[1]:
+            raise InputError(f"{self.dir}: grayscale_maps.h5:raw {shapes[0]} and "
+                             f"groundtruth.h5:stack {shapes[1]}; expected the same shape")
+        shape = shapes[0]
         r = self.p // 2
-        lo, hi = self.coords.min(0).values, self.coords.max(0).values
-        size = torch.tensor(shape[::-1])  # x y z
-        if bool((lo < r).any() or (hi + r >= size).any()):
-            raise ValueError(f"{self.dir / 'coords.h5'}: centres closer than {r} voxels to the "
+        # bounds in Python integers: an int64 near its limit must not wrap past the check
+        lo = [int(v) for v in coords.min(0)]
+        hi = [int(v) for v in coords.max(0)]
+        size = list(shape[::-1])  # x y z
+        if any(lo[a] < r or hi[a] + r >= size[a] for a in range(3)):
+            raise InputError(f"{coords_file}: centres closer than {r} voxels to the "
                              f"border of the {shape} volume: the {self.p}^3 patches of this "
                              "configuration do not fit; write the data with the same --config")
+        self.coords = torch.from_numpy(coords)
         self._fh: tuple[Any, Any] | None = None
 
     def __len__(self) -> int:
@@ -370,10 +387,10 @@ class FFNVolumes(torch.utils.data.Dataset):
 
     def __getitem__(self, idx: int) -> tuple[torch.Tensor, torch.Tensor]:
         if self._fh is None:
-            import h5py
+            from workloads.runtime.safeio import open_h5
 
-            self._fh = (h5py.File(self.dir / "grayscale_maps.h5", "r")["raw"],
-                        h5py.File(self.dir / "groundtruth.h5", "r")["stack"])
+            self._fh = (open_h5(self.dir / "grayscale_maps.h5", "FFN volume")["raw"],
+                        open_h5(self.dir / "groundtruth.h5", "FFN volume")["stack"])
         x0, y0, z0 = (int(v) - self.p // 2 for v in self.coords[idx])
         sl = (slice(z0, z0 + self.p), slice(y0, y0 + self.p), slice(x0, x0 + self.p))
         image = torch.from_numpy(self._fh[0][sl].astype("float32"))[None]

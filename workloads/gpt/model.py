@@ -189,7 +189,8 @@ def units_per_sample(cfg: dict[str, Any]) -> float:
 
 
 # ---------------------------------------------------------------- nanoGPT's token files
-def token_stream(n_tokens: int, vocab: int, seed: int) -> np.ndarray:
+def token_stream(n_tokens: int, vocab: int, seed: int,
+                 out: np.ndarray | None = None) -> np.ndarray:
     """uint16 tokens with GPT-2-like statistics: documents of geometric length (mean
     OpenWebText's) each ending in the end-of-text token, tokens following the affine map of
     the synthetic task 70% of the time and drawn from a Zipf law (rank-frequency exponent
@@ -204,7 +205,8 @@ def token_stream(n_tokens: int, vocab: int, seed: int) -> np.ndarray:
     for j in range(1, longest):
         mult[j] = mult[j - 1] * a % (emit - 1)
         add[j] = (add[j - 1] * a + b) % (emit - 1)
-    out = np.empty(n_tokens, dtype=np.uint16)
+    if out is None:  # else an array of n_tokens to fill (make-data: the file, memory-mapped)
+        out = np.empty(n_tokens, dtype=np.uint16)
     pos = 0
     while pos < n_tokens:
         length = min(int(rng.geometric(1.0 / OWT_MEAN_DOC_TOKENS)), n_tokens - pos, longest)
@@ -222,10 +224,10 @@ def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> No
     ``val.bin`` a tenth of it."""
     t, vocab = cfg["seq_len"], cfg["vocab"]
     for split, count, stream in (("train", samples, 0), ("val", max(samples // 10, 1), 1)):
-        tokens = token_stream(count * t + 1, vocab, mix_seed(seed, stream, 0))
+        # written in place: the file's tokens are never all in memory at once
         arr = np.memmap(Path(path) / f"{split}.bin", dtype=np.uint16, mode="w+",
-                        shape=tokens.shape)
-        arr[:] = tokens
+                        shape=(count * t + 1,))
+        token_stream(count * t + 1, vocab, mix_seed(seed, stream, 0), out=arr)
         arr.flush()
         del arr
 
@@ -236,15 +238,19 @@ class TokenBinDataset(Dataset):
     offsets uniformly; here they are drawn per (seed, epoch, index) and cover the file once
     per epoch)."""
 
-    def __init__(self, file: Path, seq_len: int, seed: int = 0) -> None:
+    def __init__(self, file: Path, seq_len: int, seed: int = 0, vocab: int = 1 << 16) -> None:
+        from workloads.runtime.safeio import InputError, check_samples, regular_file
+
         self.file = file
         self.seq_len = seq_len
         self.seed = seed
+        self.vocab = vocab
         self.epoch = 0
-        self.tokens = file.stat().st_size // 2
+        self.tokens = regular_file(file, "token file (.bin)") // 2
         self.n = (self.tokens - 1) // seq_len - 1
         if self.n < 1:
-            raise ValueError(f"{file}: {self.tokens} tokens, too few for sequences of {seq_len}")
+            raise InputError(f"{file}: {self.tokens} tokens, too few for sequences of {seq_len}")
+        check_samples(file, f"its {self.tokens} tokens", self.n)
         self._data: np.ndarray | None = None
 
     def set_epoch(self, epoch: int) -> None:
@@ -255,21 +261,40 @@ class TokenBinDataset(Dataset):
 
     def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
         if self._data is None:  # opened in each worker
+            from workloads.runtime.safeio import regular_file
+
+            regular_file(self.file, "token file (.bin)")
             self._data = np.memmap(self.file, dtype=np.uint16, mode="r")
         t = self.seq_len
         shift = mix_seed(self.seed, self.epoch, i) % t
         w = torch.from_numpy(self._data[i * t + shift: i * t + shift + t + 1].astype(np.int64))
+        _check_tokens(w, self.vocab, self.file)
         return w[:-1], w[1:]
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_data": None}
 
 
+def _check_tokens(w: torch.Tensor, vocab: int, file: Any) -> None:
+    """Token ids the model's embedding has (an id past it is an IndexError deep in the
+    model)."""
+    if len(w) and int(w.max()) >= vocab:
+        from workloads.runtime.safeio import InputError
+
+        raise InputError(f"{file}: token id {int(w.max())}, expected ids below the model's "
+                         f"vocabulary of {vocab} (write the data with the same --config)")
+
+
 class TextDataset(Dataset):
     """Byte-level tokens of a text file in non-overlapping windows of seq_len + 1."""
 
     def __init__(self, path: str, seq_len: int) -> None:
-        self.data = np.fromfile(path, dtype=np.uint8)
+        from workloads.runtime.safeio import check_memory, open_regular, regular_file
+
+        size = regular_file(path, "text file")
+        check_memory(path, "the text, one int64 token a byte in a batch", size)
+        with open_regular(path, "text file") as fh:
+            self.data = np.frombuffer(fh.read(size), dtype=np.uint8)
         self.seq_len = seq_len
         self.n = (len(self.data) - 1) // seq_len
         if self.n < 1:
@@ -286,10 +311,10 @@ class TextDataset(Dataset):
 
 def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
     p = Path(path)
-    if p.is_dir() and (p / "train.bin").is_file():
-        return TokenBinDataset(p / "train.bin", cfg["seq_len"])
+    if p.is_dir() and (p / "train.bin").exists():
+        return TokenBinDataset(p / "train.bin", cfg["seq_len"], vocab=cfg["vocab"])
     if p.is_file() and p.suffix == ".bin":
-        return TokenBinDataset(p, cfg["seq_len"])
+        return TokenBinDataset(p, cfg["seq_len"], vocab=cfg["vocab"])
     if p.is_file():
         cfg["vocab"] = max(cfg["vocab"], 256)
         return TextDataset(path, cfg["seq_len"])

@@ -50,6 +50,8 @@ OFFSETS = [sum(NPARTS[:i]) for i in range(len(NPARTS))]
 assert sum(NPARTS) == 50 and sum(c[2] for c in CATEGORIES) == 16881
 SHAPES_PER_FILE = 2048  # ply_data_train0.h5 ... hold 2048 shapes each
 LIST_FILE = "train_hdf5_file_list.txt"
+#: the list names at most this many files (the published one names 6; make-data one per 2048)
+MAX_FILES = 4096
 
 
 def sample_shapes(gen: torch.Generator, n: int, npts: int, device: torch.device
@@ -103,21 +105,35 @@ class ShapeNetPartDataset(Dataset):
     the DataLoader's workers; the first ``points`` points of each shape."""
 
     def __init__(self, files: list[Path], cfg: dict[str, Any]) -> None:
-        import h5py
+        from workloads.runtime.safeio import InputError, check_samples, h5_dataset, h5_read, open_h5
 
         self.files = [str(f) for f in files]
         self.cfg = {k: cfg[k] for k in ("variant", "categories", "points")}
+        parts = int(cfg.get("parts", 50))
         self.offsets = [0]
         for f in self.files:
-            with h5py.File(f, "r") as h:
-                missing = [k for k in ("data", "label", "pid") if k not in h]
-                if missing:
-                    raise ValueError(f"{f}: no {', '.join(missing)}: not a ShapeNet part file")
-                n, npts, three = h["data"].shape
+            with open_h5(f, "ShapeNet part file (.h5)") as h:
+                data = h5_dataset(h, f, "data", ndim=3, kinds="fiu")
+                label = h5_dataset(h, f, "label", kinds="iu")
+                pid = h5_dataset(h, f, "pid", ndim=2, kinds="iu")
+                n, npts, three = data.shape
                 if three != 3 or npts < cfg["points"]:
-                    raise ValueError(f"{f}: data {h['data'].shape}; the model takes "
-                                     f"{cfg['points']} xyz points")
+                    raise InputError(f"{f}: field 'data' has shape {data.shape}; expected "
+                                     f"[N, >= {cfg['points']}, 3] (xyz points)")
+                if label.ndim not in (1, 2) or label.shape[0] != n or pid.shape[0] != n \
+                        or pid.shape[1] < cfg["points"]:
+                    raise InputError(f"{f}: fields 'label' {label.shape} and 'pid' {pid.shape};"
+                                     f" expected [{n}, 1] and [{n}, >= {cfg['points']}]")
+                labels = h5_read(label, f, "label")
+                if n and (int(labels.min()) < 0 or int(labels.max()) >= cfg["categories"]):
+                    raise InputError(f"{f}: field 'label' holds {int(labels.max())}; expected "
+                                     f"categories 0 to {cfg['categories'] - 1}")
+                ids = h5_read(pid, f, "pid")
+                if n and (int(ids.min()) < 0 or int(ids.max()) >= parts):
+                    raise InputError(f"{f}: field 'pid' holds {int(ids.max())}; expected part "
+                                     f"ids 0 to {parts - 1}")
             self.offsets.append(self.offsets[-1] + n)
+            check_samples(f, "the files' shapes", self.offsets[-1])
         self._open: dict[int, Any] = {}
 
     def __len__(self) -> int:
@@ -129,9 +145,9 @@ class ShapeNetPartDataset(Dataset):
         k = bisect.bisect_right(self.offsets, idx) - 1
         h = self._open.get(k)
         if h is None:  # opened in each worker
-            import h5py
+            from workloads.runtime.safeio import open_h5
 
-            h = self._open[k] = h5py.File(self.files[k], "r")
+            h = self._open[k] = open_h5(self.files[k], "ShapeNet part file (.h5)")
         j, npts = idx - self.offsets[k], self.cfg["points"]
         pts = torch.from_numpy(np.asarray(h["data"][j, :npts], dtype=np.float32))
         cat = torch.tensor([int(h["label"][j, 0])])
@@ -150,10 +166,22 @@ def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
     p = Path(path)
     if p.is_file() and p.suffix in (".h5", ".hdf5"):
         return ShapeNetPartDataset([p], cfg)
-    if (p / LIST_FILE).is_file():
-        names = [ln.strip() for ln in (p / LIST_FILE).read_text().splitlines() if ln.strip()]
+    if (p / LIST_FILE).exists():
+        from workloads.runtime.safeio import InputError, read_bytes
+
+        raw = read_bytes(p / LIST_FILE, "list of .h5 files", 1 << 20)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{p / LIST_FILE}: not UTF-8 text; expected one .h5 file name "
+                             "a line") from None
+        names = [ln.strip() for ln in text.splitlines() if ln.strip()]
         # the list may carry the original's relative paths: take the names beside it
-        return ShapeNetPartDataset([p / Path(n).name for n in names], cfg)
+        files = [p / Path(n).name for n in names]
+        if not files or len(set(files)) != len(files) or len(files) > MAX_FILES:
+            raise InputError(f"{p / LIST_FILE}: {len(files)} names, {len(set(files))} distinct;"
+                             f" expected 1 to {MAX_FILES} distinct .h5 file names")
+        return ShapeNetPartDataset(files, cfg)
     if (p / "meta.json").is_file():
         return None
     raise FileNotFoundError(f"{path}: no {LIST_FILE} or .h5 file of ShapeNet part data; "

@@ -331,28 +331,35 @@ class MeshFeatures(torch.utils.data.Dataset):
     statistics come from one pass over the file."""
 
     def __init__(self, path: str | Path, cfg: dict[str, Any]) -> None:
-        import h5py
+        from workloads.runtime.safeio import (
+            InputError,
+            check_samples,
+            h5_dataset,
+            h5_read,
+            open_h5,
+        )
 
         self.dir = Path(path)
         self.file = self.dir / "features.hdf5"
         mesh_file = self.dir / "mesh.hdf5"
-        for f in (self.file, mesh_file):
-            if not f.is_file():
-                raise FileNotFoundError(f"{f}: missing; write a dataset with --make-data")
-        with h5py.File(mesh_file, "r") as fh:
-            points = torch.from_numpy(fh["points"][...].astype("float32"))
+        with open_h5(mesh_file, "qcnn mesh file (mesh.hdf5)") as fh:
+            ds = h5_dataset(fh, mesh_file, "points", ndim=2, kinds="fiu")
+            if ds.shape[1] != 3:
+                raise InputError(f"{mesh_file}: field 'points' has shape {ds.shape}, expected "
+                                 "[P, 3]")
+            points = torch.from_numpy(h5_read(ds, mesh_file, "points").astype("float32"))
         expected = make_mesh(cfg)
         if points.shape != expected.shape or not torch.allclose(points, expected, atol=1e-6):
-            raise ValueError(f"{mesh_file}: its {tuple(points.shape)} points are not the "
+            raise InputError(f"{mesh_file}: its {tuple(points.shape)} points are not the "
                              f"mesh this configuration builds ({tuple(expected.shape)}); the "
                              "model's mesh comes from the configuration: write the data with "
                              "--make-data and the same --config/--tiny")
-        with h5py.File(self.file, "r") as fh:
-            ds = fh["features"]
-            if ds.ndim != 3 or ds.shape[1] != len(points) or ds.shape[2] < cfg["in_channels"][0]:
-                raise ValueError(f"{self.file}: features {ds.shape}, expected [samples, "
-                                 f"{len(points)}, {cfg['in_channels'][0]}]")
-            self.samples = ds.shape[0]
+        with open_h5(self.file, "qcnn features file (features.hdf5)") as fh:
+            ds = h5_dataset(fh, self.file, "features", ndim=3, kinds="fiu")
+            if ds.shape[1] != len(points) or ds.shape[2] < cfg["in_channels"][0]:
+                raise InputError(f"{self.file}: field 'features' has shape {ds.shape}, "
+                                 f"expected [samples, {len(points)}, {cfg['in_channels'][0]}]")
+            self.samples = check_samples(self.file, "field 'features'", ds.shape[0])
             self.channels = cfg["in_channels"][0]
             self.norm = self._stats(ds)
         self._fh: Any = None
@@ -362,8 +369,15 @@ class MeshFeatures(torch.utils.data.Dataset):
         total, sq = torch.zeros(c, dtype=torch.float64), torch.zeros(c, dtype=torch.float64)
         lo = torch.full((c,), math.inf, dtype=torch.float64)
         hi = torch.full((c,), -math.inf, dtype=torch.float64)
+        from workloads.runtime.safeio import InputError, h5_read
+
         for s in range(0, self.samples, chunk):
-            f = torch.from_numpy(ds[s:s + chunk, :, :c]).double()
+            f = torch.from_numpy(h5_read(ds, self.file, "features",
+                                         (slice(s, s + chunk), slice(None), slice(0, c)))).double()
+            if not torch.isfinite(f).all():
+                raise InputError(f"{self.file}: field 'features' holds values that are not "
+                                 f"finite (samples {s} to {s + len(f) - 1}); expected finite "
+                                 "flow states")
             total += f.sum((0, 1))
             sq += (f * f).sum((0, 1))
             lo = torch.minimum(lo, f.amin((0, 1)))
@@ -375,9 +389,9 @@ class MeshFeatures(torch.utils.data.Dataset):
 
     def __getitem__(self, idx: int) -> tuple[torch.Tensor, torch.Tensor]:
         if self._fh is None:
-            import h5py
+            from workloads.runtime.safeio import open_h5
 
-            self._fh = h5py.File(self.file, "r")
+            self._fh = open_h5(self.file, "qcnn features file (features.hdf5)")
         f = torch.from_numpy(self._fh["features"][idx, :, :self.channels]).T.contiguous()
         x = self.norm(f.float())
         return x, x

@@ -17,6 +17,7 @@ images. Synthetic data on the device: a fixed low-frequency template per class p
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -204,14 +205,22 @@ class ImageFolderJPEG(Dataset):
     EXTENSIONS = (".jpg", ".jpeg", ".png")
 
     def __init__(self, root: Path, size: int, classes: int, seed: int = 0) -> None:
+        from workloads.runtime.safeio import InputError
+
         names = sorted(p.name for p in root.iterdir() if p.is_dir())
         if not names:
-            raise ValueError(f"{root}: no class folders (write some with --make-data)")
+            raise InputError(f"{root}: no class folders (write some with --make-data)")
         if len(names) > classes:
-            raise ValueError(f"{root}: {len(names)} classes, the model has {classes}")
-        self.samples = [(str(f), c) for c, name in enumerate(names)
-                        for f in sorted((root / name).iterdir())
-                        if f.suffix.lower() in self.EXTENSIONS]
+            raise InputError(f"{root}: {len(names)} classes, the model has {classes}")
+        self.samples = []
+        for c, name in enumerate(names):
+            with os.scandir(root / name) as entries:
+                for e in sorted(entries, key=lambda e: e.name):
+                    if os.path.splitext(e.name)[1].lower() not in self.EXTENSIONS:
+                        continue
+                    if not e.is_file():  # d_type (no stat) except for links: then followed
+                        raise InputError(f"{e.path}: not a regular file, expected an image")
+                    self.samples.append((e.path, c))
         self.size = size
         self.seed = seed
         self.epoch = 0
@@ -227,10 +236,18 @@ class ImageFolderJPEG(Dataset):
     def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
         from PIL import Image
 
+        from workloads.runtime.safeio import InputError, one_line, open_regular
+
         path, label = self.samples[i]
         rng = np.random.default_rng(mix_seed(self.seed, self.epoch, i))
-        with Image.open(path) as im:
-            img = im.convert("RGB")
+        try:
+            with open_regular(path, "image") as fh, Image.open(fh) as im:
+                img = im.convert("RGB")
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - PIL's errors on damaged or huge images
+            raise InputError(f"{path}: not an image this reader decodes "
+                             f"({type(exc).__name__}: {one_line(exc, 160)})") from None
         top, left, h, w = crop_params(rng, img.width, img.height)
         img = img.resize((self.size, self.size), Image.BILINEAR,
                          box=(left, top, left + w, top + h))

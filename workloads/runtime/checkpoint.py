@@ -1,14 +1,19 @@
 """Atomic, resumable checkpoints.
 
 Layout: ``<dir>/step_000000120/{state.pt, rng_rank<r>.pt, COMPLETE}`` (TensorFlow:
-``state.pkl, rank<r>.pkl``). Every file is written to a
+``state.npz, rank<r>.npz``). Every file is written to a
 temporary name, fsynced and ``os.replace``-d; ``COMPLETE`` is written by rank 0 only after all
 ranks finished their files (barrier), so a kill at any moment leaves the previous complete
 checkpoint intact and an incomplete directory is ignored on resume.
 
 The directory logic is the same for both frameworks; a :class:`Codec` says how one file is
-written and read (``torch.save`` here, pickled NumPy arrays for TensorFlow). Importing this
-module does not import torch.
+written and read. Reading never runs code a file carries (issue 36, N1): the PyTorch files
+are read with ``torch.load(weights_only=True)`` (tensors, numbers, strings and containers
+only; the NumPy RNG state is kept as a tensor for that), the TensorFlow files are ``.npz``
+archives read with ``allow_pickle=False``, their structure a JSON document in the archive. A
+file that holds anything else (a pickled object, a planted ``__reduce__``) is refused with
+one line naming it (:class:`safeio.InputError`, exit 2). Importing this module does not
+import torch.
 """
 
 from __future__ import annotations
@@ -16,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
 import random
 import shutil
 import sys
@@ -27,6 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from .safeio import InputError, one_line, open_regular
 
 if TYPE_CHECKING:
     from .device import DeviceInfo
@@ -50,21 +56,117 @@ def _torch_dump(obj: Any, fh: Any) -> None:
     torch.save(obj, fh)
 
 
+def _refuse(path: Path, exc: BaseException) -> InputError:
+    text = str(exc)
+    if text.startswith("Weights only load failed"):
+        # torch's own advice (weights_only=False) is the unsafe one: keep only what it found
+        found = [p.strip() for p in text.split("\n\n") if "GLOBAL" in p or "error" in p]
+        text = found[0] if found else "it holds Python objects"
+    return InputError(f"{path}: not a checkpoint file this runtime reads safely "
+                      f"({one_line(text, 160)}); "
+                      "it may have been written by an older version or planted: remove that "
+                      "step directory or use another --checkpoint-dir")
+
+
 def _torch_load(path: Path) -> Any:
+    import pickle
+
     import torch
 
-    return torch.load(path, map_location="cpu", weights_only=False)
+    with open_regular(path, "checkpoint file") as fh:
+        try:
+            return torch.load(fh, map_location="cpu", weights_only=True)
+        except pickle.UnpicklingError as exc:  # a global weights_only does not allow
+            raise _refuse(path, exc) from None
 
 
-def _pickle_load(path: Path) -> Any:
-    with path.open("rb") as fh:
-        return pickle.load(fh)
+#: the JSON document of a TensorFlow checkpoint file, inside its .npz archive
+_TREE = "__tree__"
+_MAX_TREE = 64 << 20
+
+
+def _to_tree(obj: Any, arrays: list[Any]) -> Any:
+    """A JSON document of ``obj`` with its NumPy arrays replaced by their index in
+    ``arrays``: dicts of string keys, lists, tuples, str, int, float, bool, None."""
+    if isinstance(obj, np.ndarray | np.generic):
+        arr = np.asarray(obj)
+        if arr.dtype.hasobject:
+            raise TypeError("a checkpoint holds no arrays of Python objects")
+        arrays.append(arr)
+        return {"array": len(arrays) - 1, "scalar": isinstance(obj, np.generic)}
+    if isinstance(obj, dict):
+        if not all(isinstance(k, str) for k in obj):
+            raise TypeError("a checkpoint's dict keys are strings")
+        return {"dict": {k: _to_tree(v, arrays) for k, v in obj.items()}}
+    if isinstance(obj, list | tuple):
+        return {"list" if isinstance(obj, list) else "tuple": [_to_tree(v, arrays)
+                                                               for v in obj]}
+    if obj is None or isinstance(obj, bool | int | float | str):
+        return {"value": obj}
+    raise TypeError(f"a checkpoint cannot hold {type(obj).__name__}")
+
+
+def _from_tree(node: Any, arrays: Any, path: Path) -> Any:
+    if not isinstance(node, dict) or len(node) not in (1, 2):
+        raise InputError(f"{path}: {_TREE} is not a checkpoint document")
+    if "array" in node:
+        key = node["array"]
+        name = f"a{key}" if isinstance(key, int) else ""
+        if name not in arrays.files:
+            raise InputError(f"{path}: array {key!r} is missing from the archive")
+        arr = arrays[name]
+        return arr[()] if node.get("scalar") else arr
+    (kind, value), = node.items()
+    if kind == "value" and (value is None or isinstance(value, bool | int | float | str)):
+        return value
+    if kind == "dict" and isinstance(value, dict):
+        return {k: _from_tree(v, arrays, path) for k, v in value.items()}
+    if kind in ("list", "tuple") and isinstance(value, list):
+        items = [_from_tree(v, arrays, path) for v in value]
+        return items if kind == "list" else tuple(items)
+    raise InputError(f"{path}: {_TREE} holds a {kind!r} node, expected a checkpoint document")
+
+
+def _npz_dump(obj: Any, fh: Any) -> None:
+    import json
+
+    arrays: list[Any] = []
+    tree = json.dumps(_to_tree(obj, arrays), allow_nan=True).encode()
+    np.savez(fh, **{_TREE: np.frombuffer(tree, dtype=np.uint8)},
+             **{f"a{k}": a for k, a in enumerate(arrays)})
+
+
+def _npz_load(path: Path) -> Any:
+    import json
+    import zipfile
+
+    with open_regular(path, "checkpoint file") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        try:
+            with zipfile.ZipFile(fh) as zf:
+                for info in zf.infolist():  # np.savez stores, it does not compress
+                    if info.compress_type != zipfile.ZIP_STORED or info.file_size > size:
+                        raise InputError(f"{path}: member {info.filename} is compressed or "
+                                         "larger than the file; expected np.savez's archive")
+            fh.seek(0)
+            with np.load(fh, allow_pickle=False) as arrays:
+                if _TREE not in arrays.files:
+                    raise InputError(f"{path}: no {_TREE} in the archive: not a checkpoint file")
+                raw = arrays[_TREE]
+                if raw.dtype != np.uint8 or raw.ndim != 1 or raw.size > _MAX_TREE:
+                    raise InputError(f"{path}: {_TREE} is not a JSON document")
+                tree = json.loads(raw.tobytes().decode("utf-8"))
+                return _from_tree(tree, arrays, path)
+        except InputError:
+            raise
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError,
+                UnicodeDecodeError, RecursionError) as exc:
+            raise _refuse(path, exc) from None
 
 
 TORCH = Codec(".pt", _torch_dump, _torch_load, "rng_rank")  # per rank: its RNG states
-#: plain Python containers of NumPy arrays (the TensorFlow runtime's variables)
-PICKLE = Codec(".pkl", lambda obj, fh: pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL),
-               _pickle_load, "rank")
+#: plain Python containers of NumPy arrays (the TensorFlow runtime's variables), as .npz
+NPZ = Codec(".npz", _npz_dump, _npz_load, "rank")
 
 
 def _fsync_dir(path: Path) -> None:
@@ -97,12 +199,27 @@ def atomic_write(path: Path, writer: Callable[[Any], None]) -> None:
     _fsync_dir(path.parent)
 
 
+def _numpy_state() -> dict[str, Any]:
+    """NumPy's legacy RNG state in types ``torch.load(weights_only=True)`` reads."""
+    import torch
+
+    name, keys, pos, has_gauss, gauss = np.random.get_state()
+    return {"name": str(name), "keys": torch.from_numpy(np.asarray(keys, np.int64)),
+            "pos": int(pos), "has_gauss": int(has_gauss), "gauss": float(gauss)}
+
+
+def _set_numpy_state(state: dict[str, Any]) -> None:
+    keys = state["keys"].numpy().astype(np.uint32)
+    np.random.set_state((state["name"], keys, state["pos"], state["has_gauss"],
+                         state["gauss"]))
+
+
 def capture_rng(dev: DeviceInfo) -> dict[str, Any]:
     import torch
 
     state: dict[str, Any] = {
         "torch": torch.get_rng_state(),
-        "numpy": np.random.get_state(),
+        "numpy": _numpy_state(),
         "python": random.getstate(),
     }
     if dev.type == "cuda":
@@ -116,7 +233,7 @@ def restore_rng(state: dict[str, Any], dev: DeviceInfo) -> None:
     import torch
 
     torch.set_rng_state(state["torch"])
-    np.random.set_state(state["numpy"])
+    _set_numpy_state(state["numpy"])
     random.setstate(state["python"])
     if dev.type == "cuda" and "cuda" in state:
         torch.cuda.set_rng_state_all(state["cuda"])
@@ -134,7 +251,7 @@ def check_meta(saved: dict[str, Any], current: dict[str, Any], where: str,
         differ = (f" (configuration differs in {', '.join(keys)}: "
                   f"{', '.join(f'{k}={was.get(k)!r} there, {now.get(k)!r} here' for k in keys)})"
                   if saved.get("app") == current["app"] and keys else "")
-        raise RuntimeError(f"checkpoint in {where} is for {saved.get('app')} "
+        raise InputError(f"checkpoint in {where} is for {saved.get('app')} "
                            f"{saved.get('size')}, not {current['app']} {current['size']}{differ}"
                            "; resume with the same options or use another --checkpoint-dir")
     if (saved.get("world_size") != current["world_size"]
@@ -212,12 +329,18 @@ class CheckpointManager:
         """(step, state, this rank's own state or None) of the newest loadable checkpoint."""
         for step in self.complete_steps():
             d = self.step_dir(step)
+            own = self._rank_file(d)
             try:
                 state = self.codec.load(d / f"state{self.codec.suffix}")
+                mine = self.codec.load(own) if own.exists() or own.is_symlink() else None
+            except InputError:  # unsafe content or not a file: refuse, never fall back
+                raise
             except Exception as exc:  # corrupt despite COMPLETE: try the previous one
-                print(f"[workloads] warning: cannot read {d}: {exc}; trying an older checkpoint",
-                      flush=True, file=sys.stderr)
+                print(f"[workloads] warning: cannot read {d}: {one_line(exc)}; trying an older "
+                      "checkpoint", flush=True, file=sys.stderr)
                 continue
-            own = self._rank_file(d)
-            return step, state, self.codec.load(own) if own.is_file() else None
+            if not isinstance(state, dict) or mine is not None and not isinstance(mine, dict):
+                raise InputError(f"{d}: its files do not hold a checkpoint's dictionaries; "
+                                 "remove that step directory or use another --checkpoint-dir")
+            return step, state, mine
         return None

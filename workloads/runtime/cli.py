@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from .exits import EXIT_ERROR, EXIT_NONFINITE, EXIT_OK
+from .exits import EXIT_ERROR, EXIT_INPUT, EXIT_NONFINITE, EXIT_OK
 from .numerics import PRECISIONS
 
 TYPE_CHECKING = False  # jobgen parses --app-args with this module while rendering: keep it light
@@ -60,9 +60,31 @@ def positive_int(text: str, what: str = "whole number") -> int:
     return value
 
 
+def _samples(text: str) -> int:
+    from .safeio import MAX_SAMPLES
+
+    if len(text) > 12:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r}...: at most {MAX_SAMPLES} samples")
+    value = positive_int(text, "number of samples")
+    if value > MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"{value}: at most {MAX_SAMPLES} samples")
+    return value
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """A refused option is one line (the value cut to a readable length), exit 2: no usage
+    block of 30 lines in a job's log; --help has it."""
+
+    def error(self, message: str):  # type: ignore[override]
+        text = " ".join(message.split())
+        if len(text) > 400:
+            text = text[:400] + "..."
+        self.exit(2, f"{self.prog}: error: {text} (--help lists the options)\n")
+
+
 def build_parser(spec: Described) -> argparse.ArgumentParser:
     """The command line of ``spec`` (a PyTorch ``AppSpec`` or a TensorFlow ``TFAppSpec``)."""
-    p = argparse.ArgumentParser(
+    p = _OneLineParser(
         prog=f"python -m workloads.{spec.name}",
         description=f"{spec.name} training workload, {spec.framework} (prints one JSON result "
                     "line on stdout)",
@@ -144,7 +166,9 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
     d.add_argument("--make-data", metavar="PATH", default=None,
                    help="write a small dataset to PATH in the original's format (the generic "
                         ".npy shards for an app without one) and exit")
-    d.add_argument("--samples", type=int, default=1024, help="samples for --make-data")
+    d.add_argument("--samples", type=_samples, default=1024,
+                   help="samples for --make-data (1 to 2**31-1; more than 256 are estimated "
+                        "and checked against the free space first)")
     d.add_argument("--shard-size", type=int, default=1024, help="samples per shard")
     if not tf:
         from .profiling import add_options
@@ -305,6 +329,26 @@ def resolve(args: argparse.Namespace) -> argparse.Namespace:
     return args
 
 
+def _input_error(exc: BaseException) -> bool:
+    """A file the run was handed is refused (runtime/safeio.py InputError, also when a
+    DataLoader worker raised it): print its one line, no traceback; True when it was one."""
+    from .safeio import InputError
+
+    if not isinstance(exc, InputError):
+        return False
+    # a DataLoader worker's exception comes back with the worker's traceback in its text
+    # ("Caught InputError in DataLoader worker process 0. Original Traceback ..."): the text
+    # after its last "InputError: " is the error's own
+    text = str(exc)
+    if "Original Traceback" in text:
+        text = text.rsplit("InputError: ", 1)[-1]
+    rank = os.environ.get("RANK", "0")
+    print(f"[workloads rank {rank}] error: {' '.join(text.split())}", file=sys.stderr)
+    sys.stderr.flush()
+    sys.stdout.flush()
+    return True
+
+
 def _report_fatal(exc: BaseException) -> None:
     import traceback  # only when a run fails: jobgen imports this module while rendering
 
@@ -316,9 +360,16 @@ def _report_fatal(exc: BaseException) -> None:
 
 
 def _ready(spec: Any, args: argparse.Namespace) -> None:
-    """``--check``: everything a run imports is importable; say with what, and leave. One
-    line on stderr and exit 1 when not (the script's preflight shows that line)."""
+    """``--check``: everything a run imports is importable, and ``--data`` opens with the
+    app's own reader and fits the configuration (:func:`data.check_data`); say with what, and
+    leave. One line on stderr and exit 1 when not (the script's preflight shows that line)."""
+    data = ""
     if spec.framework == "tensorflow":
+        if args.data != "synthetic":
+            print(f"[workloads] {spec.name} cannot start: the TensorFlow version trains on "
+                  "--data synthetic only (datasets on disk: the PyTorch version)",
+                  file=sys.stderr, flush=True)
+            sys.exit(EXIT_ERROR)
         from workloads import tfruntime  # noqa: F401 - the rest of the TensorFlow runtime
         from workloads.tfruntime.backend import load, prepare
 
@@ -335,8 +386,20 @@ def _ready(spec: Any, args: argparse.Namespace) -> None:
         import torch as framework
 
         from . import train  # noqa: F401 - numpy and the rest of the runtime
+        if args.data != "synthetic":
+            from .contract import with_options
+            from .data import check_data
+
+            try:
+                data = "; --data " + check_data(spec, args.data,
+                                                with_options(spec.sizes[args.config], args))
+            except (OSError, ValueError, RuntimeError, KeyError, IndexError) as exc:
+                text = " ".join(str(exc).split())
+                print(f"[workloads] {spec.name} cannot read --data {args.data} ({args.config}):"
+                      f" {type(exc).__name__}: {text}", file=sys.stderr, flush=True)
+                sys.exit(EXIT_ERROR)
     print(f"[workloads] {spec.name} ready: {spec.framework} {framework.__version__}, Python "
-          f"{sys.version.split()[0]} ({sys.executable})", file=sys.stderr, flush=True)
+          f"{sys.version.split()[0]} ({sys.executable}){data}", file=sys.stderr, flush=True)
     sys.exit(EXIT_OK)
 
 
@@ -353,15 +416,105 @@ def _describe(spec: Any, args: argparse.Namespace) -> None:
     sys.exit(EXIT_OK)
 
 
-def _make_data(spec: Any, args: argparse.Namespace) -> None:
-    from .contract import with_options
+#: --make-data estimates its size from two small writes when it writes more samples than this
+ESTIMATE_ABOVE = 256
+
+
+def _tree_size(path: str) -> tuple[int, int]:
+    """(bytes, files) under ``path``."""
+    size = files = 0
+    for root, _, names in os.walk(path):
+        for n in names:
+            try:
+                size += os.lstat(os.path.join(root, n)).st_size
+                files += 1
+            except OSError:
+                pass
+    return size, files
+
+
+def _estimate(spec: Any, name: str, cfg: dict[str, Any], out: str, samples: int,
+              shard: int, seed: int) -> tuple[int, int]:
+    """(bytes, files) ``samples`` will take: a linear fit through writes of 4 and 8 samples
+    (a fixed part, such as unet3d's box, and a part per sample), in a scratch directory inside
+    ``out``, removed again."""
+    import shutil
+    import tempfile
+
     from .data import make_data
 
+    base = out
+    if out.endswith((".h5", ".hdf5")):  # --make-data names the file itself
+        base = os.path.dirname(os.path.abspath(out))
+    os.makedirs(base, exist_ok=True)
+    sizes = []
+    for n in (4, 8):
+        scratch = tempfile.mkdtemp(prefix=".estimate-", dir=base)
+        try:
+            make_data(spec, name, dict(cfg), scratch, n, shard, seed)
+            sizes.append(_tree_size(scratch))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    (b4, f4), (b8, f8) = sizes
+    per_b, per_f = max(b8 - b4, 0) / 4, max(f8 - f4, 0) / 4
+    return int(b4 + per_b * (samples - 4)), int(f4 + per_f * (samples - 4))
+
+
+def _write_error(out: str, exc: BaseException) -> str:
+    """One line for a failed write: the system's reason (h5py's OSError carries it as
+    ``errno = N`` in a long text) or the exception's first line."""
+    import errno as errnos
+    import re
+
+    code = getattr(exc, "errno", None)
+    if not isinstance(code, int):
+        m = re.search(r"errno = (\d+)", str(exc))
+        code = int(m.group(1)) if m else None
+    if isinstance(code, int) and code in errnos.errorcode:
+        return f"cannot write {out}: {os.strerror(code)}"
+    from .safeio import one_line
+
+    return f"cannot write {out}: {type(exc).__name__}: {one_line(exc, 200)}"
+
+
+def _make_data(spec: Any, args: argparse.Namespace) -> None:
+    """--make-data: the size estimated and checked against the free space first (a one-line
+    refusal, exit 2); a failed write (disk full) is one line, exit 2."""
+    import shutil
+
+    from .contract import with_options
+    from .data import make_data
+    from .safeio import InputError
+
     cfg = with_options(spec.sizes[args.config], args)
-    out, fmt = make_data(spec, args.config, cfg, args.make_data, args.samples,
-                         args.shard_size, args.seed)
+    out = args.make_data
+    try:
+        if args.samples > ESTIMATE_ABOVE:
+            need, files = _estimate(spec, args.config, cfg, out, args.samples,
+                                    args.shard_size, args.seed)
+            where = out if os.path.isdir(out) else os.path.dirname(os.path.abspath(out))
+            free = shutil.disk_usage(where).free
+            vfs = os.statvfs(where)
+            if need > free or (vfs.f_files and files > vfs.f_favail):
+                raise InputError(
+                    f"--samples {args.samples}: about {need / 1e9:.3g} GB in {files} file(s), "
+                    f"{where} has {free / 1e9:.3g} GB and {vfs.f_favail} inodes free; write "
+                    "fewer samples or choose another place")
+            print(f"[workloads] writing about {need / 1e9:.3g} GB ({files} file(s))",
+                  file=sys.stderr, flush=True)
+        written, fmt = make_data(spec, args.config, cfg, out, args.samples,
+                                 args.shard_size, args.seed)
+    except InputError as exc:
+        print(f"[workloads] error: {exc}", file=sys.stderr, flush=True)
+        sys.exit(EXIT_INPUT)
+    except (OSError, MemoryError, RuntimeError) as exc:
+        # h5py reports a failed write at close as RuntimeError("... errno = 27 ...")
+        if isinstance(exc, RuntimeError) and "errno = " not in str(exc):
+            raise
+        print(f"[workloads] error: {_write_error(out, exc)}", file=sys.stderr, flush=True)
+        sys.exit(EXIT_INPUT)
     print(f"[workloads] wrote {args.samples} {spec.name} samples ({args.config}, {fmt}) to "
-          f"{out}", file=sys.stderr)
+          f"{written}", file=sys.stderr)
     sys.exit(EXIT_OK)
 
 
@@ -392,6 +545,8 @@ def main(spec: Any, argv: Sequence[str] | None = None) -> None:
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 - a failing rank must end the job
+        if _input_error(exc):
+            os._exit(EXIT_INPUT)
         _report_fatal(exc)
         # No destroy_process_group here: peers may be stuck in a collective. Exit now; the
         # launcher tears the job down and the peers' collective timeout covers the rest.

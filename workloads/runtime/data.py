@@ -34,11 +34,20 @@ import torch
 from torch.utils.data import DataLoader, Dataset, DistributedSampler
 
 from .contract import model_config
+from .safeio import (
+    InputError,
+    check_samples,
+    inside,
+    is_regular,
+    npy_header,
+    one_line,
+    read_bytes,
+)
 from .seeds import mix_seed
 from .spec import AppSpec, Task
 
-__all__ = ["DiskSource", "ShardDataset", "SyntheticSource", "make_data", "make_dataset",
-           "mix_seed", "open_data", "worker_cores"]
+__all__ = ["DiskSource", "GuardedDataset", "ShardDataset", "SyntheticSource", "make_data",
+           "make_dataset", "mix_seed", "open_data", "worker_cores"]
 
 
 def _to_memory_format(x: torch.Tensor, fmt: torch.memory_format | None) -> torch.Tensor:
@@ -74,22 +83,45 @@ class ShardDataset(Dataset):
                  config: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         meta_file = self.path / "meta.json"
-        if not meta_file.is_file():
-            raise FileNotFoundError(f"{self.path}: not a workloads dataset (no meta.json); "
-                                    "write one with --make-data")
-        self.meta = json.loads(meta_file.read_text())
+        if not meta_file.exists():
+            raise InputError(f"{self.path}: not a workloads dataset (no meta.json); "
+                             "write one with --make-data")
+        try:
+            self.meta = json.loads(read_bytes(meta_file, "dataset description", 16 << 20))
+        except (ValueError, RecursionError) as exc:
+            if isinstance(exc, InputError):
+                raise
+            raise InputError(f"{meta_file}: not JSON ({one_line(exc, 120)})") from None
+        if not isinstance(self.meta, dict):
+            raise InputError(f"{meta_file}: expected a JSON object")
         if app is not None and self.meta.get("app") != app:
-            raise ValueError(f"{self.path} holds data for {self.meta.get('app')!r}, not {app!r}")
+            raise InputError(f"{self.path} holds data for {self.meta.get('app')!r}, not {app!r}")
         if config is not None and self.meta.get("config") != json.loads(json.dumps(config)):
-            raise ValueError(
+            raise InputError(
                 f"{self.path} was written for model size {self.meta.get('size')!r} "
                 f"({self.meta.get('config')}); the run uses {config}. "
                 "Regenerate it with the same --config (or --tiny) setting."
             )
-        self.shards = self.meta["shards"]
+        self.shards = self.meta.get("shards")
+        if not isinstance(self.shards, list) or not self.shards:
+            raise InputError(f"{meta_file}: field 'shards' is {str(self.shards)[:60]}, expected "
+                             "a list of {x, y, n}")
         self.offsets = [0]
-        for s in self.shards:
-            self.offsets.append(self.offsets[-1] + int(s["n"]))
+        for k, s in enumerate(self.shards):
+            if not isinstance(s, dict):
+                raise InputError(f"{meta_file}: shards[{k}] is not an object {{x, y, n}}")
+            n = s.get("n")
+            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                raise InputError(f"{meta_file}: shards[{k}].n is {str(n)[:60]}, expected a "
+                                 "positive whole number")
+            for key in ("x", "y"):
+                f = inside(self.path, s.get(key), f"shards[{k}].{key}", meta_file)
+                shape, _, _, _ = npy_header(f, f"shard named by shards[{k}].{key}")
+                if not shape or shape[0] < n:
+                    raise InputError(f"{f}: shape {shape}, expected at least shards[{k}].n = "
+                                     f"{n} samples")
+            self.offsets.append(self.offsets[-1] + n)
+            check_samples(meta_file, "the shards' n", self.offsets[-1])
         self._arrays: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def __len__(self) -> int:
@@ -99,8 +131,8 @@ class ShardDataset(Dataset):
         arrs = self._arrays.get(k)
         if arrs is None:  # opened lazily, in each DataLoader worker
             s = self.shards[k]
-            arrs = (np.load(self.path / s["x"], mmap_mode="r"),
-                    np.load(self.path / s["y"], mmap_mode="r"))
+            arrs = tuple(np.load(_checked_npy(self.path / s[key]), mmap_mode="r",
+                                 allow_pickle=False) for key in ("x", "y"))
             self._arrays[k] = arrs
         return arrs
 
@@ -114,6 +146,44 @@ class ShardDataset(Dataset):
         d = dict(self.__dict__)
         d["_arrays"] = {}
         return d
+
+
+def _checked_npy(path: Path) -> Path:
+    """A shard checked again where it is opened (a worker, perhaps much later)."""
+    npy_header(path, "shard")
+    return path
+
+
+class GuardedDataset(Dataset):
+    """A reader's dataset whose per-sample errors (a damaged chunk, a truncated image, a value
+    out of range) become one :class:`InputError` line naming the data and the sample, also
+    from a DataLoader worker."""
+
+    def __init__(self, inner: Dataset, path: str) -> None:
+        self.inner = inner
+        self.path = path
+
+    def __len__(self) -> int:
+        return len(self.inner)  # type: ignore[arg-type]
+
+    def set_epoch(self, epoch: int) -> None:
+        set_epoch = getattr(self.inner, "set_epoch", None)
+        if set_epoch is not None:
+            set_epoch(epoch)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("inner", "path") or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def __getitem__(self, i: int) -> Any:
+        try:
+            return self.inner[i]
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - whatever a library raises on bad bytes
+            raise InputError(f"{self.path}: sample {i} cannot be read "
+                             f"({type(exc).__name__}: {one_line(exc, 200)})") from None
 
 
 class ResumableSampler(DistributedSampler):
@@ -171,9 +241,10 @@ class DiskSource:
                                         shuffle=True, seed=seed, drop_last=True)
         self.batches_per_epoch = self.sampler.num_samples // batch_size
         if self.batches_per_epoch == 0:
-            raise ValueError(
-                f"dataset has {len(dataset)} samples: too few for batch size {batch_size} "
-                f"x {world_size} ranks"
+            where = getattr(dataset, "path", "the dataset")
+            raise InputError(
+                f"{where}: {len(dataset)} samples, too few for batch size {batch_size} "
+                f"x {world_size} ranks; expected at least {batch_size * world_size}"
             )
         # Page-locked buffers let the copy to the GPU run asynchronously; on by default on CUDA.
         pin = device.type == "cuda" if pin_memory is None else pin_memory
@@ -223,11 +294,57 @@ def make_data(spec: AppSpec, name: str, cfg: dict[str, Any], path: str | Path, s
 
 
 def open_data(spec: AppSpec, path: str, cfg: dict[str, Any]) -> Dataset:
-    """``--data PATH``: the app's reader of its original's format, else the .npy shards."""
-    dataset = spec.open_dataset(path, cfg) if spec.open_dataset else None
-    if dataset is None:
-        dataset = ShardDataset(path, app=spec.name, config=model_config(cfg))
-    return dataset
+    """``--data PATH``: the app's reader of its original's format, else the .npy shards.
+    Whatever the files hold, a refusal is one :class:`InputError` line naming them (a reader's
+    own checks, or a library's error with the path put in front), before training starts."""
+    if not os.path.exists(path):
+        raise InputError(f"{path}: --data names nothing there; write a dataset with "
+                         "--make-data or use --data synthetic")
+    if not (os.path.isdir(path) or is_regular(path)):
+        raise InputError(f"{path}: --data is neither a directory nor a regular file")
+    try:
+        dataset = spec.open_dataset(path, cfg) if spec.open_dataset else None
+        if dataset is None:
+            dataset = ShardDataset(path, app=spec.name, config=model_config(cfg))
+        check_samples(path, "its number of samples", len(dataset))
+    except InputError:
+        raise
+    except (OSError, ValueError, KeyError, IndexError, TypeError, EOFError, RuntimeError,
+            OverflowError, MemoryError, RecursionError, AttributeError) as exc:
+        text = one_line(exc, 300)
+        if not text.startswith(str(path)):
+            kind = "" if isinstance(exc, ValueError | FileNotFoundError) \
+                else f"{type(exc).__name__}: "
+            text = f"{path}: {kind}{text}"
+        raise InputError(text) from None
+    return GuardedDataset(dataset, path)
+
+
+def check_data(spec: AppSpec, path: str, cfg: dict[str, Any]) -> str:
+    """``--check --data PATH``: open the data with the app's own reader, read its first
+    sample and hold it against what the configuration trains on (the synthetic task's
+    sample: shapes and dtypes), so a wrong path or data written for another configuration
+    stops the job script's preflight in seconds. Returns what was found; raises OSError or
+    ValueError (one line) when the data cannot be used."""
+    if not Path(path).exists():
+        raise FileNotFoundError(f"--data {path}: no such file or directory (write it with "
+                                "jobgen make-data, or give the directory that holds it)")
+    dataset = open_data(spec, path, cfg)
+    count = len(dataset)
+    if count < 1:
+        raise ValueError(f"--data {path}: no samples")
+    got = tuple(torch.as_tensor(t) for t in dataset[0])
+    gen = torch.Generator()
+    gen.manual_seed(0)
+    want = tuple(t[0] for t in spec.make_task(cfg, torch.device("cpu"))(gen, 1))
+    for what, a, b in zip(("input", "target"), got, want, strict=True):
+        if tuple(a.shape) != tuple(b.shape) or a.dtype != b.dtype:
+            raise ValueError(f"--data {path}: a sample's {what} is {list(a.shape)} "
+                             f"{str(a.dtype).removeprefix('torch.')}, this configuration "
+                             f"trains on {list(b.shape)} {str(b.dtype).removeprefix('torch.')}:"
+                             " write the data with make-data and the same --config")
+    x = got[0]
+    return (f"{count} samples, input {list(x.shape)} {str(x.dtype).removeprefix('torch.')}")
 
 
 def make_dataset(spec: AppSpec, size: str, cfg: dict[str, Any], path: str | Path,

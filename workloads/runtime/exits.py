@@ -3,4 +3,5 @@ so the step loop and the command line share them without importing each other.""
 
 EXIT_OK = 0
 EXIT_ERROR = 1
+EXIT_INPUT = 2  # a file the run was handed is refused (runtime/safeio.py), before training
 EXIT_NONFINITE = 3  # a non-finite loss stopped the run

@@ -42,9 +42,9 @@ def add_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--profile", choices=TOOLS, default=None,
                    help="profile the chosen ranks and steps: torch (PyTorch profiler trace), or "
                         "mark them for the site's profiler the rank runs under")
-    g.add_argument("--profile-ranks", default="0", metavar="LIST",
+    g.add_argument("--profile-ranks", default="0", metavar="LIST", type=_ranks_text,
                    help="ranks to profile, e.g. 0 or 0,14 or 0-3 (default 0)")
-    g.add_argument("--profile-steps", default=None, metavar="A:B",
+    g.add_argument("--profile-steps", default=None, metavar="A:B", type=_steps_text,
                    help="step indices A to B-1 to profile (default: 10 steps after the warm-up)")
     g.add_argument("--profile-dir", default="profile", metavar="DIR",
                    help="where --profile torch writes rank-N.*.pt.trace.json (default profile)")
@@ -52,25 +52,70 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="write loss, throughput and step time as TensorBoard scalars (rank 0)")
 
 
-def parse_ranks(text: str) -> set[int]:
-    if not re.fullmatch(r"[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*", text):
-        raise ValueError(f"--profile-ranks {text!r}: give ranks like 0 or 0,14 or 0-3")
-    out: set[int] = set()
+#: a rank or step number has at most this many digits (jobgen's own parser allows 1024 ranks
+#: of a job; a number past 10^12 is no rank and no step): the text is checked before int()
+_NUM = r"[0-9]{1,12}"
+_RANKS = re.compile(rf"{_NUM}(-{_NUM})?(,{_NUM}(-{_NUM})?){{0,1023}}")
+_STEPS = re.compile(rf"({_NUM}):({_NUM})")
+
+
+def _ranks_text(text: str) -> str:
+    """argparse type of --profile-ranks: bounded syntax before any number is built."""
+    if len(text) > 32768 or not _RANKS.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r}{'...' if len(text) > 40 else ''}: give ranks like 0 or 0,14 or 0-3"
+            " (at most 1024 items of up to 12 digits)")
+    return text
+
+
+def _steps_text(text: str) -> str:
+    m = _STEPS.fullmatch(text) if len(text) <= 32 else None
+    if not m or int(m.group(2)) <= int(m.group(1)):
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r}{'...' if len(text) > 40 else ''}: give A:B with A < B, numbers of "
+            "up to 12 digits")
+    return text
+
+
+class Ranks:
+    """The ranks --profile-ranks names, as ranges: ``0-999999999999`` is two numbers, not a
+    set of 10^12 (issue 36, N15)."""
+
+    def __init__(self, ranges: list[tuple[int, int]]) -> None:
+        self.ranges = ranges
+
+    def __contains__(self, rank: object) -> bool:
+        return isinstance(rank, int) and any(lo <= rank <= hi for lo, hi in self.ranges)
+
+
+def parse_ranks(text: str) -> Ranks:
+    from .safeio import InputError
+
+    try:
+        _ranks_text(text)
+    except argparse.ArgumentTypeError as exc:
+        raise InputError(f"--profile-ranks {exc}") from None
+    ranges = []
     for part in text.split(","):
         lo, _, hi = part.partition("-")
-        out.update(range(int(lo), int(hi or lo) + 1))
-    return out
+        ranges.append((int(lo), int(hi or lo)))
+    return Ranks(ranges)
 
 
 def step_range(args: argparse.Namespace) -> tuple[int, int]:
     """[A, B) in 0-based step indices, inside the run."""
     if args.profile_steps:
-        m = re.fullmatch(r"([0-9]+):([0-9]+)", args.profile_steps)
-        if not m or int(m.group(2)) <= int(m.group(1)):
-            raise ValueError(f"--profile-steps {args.profile_steps!r}: give A:B with A < B")
+        from .safeio import InputError
+
+        try:
+            _steps_text(args.profile_steps)
+        except argparse.ArgumentTypeError as exc:
+            raise InputError(f"--profile-steps {exc}") from None
+        m = _STEPS.fullmatch(args.profile_steps)
+        assert m is not None
         first, stop = int(m.group(1)), int(m.group(2))
         if stop > args.steps:
-            raise ValueError(f"--profile-steps {args.profile_steps}: the run has {args.steps} "
+            raise InputError(f"--profile-steps {args.profile_steps}: the run has {args.steps} "
                              "steps")
         return first, stop
     first = min(max(args.warmup, 0), max(args.steps - 1, 0))

@@ -306,7 +306,7 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
     loaded = None
     if args.checkpoint_dir and args.mode == "train":
         mgr = ckpt.CheckpointManager(args.checkpoint_dir, rank, args.keep_checkpoints,
-                                     ckpt.PICKLE)
+                                     ckpt.NPZ)
         if not args.no_resume:
             loaded = mgr.load_latest()
     elif args.checkpoint_dir:

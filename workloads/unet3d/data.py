@@ -80,8 +80,8 @@ def find_file(path: str | Path) -> Path | None:
         return p
     if p.is_dir():
         for name in FILE_NAMES:
-            if (p / name).is_file():
-                return p / name
+            if (p / name).exists() or (p / name).is_symlink():
+                return p / name  # the reader refuses what is not a regular file
     return None
 
 
@@ -90,23 +90,34 @@ class CropDataset(Dataset):
 
     def __init__(self, fname: str | Path, size: int, samples: int, in_channels: int = 4,
                  out_channels: int = 5) -> None:
-        import h5py
+        from workloads.runtime.safeio import (
+            InputError,
+            check_samples,
+            h5_dataset,
+            h5_has,
+            open_h5,
+        )
 
         self.fname = str(fname)
         self.size = size
-        with h5py.File(self.fname, "r") as f:  # closed again before the workers fork
+        with open_h5(self.fname, "SC22 crop file (.h5)") as f:  # closed before workers fork
             for name in ("Nbody", "Hydro"):
-                if name not in f:
-                    raise ValueError(f"{fname}: no {name!r} dataset; not an SC22 crop file "
+                if not h5_has(f, fname, name):
+                    raise InputError(f"{fname}: no {name!r} dataset; not an SC22 crop file "
                                      "(write one with --make-data)")
-            nbody, hydro = f["Nbody"].shape, f["Hydro"].shape
-            self.samples = int(f.attrs.get("samples", samples))
-        if nbody[0] != in_channels or hydro[0] != out_channels or nbody[1:] != hydro[1:]:
-            raise ValueError(f"{fname}: Nbody {nbody} / Hydro {hydro}; the model takes "
+            nbody = h5_dataset(f, fname, "Nbody", ndim=4, kinds="f").shape
+            hydro = h5_dataset(f, fname, "Hydro", ndim=4, kinds="f").shape
+            declared = f.attrs.get("samples", samples)
+            if isinstance(declared, np.ndarray | np.generic):
+                declared = declared.item() if declared.size == 1 else declared.tolist()
+            self.samples = check_samples(fname, "attribute 'samples'", declared)
+        if nbody[0] != in_channels or hydro[0] != out_channels or nbody[1:] != hydro[1:] \
+                or len(set(nbody[1:])) != 1:
+            raise InputError(f"{fname}: Nbody {nbody} / Hydro {hydro}; the model takes "
                              f"[{in_channels}, L, L, L] -> [{out_channels}, L, L, L]")
         self.length = int(nbody[1])
         if self.length <= size:
-            raise ValueError(f"{fname}: a {self.length}^3 box is too small for {size}^3 crops")
+            raise InputError(f"{fname}: a {self.length}^3 box is too small for {size}^3 crops")
         self.file: Any = None
         self.inp_buff = np.zeros((in_channels, size, size, size), dtype=np.float32)
         self.tar_buff = np.zeros((out_channels, size, size, size), dtype=np.float32)
@@ -123,9 +134,9 @@ class CropDataset(Dataset):
 
     def __getitem__(self, idx: int) -> tuple[torch.Tensor, torch.Tensor]:
         if self.file is None:  # opened in each worker, as the original's _open_file
-            import h5py
+            from workloads.runtime.safeio import open_h5
 
-            self.file = h5py.File(self.fname, "r")
+            self.file = open_h5(self.fname, "SC22 crop file (.h5)")
         x, y, z, k = self.crop_of(idx)
         s = self.size
         ci, co = self.inp_buff.shape[0], self.tar_buff.shape[0]
@@ -150,7 +161,9 @@ def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
     if fname is None:
         if (Path(path) / "meta.json").is_file():
             return None
-        raise FileNotFoundError(f"{path}: no SC22 HDF5 file (looked for {', '.join(FILE_NAMES)});"
+        from workloads.runtime.safeio import InputError
+
+        raise InputError(f"{path}: no SC22 HDF5 file (looked for {', '.join(FILE_NAMES)});"
                                 " write one with --make-data")
     return CropDataset(fname, cfg["size"], cfg["samples_per_epoch"], cfg["in_channels"],
                        cfg["out_channels"])

@@ -141,11 +141,18 @@ def _dropped(ctx: Context) -> Iterator[Hit]:
             continue
         misspelt = {misspelling(n, known) for n in launch.env}
         missing = [m for m in s.members if m not in launch.env and m not in misspelt and
-                   not _preset(ctx, m, launch)]
+                   not _preset(ctx, m, launch) and not _host_only(ctx, m, launch)]
         if missing:
             shown = ", ".join(f"{m}={values.get(m) or '...'}" for m in missing)
             yield Hit(launch.line, f"{s.name}: {len(missing)} of {len(s.members)} not set "
                       f"({', '.join(missing)}): {s.why}", f"export {shown}", s.source)
+
+
+def _host_only(ctx: Context, name: str, launch: LaunchView) -> bool:
+    """A host stack's setting the site's container recipe does not set (when.container:
+    false): not missing from a launch that runs a container."""
+    var = next((v for v in ctx.profile.env if v.name == name), None)
+    return bool(var and var.when and var.when.container is False and launch.container)
 
 
 def _preset(ctx: Context, name: str, launch: LaunchView) -> bool:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from ...errors import nodes_word
 from ...plan.launchers import SPAWN_MODULE
+from ...plan.launchopts import nested_launcher
 from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
 from ...profiles.model import Launcher, Profile
 from ..scriptparse import launcher_name
@@ -538,6 +539,38 @@ def _default_bind(ctx: Context) -> Iterator[Hit]:
                       f"{d.why}", f"add {d.flag} packed:{share}", d.source)
 
 
+# A launcher that starts one process per node which then starts the node's ranks itself:
+# one of them per node under the outer launcher is the documented multi-node torchrun pattern.
+_PER_NODE_LAUNCHERS = re.compile(r"torchrun|python[0-9.]* -m torch\.distributed\.(run|launch)")
+
+
+@rule("LAUNCH005", "nested-launcher", topic="placement", severity="error",
+      scope="launches whose program is itself a launcher (mpiexec, srun, jsrun, mpirun, aprun, "
+      "torchrun, python -m torch.distributed.run, ...), looked through env, wrappers, bash -c "
+      "and containers; a per-node launcher (torchrun) under one task per node is left alone",
+      source="each launcher starts its ranks itself: Slurm srun(1), Cray PALS mpiexec, "
+      "pytorch/pytorch torch/distributed/run.py (torchrun starts --nproc-per-node workers on "
+      "its node); jobgen issue 30 (local-mpich: mpiexec -n 2 around mpiexec -n 2 ran the "
+      "program 4 times with duplicated RANKs)",
+      fix="launch the program once: drop the inner launcher and give the outer one its "
+      "options (jobgen render --launcher-args), or run a per-node launcher (torchrun) under "
+      "one task per node",
+      summary="a launcher started inside every rank of another launcher")
+def _nested_launcher(ctx: Context) -> Iterator[Hit]:
+    for launch in ctx.launches:
+        if not launch.argv or not launch.program:
+            continue
+        inner = nested_launcher(launch.program)
+        if inner is None:
+            continue
+        per_node = launch.ranks_per_node
+        if _PER_NODE_LAUNCHERS.fullmatch(inner) and per_node in (1, None):
+            continue  # one torchrun per node (or a count lint cannot read: never guessed)
+        yield Hit(launch.line, f"`{launch.command}` starts `{inner}` in each of its ranks: "
+                  f"every rank's `{inner}` starts its own copies of the program, with "
+                  "duplicated ranks")
+
+
 def _tasks_per_rs(launch: LaunchView) -> int | None:
     """jsrun's tasks per resource set: -a; else the total tasks (-p) over the resource sets;
     else one (the Summit guide's flag table: -a "not set by default, instead total tasks (-p)
@@ -551,7 +584,7 @@ def _tasks_per_rs(launch: LaunchView) -> int | None:
     return 1
 
 
-@rule("LAUNCH005", "background-without-wait", topic="placement", severity="error",
+@rule("LAUNCH007", "background-without-wait", topic="placement", severity="error",
       scope="whole batch scripts that start launches in the background (`&`)",
       source="OLCF Summit user guide systems/summit_user_guide.rst (Simultaneous job steps: a "
       "wait command must follow all backgrounded processes to prevent the job from appearing "

@@ -51,10 +51,29 @@ def parse(argv: list[str], flags: set[str], valued: set[str], stop_at_dashes: bo
     return opts, []
 
 
+def open_or_exit(path: str, message: str, code: int) -> None:
+    """Open `path` for writing as the tool does before the program runs; on failure print the
+    tool's own message and exit with its status (no directory is made for it)."""
+    try:
+        with open(path, "w"):
+            pass
+    except OSError:
+        sys.stderr.write(message.format(path=path) + "\n")
+        sys.exit(code)
+
+
 def run_wrapped(command: list[str], outputs: list[str], argv: list[str]) -> int:
-    """Log the wrapping, run the program (signals passed on), write the outputs."""
+    """Log the wrapping, run the program (signals passed on), write the outputs.
+
+    No stand-in makes a directory the real tool would not: an output `DIR/` (vtune -r,
+    rocprofv3 -d) is made by the tool itself, but not its parents; an output file needs its
+    directory to exist. A missing one fails before the program starts."""
     if not command:
         _emu.fail("no program to run")
+    for path in outputs:
+        parent = os.path.dirname(path.rstrip("/")) or "."
+        if not os.path.isdir(parent):
+            _emu.fail(f"cannot create {path}: {parent} does not exist", code=1)
     _emu.log({"event": "profile", "argv": argv, "rank": os.environ.get("RANK"),
               "command": command, "outputs": outputs, "tmpdir": os.environ.get("TMPDIR")})
     proc = subprocess.Popen(command)
@@ -63,9 +82,8 @@ def run_wrapped(command: list[str], outputs: list[str], argv: list[str]) -> int:
     rc = proc.wait()
     for path in outputs:
         if path.endswith("/"):
-            os.makedirs(path, exist_ok=True)
+            os.makedirs(path, exist_ok=True)  # the tool's own directory; its parent exists
             path = os.path.join(path, f"{os.path.basename(command[0])}.{proc.pid}.json")
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         with open(path, "w") as fh:
             json.dump({"tool": _emu.TOOL, "argv": argv, "rank": os.environ.get("RANK")}, fh)
     return rc if rc >= 0 else 128 - rc

@@ -4,8 +4,20 @@
 PBS cannot run here, so these answer as OpenPBS does, for what jobgen asks:
 - `qsub --version` prints `pbs_version = 2022.1.1` (openpbs src/include/pbs_version.h.in);
 - `qsub SCRIPT` records the job and prints its id (`N.pbs01`) alone on stdout;
-- `qstat -x -f -F json ID...` prints {"Jobs": {ID: {"job_state": ..., "Exit_status": ...}}};
+- `qstat -x -f -F json ID...` prints {"Jobs": {ID: {"job_state": ..., "Exit_status": ...,
+  "Job_Name": ..., "Job_Owner": "user@host", "Variable_List": {"PBS_O_WORKDIR": ...}}}}, the
+  fields and layout of OpenPBS's JSON (a `qstat -f -F json` answer quoted in PBS users'
+  reports shows Job_Name, Job_Owner and Variable_List.PBS_O_WORKDIR so); the name is the
+  script's `#PBS -N` (else the script's file name, as qsub(1) says), the directory is qsub's
+  working directory (UNCONFIRMED whether real qsub reads it from getcwd() or $PWD: jobgen sets
+  both to the same directory);
 - `qdel ID...` marks the jobs finished with Exit_status 271 (PBS's "deleted" status).
+Failure modes as OpenPBS has them (openpbs/openpbs @ cd7ab5e): `qsub SCRIPT` with no such
+file prints `qsub: script file:: No such file or directory` and exits 1, with a directory
+`qsub: script not a file` (src/cmds/qsub.c, stat/S_ISREG); `qstat` of an id the server does
+not know prints `qstat: Unknown Job Id ID` on stderr (src/lib/Libcmds/err_handling.c
+prt_job_err) and exits with PBSE_UNKJOBID, 15001, which the shell sees as 153
+(src/cmds/qstat.c exit(any_failed); src/include/pbs_error.h), the known ones still printed.
 Jobs never run. State: $JOBGEN_EMU_PBS (a directory): jobs.json and calls.log (argv per call).
 Knob $JOBGEN_EMU_QSUB: ok (default); noise (a latin-1 banner and escape sequences on stderr
 besides the id, as a site's submit hook may print); noid (exit 0, no id); fail (refused, exit
@@ -15,6 +27,7 @@ beyond N jobs not finished, as a queue's per-user max_queued does).
 
 import json
 import os
+import pwd
 import sys
 import time
 from pathlib import Path
@@ -42,6 +55,13 @@ def qsub(args: list[str]) -> int:
     if knob == "fail":
         sys.stderr.write("qsub: \x1b[31mUnknown queue\x1b[0m\n")
         return 170
+    script = Path(args[-1]) if args else None
+    if script is None or not script.exists():
+        sys.stderr.write("qsub: script file:: No such file or directory\n")
+        return 1
+    if not script.is_file():
+        sys.stderr.write("qsub: script not a file\n")
+        return 1
     data = jobs()
     if knob.startswith("limit="):
         active = [j for j in data.values() if j["job_state"] != "F"]
@@ -49,7 +69,13 @@ def qsub(args: list[str]) -> int:
             sys.stderr.write("qsub: would exceed queue generic's per-user limit\n")
             return 38
     job_id = f"{len(data) + 1}.pbs01"
-    data[job_id] = {"job_state": "Q", "script": str(Path(args[-1]).resolve())}
+    script = Path(args[-1])
+    names = [line.split(None, 2)[2].strip() for line in script.read_text().splitlines()
+             if line.startswith("#PBS -N ")]
+    data[job_id] = {"job_state": "Q", "script": str(script.resolve()),
+                    "Job_Name": names[-1] if names else script.name,
+                    "Job_Owner": f"{pwd.getpwuid(os.getuid()).pw_name}@login01",
+                    "Variable_List": {"PBS_O_WORKDIR": os.getcwd()}}
     save(data)
     if knob == "noid":
         return 0
@@ -67,7 +93,10 @@ def qstat(args: list[str]) -> int:
            "Jobs": {i: {k: v for k, v in data[i].items() if k != "script"}
                     for i in ids if i in data}}
     print(json.dumps(out, indent=4))
-    return 0
+    unknown = [i for i in ids if i not in data]
+    for job_id in unknown:
+        sys.stderr.write(f"qstat: Unknown Job Id {job_id}\n")
+    return 15001 % 256 if unknown else 0
 
 
 def qdel(args: list[str]) -> int:
