@@ -88,6 +88,8 @@ def _network(ctx: Context) -> Iterator[Hit]:
         bound = set(c.binds()) | {b.split(":", 1)[0] for name in _BIND_VARIABLES
                                   for b in launch.env.get(name, "").split(",") if b}
         missing = [b for b in facts.multi_node_binds if not _covered(b, bound)]
+        if missing and _hand_made_network(bound):
+            continue  # the Slingshot stack bound by hand: /opt/cray and libcxi
         if missing or not facts.multi_node_binds:
             how = " or ".join(filter(None, [
                 f"module load {facts.multi_node_modules[0]}" if facts.multi_node_modules
@@ -111,6 +113,13 @@ def _required(ctx: Context) -> Iterator[Hit]:
         if missing:
             yield Hit(launch.line, f"`{c.runtime} {c.verb}` without {' '.join(missing)}: "
                       f"{facts.why}", f"write `{c.runtime} {c.verb} {' '.join(missing)} ...`")
+
+
+def _hand_made_network(bound: set[str]) -> bool:
+    """The high-speed network's libraries bound by hand, as LUMI's workshop reference solution
+    and OLMo's LUMI scripts do: /opt/cray (or parts of it) and libcxi (LWS 05 reference
+    solution: -B /var/spool/slurmd,/opt/cray,/usr/lib64/libcxi.so.1)."""
+    return _covered("/opt/cray", bound) and any("libcxi" in b for b in bound)
 
 
 def _covered(path: str, bound: set[str]) -> bool:

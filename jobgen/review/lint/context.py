@@ -124,7 +124,7 @@ class Context:
             first = program[0].rsplit("/", 1)[-1] if program else ""
             rest = [w for w in program[1:] if not w.startswith("-")]
             if re.fullmatch(r"python[0-9.]*", first) and "-c" not in program[1:3] and rest \
-                    and (AI_NAMES.search(rest[0]) or (container is not None and
+                    and (AI_NAMES.search(rest[0].rsplit("/", 1)[-1]) or (container is not None and
                                                       rest[0].endswith(".py"))):
                 out.append(Launch(line, " ".join(words), words, shell=True))
         return out

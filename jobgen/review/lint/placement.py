@@ -494,8 +494,10 @@ def _runs_ai(words: list[str]) -> bool:
     if first in AI_LAUNCHERS:
         return True
     rest = [w for w in words[k + 1:] if not w.startswith("-")]
+    # the program's own name, not its directory ($TRAIN_PATH/deepy.py is GPT-NeoX's launcher)
     return bool(_PYTHON.fullmatch(first) and "-c" not in words[k + 1:k + 3] and rest and
-                (AI_NAMES.search(rest[0]) or rest[0] in ("torch.distributed.run",)))
+                (AI_NAMES.search(rest[0].rsplit("/", 1)[-1]) or
+                 rest[0] in ("torch.distributed.run",)))
 
 
 @rule("LAUNCH004", "program-on-launch-node", topic="placement", severity="error",
