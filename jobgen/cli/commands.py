@@ -390,6 +390,9 @@ class Severity(str, Enum):
     error = "error"
 
 
+MAX_GUESSED = 1 << 20  # characters of a script whose whole text lint reads for its site's clues
+
+
 def _head(text: str) -> str:
     """A script's first 20 lines and its directive block (up to the first command): all that
     tells its site (jobgen.review.lint.site.detect_site)."""
@@ -422,7 +425,7 @@ def lint(
 ) -> None:
     """Check a job script against a site's rules; each finding with its severity, line and fix."""
     from ..profiles.load import load_profile
-    from ..review.lint import detect_site, explain
+    from ..review.lint import explain, guess_site
     from ..review.lint import lint as lint_script
     from ..review.scriptparse import parse_text
     from ..textfile import read_text
@@ -433,22 +436,32 @@ def lint(
     if script is None:
         _missing_argument(ctx, "script")
     text = read_text(Path(script), "script")
-    # the site first, from the script's head (its header and directive block): a 4 MiB script
-    # without one is refused before it is parsed whole
-    name = site or detect_site(parse_text(_head(text), str(script)))
+    # the site first, from the script's head (its header and directive block); the clues in
+    # the rest (launchers, modules, paths) are read only for a script of ordinary size, so a
+    # 4 MiB script that names no site is refused before it is parsed whole
+    guess = None if site else guess_site(parse_text(_head(text), str(script)))
+    parsed = None
+    if guess is not None and guess.site is None and len(text) <= MAX_GUESSED:
+        parsed = parse_text(text, str(script))
+        guess = guess_site(parsed)
+    name = site or (guess.site if guess else None)
     if not name:
-        raise JobgenError(f"{script}: which site's rules apply? add --site SITE (or a "
-                          "`# site: NAME` line)")
-    parsed = parse_text(text, str(script))
+        seen = f" ({'; '.join(guess.clues)})" if guess and guess.clues else ""
+        raise JobgenError(f"{script}: which site's rules apply? {guess.reason if guess else ''}"
+                          f"{seen}: add --site SITE (or a `# site: NAME` line)")
+    told = f" (told from: {', '.join(guess.clues)})" if guess else ""
+    parsed = parsed or parse_text(text, str(script))
     findings = lint_script(parsed, load_profile(name).profile, min_severity.value)
     counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
     if fmt is ReportFormat.json:
-        typer.echo(json.dumps({"script": str(script), "site": name, "counts": counts,
+        typer.echo(json.dumps({"script": str(script), "site": name,
+                               "site_clues": guess.clues if guess else ["--site"],
+                               "counts": counts,
                                "findings": [f.as_dict() for f in findings]}, indent=2))
     else:
         for f in findings:
             typer.echo(f.format(str(script)))
-        typer.echo(f"{script}: {len(findings)} finding(s) for site {name}: {counts['error']} "
+        typer.echo(f"{script}: {len(findings)} finding(s) for site {name}{told}: {counts['error']} "
                    f"error(s), {counts['warning']} warning(s), {counts['info']} info",
                    err=bool(counts["error"]))
     _exit_with(bool(counts["error"] or strict and counts["warning"]))

@@ -737,6 +737,9 @@ class HierarchyWrapper(Sourced):
     name: Token
     requires: Literal["FLAT", "COMPOSITE"]
     advised_against_with: list[Token] = field(default_factory=list)
+    # The device (its index among node.gpus.devices) the wrapper gives local rank
+    # LOCAL_RANK, as shell arithmetic: lint pairs it with the rank's CPUs (CPU007).
+    device_of_rank: NonEmptyStr | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -761,6 +764,16 @@ class Runscript(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class FlagResource(Sourced):
+    """A container flag that works only when the job asked the scheduler for a resource
+    (Polaris: --fakeroot needs `-l singularity_fakeroot=true`)."""
+
+    flag: Token
+    key: NonEmptyStr  # as lint reads directives: `-l singularity_fakeroot`
+    value: Token  # true
+
+
+@dataclass(frozen=True, kw_only=True)
 class ContainerFacts(Sourced):
     """How containers must run on the compute nodes."""
 
@@ -771,6 +784,7 @@ class ContainerFacts(Sourced):
     multi_node_modules: list[Token] = field(default_factory=list)
     multi_node_binds: list[Token] = field(default_factory=list)
     runscripts: list[Runscript] = field(default_factory=list)
+    flag_resources: list[FlagResource] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -787,6 +801,16 @@ class RequiredDirective(Sourced):
 class SchedulerFacts:
     __pydantic_config__ = FORBID
     required: list[RequiredDirective] = field(default_factory=list)
+    array_limits: list[ArrayLimit] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArrayLimit(Sourced):
+    """How many subjobs of a job array a queue holds queued or running at once: more become
+    eligible than that, and the rest never run (Polaris prod)."""
+
+    queue: NonEmptyStr
+    subjobs: PositiveInt
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -880,6 +904,32 @@ class SocketInterfaces(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ModuleStatus(Sourced):
+    """Module versions a site removed (a `module load` of one fails) or superseded (they
+    still load; the site asks users to move)."""
+
+    status: Literal["removed", "outdated"]
+    names: list[NonEmptyStr]  # name/version as `module load` takes it
+    instead: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModulePath(Sourced):
+    """A module tree outside the default MODULEPATH: its modules load only after
+    `module use PATH`."""
+
+    path: NonEmptyStr
+    modules: list[NonEmptyStr]  # module names (without version) that live there
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModuleFacts:
+    __pydantic_config__ = FORBID
+    statuses: list[ModuleStatus] = field(default_factory=list)
+    paths: list[ModulePath] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
 class EnvFacts:
     __pydantic_config__ = FORBID
     unread: list[UnreadEffect] = field(default_factory=list)
@@ -927,6 +977,7 @@ class Profile:
     launch_facts: LaunchFacts | None = None
     storage_facts: StorageFacts | None = None
     env_facts: EnvFacts | None = None
+    module_facts: ModuleFacts | None = None
 
     # Derived values, shared with the render path's light records (jobgen.profiles.records).
     devices_per_node = property(devices_per_node)

@@ -27,8 +27,15 @@ BOOLEAN_FLAGS = frozenset({
     "--envall", "-envall", "--genvall", "-genvall", "--standalone", "--no-python",
     "--exclusive", "--allow-run-as-root", "--oversubscribe", "--report-bindings",
     "--verbose", "-v", "--label", "-l", "--noprefix", "--line-buffer", "--no-vni",
-    "--no-transfer", "-u", "--unbuffered",
+    "--no-transfer", "-u", "--unbuffered", "--overlap", "--exact", "--overcommit", "-O",
+    "--kill-on-bad-exit", "-K", "--no-kill", "-k", "--quiet", "-Q", "--multi-prog", "--pty",
+    "--disable-status", "-X", "--mpi-verbose",
 })
+# Options whose value may start with '-' (`--smpiargs "-gpu"`): the next word is theirs.
+DASH_VALUE_FLAGS = frozenset({"--smpiargs", "-M"})
+# jsrun's own options that take a value where other launchers' same letters do not
+# (OLCF Summit guide systems/summit_user_guide.rst, jsrun flags: -l/--latency_priority).
+JSRUN_VALUE_FLAGS = frozenset({"-l", "-X", "-k"})
 
 _ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _EXPORT_ONLY = re.compile(r"^export\s+([A-Za-z_][A-Za-z0-9_]*(?:\s+[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
@@ -38,8 +45,10 @@ _CASE = re.compile(r"^\s*([0-9]{1,9})\)\s*(?:export\s+([A-Za-z_][A-Za-z0-9_]*)=(
 _SLOT_COMMENT = re.compile(r"^\s*#\s*local rank ([0-9]{1,9}):\s*(.*)$")
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _ARITH = re.compile(r"\$\(\(([^()]*)\)\)")
-_FUNCTION = re.compile(r"^(?:function\s+[A-Za-z_][\w-]*(?:\s*\(\s*\))?|[A-Za-z_][\w-]*\s*\(\s*\))"
-                       r"\s*\{(.*)$")
+_FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)(?:\s*\(\s*\))?"
+                       r"|([A-Za-z_][\w-]*)\s*\(\s*\))\s*\{(.*)$")
+_SHEBANG_TYPO = re.compile(r"^\s*(?:#\s*/|!\s*#\s*!?\s*/|#\s+!\s*/|!\s*/)(?:usr/)?(?:local/)?bin/"
+                           r"(?:env\s+)?\w*sh\b")
 MAX_EXPANDED = 1 << 20  # characters one statement may grow to by variable substitution
 
 
@@ -73,6 +82,11 @@ class Launch:
     line: int
     text: str
     argv: list[str]
+    # what the statement puts in the launcher's environment itself (`OMP_NUM_THREADS=1 srun`)
+    env: dict[str, str] = field(default_factory=dict)
+    background: bool = False  # ends with `&`: runs beside the next statements
+    at: int = 0  # the line whose environment it gets: the call of the function it is in
+    shell: bool = False  # a program the batch shell runs itself, without a launcher
 
 
 @dataclass(frozen=True)
@@ -91,6 +105,9 @@ class Script:
     text: str
     lines: list[str]
     shebang: str | None = None
+    # a first line meant as the #! line but misspelt (`#/bin/bash`, `!#/bin/bash`): the
+    # scheduler does not read it as one
+    shebang_typo: str | None = None
     header: Header = field(default_factory=Header)
     directives: list[Directive] = field(default_factory=list)
     modules: list[tuple[int, str]] = field(default_factory=list)
@@ -105,6 +122,10 @@ class Script:
     # every other command the batch shell runs itself (line, words), outside functions
     commands: list[tuple[int, list[str]]] = field(default_factory=list)
     heredoc_lines: set[int] = field(default_factory=set)  # lines a here-document writes
+    # plain `NAME=value` statements of the shell (not exported there): line, name, value text
+    assignments: list[tuple[int, str, str]] = field(default_factory=list)
+    # the shell functions the script defines: name -> (line, statement) of their bodies
+    functions: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
 
     @property
     def dialect(self) -> str | None:
@@ -136,16 +157,40 @@ def _strip_comment(body: str) -> str:
 
 def split_comment(body: str) -> tuple[str, str]:
     """(body, comment): the text before a trailing ' # comment' outside quotes, and that."""
-    quote = None
-    for i, ch in enumerate(body):
-        if quote:
-            if ch == quote:
+    code, comment, _ = scan_line(body)
+    return code.rstrip(), comment.strip()
+
+
+def scan_line(line: str, quote: str | None = None) -> tuple[str, str, str | None]:
+    """(code, comment, quote) of one line as bash reads it: a `#` that starts a word outside
+    quotes begins a comment (bash(1) COMMENTS); a backslash escapes the next character outside
+    single quotes. `quote` is the quote still open at the start of the line (a string
+    continued from the line before), and the one still open at its end is returned."""
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if quote == "'":
+            if ch == "'":
                 quote = None
+        elif quote == '"':
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                quote = None
+        elif ch == "\\":
+            i += 1
+        elif ch == "$" and line.startswith("$'", i):  # $'...': a backslash escapes a quote
+            i += 2
+            while i < n and line[i] != "'":
+                i += 2 if line[i] == "\\" else 1
+            if i >= n:
+                return line, "", "'"
         elif ch in "'\"":
             quote = ch
-        elif ch == "#" and i > 0 and body[i - 1].isspace():
-            return body[:i].rstrip(), body[i:].strip()
-    return body.rstrip(), ""
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t;&|("):
+            return line[:i], line[i:], None
+        i += 1
+    return line, "", quote
 
 
 def _unquote(value: str) -> str:
@@ -175,8 +220,12 @@ def substitute(text: str, variables: dict[str, str]) -> str:
 
     out = _VAR.sub(var, text)
 
+    def name(m: re.Match[str]) -> str:  # a bare name in $(( )) is a variable (bash(1))
+        value = variables.get(m.group(0), "")
+        return value if re.fullmatch(r"[0-9]{1,9}", value) else m.group(0)
+
     def arith(m: re.Match[str]) -> str:
-        value = evaluate(m.group(1))
+        value = evaluate(re.sub(r"[A-Za-z_][A-Za-z0-9_]*", name, m.group(1)))
         return m.group(0) if value is None else str(value)
 
     return _ARITH.sub(arith, out)
@@ -204,9 +253,11 @@ def parse_text(text: str, path: str = "<script>") -> Script:
     script = Script(path=path, text=text, lines=lines)
     if lines and lines[0].startswith("#!"):
         script.shebang = lines[0][2:].strip()
+    elif lines and _SHEBANG_TYPO.match(lines[0]):
+        script.shebang_typo = lines[0].strip()
     script.header = _header(lines)
     heredoc_end: str | None = None
-    in_function = False
+    in_function: str | None = None
     in_block = True  # no command yet: directives here are the ones the scheduler reads
     i = 0
     while i < len(lines):
@@ -244,25 +295,54 @@ def parse_text(text: str, path: str = "<script>") -> Script:
         if m := _HEREDOC.search(logical):
             heredoc_end = m.group(1)
         if m := _FUNCTION.match(logical):  # a function runs when called (cleanup traps)
-            in_function = not m.group(1).rstrip().endswith("}")
+            name, body = m.group(1) or m.group(2), m.group(3).strip()
+            script.functions[name] = []
+            one_line = body.endswith("}")
+            body = body[:-1].strip() if one_line else body
+            for part in _split_commands(body):
+                script.functions[name].append((number, part))
+                _command(script, part, number, launch=False)
+            in_function = None if one_line else name
             continue
-        if in_function:
-            in_function = logical != "}"
+        if in_function is not None:
+            if logical == "}":
+                in_function = None
+                continue
+            parts = _split_commands(logical)
+            script.functions[in_function] += [(number, part) for part in parts]
+            for part in parts:
+                _command(script, part, number, launch=False)
+            continue
         for part in _split_commands(logical):
-            _command(script, part, number, launch=not in_function)
+            _command(script, part, number)
     return script
 
 
+MAX_JOINED = 200  # lines one quoted string may span before lint reads the lines one by one
+
+
 def _join_continued(lines: list[str], i: int, first: str) -> tuple[str, int]:
-    """A statement continued with trailing backslashes, as one line (linear in its length)."""
-    pieces = [first]
-    while pieces[-1].endswith("\\") and i < len(lines):
+    """A statement continued with trailing backslashes, or by a quoted string that spans
+    lines (`srun bash -c '...` over several lines), as one line without its comments (linear
+    in its length). A quote that never closes within MAX_JOINED lines is not joined."""
+    code, _, quote = scan_line(first)
+    pieces = [code.rstrip()]
+    j = i
+    while j < len(lines) and j - i < MAX_JOINED:
+        if quote is not None:
+            code, _, quote = scan_line(lines[j], quote)
+            pieces.append("\n" + code.rstrip())
+            j += 1
+            continue
+        if not pieces[-1].endswith("\\"):
+            break
         pieces[-1] = pieces[-1][:-1].rstrip()
-        if not pieces[-1]:
-            pieces.pop()
-        pieces.append(lines[i].strip())
-        i += 1
-    return " ".join(pieces), i
+        code, _, quote = scan_line(lines[j].strip())
+        pieces.append(" " + code.rstrip())
+        j += 1
+    if quote is not None:  # never closed: read the first line alone, as before
+        return scan_line(first)[0].rstrip(), i
+    return "".join(pieces).strip(), j
 
 
 def _split_commands(logical: str) -> list[str]:
@@ -312,14 +392,53 @@ def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
                     script.variables[name] = _expanded(value, script.variables)
             return True
     m = _ASSIGN.match(stmt)
+    if m and not stmt.startswith("export "):
+        assigns, rest = leading_assignments(stmt)
+        if rest:  # `NAME=value command ...`: the assignment is in the command's environment
+            return False
+        if len(assigns) > 1:  # `A=1 B=2`
+            for w in assigns:
+                name, _, value = w.partition("=")
+                if in_heredoc:
+                    script.settings.append(Setting(number, name, value, "set", True))
+                else:
+                    script.variables[name] = _expanded(value, script.variables)
+            return True
     if m:
         name, value = m.group(1), _unquote(m.group(2))
         if not in_heredoc:
             script.variables[name] = _expanded(value, script.variables)
         if stmt.startswith("export ") or in_heredoc:
             script.settings.append(Setting(number, name, value, "set", in_heredoc))
+        else:
+            script.assignments.append((number, name, m.group(2)))
         return True
     return False
+
+
+_BRACED = re.compile(r"\$\{[^{}]*\}")  # ${X:-a b}: one word, whatever it holds
+_ARITH_ANY = re.compile(r"\$\(\((?:[^()]|\([^()]*\))*\)\)")
+_WORD_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.S)
+
+
+def _words(stmt: str) -> list[str]:
+    """The words of a statement as bash splits them, each command substitution one opaque
+    word ($RUNTIME_VALUE); [] when it cannot be split (an unclosed quote)."""
+    try:
+        return split(_runtime_values(_BRACED.sub("$VALUE", _ARITH_ANY.sub("$ARITH", stmt))))
+    except ValueError:
+        return []
+
+
+def leading_assignments(stmt: str) -> tuple[list[str], int]:
+    """The assignment words a statement starts with, and how many words follow them: a
+    command after them gets them in its environment only (`OMP_NUM_THREADS=1 srun ...`,
+    bash(1) SIMPLE COMMAND EXPANSION); none after them, they set shell variables."""
+    words = _words(stmt)
+    n = 0
+    while n < len(words) and _WORD_ASSIGN.fullmatch(words[n]):
+        n += 1
+    return words[:n], len(words) - n
 
 
 MAX_VALUE = 4096  # characters of a variable's value kept expanded for later statements
@@ -350,34 +469,81 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
         return
     if _settings(script, stmt, number, False) or not launch:
         return
+    _run(script, stmt, number, number)
+
+
+MAX_CALLS = 4  # functions calling functions: how deep lint follows them
+
+
+def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
+         args: list[str] | None = None) -> None:
+    """A command as it runs: a launch of ranks (behind `VAR=value` prefixes and `env`, `time`,
+    `exec`), a call of a function the script defines (its launches are read with the
+    environment of the call), or another command the batch shell runs itself."""
+    text = substitute(stmt, script.variables)
+    if args is not None:  # in a function: its positional parameters are the call's words
+        text = _positional(text, args)
     try:
-        words = command_words(_runtime_values(substitute(stmt, script.variables)))
+        words, end = command_words_end(_runtime_values(text))
     except ValueError:
         return
-    for k, word in enumerate(words[:3]):
-        if launcher_name(word) in LAUNCHERS:
+    env: dict[str, str] = {}
+    k = 0
+    while k < len(words) and k < 16:
+        word = words[k]
+        if _WORD_ASSIGN.fullmatch(word):
+            name, _, value = word.partition("=")
+            env[name] = value
+        elif launcher_name(word) in LAUNCHERS:
             _, program = launcher_items(words[k:])
             if program and program[0].rsplit("/", 1)[-1] in HOUSEKEEPING:
                 return
-            _launch(script, number, stmt, words[k:])
+            _launch(script, number, stmt, words[k:], env, end == "&", at)
             return
-        if words[k + 1:k + 3] == ["-m", TORCHRUN_MODULE]:  # a chosen Python's own torchrun
-            _launch(script, number, stmt, ["torchrun", *words[k + 3:]])
+        elif words[k + 1:k + 3] == ["-m", TORCHRUN_MODULE]:  # a chosen Python's own torchrun
+            _launch(script, number, stmt, ["torchrun", *words[k + 3:]], env, end == "&", at)
             return
-        if words[k + 1:k + 3] == ["-m", SPAWN_MODULE]:  # jobgen's spawner (local TensorFlow)
-            _launch(script, number, stmt, [SPAWN_MODULE, *words[k + 3:]])
+        elif words[k + 1:k + 3] == ["-m", SPAWN_MODULE]:  # jobgen's spawner (local TensorFlow)
+            _launch(script, number, stmt, [SPAWN_MODULE, *words[k + 3:]], env, end == "&", at)
             return
-        if word not in ("time", "exec", "env", "command", "stdbuf"):
+        elif word in script.functions and depth < MAX_CALLS:
+            for line, part in script.functions[word]:
+                _run(script, part, line, at, depth + 1, words[k + 1:])
+            return
+        elif word not in ("time", "exec", "env", "command", "stdbuf", "nohup"):
             break
-    if words:
+        k += 1
+    if words and depth == 0:
         script.commands.append((number, words))
 
 
-def _launch(script: Script, number: int, stmt: str, argv: list[str]) -> None:
+_POSITIONAL = re.compile(r"\$\{?([1-9@*])\}?|\"\$([@*])\"")
+
+
+def _positional(text: str, args: list[str]) -> str:
+    """`$1`, `${2}`, `$@` in a function's body with the words it was called with (literal
+    words only: one that needs quoting is left as written)."""
+    if any(not re.fullmatch(r"[\w./:=,+@%-]+", a) for a in args):
+        return text
+
+    def value(m: re.Match[str]) -> str:
+        which = m.group(1) or m.group(2)
+        if which in "@*":
+            return " ".join(args)
+        n = int(which)
+        return args[n - 1] if n <= len(args) else ""
+
+    return _POSITIONAL.sub(value, text)
+
+
+def _launch(script: Script, number: int, stmt: str, argv: list[str],
+            env: dict[str, str] | None = None, background: bool = False,
+            at: int | None = None) -> None:
     script.launch_line = number
     script.launch_text = stmt
     script.launch_argv = argv
-    script.launches.append(Launch(number, stmt, argv))
+    script.launches.append(Launch(number, stmt, argv, env or {}, background,
+                                  number if at is None else at))
 
 
 def _unescape(value: str) -> str:
@@ -400,20 +566,29 @@ _REDIRECT = re.compile(r"(\d*)(>>?|<<?|>&|<&|&>>?|>\|)(.*)")
 def command_words(text: str) -> list[str]:
     """The words of one simple command: `cmd args &` or `cmd args > log 2>&1 | tee` ends at
     the control operator and leaves out redirections, which the shell never passes on."""
+    return command_words_end(text)[0]
+
+
+def command_words_end(text: str) -> tuple[list[str], str]:
+    """command_words, and the control operator that ends the command ('' at the end)."""
     words: list[str] = []
     pieces = split(text)
     k = 0
     while k < len(pieces):
         word = pieces[k]
         if word in _CONTROL:
-            break
+            return words, word
+        if word.endswith("&") and not word.endswith(("&&", ">&", "<&")) and len(word) > 1 \
+                and k == len(pieces) - 1:  # `cmd args&`
+            words.append(word[:-1])
+            return words, "&"
         m = _REDIRECT.fullmatch(word)
         if m:
             k += 1 if m.group(3) else 2  # `2>&1`, `>log` carry their target; `>` takes the next
             continue
         words.append(word)
         k += 1
-    return words
+    return words, ""
 
 
 def _runtime_values(text: str) -> str:
@@ -421,6 +596,10 @@ def _runtime_values(text: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(text):
+        if text[i] == "`" and "`" in text[i + 1:]:  # `cmd`, the old spelling of $(cmd)
+            out.append("$RUNTIME_VALUE")
+            i = text.index("`", i + 1) + 1
+            continue
         if text.startswith("$(", i) and not text.startswith("$((", i):
             depth, j = 0, i + 1
             while j < len(text):
@@ -472,6 +651,8 @@ def directive_items(body: str) -> list[tuple[str, str]]:
 def launcher_items(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
     """Launcher flags as (flag, value) and the rest of the line (the program and its args)."""
     items: list[tuple[str, str]] = []
+    booleans = BOOLEAN_FLAGS - JSRUN_VALUE_FLAGS if argv and launcher_name(argv[0]) == "jsrun" \
+        else BOOLEAN_FLAGS
     k = 1
     while k < len(argv):
         w = argv[k]
@@ -480,7 +661,10 @@ def launcher_items(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
         if "=" in w and w.startswith("-"):
             key, _, value = w.partition("=")
             items.append((key, value))
-        elif w in BOOLEAN_FLAGS or k + 1 >= len(argv) or argv[k + 1].startswith("-"):
+        elif w in DASH_VALUE_FLAGS and k + 1 < len(argv):
+            items.append((w, argv[k + 1]))
+            k += 1
+        elif w in booleans or k + 1 >= len(argv) or argv[k + 1].startswith("-"):
             items.append((w, ""))
         else:
             items.append((w, argv[k + 1]))

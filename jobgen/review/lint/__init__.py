@@ -26,10 +26,10 @@ from . import (
 )
 from .context import Context, lint_context
 from .core import RULES, SEVERITIES, TOPICS, Finding, Rule
-from .site import detect_site
+from .site import SiteGuess, detect_site, guess_site
 
-__all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "detect_site",
-           "explain", "lint", "rule_table"]
+__all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "SiteGuess",
+           "detect_site", "explain", "guess_site", "lint", "rule_table"]
 _TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers, storage,
                   profiling)
 

@@ -8,9 +8,13 @@ from collections.abc import Iterator
 from ...errors import nodes_word
 from ...profiles.model import Profile
 from .context import Context, LaunchView
-from .core import Hit, as_int, rule
+from .core import Hit, rule
 
 _FACTS = "the site profile's container_facts"
+# Where Apptainer/Singularity read binds from the environment (the -B list, and its older
+# name *_BINDPATH: Apptainer user guide, Bind Paths and Mounts)
+_BIND_VARIABLES = ("SINGULARITY_BIND", "APPTAINER_BIND", "SINGULARITY_BINDPATH",
+                   "APPTAINER_BINDPATH")
 
 
 def _facts(p: Profile) -> list[str]:
@@ -74,18 +78,18 @@ def _network(ctx: Context) -> Iterator[Hit]:
     if facts is None or not (facts.multi_node_modules or facts.multi_node_binds):
         return
     for launch in _containers(ctx):
-        nodes = as_int(launch.flag("--nodes", "-N")) or ctx.nodes
+        nodes = launch.nodes
         if not nodes or nodes < 2:
             continue
         if any(ctx.loads(m, launch.line) for m in facts.multi_node_modules):
             continue
         c = launch.container
         assert c is not None
-        bound = set(c.binds()) | {b.split(":", 1)[0] for name in ("SINGULARITY_BIND",
-                                                                   "APPTAINER_BIND")
+        bound = set(c.binds()) | {b.split(":", 1)[0] for name in _BIND_VARIABLES
                                   for b in launch.env.get(name, "").split(",") if b}
-        missing = [b for b in facts.multi_node_binds if b.rstrip("/") not in
-                   {x.rstrip("/") for x in bound}]
+        missing = [b for b in facts.multi_node_binds if not _covered(b, bound)]
+        if missing and _hand_made_network(bound):
+            continue  # the Slingshot stack bound by hand: /opt/cray and libcxi
         if missing or not facts.multi_node_binds:
             how = " or ".join(filter(None, [
                 f"module load {facts.multi_node_modules[0]}" if facts.multi_node_modules
@@ -109,3 +113,50 @@ def _required(ctx: Context) -> Iterator[Hit]:
         if missing:
             yield Hit(launch.line, f"`{c.runtime} {c.verb}` without {' '.join(missing)}: "
                       f"{facts.why}", f"write `{c.runtime} {c.verb} {' '.join(missing)} ...`")
+
+
+def _hand_made_network(bound: set[str]) -> bool:
+    """The high-speed network's libraries bound by hand, as LUMI's workshop reference solution
+    and OLMo's LUMI scripts do: /opt/cray (or parts of it) and libcxi (LWS 05 reference
+    solution: -B /var/spool/slurmd,/opt/cray,/usr/lib64/libcxi.so.1)."""
+    return _covered("/opt/cray", bound) and any("libcxi" in b for b in bound)
+
+
+def _covered(path: str, bound: set[str]) -> bool:
+    """A path the network needs is in the container: bound itself, under a bound parent, or
+    bound piece by piece by hand (`-B /opt/cray/pe,/opt/cray/libfabric,/usr/lib64/libcxi.so.1`
+    for /opt/cray, as the LUMI workshop's reference solution does)."""
+    want = path.rstrip("/")
+    have = {b.rstrip("/") for b in bound if b}
+    return any(want == b or want.startswith(b + "/") or b.startswith(want + "/")
+               for b in have)
+
+
+def _resource_facts(p: Profile) -> list[str]:
+    c = p.container_facts
+    return [f"{r.flag} needs {r.key}={r.value}: {r.why} ({r.source})"
+            for r in (c.flag_resources if c else [])] or ["none"]
+
+
+@rule("CONT004", "container-flag-without-resource", topic="containers", severity="warning",
+      scope="whole PBS batch scripts that run a container with a flag the job must ask the "
+      "scheduler for (Polaris: --fakeroot)", source="the site profile's "
+      "container_facts.flag_resources", facts=_resource_facts,
+      fix="add the resource to the job's directives",
+      summary="a container flag used without the job resource that enables it (Polaris "
+      "--fakeroot without -l singularity_fakeroot=true)")
+def _flag_resource(ctx: Context) -> Iterator[Hit]:
+    facts = ctx.profile.container_facts
+    if facts is None or not facts.flag_resources or not ctx.whole:
+        return
+    for r in facts.flag_resources:
+        if any(i.value.lower() == r.value.lower() for i in ctx.find(r.key)):
+            continue
+        for launch in _containers(ctx):
+            c = launch.container
+            assert c is not None
+            if r.flag in c.flags:
+                yield Hit(launch.line, f"`{c.runtime} {c.verb} {r.flag}` but the job does not "
+                          f"ask for {r.key}={r.value}: {r.why}",
+                          f"add `{ctx.prefix} {r.key}={r.value}`", r.source)
+                break

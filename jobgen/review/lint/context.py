@@ -108,6 +108,26 @@ class Context:
         self.partition = self._partition()
         self.node = _node_facts(profile, self.partition.family)
         self.launches = [LaunchView(self, launch) for launch in script.launches]
+        self.launches += [LaunchView(self, launch) for launch in self._shell_programs()]
+        self.launches.sort(key=lambda la: la.line)
+
+    def _shell_programs(self) -> list[Launch]:
+        """AI programs the batch shell runs itself, without a launcher (`python train.py`,
+        `singularity exec IMAGE python train.py`): one process on the job's first node, on
+        sites whose batch shell runs there (LAUNCH004 reports those of a shared launch node)."""
+        facts = self.profile.launch_facts
+        if facts is not None and facts.batch_host is not None:
+            return []
+        out = []
+        for line, words in self.script.commands:
+            program, _, container = unwrap(words)
+            first = program[0].rsplit("/", 1)[-1] if program else ""
+            rest = [w for w in program[1:] if not w.startswith("-")]
+            if re.fullmatch(r"python[0-9.]*", first) and "-c" not in program[1:3] and rest \
+                    and (AI_NAMES.search(rest[0].rsplit("/", 1)[-1]) or (container is not None and
+                                                      rest[0].endswith(".py"))):
+                out.append(Launch(line, " ".join(words), words, shell=True))
+        return out
 
     # ---------------------------------------------------------------- directives
     def own_directives(self) -> list[Directive]:
@@ -200,13 +220,16 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     env = launch.env
     framework_module = any(ctx.loads(m.name, launch.line) for m in ctx.profile.modules
                            if m.framework and m.name and m.action == "load")
-    ai = first in AI_LAUNCHERS or (python and bool(
+    ai = first in AI_LAUNCHERS or launch.shell or (python and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
         "MASTER_ADDR" in env or framework_module))
     oneccl_vars = any(n.startswith("CCL_") for n in env)
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
     collective = None
-    if ai:
+    snippet = python and len(prog) > 2 and prog[1] == "-c" and not DISTRIBUTED.search(prog[2])
+    # one process of the batch shell, or a `python -c` line that starts no process group:
+    # no collectives across ranks
+    if ai and not launch.shell and not snippet:
         collective = {"intel": "oneccl", "nvidia": "nccl", "amd": "rccl"}.get(vendor or "")
     elif oneccl_vars or "oneccl" in first.lower() or "oneccl" in (prog[0].lower() if prog
                                                                    else ""):
@@ -223,14 +246,20 @@ class LaunchView:
         self.line = launch.line
         self.text = launch.text
         self.argv = normalise(launch.argv)
-        self.command = launcher_name(self.argv[0]) if self.argv else ""
-        self.flags, rest = launcher_items(self.argv) if self.argv else ([], [])
+        self.shell = launch.shell
+        self.command = "shell" if self.shell else launcher_name(self.argv[0]) if self.argv \
+            else ""
+        self.flags, rest = ([], self.argv) if self.shell else launcher_items(self.argv) \
+            if self.argv else ([], [])
         self._first: dict[str, tuple[int, str]] = {}
         for index, (key, value) in enumerate(self.flags):
             self._first.setdefault(key, (index, value))
+        self.background = launch.background
+        self.at = launch.at or launch.line
         self.env: dict[str, str] = {n: s.value or "" for n, s in
-                                    ctx.script.exported(launch.line).items()
+                                    ctx.script.exported(launch.at or launch.line).items()
                                     if s.action == "set"}
+        self.env.update(launch.env)  # `OMP_NUM_THREADS=1 srun ...`
         self.env.update(self._launcher_env())
         self.program, self.wrappers, self.container = unwrap(rest)
         self.ai, self.collective = classify(ctx, self)
@@ -257,6 +286,8 @@ class LaunchView:
     def dialect(self) -> str:
         """The launcher's dialect: the profile's, or aprun's (which Cray PALS provides too), or
         jobgen's spawner's (`python -m workloads.spawn`, one machine, its own options)."""
+        if self.shell:
+            return "shell"
         if self.command == "aprun":
             return "aprun"
         if self.command == SPAWN_MODULE:
@@ -266,6 +297,8 @@ class LaunchView:
     @property
     def ranks_per_node(self) -> int | None:
         d = self.dialect
+        if d == "shell":
+            return 1
         if d == "jsrun":
             a, r = as_int(self.flag("-a", "--tasks_per_rs")), as_int(self.flag("-r",
                                                                             "--rs_per_host"))
@@ -298,9 +331,34 @@ class LaunchView:
             return as_int(self.flag("-n", "--ntasks"))
         if d == "torchrun":
             return None
-        if d == "spawn":  # every rank on the machine the script runs on
+        if d in ("spawn", "shell"):  # every rank on the machine the script runs on
             return self.ranks_per_node
         return as_int(self.flag("-n", "-np", "--np"))
+
+    @property
+    def nodes(self) -> int | None:
+        """The nodes this launch runs on: one for the batch shell's own program, those srun
+        asks for (-N), those a launcher names one by one (--hosts a,b), else the job's."""
+        if self.shell:
+            return 1
+        if self.dialect == "srun" and as_int(self.flag("--nodes", "-N")):
+            return as_int(self.flag("--nodes", "-N"))
+        hosts = self.flag("--hosts", "-hosts", "--host", "-host", "-w", "--nodelist")
+        if hosts is not None:
+            return None if "$" in hosts else len(hosts.split(","))
+        return self.ctx.nodes
+
+    @property
+    def own_hosts(self) -> bool:
+        """The launch picks its own hosts (--hosts, a hostfile other than the job's node
+        file, srun -w) or runs in the background beside others (`&`): per-node launches
+        that together fill the job, each on part of it."""
+        if self.background or self.shell:
+            return True
+        if self.flag("--hosts", "-hosts", "--host", "-host", "-w", "--nodelist") is not None:
+            return True
+        hostfile = self.flag("--hostfile", "-hostfile", "-f", "--machinefile", "-machinefile")
+        return hostfile is not None and "PBS_NODEFILE" not in hostfile
 
     @property
     def bind(self) -> str | None:

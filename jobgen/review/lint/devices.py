@@ -8,7 +8,8 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ...profiles.cpus import format_cpu_list, parse_cpu_list
-from ...profiles.model import DocumentedBinding, Profile
+from ...profiles.model import DocumentedBinding, HierarchyWrapper, Profile
+from ..arith import evaluate
 from ..scriptparse import substitute
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
@@ -98,6 +99,13 @@ def _flat(value: str, subs: int) -> str:
     return str(gpu * subs + tile) if gpu is not None and tile is not None else "N"
 
 
+def _documented_wrapper(ctx: Context, launch: LaunchView) -> HierarchyWrapper | None:
+    """The site's own per-rank device wrapper the launch runs (gpu_tile_compact.sh), if any."""
+    h = ctx.profile.device_hierarchy
+    names = {w.rsplit("/", 1)[-1] for w in launch.wrappers}
+    return next((w for w in (h.wrappers if h else []) if w.name in names), None)
+
+
 def rank_devices(ctx: Context, launch: LaunchView) -> dict[int, int]:
     """Local rank -> the one device the script narrows it to: from a per-rank table, or from
     the one line of the rank wrapper that computes the device variable from the local rank
@@ -105,6 +113,13 @@ def rank_devices(ctx: Context, launch: LaunchView) -> dict[int, int]:
     out = {rank: d for rank, (_, value, _) in ctx.script.masks.items()
            if (d := _device_index(value, ctx)) is not None}
     var, rpn = ctx.profile.gpu_affinity.variable, launch.ranks_per_node
+    known_wrapper = _documented_wrapper(ctx, launch)
+    if not out and rpn and known_wrapper is not None and known_wrapper.device_of_rank:
+        for rank in range(min(rpn, ctx.node.logical)):
+            d = evaluate(known_wrapper.device_of_rank.replace("LOCAL_RANK", str(rank)))
+            if d is not None and 0 <= d < ctx.node.devices:
+                out[rank] = d
+        return out
     wrapper = [st for st in ctx.script.settings if st.in_heredoc and st.value is not None]
     if out or var is None or not rpn or not launch.wrappers or \
             sum(st.name == var for st in wrapper) != 1:

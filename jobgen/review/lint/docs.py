@@ -12,8 +12,11 @@ against a site's rules, and reports each finding with its line, severity, rule, 
 fix. This page is generated from the rule table (`python tools/lint_docs.py`); do not edit it
 by hand.
 
+What the sites' guides require, statement by statement, and which rule checks each (or why
+none can): [lint coverage of the guides](lint-coverage.md).
+
 ```
-jobgen lint job.pbs                         # site: jobgen header, `# site: NAME`, directives
+jobgen lint job.pbs                         # site: header, `# site: NAME`, or its clues
 jobgen lint job.slurm --site lumi --min-severity warning
 jobgen lint job.pbs --strict                # exit 1 on warnings too
 jobgen lint job.pbs --format json
@@ -22,11 +25,19 @@ jobgen lint --explain CPU005 --site aurora  # a rule's scope, source, fix and th
 
 ## Severity and exit code
 
-- **error**: the job will fail or misbehave (refused at submission, a failed launch, a
-  setting that does nothing, ranks on the wrong cores or devices). Each names its source.
-- **warning**: a recommendation the site's documentation makes is missing.
-- **info**: something to know, such as placeholders left to fill in, or what lint can see but
-  not judge (data copied into a capped in-memory /tmp, whose size it cannot see).
+- **error**: the scheduler refuses the job, or the run cannot work (a failed launch, a hang,
+  no device, a module that no longer exists). Each names its source.
+- **warning**: the job runs, but wastes what it asked for (idle nodes or cores, ranks far from
+  their devices) or gives another result than written (a setting the ranks never see, a
+  directive the scheduler ignores, a recommendation of the site's documentation left out).
+- **info**: something to know or style, such as placeholders left to fill in, settings for
+  another vendor's GPUs that do nothing, a superseded module, or what lint can see but not
+  judge (data copied into a capped in-memory /tmp, whose size it cannot see).
+
+Issue 31 reviewed every rule against these definitions: SCHED001 (another scheduler's
+directives), PBS001 (a second select), LSF002 and LSF004 (alloc_flags kept in part), CPU002
+(two ranks on one hardware thread) and COPPER001 (ranks on Copper's cores) went from error to
+warning, the job runs; VENDOR001-003 from warning to info, the settings do nothing.
 
 A rule's hit is less severe than the rule where the profile says so: a misspelt variable whose
 library falls back to a working default (MIOpen's user database) is a warning, and a binding a
@@ -39,6 +50,14 @@ or a script whose site it cannot tell (add `--site` or a `# site: NAME` line).
 
 ## What lint decides from the script
 
+- **The site**, when `--site` is not given: the jobgen header or a `# site: NAME` line, else
+  every clue the script gives, weighed: its directives (a PBS `system=`, a filesystem, a queue
+  or partition only one site has, a LUMI `project_46...` account, `#BSUB -nnodes`), its
+  launcher (`jsrun`), modules (`frameworks`, `open-ce`, `LUMI/24.03`), paths (`/lus/flare`,
+  `/lus/eagle`, `/gpfs/alpine`, `/appl/local`) and host names. Clues of sites jobgen has no
+  profile for (Frontier, Perlmutter, Lassen...) count against a guess. Lint names the clues it
+  used, and asks for `--site` only when they are absent or point to several sites.
+
 Rules apply only where their scope says, decided from the script and the site profile:
 
 - **The kind of script.** A whole batch script (a `#!` line and the site's directives) must
@@ -50,9 +69,15 @@ Rules apply only where their scope says, decided from the script and the site pr
   ones are reported by SCHED005 and otherwise ignored), never from comments.
 - **Placeholders** (`<queue>`, `HH:MM:SS`, `...`) are reported once (TEXT002) and read by no
   other rule.
-- **Every launch separately**, each with the environment it gets (the exports before it and
-  its own `--env`): several `mpiexec` lines, each with its own device variable, are several
-  launches.
+- **Every launch separately**, each with the environment it gets (the exports before it, its
+  own `--env` and its `VAR=value` prefixes, which bash gives that command only): several
+  `mpiexec` lines, each with its own device variable, are several launches. A launch in a
+  shell function is read where the function is called (with its arguments); one ending in
+  `&` runs beside the others (per-node launches are not held to the whole allocation); a
+  quoted string over several lines (`srun bash -c '...'`) is one statement; a trailing
+  `# comment` is not part of a value. An AI program the batch shell runs itself (`python
+  train.py`) is one process on the job's first node; a launch whose ranks per node are known
+  only at run time is named (LAUNCH006), not skipped silently.
 - **The program**: an AI framework (PyTorch, TensorFlow, vLLM... behind wrappers, `bash -c`
   and containers) and the collectives it uses (oneCCL, NCCL, RCCL), or any other MPI
   program. Device and collective rules apply to AI frameworks only.

@@ -216,9 +216,6 @@ _LIBRARY_VARS = re.compile(r"^(CCL_|NCCL_|RCCL_|FI_|MIOPEN_|HOROVOD_|ZE_|ZEX_|MP
                            r"TF_|ITEX_|IPEX_|SYCL_|ONEAPI_)")
 
 
-_ASSIGNMENT = re.compile(r"^\s*([A-Z][A-Z0-9_]*)=")
-
-
 @rule("ENV004", "unexported-setting", topic="environment", severity="warning",
       scope="library variables (CCL_, NCCL_, FI_, MIOPEN_, OMP_, ...) assigned before a "
       "launch", source="bash(1): a variable reaches child processes only when exported; "
@@ -229,18 +226,18 @@ def _unexported(ctx: Context) -> Iterator[Hit]:
     if not ctx.launches:
         return
     exported = {s.name for s in ctx.script.settings}
-    last = ctx.launches[-1].line
-    for number, text in enumerate(ctx.script.lines[:last], 1):
-        m = _ASSIGNMENT.match(text) if "=" in text else None
-        if not m or number in ctx.script.heredoc_lines or not _LIBRARY_VARS.match(m.group(1)):
+    last = max(launch.at for launch in ctx.launches)
+    for number, name, value in ctx.script.assignments:
+        if number >= last or number in ctx.script.heredoc_lines or \
+                not _LIBRARY_VARS.match(name):
             continue
-        name = m.group(1)
         if name in exported or re.search(rf"\${{?{name}\b", ctx.script.text) or \
                 re.search(rf"\bexport\s+(?:\w+\s+)*{name}\b", ctx.script.text):
             continue  # exported, or a helper the script reads itself
-        yield Hit(number, f"{name} is assigned but not exported: the launcher passes the "
-                  "environment to the ranks, and this shell variable is not in it",
-                  f"write `export {text.strip()}`")
+        yield Hit(number, f"{name} is assigned but not exported: the programs the script "
+                  "starts (the launcher, and through it the ranks) get the environment, and "
+                  "this shell variable is not in it",
+                  f"write `export {name}={value}`")
 
 
 @rule("MASTER001", "foreign-master-suffix", topic="environment", severity="error",
@@ -329,21 +326,21 @@ def _vendor_hits(ctx: Context, vendor: str) -> Iterator[Hit]:
 _VENDOR_SOURCE = "the site profile's node.gpus.vendor"
 
 
-@rule("VENDOR001", "cuda-elsewhere", topic="environment", severity="warning",
+@rule("VENDOR001", "cuda-elsewhere", topic="environment", severity="info",
       scope="sites without NVIDIA GPUs (AMD sites read NCCL_ and CUDA_ names too)",
       source=_VENDOR_SOURCE, fix="remove it", summary="NVIDIA settings on another vendor's GPUs")
 def _cuda_elsewhere(ctx: Context) -> Iterator[Hit]:
     return _vendor_hits(ctx, "nvidia")
 
 
-@rule("VENDOR002", "rocm-elsewhere", topic="environment", severity="warning",
+@rule("VENDOR002", "rocm-elsewhere", topic="environment", severity="info",
       scope="sites without AMD GPUs", source=_VENDOR_SOURCE, fix="remove it",
       summary="ROCm settings on another vendor's GPUs")
 def _rocm_elsewhere(ctx: Context) -> Iterator[Hit]:
     return _vendor_hits(ctx, "amd")
 
 
-@rule("VENDOR003", "intel-elsewhere", topic="environment", severity="warning",
+@rule("VENDOR003", "intel-elsewhere", topic="environment", severity="info",
       scope="sites without Intel GPUs", source=_VENDOR_SOURCE, fix="remove it",
       summary="oneAPI settings on another vendor's GPUs")
 def _intel_elsewhere(ctx: Context) -> Iterator[Hit]:
@@ -433,3 +430,164 @@ def _module_needs(ctx: Context) -> Iterator[Hit]:
                           f"(\"{need.error}\"); {need.why}", f"remove the unload, or "
                           f"`module load {need.module}` before the launch", need.source)
                 break
+
+
+def _module_facts(p: Profile) -> list[str]:
+    m = p.module_facts
+    if m is None:
+        return ["none"]
+    return [f"{s.status}: {', '.join(s.names)} (instead {s.instead}): {s.why} ({s.source})"
+            for s in m.statuses] + [f"{', '.join(x.modules)} need `module use {x.path}`: "
+                                    f"{x.why} ({x.source})" for x in m.paths]
+
+
+def _loaded_statuses(ctx: Context, status: str) -> Iterator[Hit]:
+    facts = ctx.profile.module_facts
+    if facts is None:
+        return
+    for line, module in ctx.modules_loaded():
+        for s in facts.statuses:
+            if s.status == status and module in s.names:
+                yield Hit(line, f"`module load {module}`: {s.why}", f"load {s.instead}",
+                          s.source)
+
+
+@rule("MODULE002", "removed-module", topic="environment", severity="error",
+      scope="scripts that load a module version the site has removed",
+      source="the site profile's module_facts.statuses (removed)", facts=_module_facts,
+      fix="load the site's current module", summary="a module version the site removed: "
+      "`module load` fails and the job runs without it")
+def _removed_module(ctx: Context) -> Iterator[Hit]:
+    return _loaded_statuses(ctx, "removed")
+
+
+@rule("MODULE003", "outdated-module", topic="environment", severity="info",
+      scope="scripts that load a module version the site asks users to move from",
+      source="the site profile's module_facts.statuses (outdated)", facts=_module_facts,
+      fix="load the site's current module", summary="a superseded module version, which "
+      "still loads but may be removed")
+def _outdated_module(ctx: Context) -> Iterator[Hit]:
+    return _loaded_statuses(ctx, "outdated")
+
+
+@rule("MODULE004", "module-path-not-used", topic="environment", severity="warning",
+      scope="whole batch scripts that load a module from a tree outside the default "
+      "MODULEPATH without `module use` before it (your shell profile may add it: lint cannot "
+      "see it)", source="the site profile's module_facts.paths", facts=_module_facts,
+      fix="add `module use PATH` before the load",
+      summary="a module loaded from a tree the script never adds to MODULEPATH")
+def _module_path(ctx: Context) -> Iterator[Hit]:
+    facts = ctx.profile.module_facts
+    if facts is None or not ctx.whole:
+        return
+    for need in facts.paths:
+        used = [line for line, text in ctx.script.modules
+                if text.split()[1:2] == ["use"] and any(
+                    w.rstrip("/") == need.path.rstrip("/") for w in text.split()[2:])]
+        removed = {n for st in facts.statuses if st.status == "removed" for n in st.names}
+        for line, module in ctx.modules_loaded():
+            if module.split("/", 1)[0] in need.modules and not any(u < line for u in used) \
+                    and module not in removed:  # a removed one is MODULE002's
+                yield Hit(line, f"`module load {module}` without `module use {need.path}` "
+                          f"before it: {need.why}", f"add `module use {need.path}` before it",
+                          need.source)
+                break
+
+
+# The variables NCCL reads (RCCL reads the same names), from NCCL's Environment Variables
+# page (docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html: the 2.15.5 index, and the
+# names later releases added), with the two PyTorch reads NCCL_ names. A name missing here may
+# be newer: ENV007 reports only a name that is one of these misspelt or cut short.
+NCCL_VARIABLES = frozenset({
+    "NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL", "NCCL_P2P_DIRECT_DISABLE", "NCCL_SHM_DISABLE",
+    "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD",
+    "NCCL_DEBUG", "NCCL_BUFFSIZE", "NCCL_NTHREADS", "NCCL_MAX_NCHANNELS", "NCCL_MIN_NCHANNELS",
+    "NCCL_CROSS_NIC", "NCCL_CHECKS_DISABLE", "NCCL_CHECK_POINTERS", "NCCL_LAUNCH_MODE",
+    "NCCL_IB_DISABLE", "NCCL_IB_HCA", "NCCL_IB_TIMEOUT", "NCCL_IB_RETRY_CNT",
+    "NCCL_IB_GID_INDEX", "NCCL_IB_SL", "NCCL_IB_TC", "NCCL_IB_AR_THRESHOLD",
+    "NCCL_IB_CUDA_SUPPORT", "NCCL_IB_QPS_PER_CONNECTION", "NCCL_IB_PCI_RELAXED_ORDERING",
+    "NCCL_IB_ADAPTIVE_ROUTING", "NCCL_IB_SPLIT_DATA_ON_QPS", "NCCL_IB_MERGE_NICS",
+    "NCCL_IB_ROCE_VERSION_NUM", "NCCL_IB_ADDR_FAMILY", "NCCL_IB_ADDR_RANGE", "NCCL_NET",
+    "NCCL_NET_PLUGIN", "NCCL_NET_GDR_LEVEL", "NCCL_IB_GDR_LEVEL", "NCCL_NET_GDR_READ",
+    "NCCL_NET_SHARED_BUFFERS", "NCCL_NET_SHARED_COMMS", "NCCL_SINGLE_RING_THRESHOLD",
+    "NCCL_LL_THRESHOLD", "NCCL_TREE_THRESHOLD", "NCCL_ALGO", "NCCL_PROTO",
+    "NCCL_IGNORE_CPU_AFFINITY", "NCCL_DEBUG_FILE", "NCCL_DEBUG_SUBSYS", "NCCL_COLLNET_ENABLE",
+    "NCCL_COLLNET_NODE_THRESHOLD", "NCCL_TOPO_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_NVB_DISABLE",
+    "NCCL_PXN_DISABLE", "NCCL_P2P_PXN_LEVEL", "NCCL_GRAPH_REGISTER", "NCCL_SET_STACK_SIZE",
+    "NCCL_SET_THREAD_NAME", "NCCL_GRAPH_MIXING_SUPPORT", "NCCL_DMABUF_ENABLE",
+    "NCCL_P2P_NET_CHUNKSIZE", "NCCL_P2P_LL_THRESHOLD", "NCCL_ALLOC_P2P_NET_LL_BUFFERS",
+    "NCCL_COMM_BLOCKING", "NCCL_NVLS_ENABLE", "NCCL_CUMEM_ENABLE", "NCCL_CONF_FILE",
+    "NCCL_MIN_CTAS", "NCCL_MAX_CTAS", "NCCL_CGA_CLUSTER_SIZE", "NCCL_NET_FORCE_FLUSH",
+    "NCCL_RUNTIME_CONNECT", "NCCL_LOCAL_REGISTER", "NCCL_NCHANNELS_PER_NET_PEER",
+    "NCCL_TUNER_PLUGIN", "NCCL_PROFILER_PLUGIN", "NCCL_SOCKET_RETRY_CNT",
+    "NCCL_SOCKET_RETRY_SLEEP_MSEC", "NCCL_WORK_FIFO_DEPTH", "NCCL_NVLS_NCHANNELS",
+    "NCCL_MAX_P2P_NCHANNELS", "NCCL_DEBUG_TIMESTAMP_FORMAT", "NCCL_RAS_ENABLE",
+    "NCCL_ASYNC_ERROR_HANDLING", "NCCL_BLOCKING_WAIT",
+})
+
+
+def unknown_nccl(name: str) -> str | None:
+    """The NCCL variable `name` stands for, when it is not one NCCL reads but one of them
+    misspelt (two edits) or with a word left out (NCCL_IFNAME for NCCL_SOCKET_IFNAME)."""
+    if not name.startswith("NCCL_") or name in NCCL_VARIABLES:
+        return None
+    words = name.split("_")[1:]
+    close = sorted(k for k in NCCL_VARIABLES if distance(name, k) <= 2)
+    if close:
+        return close[0]
+    within = sorted(k for k in NCCL_VARIABLES if _subsequence(words, k.split("_")[1:]))
+    return within[0] if len(within) == 1 else None
+
+
+def _subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return len(short) < len(long) and all(w in it for w in short)
+
+
+@rule("ENV007", "unknown-library-variable", topic="environment", severity="warning",
+      scope="NCCL_ variables the script sets (RCCL reads the same names) that NCCL does not "
+      "read but that are one of its variables misspelt or with a word left out",
+      source="NCCL user guide, Environment Variables (docs.nvidia.com/deeplearning/nccl/"
+      "user-guide/docs/env.html)", fix="rename it",
+      summary="a library variable the library never reads (NCCL_IFNAME for "
+      "NCCL_SOCKET_IFNAME)")
+def _unknown_variable(ctx: Context) -> Iterator[Hit]:
+    known = _known_names(ctx.profile)
+    for s in ctx.script.settings:
+        if s.in_heredoc and s.name in known:
+            continue
+        right = unknown_nccl(s.name)
+        if right and misspelling(s.name, known) is None:  # a profile name's is ENV001's
+            yield Hit(s.line, f"{s.name} is not an NCCL variable: NCCL never reads it (it "
+                      f"reads {right})", f"rename it to {right}")
+
+
+# Each launcher's per-rank variables: set only in each rank's environment, by the launcher.
+_PER_RANK = re.compile(r"\$\{?(SLURM_PROCID|SLURM_LOCALID|PMI_RANK|PMI_LOCAL_RANK|PALS_RANKID|"
+                       r"PALS_LOCAL_RANKID|OMPI_COMM_WORLD_RANK|OMPI_COMM_WORLD_LOCAL_RANK|"
+                       r"JSM_NAMESPACE_RANK|JSM_NAMESPACE_LOCAL_RANK)\}?")
+
+
+@rule("ENV008", "per-rank-variable-in-batch-shell", topic="environment", severity="error",
+      scope="whole batch scripts that set a variable from a launcher's per-rank variable "
+      "(SLURM_PROCID, PMI_RANK, ...) in the batch shell itself, before a launch",
+      source="Lumi-supercomputer/LUMI-AI-Guide @ a7e3387 05-multi-gpu-and-node/README.md (RANK "
+      "and LOCAL_RANK are exported inside the container and cannot be exported in the Slurm "
+      "script, as they are only available inside the Slurm job step)",
+      fix="set it per rank: inside `bash -c '...'` or a wrapper the launcher runs",
+      summary="RANK=$SLURM_PROCID in the batch shell: every rank gets the batch shell's value")
+def _per_rank(ctx: Context) -> Iterator[Hit]:
+    if not ctx.whole or not ctx.launches:
+        return
+    last = max(launch.at for launch in ctx.launches if not launch.shell) \
+        if any(not la.shell for la in ctx.launches) else 0
+    for s in ctx.script.settings:
+        if s.in_heredoc or s.line >= last or not s.value:
+            continue
+        m = _PER_RANK.search(s.value)
+        if m:
+            yield Hit(s.line, f"{s.name}={s.value} in the batch shell: {m.group(1)} is set per "
+                      "rank by the launcher, not in the batch script, so every rank gets the "
+                      "same value (empty or the first rank's) and the ranks collide",
+                      f"set {s.name} inside the launch: srun bash -c 'export {s.name}="
+                      f"${m.group(1)}; ...' or in a per-rank wrapper")

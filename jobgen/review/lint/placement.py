@@ -68,7 +68,7 @@ def _reserved(ctx: Context) -> Iterator[Hit]:
                           source=node.reserved.source if node.reserved else None)
 
 
-@rule("CPU002", "overlapping-cpus", topic="placement", severity="error",
+@rule("CPU002", "overlapping-cpus", topic="placement", severity="warning",
       scope="launches with explicit per-rank CPU lists; ranks on each other's SMT siblings "
       "are intended (the guides fill all hardware threads) and not reported", source=_BINDING,
       fix="give each rank its own CPUs", facts=_node_facts,
@@ -214,12 +214,19 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
             continue
         if launch.dialect == "srun" and rpn < ctx.node.devices:
             continue
+        if launch.dialect == "srun":
+            yield Hit(launch.line, f"{rpn} ranks per node with srun's default binding: srun "
+                      "binds each task to hardware threads of its own, in task order, not to "
+                      "the cores next to its device", source=f"{ctx.profile.cpu_binding.source}"
+                      "; LUMI training materials docs/2day-20260422/202-Binding.md "
+                      "(--cpu-bind=threads is the default behaviour on LUMI)")
+            continue
         yield Hit(launch.line, f"{rpn} ranks per node with no CPU binding: the OS places them, "
                   "away from their devices and across each other's cores",
                   source=ctx.profile.cpu_binding.source)
 
 
-@rule("COPPER001", "copper-service-cores", topic="placement", severity="error",
+@rule("COPPER001", "copper-service-cores", topic="placement", severity="warning",
       scope="scripts that start Copper", source="the site profile's copper.service_cores",
       fix="bind the ranks clear of them; `jobgen render --copper` does",
       summary="a rank bound to the cores Copper's daemons run on",
@@ -264,9 +271,10 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
       fix="launch nodes x ranks-per-node ranks, or ask for fewer nodes",
       summary="fewer ranks than the allocation holds: nodes stay idle")
 def _idle(ctx: Context) -> Iterator[Hit]:
-    nodes = ctx.nodes
     for launch in ctx.launches:
-        rpn, total = launch.ranks_per_node, launch.total_ranks
+        if launch.own_hosts:  # per-node launches (`mpiexec --hosts X ... &` in a loop)
+            continue
+        rpn, total, nodes = launch.ranks_per_node, launch.total_ranks, launch.nodes
         if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
             used = total // rpn
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
@@ -334,11 +342,51 @@ def _wrong_command(ctx: Context, launch: LaunchView) -> bool:
                    for own in _launchers(ctx.profile))
 
 
-@rule("LAUNCH001", "wrong-launcher", topic="placement", severity="error", scope="any launch",
-      source=_LAUNCHER_SOURCE, fix="launch with the site's launcher",
+_TORCHRUN_AGENT = ("torchrun(1) (PyTorch torch.distributed.run): one agent per node starts that "
+                   "node's workers; the rendezvous waits for --nnodes agents")
+
+
+def _torchrun_in_shell(ctx: Context, launch: LaunchView) -> tuple[bool, Hit | None]:
+    """torchrun run by a batch shell that is on the job's first compute node (LUMI: LUMI
+    training materials docs/ai-20260611/E04_CheckingGPU.md, without srun the job runs on the
+    first node only): fine on one node (None); on several, a hang when it waits for more
+    agents than the one it starts (an error), else the other nodes idle (a warning); (False,
+    None) where this does not apply (a launcher's torchrun, a batch shell on a launch node)."""
+    facts = ctx.profile.launch_facts
+    if launch.command != "torchrun" or (facts is not None and facts.batch_host is not None):
+        return False, None
+    nodes = ctx.nodes
+    if not nodes or nodes == 1:
+        return True, None
+    agents = launch.flag("--nnodes")
+    cmd = ctx.profile.launcher.command
+    if launch.flag("--standalone") is not None or agents in ("1", "1:1"):
+        return True, Hit(launch.line, "torchrun in the batch shell runs on the job's first "
+                         f"node only: {nodes - 1} of the {nodes} nodes stay idle",
+                         f"start one torchrun per node: {cmd} one task per node running "
+                         "torchrun --nnodes=N", _TORCHRUN_AGENT, "warning")
+    return True, Hit(launch.line, "torchrun in the batch shell starts one agent, on the job's "
+                     f"first node, but --nnodes={agents} waits for more: the rendezvous never "
+                     "completes", f"start one torchrun per node with {cmd} (one task per node)",
+                     _TORCHRUN_AGENT)
+
+
+@rule("LAUNCH001", "wrong-launcher", topic="placement", severity="error", scope="any launch; "
+      "torchrun run by a batch shell on the job's first compute node (Polaris, Aurora, LUMI) "
+      "is the launcher of a one-node job", source=_LAUNCHER_SOURCE,
+      fix="launch with the site's launcher", lowers_to=("warning",),
+      lowered="for torchrun in the batch shell of a multi-node job that runs on one node "
+      "(--standalone, --nnodes=1): it works, the other nodes idle",
       summary="a launcher the site does not have", facts=_launcher_facts)
 def _launcher_command(ctx: Context) -> Iterator[Hit]:
     for launch in ctx.launches:
+        if launch.shell:
+            continue
+        applies, hit = _torchrun_in_shell(ctx, launch)
+        if applies:
+            if hit is not None:
+                yield hit
+            continue
         if launch.argv and _wrong_command(ctx, launch):
             own = ctx.profile.launcher
             yield Hit(launch.line, f"`{launch.command}` does not launch ranks on "
@@ -352,7 +400,8 @@ def _launcher_command(ctx: Context) -> Iterator[Hit]:
       summary="a flag of another launcher", facts=_launcher_facts)
 def _launcher_flags(ctx: Context) -> Iterator[Hit]:
     for launch in ctx.launches:
-        if not launch.argv or _wrong_command(ctx, launch) or launch.dialect == "aprun":
+        if not launch.argv or launch.shell or _wrong_command(ctx, launch) or \
+                launch.dialect == "aprun":
             continue
         for key, value in launch.flags:
             if launch.dialect == "spawn":
@@ -445,8 +494,10 @@ def _runs_ai(words: list[str]) -> bool:
     if first in AI_LAUNCHERS:
         return True
     rest = [w for w in words[k + 1:] if not w.startswith("-")]
+    # the program's own name, not its directory ($TRAIN_PATH/deepy.py is GPT-NeoX's launcher)
     return bool(_PYTHON.fullmatch(first) and "-c" not in words[k + 1:k + 3] and rest and
-                (AI_NAMES.search(rest[0]) or rest[0] in ("torch.distributed.run",)))
+                (AI_NAMES.search(rest[0].rsplit("/", 1)[-1]) or
+                 rest[0] in ("torch.distributed.run",)))
 
 
 @rule("LAUNCH004", "program-on-launch-node", topic="placement", severity="error",
@@ -480,8 +531,8 @@ def _default_bind(ctx: Context) -> Iterator[Hit]:
     for launch in ctx.launches:
         if launch.dialect != ctx.profile.launcher.dialect or launch.bind is not None:
             continue
-        tasks = as_int(launch.flag("-a", "--tasks_per_rs"))
         cores = as_int(launch.flag("-c", "--cpu_per_rs"))
+        tasks = _tasks_per_rs(launch)
         if tasks and cores and cores // tasks > d.cores_per_task:
             share = cores // tasks
             yield Hit(launch.line, f"no {d.flag}: the default {d.value} binds each of the "
@@ -520,3 +571,63 @@ def _nested_launcher(ctx: Context) -> Iterator[Hit]:
         yield Hit(launch.line, f"`{launch.command}` starts `{inner}` in each of its ranks: "
                   f"every rank's `{inner}` starts its own copies of the program, with "
                   "duplicated ranks")
+
+
+def _tasks_per_rs(launch: LaunchView) -> int | None:
+    """jsrun's tasks per resource set: -a; else the total tasks (-p) over the resource sets;
+    else one (the Summit guide's flag table: -a "not set by default, instead total tasks (-p)
+    set"; a resource set without either runs one task, UNCONFIRMED beyond the table)."""
+    tasks = launch.flag("-a", "--tasks_per_rs")
+    if tasks is not None:
+        return as_int(tasks)
+    total, sets = launch.flag("-p", "--np"), launch.flag("-n", "--nrs")
+    if total is not None:
+        return as_int(total) // as_int(sets) if as_int(total) and as_int(sets) else None
+    return 1
+
+
+@rule("LAUNCH007", "background-without-wait", topic="placement", severity="error",
+      scope="whole batch scripts that start launches in the background (`&`)",
+      source="OLCF Summit user guide systems/summit_user_guide.rst (Simultaneous job steps: a "
+      "wait command must follow all backgrounded processes to prevent the job from appearing "
+      "completed and ending) @ 2745903; bash(1): the script's end ends the job",
+      fix="add `wait` after the background launches",
+      summary="launches started in the background with no `wait` after them: the batch script "
+      "ends, and the job with it, while they run")
+def _no_wait(ctx: Context) -> Iterator[Hit]:
+    background = [la for la in ctx.launches if la.background]
+    if not background or not ctx.whole:
+        return
+    last = max(la.at for la in background)
+    waits = [line for line, words in ctx.script.commands if words[:1] == ["wait"]]
+    if not any(w > last for w in waits):
+        yield Hit(background[0].line, f"{len(background)} launch(es) run in the background "
+                  "(`&`) and no `wait` follows: the batch script reaches its end, the job ends "
+                  "and the scheduler kills them")
+
+
+_RANK_FLAGS = ("--ppn", "-ppn", "--ntasks-per-node", "-a", "--tasks_per_rs", "-r",
+               "--rs_per_host", "-N", "-npernode", "--npernode")
+
+
+@rule("LAUNCH006", "unresolved-launch", topic="placement", severity="info",
+      scope="launches whose ranks per node come from a value known only at run time",
+      source="ALCF staff review 2026-11-26 D5: lint should say when it could not resolve a "
+      "launch rather than say nothing", fix="nothing to fix; write the number, or check the "
+      "placement by hand (`jobgen explain` shows what a rendered script does)",
+      summary="a launch lint cannot place: its ranks per node are computed at run time, so "
+      "the placement and device rules skip it")
+def _unresolved(ctx: Context) -> Iterator[Hit]:
+    for launch in ctx.launches:
+        if launch.dialect not in ("pals", "srun", "jsrun", "mpich", "openmpi") or \
+                launch.ranks_per_node is not None:
+            continue
+        runtime = [(k, v) for k, v in launch.flags if k in _RANK_FLAGS and "$" in v]
+        if runtime:
+            key, value = runtime[0]
+            m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", value)
+            held = ctx.script.variables.get(m.group(1)) if m else None
+            shown = f"{value} (= {held})" if held else value
+            yield Hit(launch.line, f"{key} {shown} is known only when the job runs: the "
+                      "placement and device rules (ranks per node, bindings, devices) skip "
+                      "this launch")

@@ -22,7 +22,7 @@ def _dialect_facts(p: Profile) -> list[str]:
     return [f"scheduler: {p.scheduler.dialect} ({p.scheduler.source})"]
 
 
-@rule("SCHED001", "foreign-directives", topic="scheduler", severity="error", scope="any script",
+@rule("SCHED001", "foreign-directives", topic="scheduler", severity="warning", scope="any script",
       source="the site profile's scheduler (sbatch(1), PBS qsub, LSF bsub read only their own "
       "prefix)", fix="write it as the site's directive or remove it",
       summary="directives of another scheduler, which this site's scheduler ignores",
@@ -111,7 +111,7 @@ def _directive_comment(ctx: Context) -> Iterator[Hit]:
                   "trailing comment, which PBS may take as part of the directive")
 
 
-@rule("PBS001", "one-select", topic="scheduler", severity="error", scope="PBS scripts",
+@rule("PBS001", "one-select", topic="scheduler", severity="warning", scope="PBS scripts",
       source="PBS Professional: one select statement per job",
       fix="merge the chunks into one `-l select=N:...` line",
       summary="a second -l select, which replaces or conflicts with the first")
@@ -136,7 +136,7 @@ def _nnodes(ctx: Context) -> Iterator[Hit]:
                   "resource sets")
 
 
-@rule("LSF002", "one-alloc-flags", topic="scheduler", severity="error", scope="LSF scripts",
+@rule("LSF002", "one-alloc-flags", topic="scheduler", severity="warning", scope="LSF scripts",
       source="OLCF Summit user guide systems/summit_user_guide.rst (Batch Scripts: -alloc_flags)",
       fix="put every flag in one quoted line, e.g. -alloc_flags \"gpumps smt4\"",
       summary="a second -alloc_flags line; LSF keeps only one")
@@ -147,7 +147,7 @@ def _alloc_flags(ctx: Context) -> Iterator[Hit]:
         yield Hit(i.line, "a second -alloc_flags line: LSF keeps only one")
 
 
-@rule("LSF004", "unquoted-alloc-flags", topic="scheduler", severity="error",
+@rule("LSF004", "unquoted-alloc-flags", topic="scheduler", severity="warning",
       scope="LSF scripts", source="OLCF Summit user guide systems/summit_user_guide.rst "
       "(multiple alloc_flags values should be enclosed in quotes and space-separated)",
       fix="quote the values: -alloc_flags \"gpumps smt4\"",
@@ -203,3 +203,94 @@ def _required(ctx: Context) -> Iterator[Hit]:
         if not ctx.find(r.key, *r.written_as):  # a misspelt one is LSF001's
             yield Hit(ctx.first_line, f"no {r.key}: {r.why}", f"add `{ctx.prefix} {r.example}`",
                       r.source)
+
+
+_NO_SHEBANG = {
+    "slurm": ("error", "sbatch refuses it (\"This does not look like a batch script. The first "
+              "line must start with #! followed by the path to an interpreter\")",
+              "Slurm sbatch(1) and src/sbatch/sbatch.c (a batch script's first line must be #!)"),
+    "pbs": ("warning", "qsub runs the script under your login shell, not the one named",
+            "PBS Professional qsub(1B) -S: without it (or a #! line) the job runs under the "
+            "user's login shell"),
+    "lsf": ("warning", "bsub runs the script under the default shell, not the one named",
+            "IBM LSF bsub: a job script without #! runs under /bin/sh (UNCONFIRMED)"),
+}
+
+
+@rule("TEXT003", "misspelt-shebang", topic="scheduler", severity="error",
+      scope="scripts whose first line is a misspelt #! line (`#/bin/bash`, `!#/bin/bash`); "
+      "read as whole batch scripts, so the site's requirements still apply",
+      source="sbatch(1) (the first line must start with #!); PBS qsub(1B) -S (the login "
+      "shell otherwise)", fix="write the first line as #!/bin/bash",
+      summary="a misspelt #! line: Slurm refuses the script, PBS and LSF run it under "
+      "another shell", lowers_to=("warning",),
+      lowered="on PBS and LSF, which run the script under the login or default shell")
+def _shebang(ctx: Context) -> Iterator[Hit]:
+    typo = ctx.script.shebang_typo
+    if typo is None:
+        return
+    severity, effect, source = _NO_SHEBANG.get(ctx.dialect, ("warning", "the shell named "
+                                                              "is not the one that runs it",
+                                                              "bash(1)"))
+    yield Hit(1, f"`{typo}` is not a #! line: {effect}",
+              f"write `#!{typo.lstrip('#! ').strip()}`" if typo.lstrip("#! ").startswith("/")
+              else "write #!/bin/bash", source, None if severity == "error" else severity)
+
+
+@rule("PBS002", "ncpus-over-node", topic="scheduler", severity="error", scope="PBS scripts",
+      source="ALCF user guide docs/running-jobs/known-issues.md (ncpus and ngpus are per node: "
+      "an ncpus greater than the node's CPUs, e.g. ncpus=256, and the job will never run) @ "
+      "7d04a3f9", fix="ask for at most the node's hardware threads, or leave ncpus out",
+      summary="a select chunk asking for more CPUs per node than a node has: the job never "
+      "runs")
+def _ncpus(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "pbs":
+        return
+    threads = ctx.node.logical
+    for item in ctx.find("-l select"):
+        m = re.search(r"(?:^|:)ncpus=([0-9]{1,9})\b", item.value)
+        if m and int(m.group(1)) > threads:
+            yield Hit(item.line, f"ncpus={m.group(1)} per node, but a {ctx.profile.name} node "
+                      f"has {threads} hardware threads (PBS counts ncpus per node): the job "
+                      "waits for nodes that do not exist and never runs",
+                      f"ncpus={threads} or leave it out")
+
+
+def _array_facts(p: Profile) -> list[str]:
+    limits = p.scheduler_facts.array_limits if p.scheduler_facts else []
+    return [f"{a.queue}: {a.subjobs} subjobs at once ({a.source})" for a in limits] or ["none"]
+
+
+def _subjobs(value: str) -> tuple[int, int | None] | None:
+    """(subjobs, throttle) of a PBS -J range `start-end[:step][%N]`."""
+    m = re.fullmatch(r"([0-9]{1,9})-([0-9]{1,9})(?::([0-9]{1,9}))?(?:%([0-9]{1,9}))?", value)
+    if not m:
+        return None
+    start, end, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
+    if end < start or step < 1:
+        return None
+    return (end - start) // step + 1, int(m.group(4)) if m.group(4) else None
+
+
+@rule("PBS003", "array-over-queue-limit", topic="queue", severity="error",
+      scope="PBS job arrays (-J) in a queue whose array limit the site documents",
+      source="the site profile's scheduler_facts.array_limits", facts=_array_facts,
+      fix="throttle the array with %N (N at most the queue's limit), or use a queue with a "
+      "higher limit",
+      summary="a job array with more eligible subjobs than its queue holds: the rest never run")
+def _array_limit(ctx: Context) -> Iterator[Hit]:
+    limits = ctx.profile.scheduler_facts.array_limits if ctx.profile.scheduler_facts else []
+    queue = ctx.partition.item.value if ctx.partition.item else None
+    limit = next((a for a in limits if a.queue == queue), None)
+    if ctx.dialect != "pbs" or limit is None:
+        return
+    for item in ctx.find("-J"):
+        found = _subjobs(item.value)
+        if found is None:
+            continue
+        subjobs, throttle = found
+        eligible = min(subjobs, throttle) if throttle else subjobs
+        if eligible > limit.subjobs:
+            yield Hit(item.line, f"{subjobs} subjobs{f' (%{throttle} at once)' if throttle else ''}"
+                      f" in {queue}, which holds {limit.subjobs} at once: {limit.why}",
+                      f"write -J {item.value.split('%')[0]}%{limit.subjobs}", limit.source)

@@ -31,14 +31,17 @@ def is_job_script(script: Script) -> bool:
 def script_kind(script: Script, prefix: str) -> str:
     """batch: #! and the scheduler's directives; fragment: directives without a #! line (an
     excerpt from a guide); launch: no directives (run inside a job, interactive or batch)."""
+    shebang = script.shebang or script.shebang_typo  # a misspelt #! line means a whole script
     if not any(d.prefix == prefix for d in script.block_directives):
-        return "launch" if script.shebang or not script.directives else "fragment"
-    return "batch" if script.shebang else "fragment"
+        return "launch" if shebang or not script.directives else "fragment"
+    return "batch" if shebang else "fragment"
 
 
 # ---------------------------------------------------------------- placeholders
 _PLACEHOLDER = re.compile(
-    r"<[A-Za-z_][^<>\n]{0,60}>"            # <queue>, <fs1:fs2>, <your_ProjectName>
+    # <queue>, <fs1:fs2>, <your_ProjectName>; not a here-document (`cat <<EOF >file`) nor a
+    # value a script prints for an empty variable (`${X:-<unset>}`, '<none>')
+    r"(?<!<)<(?!<|(?:unset|none|null|empty|undefined|not set|missing)>)[A-Za-z_][^<>\n]{0,60}>"
     r"|\b[Hh]{1,2}:[Mm]{2}(?::[Ss]{2})?\b"  # HH:MM:SS
     r"|(?:^|\s)\.\.\.(?:\s|$)"              # #SBATCH ...
     r"|\bfs[0-9]:fs[0-9]\b")                # filesystems=fs1:fs2

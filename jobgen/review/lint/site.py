@@ -1,62 +1,234 @@
-"""Which site's rules apply to a script when `--site` is not given: the jobgen header, a
-`# site: NAME` line, or the directives (a PBS system= resource, a filesystem, a queue or
-partition only one site has). A script that names no site by any of these is not guessed."""
+"""Which site's rules apply to a script when `--site` is not given.
+
+In order: the jobgen header or a `# site: NAME` line; else the clues the script gives, each
+weighed: its directives (a PBS system= resource, a filesystem, a queue or partition only one
+site has, a LUMI project number, LSF's -nnodes), its launcher (jsrun), its modules, its paths
+(/lus/flare, /gpfs/alpine, /appl/local) and host names. Clues of sites jobgen has no profile
+for (Frontier, Perlmutter...) count against the others. A script whose clues are absent, or
+point to two sites, is not guessed: lint asks for `--site`.
+"""
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import dataclass
 
 from ...profiles.load import load_profile, site_names
 from ...profiles.model import Profile
 from ..scriptparse import PREFIXES, Script, directive_items
 
 
-def _evidence(script: Script, profile: Profile) -> int:
-    """How many of the script's directives only this site would have."""
-    dialect = next((PREFIXES[d.prefix] for d in script.block_directives), None)
-    if dialect != profile.scheduler.dialect:
-        return 0
-    sched = profile.scheduler
-    queues = {q.name for q in sched.queues} | {p for f in profile.partition_families
-                                               for p in f.partitions}
-    score = 0
-    for d in script.block_directives:
-        for key, value in directive_items(d.body):
-            system = re.search(r"(?:^|:)system=([A-Za-z0-9_.-]+)", value) \
-                if key == "-l select" else None
-            if system and system.group(1) != sched.system_resource:
-                return 0  # the script names another system (Crux, Sophia...)
-            if system:
-                score += 3
-            elif key == "-l filesystems" and sched.filesystems:
-                score += sum(2 for fs in re.split(r"[:,]", value)
-                             if fs in sched.filesystems.valid and fs != "home")
-            elif key in ("-q", "--partition", "-p") and value in queues and \
-                    value not in _GENERIC:
-                score += 2
-    return score
+@dataclass(frozen=True)
+class Clue:
+    site: str  # a profile's name, or `other:NAME` for a site jobgen has no profile for
+    pattern: re.Pattern[str]
+    weight: int  # 3: only this site; 2: this site among few; 1: a hint
+    what: str  # how lint names it when it reports which clues it used
+    source: str  # where the site documents it
 
+
+def _c(site: str, pattern: str, weight: int, what: str, source: str) -> Clue:
+    return Clue(site, re.compile(pattern, re.M), weight, what, source)
+
+
+_ALCF = "argonne-lcf/user-guides @ 7d04a3f9"
+_OLCF = "olcf/olcf-user-docs @ 2745903"
+_LUMI = "Lumi-supercomputer/lumi-userguide @ 6c3a26c"
+# Clues read from the script's code (commands and directives, not comment lines).
+CLUES: tuple[Clue, ...] = (
+    # ---- Aurora (Sunspot, its test system, shares the software: those clues name Aurora)
+    _c("aurora", r"/lus/flare\b", 3, "path /lus/flare",
+       f"{_ALCF} docs/aurora/data-management/lustre/flare.md (Flare, Aurora's Lustre)"),
+    _c("aurora", r"\.hsn\.cm\.aurora\.alcf\.anl\.gov", 3, "host *.hsn.cm.aurora.alcf.anl.gov",
+       f"{_ALCF} docs/aurora/data-science/frameworks/pytorch.md (MASTER_ADDR)"),
+    _c("aurora", r"/opt/aurora/", 3, "path /opt/aurora",
+       f"{_ALCF} docs/aurora (software under /opt/aurora)"),
+    _c("aurora", r"\bmodule\s+(?:load|add)\s+(?:[^\n;]*\s)?frameworks\b|\bml\s+frameworks\b", 2,
+       "module frameworks", f"{_ALCF} docs/aurora/data-science/python.md (module load "
+       "frameworks)"),
+    _c("aurora", r"\bgpu_tile_compact\.sh\b|\bZE_FLAT_DEVICE_HIERARCHY\b|\bCCL_KVS_MODE\b", 2,
+       "Intel GPU wrapper or oneCCL/Level Zero variable",
+       f"{_ALCF} docs/aurora/running-jobs-aurora.md; docs/aurora/data-science/frameworks/"
+       "oneCCL.md"),
+    _c("aurora", r"\bdaos_user\b|\blaunch-dfuse\.sh\b", 3, "DAOS on Aurora",
+       f"{_ALCF} docs/aurora/data-management/daos/daos-overview.md"),
+    # ---- Sunspot
+    _c("sunspot", r"\bsystem=sunspot\b|/lus/gila\b|/lus/tegu\b", 3,
+       "Sunspot's system resource or filesystems",
+       f"{_ALCF} docs/aurora/sunspot.md (Sunspot, gila and tegu filesystems)"),
+    _c("sunspot", r"\bsunspot\b", 2, "the name sunspot",
+       f"{_ALCF} docs/aurora/sunspot.md"),
+    # ---- Polaris
+    _c("polaris", r"/lus/(?:eagle|grand)\b|(?:^|[\s=:\"'])/(?:eagle|grand)/", 2,
+       "path /lus/eagle or /lus/grand",
+       f"{_ALCF} docs/data-management/filesystem-and-storage/eagle.md (Eagle and Grand: "
+       "Polaris's project filesystems)"),
+    _c("polaris", r"\.hsn\.cm\.polaris\.alcf\.anl\.gov|\bset_affinity_gpu_polaris\.sh\b|"
+       r"\benable_mps_polaris\b", 3, "Polaris host name or helper script",
+       f"{_ALCF} docs/polaris/running-jobs/using-gpus.md (set_affinity_gpu_polaris.sh, "
+       "enable_mps_polaris.sh)"),
+    _c("polaris", r"\bconda/20[0-9]{2}-[0-9]{2}-[0-9]{2}\b", 2, "a dated conda module",
+       f"{_ALCF} docs/polaris/data-science/python.md (module load conda/2024-04-29, ...)"),
+    # ---- Summit (LSF: also LLNL's Lassen and Sierra, whose clues are below)
+    _c("summit", r"^#BSUB\s+-nnodes\b", 2, "#BSUB -nnodes",
+       f"{_OLCF} systems/summit_user_guide.rst (bsub -nnodes)"),
+    _c("summit", r"^#BSUB\s+-alloc_flags\b", 2, "#BSUB -alloc_flags",
+       f"{_OLCF} systems/summit_user_guide.rst (-alloc_flags)"),
+    _c("summit", r"(?:^|[\s;&|(])jsrun\s", 2, "jsrun",
+       f"{_OLCF} systems/summit_user_guide.rst (Job Launcher (jsrun))"),
+    _c("summit", r"/gpfs/alpine2?\b|\.summit\.olcf\.ornl\.gov|\bibm-wml-ce\b|\bopen-ce\b", 3,
+       "Summit's GPFS (/gpfs/alpine), host or ML module",
+       f"{_OLCF} systems/summit_user_guide.rst (Alpine; IBM Watson Machine Learning CE, "
+       "open-ce)"),
+    _c("summit", r"^#BSUB\s+-P\s+[A-Za-z]{3}[0-9]{3}\b", 2, "an OLCF project id (-P ABC123)",
+       f"{_OLCF} systems/summit_user_guide.rst (#BSUB -P ABC123)"),
+    # ---- LUMI
+    _c("lumi", r"\bproject_46[0-9]{7}\b", 3, "a LUMI project number (project_46...)",
+       f"{_LUMI} docs/runjobs/scheduled-jobs/batch-job.md (--account=project_465000000)"),
+    _c("lumi", r"^#SBATCH\s+(?:-p\s*|--partition[= ])(?:standard-g|small-g|dev-g|largemem|"
+       r"lumid)\b", 3, "a LUMI partition",
+       f"{_LUMI} docs/runjobs/scheduled-jobs/partitions.md"),
+    _c("lumi", r"/appl/local/|/appl/lumi\b|\blumi-aif-singularity-bindings\b|"
+       r"\bsingularity-AI-bindings\b|\bmodule\s+(?:load|use)\s+[^\n]*\bLUMI/[0-9]", 3,
+       "LUMI's software paths or modules (/appl/local, LUMI/24.03, the AI bindings)",
+       f"{_LUMI} docs/runjobs/lumi_env/Lmod_modules.md; Lumi-supercomputer/LUMI-AI-Guide @ "
+       "a7e3387"),
+    _c("lumi", r"\bpartition/[GCL]\b|/(?:scratch|flash|project)/project_[0-9]+", 2,
+       "LUMI partition module or project directory",
+       f"{_LUMI} docs/storage/index.md (/scratch/project_..., /flash/project_...)"),
+    # ---- JLSE
+    _c("jlse-mi250", r"\bgpu_amd_mi250\b|\bjlse\b|\bjlselogin", 3, "JLSE's MI250 queue or name",
+       "the site profile jlse-mi250 (queue gpu_amd_mi250)"),
+    # ---- sites jobgen has no profile for: their clues keep lint from guessing another
+    _c("other:frontier", r"/lustre/orion\b|\bfrontier\b|\bcrusher\b|\bspock\b|\bandes\b|"
+       r"\bdefiant\b|\.olcf\.ornl\.gov|^#SBATCH\s+-A\s*[A-Za-z]{3}[0-9]{3}\b", 3,
+       "OLCF's Slurm systems (Frontier, Crusher, Andes, ...)",
+       f"{_OLCF} systems/frontier_user_guide.rst (/lustre/orion, #SBATCH -A ABC123)"),
+    _c("other:nersc", r"/global/(?:cfs|homes|common|u[12])/|\bperlmutter\b|\bnersc\b|"
+       r"^#SBATCH\s+(?:-C|--constraint)[= ]?\s*gpu\b|\bcori\b", 3, "NERSC (Perlmutter, Cori)",
+       "NERSC/sc22-dl-tutorial @ 21ea7dc (Perlmutter scripts: -C gpu, /global/cfs)"),
+    _c("other:llnl", r"(?:^|[\s;&|(])lrun\s|/p/gpfs1/|\blassen\b|\bsierra\b", 3,
+       "LLNL's LSF systems (Lassen, Sierra)", "LLNL hpc.llnl.gov (lrun, /p/gpfs1)"),
+    _c("other:alcf", r"\bsystem=(?:sophia|crux|edith)\b|\bcerebras\b|\bsambanova\b|"
+       r"\bgraphcore\b|\bgroq\b|\bhabana\b|\btheta(?:gpu)?\b", 3,
+       "another ALCF system (Sophia, Crux, the AI testbed, Theta)",
+       f"{_ALCF} docs/sophia, docs/crux, docs/ai-testbed"),
+)
 
 # Queue names many sites use: they say nothing about which site a script is for.
 _GENERIC = frozenset({"debug", "prod", "production", "batch", "regular", "small", "standard",
                       "normal", "large", "long", "short", "preemptable", "capacity", "demand",
-                      "workq", "gpu", "cpu"})
+                      "workq", "gpu", "cpu", "killable"})
+
+
+@dataclass(frozen=True)
+class SiteGuess:
+    site: str | None
+    clues: list[str]  # what the site was told from, or what conflicts
+    reason: str = ""  # why no site, when none
+
+
+def _queues(profile: Profile) -> set[str]:
+    return {q.name for q in profile.scheduler.queues} | {p for f in profile.partition_families
+                                                         for p in f.partitions}
+
+
+def _directive_evidence(script: Script, profile: Profile, shared: set[str]
+                        ) -> tuple[int, list[str]]:
+    """The weight of the script's directives only this site would have, and what they are;
+    (-1, ...) when the directives name another system. A queue several sites have (`shared`)
+    says nothing."""
+    sched = profile.scheduler
+    queues = _queues(profile) - shared
+    score, seen = 0, []
+    for d in script.block_directives:
+        if PREFIXES[d.prefix] != sched.dialect:
+            continue
+        for key, value in directive_items(d.body):
+            system = re.search(r"(?:^|:)system=([A-Za-z0-9_.-]+)", value) \
+                if key == "-l select" else None
+            if system and system.group(1) != sched.system_resource:
+                return -1, [f"system={system.group(1)}"]
+            if system:
+                score += 3
+                seen.append(f"system={system.group(1)}")
+            elif key == "-l filesystems" and sched.filesystems:
+                own = [fs for fs in re.split(r"[:,]", value)
+                       if fs in sched.filesystems.valid and fs != "home"]
+                score += 3 * len(own)
+                seen += [f"filesystem {fs}" for fs in own]
+            elif key in ("-q", "--partition", "-p") and value in queues and \
+                    value not in _GENERIC:
+                score += 2
+                seen.append(f"queue {value}")
+    return score, seen
+
+
+@functools.lru_cache(maxsize=4)
+def _profiles(names: tuple[str, ...]) -> tuple[list[Profile], set[str]]:
+    """The sites' profiles (not the local ones) and the queue names more than one has."""
+    profiles = [p for p in (load_profile(n).profile for n in names) if p.status != "local"]
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for profile in profiles:
+        shared |= _queues(profile) & seen
+        seen |= _queues(profile)
+    return profiles, shared
+
+
+def _code(script: Script) -> str:
+    """The script without its comment lines (directives kept): what clues are read from."""
+    return "\n".join(line for line in script.lines if not line.lstrip().startswith("#") or
+                     line.lstrip().split(None, 1)[0] in PREFIXES)
+
+
+def guess_site(script: Script) -> SiteGuess:
+    """The site the script names, or the one its clues point to, with the clues used."""
+    for named in (script.header.site, script.header.named_site):
+        if named:
+            return SiteGuess(named, ["named in the script"])
+    dialects = {PREFIXES[d.prefix] for d in script.block_directives}
+    code = _code(script)
+    scores: dict[str, int] = {}
+    clues: dict[str, list[str]] = {}
+    strong: set[str] = set()  # sites with a clue only they have (weight 3, or a directive)
+    profiles, shared = _profiles(tuple(site_names()))
+    for profile in profiles:
+        name = profile.name
+        if dialects and profile.scheduler.dialect not in dialects:
+            continue  # #SBATCH lines are no PBS site's
+        score, seen = _directive_evidence(script, profile, shared)
+        if score < 0:
+            continue
+        scores[name], clues[name] = score, seen
+        if score >= 3:
+            strong.add(name)
+    for clue in CLUES:
+        site = clue.site
+        if not site.startswith("other:") and site not in scores:
+            continue
+        if clue.pattern.search(code):
+            scores[site] = scores.get(site, 0) + clue.weight
+            clues.setdefault(site, []).append(clue.what)
+            if clue.weight >= 3:
+                strong.add(site)
+    ranked = sorted(((s, n) for n, s in scores.items() if s > 0), reverse=True)
+    if not ranked or ranked[0][0] < 2:
+        return SiteGuess(None, [], "the script names no site-specific directive, path, "
+                         "module, launcher or host")
+    best, name = ranked[0]
+    # a rival: as much evidence, or a clue only it has where the best has none of its own
+    rivals = [n for s, n in ranked[1:] if s >= best or n in strong and
+              (name not in strong or s * 2 >= best)]
+    if rivals or name.startswith("other:"):
+        found = [f"{n.removeprefix('other:')}: {', '.join(clues[n])}" for n in [name, *rivals]]
+        why = "its clues point to several sites" if rivals else \
+            f"its clues point to {name.removeprefix('other:')}, which jobgen has no profile for"
+        return SiteGuess(None, found, why)
+    return SiteGuess(name, clues[name])
 
 
 def detect_site(script: Script) -> str | None:
-    """The site the script names, or the one site its directives point to; None if unsure."""
-    for named in (script.header.site, script.header.named_site):
-        if named:
-            return named
-    if not script.block_directives:
-        return None
-    scores: dict[str, int] = {}
-    for name in site_names():
-        profile = load_profile(name).profile
-        if profile.status != "local":
-            scores[name] = _evidence(script, profile)
-    best = max(scores.values(), default=0)
-    winners = [n for n, s in scores.items() if s == best]
-    if best == 0 or len(winners) != 1:
-        return None
-    return winners[0]
+    """The site the script names, or the one site its clues point to; None if unsure."""
+    return guess_site(script).site

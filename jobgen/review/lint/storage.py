@@ -196,3 +196,60 @@ def _asked(ctx: Context, directive: str) -> bool:
     """The job has this directive (`--mem=0` also as `--mem 0`)."""
     key, _, value = directive.partition("=")
     return any(not value or i.value == value for i in ctx.find(key))
+
+
+_WRITE_OPTION = re.compile(r"^--?[\w-]*(?:out|save|checkpoint|ckpt|log|cache|tmp|scratch)"
+                           r"[\w-]*$", re.I)
+_WRITE_VAR = re.compile(r"(?:TMPDIR|CACHE|OUTPUT|CKPT|CHECKPOINT|SCRATCH|LOG_?DIR)", re.I)
+_MAKERS = {"mkdir", "touch", "cp", "mv", "rsync", "tar", "tee", "ln"}
+
+
+def _copper_root(p: Profile) -> re.Pattern[str] | None:
+    cu = p.copper
+    if cu is None:
+        return None
+    # /tmp/${USER}/copper: the user may be written $USER, ${USER} or by name
+    head, sep, tail = cu.mount.partition("${USER}")
+    user = r"(?:\$\{?USER\}?|\$\(whoami\)|[A-Za-z0-9_.-]+)"
+    body = re.escape(head) + user + re.escape(tail) if sep else re.escape(cu.mount)
+    return re.compile(body + r"(?:/|$)")
+
+
+def _written_paths(ctx: Context) -> Iterator[tuple[int, str, str]]:
+    """(line, path, how) of the paths the script's commands and settings write to."""
+    for s in ctx.script.settings:
+        if _WRITE_VAR.search(s.name) and s.value:
+            yield s.line, s.value, f"{s.name} (a place programs write to)"
+    for line, words in [*ctx.script.commands, *[(la.line, la.program) for la in ctx.launches]]:
+        tool = words[0].rsplit("/", 1)[-1] if words else ""
+        for k, w in enumerate(words):
+            if _WRITE_OPTION.match(w) and k + 1 < len(words):
+                yield line, words[k + 1], f"the option {w}"
+            elif "=" in w and _WRITE_OPTION.match(w.split("=", 1)[0]):
+                yield line, w.split("=", 1)[1], f"the option {w.split('=', 1)[0]}"
+        if tool in _MAKERS and len(words) > 1:
+            yield line, words[-1], f"`{tool}`"
+    for number, text in enumerate(ctx.script.lines, 1):
+        for m in re.finditer(r"(?<![<0-9&])>>?\s*(\S+)", text.split(" #", 1)[0]):
+            yield number, m.group(1), "a redirection"
+
+
+@rule("COPPER002", "write-through-copper", topic="storage", severity="error",
+      scope="scripts that start Copper and write to a Copper-prefixed path (outputs, "
+      "checkpoints, caches, temporary files)",
+      source="ALCF user guide docs/aurora/data-management/copper/copper.md (Copper is "
+      "read-only, so do not use Copper-prefixed paths for output files, checkpoints, scratch "
+      "directories, or temporary files; Best practices 9) @ 7d04a3f9",
+      fix="write to the filesystem path itself (without the Copper prefix)",
+      summary="a Copper-prefixed path used for output: Copper's mount is read-only")
+def _copper_write(ctx: Context) -> Iterator[Hit]:
+    cu = ctx.profile.copper
+    root = _copper_root(ctx.profile)
+    if cu is None or root is None or not (ctx.loads(cu.module) or cu.launch in ctx.script.text):
+        return
+    seen = set()
+    for line, path, how in _written_paths(ctx):
+        if root.match(path.strip("\"'")) and line not in seen:
+            seen.add(line)
+            yield Hit(line, f"{path} is under Copper's read-only mount ({cu.mount}) and "
+                      f"{how} writes there: the write fails", source=None)
