@@ -1183,7 +1183,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
                *extras.modules,
                *program.modules, *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
-    plan = Plan(
+    return _with_bill(profile, Plan(
         **_site_fields(loaded, profile, req),
         **_size_fields(size, extras),
         queue=sched.queue.queue.name if sched.queue.queue else None,
@@ -1226,13 +1226,16 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         app_defaults=program.app_defaults,
         container=image_fact,
         **_observe_fields(observed),
-    )
+    ))
+
+
+def _with_bill(profile: Profile, plan: Plan) -> Plan:
+    """The plan with its bill (billing.py), and a warning when it is more than the work needs."""
     bill = bill_for(profile, plan)
     if bill is None:
         return plan
-    return replace(plan, bill=bill,
-                   warnings=(*plan.warnings, f"bill: {bill.waste}") if bill.waste else
-                   plan.warnings)
+    warnings = (*plan.warnings, f"bill: {bill.waste}") if bill.waste else plan.warnings
+    return replace(plan, bill=bill, warnings=warnings)
 
 
 def _observe_fields(observed: Observe) -> dict[str, object]:
