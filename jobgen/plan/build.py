@@ -27,6 +27,8 @@ from .extras import (
     device_selection,
     dist_backend,
     framework_choice,
+    image_family,
+    replaced_modules,
     sharing_pieces,
     stage_step,
 )
@@ -499,13 +501,14 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
     return tuple(out)
 
 
-def _modules(profile: Profile, stack_line: str | None, framework: str) -> tuple[Fact, ...]:
+def _modules(profile: Profile, stack_line: str | None, framework: str,
+             replaced: frozenset[str] = frozenset()) -> tuple[Fact, ...]:
     """The profile's module commands for this framework; --framework-module replaces the
-    stack's own load."""
+    stack's own load, and an image family's modules the ones it names (`replaced`)."""
     stack = profile.framework_stack
     out = []
     for m in profile.modules:
-        if m.framework not in (None, framework):
+        if m.framework not in (None, framework) or (m.name and m.name in replaced):
             continue
         text = f"module {m.action}" + (f" {quote(m.name)}" if m.name else "")
         layer = "profile"
@@ -764,6 +767,10 @@ def _environment_warnings(profile: Profile, req: Request, app: App | None) -> li
     rt = profile.containers
     if req.container and rt and rt.hint:
         warnings.append(f"--container: {rt.hint}")
+    family = image_family(profile, req.container)
+    if app and family and req.framework in family.app_warnings:
+        warnings.append(f"--container {req.container}: "
+                        f"{family.app_warnings[req.framework]}")
     return warnings
 
 
@@ -1092,7 +1099,8 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
                    sched.queue.reason, warn)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
                        observed)
-    modules = (*_modules(profile, extras.choice.module_line, framework), *extras.modules,
+    modules = (*_modules(profile, extras.choice.module_line, framework,
+                         replaced_modules(profile, req.container)), *extras.modules,
                *program.modules, *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
     return Plan(

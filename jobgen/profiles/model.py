@@ -410,6 +410,23 @@ class FrameworkStack(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ImageFamily(Sourced):
+    """Images under given directories that need their own bindings and Python activation
+    (LUMI: LUST's sif-images need singularity-AI-bindings and $WITH_CONDA, the AI Factory's
+    images lumi-aif-singularity-bindings)."""
+
+    image_prefixes: list[Token]
+    # The profile's module commands (by name) that this family's modules replace.
+    replaces: list[Token] = field(default_factory=list)
+    modules: list[ModuleCommand] = field(default_factory=list)
+    # A variable set inside the image whose value activates its Python (LUMI's WITH_CONDA).
+    activate_var: Identifier | None = None
+    # Said at render when a bundled app of this framework runs in such an image.
+    app_warnings: dict[Literal["pytorch", "tensorflow"], NonEmptyStr] = \
+        field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ContainerRuntime(Sourced):
     """How to run a user's own image (--container)."""
 
@@ -426,6 +443,8 @@ class ContainerRuntime(Sourced):
     modules: list[ModuleCommand] = field(default_factory=list)
     env: list[EnvVar] = field(default_factory=list)
     directives: list[Directive] = field(default_factory=list)
+    # Images that need other module commands than the profile's (first matching prefix wins).
+    families: list[ImageFamily] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- software environment

@@ -1,0 +1,85 @@
+"""Issue 30 part B: the LUMI, Summit and JLSE findings of the 2026-11-26 staff review
+(../shared/measurements/staff-review-lumi-summit-jlse-2026-11-26.md), each against the
+source it cites."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import plan_for
+
+from jobgen.profiles.load import load_profile
+from jobgen.review.lint import lint
+from jobgen.review.scriptparse import parse_text
+from jobgen.text.render import render
+
+LUST_TF = ("/appl/local/containers/sif-images/"
+           "lumi-tensorflow-rocm-6.2.0-python-3.10-tensorflow-2.16.1-horovod-0.28.1.sif")
+LUST_TORCH = ("/appl/local/containers/sif-images/"
+              "lumi-pytorch-rocm-6.2.4-python-3.12-pytorch-v2.6.0.sif")
+AIF_IMAGE = ("/appl/local/laifs/containers/lumi-multitorch-u24r70f21m50t210-20260415_130625/"
+             "lumi-multitorch-full-u24r70f21m50t210-20260415_130625.sif")
+
+
+def _module_lines(plan) -> list[str]:
+    return [m.text for m in plan.modules]
+
+
+# ---------------------------------------------------------------- D5: bindings by image family
+@pytest.mark.parametrize("image", [LUST_TF, LUST_TORCH])
+def test_lumi_lust_image_loads_singularity_ai_bindings_and_activates_conda(image):
+    """LTM 2day-20260422/205-Containers.md: singularity-AI-bindings (module use
+    /appl/local/containers/ai-modules) serves /appl/local/containers/sif-images; LWS 05
+    Exercise 3: without /opt/cray and libcxi `import horovod.tensorflow` fails, and the
+    image's Python runs after $WITH_CONDA."""
+    framework = "tensorflow" if "tensorflow" in image else "pytorch"
+    plan = plan_for("lumi", nodes=2, framework=framework, container=image,
+                    command=("python3", "train.py"))
+    lines = _module_lines(plan)
+    assert "module use /appl/local/containers/ai-modules" in lines
+    assert "module load singularity-AI-bindings" in lines
+    assert not any("lumi-aif-singularity-bindings" in x or "/appl/local/laifs/modules" in x
+                   for x in lines), lines
+    assert plan.command[:8] == ("singularity", "exec", image, "bash", "-c",
+                                '$WITH_CONDA && exec "$@"', "bash", "python3")
+    text = render(plan)
+    assert text.index("module load singularity-AI-bindings") < text.index("srun ")
+    assert "singularity-AI-bindings" in plan.container.why  # the script's comment says so
+    assert rules(text) == []
+
+
+@pytest.mark.parametrize("image", [AIF_IMAGE, "/project/project_465000001/mine.sif"])
+def test_lumi_other_images_keep_the_ai_factory_bindings(image):
+    plan = plan_for("lumi", nodes=2, container=image, command=("python", "train.py"))
+    lines = _module_lines(plan)
+    assert "module load lumi-aif-singularity-bindings" in lines
+    assert not any("singularity-AI-bindings" in x for x in lines)
+    assert not any("WITH_CONDA" in str(w) for w in plan.command)
+
+
+def rules(text: str) -> list[str]:
+    return [f.rule for f in lint(parse_text(text), load_profile("lumi").profile)]
+
+
+def test_lint_wants_singularity_ai_bindings_for_a_lust_image():
+    """CONT002: the AI Factory's module does not serve a sif-images image on 2+ nodes; the
+    fix names singularity-AI-bindings."""
+    text = render(plan_for("lumi", nodes=2, framework="tensorflow", container=LUST_TF,
+                           command=("python3", "train.py")))
+    wrong = text.replace("module use /appl/local/containers/ai-modules",
+                         "module use /appl/local/laifs/modules").replace(
+        "module load singularity-AI-bindings", "module load lumi-aif-singularity-bindings")
+    found = lint(parse_text(wrong), load_profile("lumi").profile)
+    assert [f.rule for f in found] == ["CONT002"]
+    assert "module load singularity-AI-bindings" in found[0].fix
+
+
+def test_lumi_bundled_tensorflow_app_in_a_lust_image_warns_at_render():
+    """M5: LUST's TF 2.16.1 image is Keras 3 and no LUMI source shows tf_keras: said at
+    render in one line, not after the queue wait; PyTorch apps in a LUST image get none."""
+    plan = plan_for("lumi", nodes=2, framework="tensorflow", app="cosmictagger",
+                    container=LUST_TF)
+    [warning] = [w for w in plan.warnings if "tf_keras" in w]
+    assert "\n" not in warning and "$WITH_CONDA" in warning
+    assert plan.command[3:6] == ("bash", "-c", '$WITH_CONDA && exec "$@"')
+    assert not any("tf_keras" in w for w in plan_for(
+        "lumi", nodes=2, app="resnet50", container=LUST_TORCH).warnings)
