@@ -83,3 +83,44 @@ def test_lumi_bundled_tensorflow_app_in_a_lust_image_warns_at_render():
     assert plan.command[3:6] == ("bash", "-c", '$WITH_CONDA && exec "$@"')
     assert not any("tf_keras" in w for w in plan_for(
         "lumi", nodes=2, app="resnet50", container=LUST_TORCH).warnings)
+
+
+# ---------------------------------------------------------------- D6: part of a node on small-g
+def _directives(plan) -> list[str]:
+    return [d.text for d in plan.directives]
+
+
+@pytest.mark.parametrize(("queue", "rpn", "per_dev", "gcds", "cpus"), [
+    ("small-g", 1, 1, 1, 7), ("dev-g", 2, 1, 2, 7), ("small-g", 4, 2, 2, 3)])
+def test_lumi_shared_partition_asks_for_the_gcds_it_uses(queue, rpn, per_dev, gcds, cpus):
+    """billing.md: small-g and dev-g bill 0.5 x max(cores/8, mem/64 GB, GCDs); the AI guide's
+    one-GPU job asks --gpus-per-node=1 --cpus-per-task=7 --mem-per-gpu=60G, no --exclusive.
+    lumig-job.md: the GCD-near masks need a full node, so none are given; the job's GCDs are
+    numbered from 0 (LTM 202-Binding.md), so every rank's mask is one of them."""
+    plan = plan_for("lumi", nodes=1, ranks_per_node=rpn, ranks_per_device=per_dev, queue=queue)
+    d = _directives(plan)
+    assert "#SBATCH --exclusive" not in d
+    assert f"#SBATCH --gpus-per-node={gcds}" in d and f"#SBATCH --cpus-per-task={cpus}" in d
+    assert "#SBATCH --mem-per-gpu=60G" in d
+    assert sorted({int(s.mask) for s in plan.slots}) == list(range(gcds))
+    assert all(not s.cores for s in plan.slots)
+    text = render(plan)
+    assert "mask_cpu" not in text and f"--cpus-per-task={cpus}" in text.split("srun ")[-1]
+    why = next(x for x in plan.directives if x.text.startswith("#SBATCH --gpus-per-node"))
+    assert "billing.md" in why.source and "0.5" in why.why
+    assert rules(text) == []
+
+
+def test_lumi_shared_partition_with_every_gcd_still_takes_the_node():
+    plan = plan_for("lumi", nodes=1, ranks_per_node=8, queue="small-g")
+    d = _directives(plan)
+    assert "#SBATCH --exclusive" in d and "#SBATCH --gpus-per-node=8" in d
+    assert "mask_cpu:" in render(plan)
+
+
+def test_lumi_standard_g_keeps_whole_nodes_and_says_what_small_g_would_bill():
+    plan = plan_for("lumi", nodes=1, ranks_per_node=1)
+    assert plan.queue == "standard-g" and "#SBATCH --gpus-per-node=8" in _directives(plan)
+    [w] = [w for w in plan.warnings if "bills whole nodes" in w]
+    assert "--queue small-g" in w and "1 of the 8" in w
+    assert not any("bills whole nodes" in w for w in plan_for("lumi", nodes=1).warnings)

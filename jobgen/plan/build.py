@@ -47,6 +47,7 @@ from .placement import (
     resource_set_per_device,
     usable_cores,
     visible_devices,
+    whole_gpus,
 )
 from .profiling import MonitorStep, Observe, ProfileStep, observe, run_steps_of
 from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
@@ -55,7 +56,7 @@ from .tuning import Tuning, loader_workers, tune
 
 TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.profiles.records)
-    from ..profiles.model import EnvVar, Flag, Master, Profile, RankEnv
+    from ..profiles.model import EnvVar, Flag, Master, Profile, Queue, RankEnv
 
 SAFE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,62}")
 SAFE_ACCOUNT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -190,6 +191,9 @@ class Plan(Frozen):
     framework_support: Fact | None = None  # the site's note on --framework (profile.frameworks)
     device_selection: Fact | None = None  # how each rank comes to use its device
     devices_per_node: int = 0
+    # On a queue allocated by resource, the job asks for just the devices it uses (the
+    # scheduler picks which; the job numbers them from 0): their count, else 0.
+    partial_devices: int = 0
     signals: tuple[str, ...] = ()  # trapped and forwarded to the ranks
     preemption: Fact | None = None
     requeue: int = 0
@@ -879,6 +883,52 @@ class _Placement(Frozen):
     recipe_env: tuple[EnvVar, ...]  # the layout's and binding recipe's profile settings
 
 
+def _devices_used(profile: Profile, size: _Size) -> int:
+    """Devices per node the ranks use: one each, or one per --ranks-per-device ranks."""
+    ndev = profile.devices_per_node
+    if not ndev or whole_gpus(profile, size.rpn, size.per_dev):
+        return ndev
+    return min(ndev, -(-size.rpn // size.per_dev))
+
+
+def _partial_node(queue: Queue | None, used: int, ndev: int) -> bool:
+    """The job uses fewer devices than its nodes have, on a queue allocated by resource
+    (LUMI small-g, dev-g): it asks for those only, not the whole node."""
+    return getattr(queue, "by_resource", None) is not None and 0 < used < ndev
+
+
+def _partial_cpus(profile: Profile, size: _Size, used: int) -> int:
+    """CPUs per rank on part of a node: each used device's share of the usable cores (LUMI:
+    56 / 8 = 7 per GCD, as the AI guide asks), split among the ranks on it."""
+    share = len(usable_cores(profile)) // profile.devices_per_node
+    return max(1, share * used // size.rpn)
+
+
+def _unbound(profile: Profile, queue: Queue, used: int) -> Profile:
+    """The profile as a job on part of a node shared by resource sees it: Slurm picks the
+    job's GCDs and cores, numbers its `used` GCDs from 0 (the wrapper's ROCR_VISIBLE_DEVICES
+    counts in that numbering), and the documented GCD-near CPU masks, which need the whole
+    node, do not apply."""
+    by = queue.by_resource
+    binding = {"style": "none", "why": f"part of a node on {queue.name}: {by.why}",
+               "source": by.source, "unconfirmed": by.unconfirmed, "recipes": []}
+    gpus = {"count": used, "subdevices_per_gpu": 1, "devices": [],
+            "why": f"the {used} devices Slurm grants the job on {queue.name}, numbered from 0 "
+                   f"({profile.node.gpus.why})"}
+    if isinstance(profile, dict):  # the render path's records
+        from ..profiles.records import ProfileRecord, Record
+
+        node = Record({**profile.node, "gpus": Record({**profile.node.gpus, **gpus})})
+        return ProfileRecord({**profile, "node": node, "cpu_binding": Record(
+            {**profile.cpu_binding, **binding})})
+    import dataclasses
+
+    node = dataclasses.replace(profile.node, gpus=dataclasses.replace(profile.node.gpus,
+                                                                      **gpus))
+    return dataclasses.replace(profile, node=node, cpu_binding=dataclasses.replace(
+        profile.cpu_binding, **binding))
+
+
 def _placement(profile: Profile, size: _Size, framework: str, extras: _Extras) -> _Placement:
     rpn, per_dev, exclude = size.rpn, size.per_dev, extras.exclude
     slots, recipe = place(profile, rpn, per_dev, framework, exclude)
@@ -929,7 +979,7 @@ class _Launch(Frozen):
 
 
 def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras: _Extras,
-            slots: tuple[Slot, ...], env: tuple[EnvSetting, ...]) -> _Launch:
+            slots: tuple[Slot, ...], env: tuple[EnvSetting, ...], cpus: int = 0) -> _Launch:
     forwarded: tuple[str, ...] = ()
     if profile.launcher.master.method != "localhost":
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
@@ -944,7 +994,7 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
     rs_cores = len(device_blocks(profile, usable_cores(profile, extras.exclude))[0]) \
         if resource_set_per_device(profile, size.per_dev) else 0
     shape = LaunchShape(size.nodes, size.rpn, slots, profile.devices_per_node, forwarded,
-                        rs_cores)
+                        rs_cores, cpus)
     args = tuple(LAUNCHERS[profile.launcher.dialect](profile, shape))
     command, fact = launcher_words(profile, req.python)
     words: list[Word] = [*command]
@@ -1016,10 +1066,24 @@ def _observe(profile: Profile, req: Request, app: App | None, size: _Size, extra
                    sched.walltime, steps)
 
 
+def _whole_node_billing(profile: Profile, queue: Queue | None, used: int) -> list[str]:
+    """A job using part of each node on a queue that allocates whole nodes, where another
+    queue would allocate (and bill) just the devices used."""
+    ndev = profile.devices_per_node
+    if queue is None or not 0 < used < ndev or getattr(queue, "by_resource", None):
+        return []
+    shared = [q.name for q in profile.scheduler.queues if getattr(q, "by_resource", None)]
+    if not shared:
+        return []
+    return [f"queue {queue.name} allocates and bills whole nodes, and the job uses {used} of "
+            f"the {ndev} devices of each: --queue {shared[0]} asks for just those"]
+
+
 def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
               sched: _Schedule, extras: _Extras) -> tuple[str, ...]:
     """What the user should know before submitting: each one line in the script's header."""
-    warnings = [*_environment_warnings(profile, req, app), *_size_warnings(profile, size.nodes)]
+    warnings = [*_environment_warnings(profile, req, app), *_size_warnings(profile, size.nodes),
+                *_whole_node_billing(profile, sched.queue.queue, _devices_used(profile, size))]
     if size.warning:
         warnings.append(size.warning)
     if profile.status == "decommissioned":
@@ -1082,21 +1146,27 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     precision = _precision(profile, req, tuning.precision if tuning else None)
     sched = _schedule(profile, req, app, size.nodes)
     req = sched.req
+    used = _devices_used(profile, size)
+    partial = _partial_node(sched.queue.queue, used, profile.devices_per_node)
+    partial_cpus = _partial_cpus(profile, size, used) if partial else 0
+    if partial:
+        profile = _unbound(profile, sched.queue.queue, used)
     extras = _extras(profile, req, app, framework, size)
     placed = _placement(profile, size, framework, extras)
     image_modules, image_env, image_directives, image_fact = container_setup(profile,
                                                                              req.container)
     env = _environment(profile, req, size, precision, framework, extras, placed, image_env)
     observed = _observe(profile, req, app, size, extras, sched)
-    launch = _launch(profile, req, app, size, extras, placed.slots, (*env, *observed.env))
+    launch = _launch(profile, req, app, size, extras, placed.slots, (*env, *observed.env),
+                     partial_cpus)
     signals, preempt_fact, warn = _preemption(profile, req, app)
     port = _master_port(profile, env, size.rpn if extras.shared.instances else 0)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
     job = JobShape(size.nodes, size.rpn, cpus_per_rank(profile, launch.shape),
-                   profile.devices_per_node, sched.walltime, sched.queue.queue, sched.account,
-                   sched.job_name, sched.filesystems,
+                   used if partial else profile.devices_per_node, sched.walltime,
+                   sched.queue.queue, sched.account, sched.job_name, sched.filesystems,
                    _alloc_flags(profile, extras.shared.method, extras.stage), req.requeue,
-                   sched.queue.reason, warn)
+                   sched.queue.reason, warn, partial)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
                        observed)
     modules = (*_modules(profile, extras.choice.module_line, framework,
@@ -1130,6 +1200,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         per_node=tuple(PER_NODE[profile.launcher.dialect](profile, size.nodes)),
         framework_support=support,
         devices_per_node=visible_devices(profile, size.rpn, size.per_dev),
+        partial_devices=used if partial else 0,
         signals=signals,
         preemption=preempt_fact,
         requeue=req.requeue,

@@ -36,6 +36,9 @@ class LaunchShape(Frozen):
     forwarded_env: tuple[str, ...]  # variables the ranks need from the batch script
     # jsrun: cores of one resource set per device (ranks sharing a GPU); 0: one set per node
     resource_set_cores: int = 0
+    # CPUs per rank where the slots name none (part of a node shared by resource: Slurm picks
+    # the cores); 0: the slots' own
+    cpus: int = 0
 
 
 #: `python -m torch.distributed.run` is torchrun, bound to that Python (--python on torchrun sites)
@@ -69,7 +72,7 @@ def _verbose(profile: Profile) -> str:
 
 
 def cpus_per_rank(profile: Profile, shape: LaunchShape) -> int:
-    return min((len(s.cpus) for s in shape.slots), default=0)
+    return shape.cpus or min((len(s.cpus) for s in shape.slots), default=0)
 
 
 @launcher("pals")

@@ -213,6 +213,14 @@ class JobLimit(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ByResource(Sourced):
+    """How a queue allocated by resource bills and binds a job that uses part of a node."""
+
+    # One line said with the GPU request, e.g. LUMI's billing formula.
+    billing: NonEmptyStr
+
+
+@dataclass(frozen=True, kw_only=True)
 class Queue(Sourced):
     name: Token
     min_nodes: PositiveInt = 1
@@ -225,7 +233,12 @@ class Queue(Sourced):
     purpose: Literal["production", "debug", "by_request"] = "production"
     walltime_limits: list[WalltimeLimit] = field(default_factory=list)
     # Directives this queue needs beside the partition line (LUMI small-g: --exclusive).
+    # On a queue allocated by resource they are for jobs that use every device of their
+    # nodes (full-node binding): a job using fewer gets neither them nor CPU masks.
     directives: list[Directive] = field(default_factory=list)
+    # Allocated (and billed) by resource rather than by node: a job that uses fewer devices
+    # than a node has asks for just those (LUMI small-g, dev-g).
+    by_resource: ByResource | None = None
     notes: str = ""
     # The shortest walltime the queue accepts (PBS refuses shorter jobs at qsub); None: no floor.
     min_walltime: str | None = None
