@@ -5,7 +5,7 @@ source it cites."""
 from __future__ import annotations
 
 import pytest
-from helpers import plan_for
+from helpers import env_of, plan_for
 
 from jobgen.profiles.load import load_profile
 from jobgen.review.lint import lint
@@ -124,3 +124,34 @@ def test_lumi_standard_g_keeps_whole_nodes_and_says_what_small_g_would_bill():
     [w] = [w for w in plan.warnings if "bills whole nodes" in w]
     assert "--queue small-g" in w and "1 of the 8" in w
     assert not any("bills whole nodes" in w for w in plan_for("lumi", nodes=1).warnings)
+
+
+# ---------------------------------------------------------------- M1: NCCL_SOCKET_IFNAME
+def test_lumi_sets_the_slingshot_interfaces_from_two_nodes():
+    """LTM 2day-20260422/205-Containers.md: NCCL_SOCKET_IFNAME "always needs to be set on
+    LUMI and has only one possible value, hsn0,hsn1,hsn2,hsn3"; the AI guide dropped it in
+    cdff56d without a reason: both cited. One node has no inter-node traffic."""
+    for plan in (plan_for("lumi", nodes=2), plan_for("lumi", nodes=8, container=LUST_TORCH,
+                                                     command=("python3", "train.py"))):
+        [e] = [e for e in plan.env if e.name == "NCCL_SOCKET_IFNAME"]
+        assert e.value == "hsn0,hsn1,hsn2,hsn3"
+        assert "2day-20260422" in e.source and "cdff56d" in e.source
+        text = render(plan)
+        assert text.index("export NCCL_SOCKET_IFNAME=hsn0,hsn1,hsn2,hsn3\n") < \
+            text.index("srun ")
+    assert "NCCL_SOCKET_IFNAME" not in env_of(plan_for("lumi", nodes=1))
+
+
+# ---------------------------------------------------------------- O1, O2, O3, N-l: LUMI notes
+def test_lumi_requeue_note_cites_the_automatic_requeuing_section():
+    """LUG batch-job.md "Automatic requeuing": LUMI requeues on node failure with the same job
+    id, --open-mode=append keeps the output, SLURM_RESTART_COUNT counts the runs: every job
+    appends (not only --requeue ones), once."""
+    profile = load_profile("lumi").profile
+    pre = profile.scheduler.preemption
+    assert "batch-job.md" in pre.source and "do not document" not in (pre.unconfirmed or "")
+    for kw in ({}, {"requeue": 2, "checkpoint_dir": "/scratch/project_465000001/ckpt"}):
+        d = _directives(plan_for("lumi", nodes=2, **kw))
+        assert d.count("#SBATCH --open-mode=append") == 1, d
+    assert "2day-20260422 is the newest" in profile.references["LTM"]
+    assert "20260807_115122" in profile.python.container.unconfirmed

@@ -248,8 +248,9 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
     if pre is not None and shape.requeue:
         out.append(Fact("#SBATCH --requeue", "the job may go back to the queue",
                         pre.source, "command line", pre.unconfirmed))
-        out.append(Fact("#SBATCH --open-mode=append", "a requeued run appends to the "
-                        "output file instead of truncating it", pre.source, "command line"))
+        if not any(d.value == "--open-mode=append" for d in profile.scheduler.directives):
+            out.append(Fact("#SBATCH --open-mode=append", "a requeued run appends to the "
+                            "output file instead of truncating it", pre.source, "command line"))
     return out + _fixed(profile, "#SBATCH")
 
 
