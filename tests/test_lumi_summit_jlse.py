@@ -155,3 +155,29 @@ def test_lumi_requeue_note_cites_the_automatic_requeuing_section():
         assert d.count("#SBATCH --open-mode=append") == 1, d
     assert "2day-20260422 is the newest" in profile.references["LTM"]
     assert "20260807_115122" in profile.python.container.unconfirmed
+
+
+# ---------------------------------------------------------------- M2: LUMI --monitor
+def test_lumi_monitor_samples_drawn_power_with_the_hosts_rocm_smi():
+    """LAG 06-monitoring-and-profiling/README.md: "The best indicator is instead the drawn
+    power", sampled with `watch -n1 rocm-smi` on the compute node; LWS 04 the same. So the
+    monitor asks rocm-smi for --showpower, and runs the node's own rocm-smi, not a container
+    start every 5 s."""
+    plan = plan_for("lumi", nodes=2, monitor=True)
+    words = plan.monitor.gpu
+    assert words[0] == "rocm-smi" and "--showpower" in words and "singularity" not in words
+    text = render(plan)
+    assert "singularity exec" not in text.split("$JOBGEN_MONITOR_DIR")[-1].splitlines()[0]
+
+
+def test_collect_reads_mi250x_power_from_the_first_gcd_of_each_module():
+    """rocm_smi.py showPower: the secondary die prints `N/A (Secondary die)`; collect averages
+    the GCDs that report power, and the table shows it."""
+    from jobgen.study.monitors import gpu_power_samples
+
+    text = ("device,Average Graphics Package Power (W),GPU use (%),GPU Memory Allocated "
+            "(VRAM%),VRAM Total Memory (B),VRAM Total Used Memory (B)\n"
+            "card0,320.0,100,90,68702699520,1073741824\n"
+            "card1,N/A (Secondary die),100,90,68702699520,2147483648\n")
+    util, mem, power = gpu_power_samples(text)
+    assert util == [100.0, 100.0] and mem == [1024.0, 2048.0] and power == [320.0]
