@@ -181,3 +181,32 @@ def test_collect_reads_mi250x_power_from_the_first_gcd_of_each_module():
             "card1,N/A (Secondary die),100,90,68702699520,2147483648\n")
     util, mem, power = gpu_power_samples(text)
     assert util == [100.0, 100.0] and mem == [1024.0, 2048.0] and power == [320.0]
+
+
+# ---------------------------------------------------------------- M4: Summit's read-only homes
+def _writable_check(plan):
+    return next(c for c in plan.program.checks if "read-only" in c.failure)
+
+
+@pytest.mark.parametrize(("cwd", "rc"), [("/ccs/home/me/run", 1), ("/ccs/proj/abc123/x", 1),
+                                         ("/gpfs/alpine2/abc123/scratch/me", 0),
+                                         ("/ccs/homes-elsewhere", 0)])
+def test_summit_stops_before_the_launch_in_a_read_only_home(cwd, rc):
+    """OLCF data/index.rst (f295512): User Home and Project Home are read-only on Summit's
+    compute nodes; summit_user_guide.rst: nsys needs a file system compute nodes can write
+    (GPFS). The script's preflight refuses such a submit directory with one line."""
+    import subprocess
+
+    plan = plan_for("summit", nodes=2, profile="nsys", profile_ranks="0")
+    check = _writable_check(plan)
+    assert "/gpfs/alpine2" in check.failure and "\n" not in check.failure
+    assert "data/index.rst" in check.why
+    script = f"PWD={cwd}; {check.words[2]}"  # the check's own case statement, at that PWD
+    res = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
+    assert res.returncode == rc and (cwd in res.stdout) == bool(rc)
+    text = render(plan)
+    assert text.index(check.words[2].split(")")[0]) < text.index("\njsrun ")
+
+
+def test_lumi_has_no_read_only_check():
+    assert not any("read-only" in c.failure for c in plan_for("lumi", nodes=2).program.checks)

@@ -50,7 +50,7 @@ from .placement import (
     whole_gpus,
 )
 from .profiling import MonitorStep, Observe, ProfileStep, observe, run_steps_of
-from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
+from .program import PREFLIGHT_EXIT, Check, ProgramSetup, launcher_words, program_setup
 from .schedulers import DIALECTS, JOB_ID, PREFIX, JobShape, QueueChoice, choose_queue
 from .tuning import Tuning, loader_workers, tune
 
@@ -1004,6 +1004,21 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
     return _Launch(shape, args, tuple(words), fact)
 
 
+def _writable_check(profile: Profile) -> Check | None:
+    """The submit directory, where the job's outputs go, is not one the compute nodes mount
+    read-only (Summit's homes): checked before any rank starts."""
+    shared = profile.node.shared_storage
+    ro = getattr(shared, "read_only_on_compute", None) if shared else None
+    if ro is None:
+        return None
+    patterns = "|".join(f"{p.rstrip('/')}/*" for p in ro.paths)
+    words = ("bash", "-c", f'case "$PWD/" in {patterns}) echo "$PWD"; exit 1;; esac')
+    return Check(words, f"the submit directory is read-only on {profile.name}'s compute nodes, "
+                 f"where the ranks write their outputs: {ro.instead}",
+                 f"the submit directory is writable from the compute nodes: {ro.why} "
+                 f"({ro.source})")
+
+
 class _Program(Frozen):
     """What every rank runs, its checks before the launch, and the instances' summary."""
 
@@ -1038,6 +1053,9 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
                           (profile.launcher.command, hint) if hint else None)
     if observed.checks:  # the profiler and the GPU sampler exist
         setup = replace(setup, checks=(*setup.checks, *observed.checks))
+    writable = _writable_check(profile)
+    if writable is not None:
+        setup = replace(setup, checks=(writable, *setup.checks))
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
         summary = (*prefix, python, "-m", "workloads.summarize",

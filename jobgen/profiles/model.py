@@ -167,6 +167,16 @@ class SharedStorage(Sourced):
     """Path prefixes every node of a job sees (parallel filesystems, home): never per node."""
 
     paths: list[ExpandablePath]
+    # Those of them the compute nodes mount read-only (Summit's NFS homes): a job submitted
+    # from one could not write its outputs, so the script stops before the launch.
+    read_only_on_compute: ReadOnlyPaths | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadOnlyPaths(Sourced):
+    paths: list[Annotated[str, _Matches(r"/[A-Za-z0-9._/+@-]*", "an absolute plain path")]]
+    # Where to submit from instead, said when the script stops.
+    instead: NonEmptyStr
 
 
 @dataclass(frozen=True, kw_only=True)
