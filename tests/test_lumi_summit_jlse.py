@@ -5,6 +5,7 @@ source it cites."""
 from __future__ import annotations
 
 import pytest
+from emulation.harness import install_bin
 from helpers import env_of, plan_for
 
 from jobgen.profiles.load import load_profile
@@ -210,3 +211,42 @@ def test_summit_stops_before_the_launch_in_a_read_only_home(cwd, rc):
 
 def test_lumi_has_no_read_only_check():
     assert not any("read-only" in c.failure for c in plan_for("lumi", nodes=2).program.checks)
+
+
+# ---------------------------------------------------------------- M3: JLSE one node, no MPI
+@pytest.fixture(scope="module")
+def emu_bin(tmp_path_factory):
+    return install_bin(tmp_path_factory.mktemp("emu-bin"))
+
+
+def test_jlse_one_node_runs_without_mpi(tmp_path, emu_bin):
+    """No public JLSE source provides mpirun (the one-node scripts start python directly,
+    MRH gpu/machine/MI250_JLSE.md): a one-node job starts its ranks with jobgen's spawner
+    under --python, each on its own GCD; two nodes keep Open MPI's mpirun (TGPU, unconfirmed)."""
+    import json
+    import sys
+
+    from emulation.harness import Site, run_script
+
+    report = ("import json, os; json.dump(dict(os.environ), open(os.path.join("
+              "os.environ['REPORT_DIR'], 'rank-' + os.environ['RANK'] + '.json'), 'w'))")
+    plan = plan_for("jlse-mi250", nodes=1, ranks_per_node=8, python=sys.executable,
+                    command=(sys.executable, "-c", report), monitor=True)
+    text = render(plan)
+    assert "mpirun" not in text and plan.launcher[1:3] == ("-m", "workloads.spawn")
+    assert plan.launcher_fact.unconfirmed and "MI250_JLSE.md" in plan.launcher_fact.source
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    run = run_script(text, Site("jlse-mi250", "cobalt", ("amdgpu01",), "127.0.0.1"),
+                     tmp_path, emu_bin, env={"REPORT_DIR": str(reports)})
+    assert run.proc.returncode == 0, run.explain()
+    envs = {int(p.stem.split("-")[1]): json.loads(p.read_text())
+            for p in reports.glob("rank-*.json")}
+    assert sorted(envs) == list(range(8)), run.explain()
+    for rank, env in envs.items():
+        assert (env["RANK"], env["LOCAL_RANK"], env["WORLD_SIZE"]) == (str(rank), str(rank), "8")
+        assert env["ROCR_VISIBLE_DEVICES"] == str(rank) and env["MASTER_ADDR"] == "127.0.0.1"
+    assert not run.calls("mpirun") and run.calls("rocm-smi")
+    two = render(plan_for("jlse-mi250", nodes=2, monitor=True))
+    monitors = next(x for x in two.splitlines() if "$JOBGEN_MONITOR" in x and "mpirun" in x)
+    assert "-x PATH" in monitors  # N-j: the monitor's rocm-smi comes from the module's PATH

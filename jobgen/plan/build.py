@@ -39,6 +39,7 @@ from .launchers import (
     LaunchShape,
     cpus_per_rank,
     framework_launcher,
+    single_node_launcher,
 )
 from .placement import (
     Slot,
@@ -1158,6 +1159,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     support = _framework_support(profile, req, app)
     profile = framework_launcher(profile, framework)  # e.g. no torchrun for TensorFlow
     size = _job_size(profile, req)
+    profile = single_node_launcher(profile, size.nodes)  # e.g. no documented mpirun
     # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
     tuning: Tuning | None = tune(app, profile, req.precision) \
         if app and framework == "pytorch" else None

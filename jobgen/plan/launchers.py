@@ -226,6 +226,21 @@ def framework_launcher(profile: Profile, framework: str) -> Profile:
     return dataclasses.replace(profile, launcher=own)
 
 
+def single_node_launcher(profile: Profile, nodes: int) -> Profile:
+    """The profile with `launcher.single_node` as its launcher for a one-node job, where the
+    site's multi-node launcher is not documented (JLSE: no public source provides mpirun)."""
+    own = getattr(profile.launcher, "single_node", None)
+    if nodes != 1 or own is None:
+        return profile
+    if isinstance(profile, dict):  # the render path's records
+        from ..profiles.records import ProfileRecord
+
+        return ProfileRecord({**profile, "launcher": own})
+    import dataclasses
+
+    return dataclasses.replace(profile, launcher=own)
+
+
 PerNodeFn = Callable[["Profile", int], list[Word]]
 # How a launcher runs one task on each node (MPS daemons, data staging).
 PER_NODE: Registry[PerNodeFn] = Registry()
@@ -258,7 +273,9 @@ def _openmpi_per_node(profile: Profile, nodes: int) -> list[Word]:
     words: list[Word] = [profile.launcher.command, "-np", str(nodes), "-npernode", "1"]
     if profile.launcher.master.hostfile:
         words += ["--hostfile", Var(profile.launcher.master.hostfile)]
-    return words
+    # remote tasks start with a login environment: the module setup's PATH and libraries, as
+    # the ranks' mpirun forwards them (the monitor's rocm-smi comes from the rocm module)
+    return [*words, "-x", "PATH", "-x", "LD_LIBRARY_PATH"]
 
 
 @per_node("torchrun")

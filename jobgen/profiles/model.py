@@ -347,6 +347,9 @@ class Launcher(Sourced):
     # Where no documented module provides `command`: the script checks that it is on PATH
     # before any rank starts and prints this hint when it is not (JLSE's mpirun).
     check_hint: str | None = None
+    # How one-node jobs start their ranks where `command` is not documented (JLSE's mpirun):
+    # replaces this launcher when --nodes is 1.
+    single_node: Launcher | None = None
 
 
 # ---------------------------------------------------------------- placement

@@ -314,16 +314,20 @@ _LAUNCHER_SOURCE = ("the site profile's launcher; Cray PALS provides mpiexec, ap
 
 
 def _launcher_facts(p: Profile) -> list[str]:
+    one = p.launcher.single_node
     return [f"launcher: {p.launcher.command} ({p.launcher.dialect}) ({p.launcher.source})"] + [
         f"launcher for {name}: {f.launcher.command} ({f.launcher.dialect}) "
-        f"({f.launcher.source})" for name, f in p.frameworks.items() if f.launcher is not None]
+        f"({f.launcher.source})" for name, f in p.frameworks.items() if f.launcher is not None
+    ] + ([f"launcher for one node: {one.command} ({one.dialect}) ({one.source})"] if one else [])
 
 
 def _launchers(p: Profile) -> list[Launcher]:
     """The site's launcher and those it starts a framework's ranks with instead (the local
-    site's TensorFlow: jobgen's spawner, a TensorFlow environment has no torchrun)."""
+    site's TensorFlow: jobgen's spawner, a TensorFlow environment has no torchrun), or a
+    one-node job's (JLSE: jobgen's spawner, no documented mpirun)."""
     own = [f.launcher for f in p.frameworks.values() if f.launcher is not None]
-    return [p.launcher, *own]
+    one = [p.launcher.single_node] if p.launcher.single_node else []
+    return [p.launcher, *own, *one]
 
 
 def _wrong_command(ctx: Context, launch: LaunchView) -> bool:
