@@ -8,6 +8,7 @@ import pytest
 from emulation.harness import install_bin
 from helpers import env_of, plan_for
 
+from jobgen.errors import JobgenError
 from jobgen.profiles.load import load_profile
 from jobgen.review.lint import lint
 from jobgen.review.scriptparse import parse_text
@@ -250,3 +251,27 @@ def test_jlse_one_node_runs_without_mpi(tmp_path, emu_bin):
     two = render(plan_for("jlse-mi250", nodes=2, monitor=True))
     monitors = next(x for x in two.splitlines() if "$JOBGEN_MONITOR" in x and "mpirun" in x)
     assert "-x PATH" in monitors  # N-j: the monitor's rocm-smi comes from the module's PATH
+
+
+# ---------------------------------------------------------------- nits
+def test_jlse_cobalt_source_is_whole_and_its_note_fits_every_directive():
+    """N-a: an unquoted ` #` in YAML cut the source at "(#!/bin/bash -l,"."""
+    s = load_profile("jlse-mi250").profile.scheduler
+    assert s.source.endswith("TGPU job-and-queue-scheduling.md (#COBALT directives)")
+    assert "#COBALT -t -n -q --jobname)" in s.source and "Cobalt setup" in s.unconfirmed
+
+
+def test_summit_debug_takes_the_machine_and_the_warning_quotes_olcf():
+    """N-c: the guide's debug table says Max Nodes unlimited; N-d: OLCF's own words."""
+    with pytest.raises(JobgenError) as err:
+        plan_for("summit", nodes=4608, walltime="25:00:00")
+    assert "debug: 1-4608 nodes" in str(err.value) and "?" not in str(err.value)
+    [w] = [w for w in plan_for("summit", nodes=2).warnings if "decommissioned" in w]
+    assert "decommissioned on November 15, 2024 and is no longer online" in w
+
+
+def test_stage_to_refusal_names_the_character_rule():
+    """N-f: '/tmp/x"y' is absolute; the refusal says which characters are refused."""
+    for bad in ('/tmp/x"y', "/tmp/x\\y"):
+        with pytest.raises(JobgenError, match="no quote, backslash"):
+            plan_for("lumi", stage="/scratch/p/d.tar", stage_to=bad)

@@ -1106,7 +1106,9 @@ def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
     if size.warning:
         warnings.append(size.warning)
     if profile.status == "decommissioned":
-        warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
+        note = getattr(profile, "status_note", None)
+        warnings.append(f"{profile.name} is decommissioned: the script documents a past setup"
+                        + (f" ({note})" if note else ""))
     queue = sched.queue.queue
     if sched.queue.warning:
         warnings.append(sched.queue.warning)

@@ -322,7 +322,8 @@ def _stage_path(target: str) -> str:
     """--stage-to as a normalised absolute path: no '..', no '.', no empty components; its
     only variables ${USER} and the job id, which cannot move it elsewhere."""
     if not target.startswith("/") or not SAFE_EXPANSION.fullmatch(target):
-        raise JobgenError(f"--stage-to {target!r} must be an absolute path (${{USER}} allowed)")
+        raise JobgenError(f"--stage-to {target!r} must be an absolute path with no quote, "
+                          "backslash, backtick, control character or $ other than ${USER}")
     parts = [c for c in _braced(target).split("/") if c not in ("", ".")]
     if ".." in parts:
         raise JobgenError(f"--stage-to {target}: '..' is not allowed (the script would unpack "

@@ -895,6 +895,8 @@ class Profile:
     name: Annotated[str, SITE_NAME]
     description: NonEmptyStr
     status: Literal["production", "test", "decommissioned", "local"]
+    # What the site says of that status, quoted in the warning (Summit: decommissioned when).
+    status_note: str | None = None
     references: dict[str, str]
     node: Node
     scheduler: Scheduler
