@@ -275,3 +275,24 @@ def test_stage_to_refusal_names_the_character_rule():
     for bad in ('/tmp/x"y', "/tmp/x\\y"):
         with pytest.raises(JobgenError, match="no quote, backslash"):
             plan_for("lumi", stage="/scratch/p/d.tar", stage_to=bad)
+
+
+# ---------------------------------------------------------------- stand-ins as strict as the tools
+def _standin(emu_bin, tool: str, *argv: str, cwd=None):
+    import subprocess
+
+    return subprocess.run([str(emu_bin / tool), *argv], capture_output=True, text=True,
+                          cwd=cwd, env={"PATH": f"{emu_bin}:/usr/bin:/bin"})
+
+
+def test_rocprof_standin_refuses_what_rocprof_refuses(emu_bin, tmp_path):
+    """rpl_run.sh: -o must end in .csv (exit 1); tblextr.py cannot write into a directory
+    that does not exist (rocprof makes only its own data directory)."""
+    bad = _standin(emu_bin, "rocprof", "--hip-trace", "-o", str(tmp_path / "x.json"), "true")
+    assert bad.returncode == 1 and "must have .CSV extension" in bad.stdout
+    missing = _standin(emu_bin, "rocprof", "--hip-trace", "-o",
+                       str(tmp_path / "nodir" / "rank-0.csv"), "true")
+    assert missing.returncode == 1 and "No such file or directory" in missing.stderr
+    ok = _standin(emu_bin, "rocprof", "--hip-trace", "--stats", "-o",
+                  str(tmp_path / "rank-0.csv"), "true")
+    assert ok.returncode == 0 and (tmp_path / "rank-0.json").exists()

@@ -51,8 +51,11 @@ def parse(argv: list[str], flags: set[str], valued: set[str], stop_at_dashes: bo
     return opts, []
 
 
-def run_wrapped(command: list[str], outputs: list[str], argv: list[str]) -> int:
-    """Log the wrapping, run the program (signals passed on), write the outputs."""
+def run_wrapped(command: list[str], outputs: list[str], argv: list[str],
+                make_dirs: bool = True) -> int:
+    """Log the wrapping, run the program (signals passed on), write the outputs; where the
+    real tool does not create its output's directory (make_dirs=False), a missing one fails
+    after the program as the tool's writer does."""
     if not command:
         _emu.fail("no program to run")
     _emu.log({"event": "profile", "argv": argv, "rank": os.environ.get("RANK"),
@@ -62,6 +65,9 @@ def run_wrapped(command: list[str], outputs: list[str], argv: list[str]) -> int:
         signal.signal(sig, lambda s, _f: proc.send_signal(s))
     rc = proc.wait()
     for path in outputs:
+        if not make_dirs and not os.path.isdir(os.path.dirname(path) or "."):
+            _emu.fail(f"cannot write {path}: No such file or directory (the tool does not "
+                      "create its output directory)", 1)
         if path.endswith("/"):
             os.makedirs(path, exist_ok=True)
             path = os.path.join(path, f"{os.path.basename(command[0])}.{proc.pid}.json")
