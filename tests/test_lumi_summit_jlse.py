@@ -296,3 +296,36 @@ def test_rocprof_standin_refuses_what_rocprof_refuses(emu_bin, tmp_path):
     ok = _standin(emu_bin, "rocprof", "--hip-trace", "--stats", "-o",
                   str(tmp_path / "rank-0.csv"), "true")
     assert ok.returncode == 0 and (tmp_path / "rank-0.json").exists()
+
+
+def test_lumi_part_of_a_node_runs_where_slurm_puts_it(tmp_path, emu_bin):
+    """The srun stand-in refuses, as srun does, a mask outside the CPUs the job holds: the
+    small-g script for one GCD gives none and runs on whatever cores Slurm hands out, while
+    the whole-node masks stop there ("CPU binding outside of job step allocation")."""
+    from emulation.harness import REPORT_COMMAND, Site, run_script
+
+    site = Site("lumi", "slurm", ("nid005000",), "nid005000", nodelist="nid005000")
+    held = {"JOBGEN_EMU_SLURM_CPUS": "17-23"}
+    part = plan_for("lumi", nodes=1, ranks_per_node=1, queue="small-g",
+                    command=REPORT_COMMAND)
+    run = run_script(render(part), site, tmp_path / "part", emu_bin, env=held)
+    assert run.proc.returncode == 0, run.explain()
+    assert run.reports[0]["env"]["ROCR_VISIBLE_DEVICES"] == "0"
+    whole = plan_for("lumi", nodes=1, ranks_per_node=8, command=REPORT_COMMAND)
+    run = run_script(render(whole), site, tmp_path / "whole", emu_bin, env=held)
+    assert run.proc.returncode != 0 and "CPU binding outside of job step allocation" in \
+        run.proc.stderr and not run.reports
+
+
+@pytest.mark.parametrize("tool", ["singularity", "apptainer"])
+def test_container_standin_refuses_a_missing_image_or_bind_source(emu_bin, tmp_path, tool):
+    """SingularityCE/Apptainer stop with exit 255 (FATAL) before the command when the image
+    or a bind source is not there; the stand-in did not look."""
+    image = tmp_path / "img.sif"
+    missing = _standin(emu_bin, tool, "exec", str(image), "true")
+    assert missing.returncode == 255 and "could not open image" in missing.stderr
+    image.touch()
+    assert _standin(emu_bin, tool, "exec", str(image), "true").returncode == 0
+    bind = _standin(emu_bin, tool, "exec", "-B", "/no/such/dir:/x", str(image), "true")
+    assert bind.returncode == 255 and "mount source /no/such/dir doesn't exist" in bind.stderr
+
