@@ -329,3 +329,14 @@ def test_container_standin_refuses_a_missing_image_or_bind_source(emu_bin, tmp_p
     bind = _standin(emu_bin, tool, "exec", "-B", "/no/such/dir:/x", str(image), "true")
     assert bind.returncode == 255 and "mount source /no/such/dir doesn't exist" in bind.stderr
 
+
+
+def test_lint_says_srun_binds_by_default_on_lumi():
+    """N-g: LTM 202-Binding.md: --cpu-bind=threads is LUMI's default; CPU009's point stands
+    (not next to the GCDs), its reason was PBS's ("the OS places them")."""
+    text = ("#!/bin/bash\n#SBATCH --partition=standard-g\n#SBATCH --nodes=1\n"
+            "#SBATCH --gpus-per-node=8\n#SBATCH --ntasks-per-node=8\n"
+            "srun python train.py\n")
+    [hit] = [f for f in lint(parse_text(text), load_profile("lumi").profile)
+             if f.rule == "CPU009"]
+    assert "--cpu-bind=threads" in hit.message and "OS places" not in hit.message

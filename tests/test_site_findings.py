@@ -238,7 +238,7 @@ def _facts(data: dict) -> list[dict]:
      ["module load apptainer", "export APPTAINERENV_CCL_ATL_TRANSPORT=ofi"]),
     (("--site", "local", "--framework", "tensorflow", "--app", "ffn"),
      ["python3 -m workloads.spawn"]),
-    (("--site", "jlse-mi250", "-A", "p", "--", "/x/python", "t.py"),
+    (("--site", "jlse-mi250", "-A", "p", "--nodes", "2", "--", "/x/python", "t.py"),
      ["the launcher mpirun is not on PATH: JLSE documents no MPI module"]),
 ])
 def test_explain_shows_each_new_line_with_its_reason_and_source(args, lines):

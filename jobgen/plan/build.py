@@ -1012,8 +1012,9 @@ def _writable_check(profile: Profile) -> Check | None:
     ro = getattr(shared, "read_only_on_compute", None) if shared else None
     if ro is None:
         return None
-    patterns = "|".join(f"{p.rstrip('/')}/*" for p in ro.paths)
-    words = ("bash", "-c", f'case "$PWD/" in {patterns}) echo "$PWD"; exit 1;; esac')
+    # one branch a path (no `|`, which a reader takes for a pipeline)
+    branches = " ".join(f'{p.rstrip("/")}/*) echo "$PWD"; exit 1;;' for p in ro.paths)
+    words = ("bash", "-c", f'case "$PWD/" in {branches} esac')
     return Check(words, f"the submit directory is read-only on {profile.name}'s compute nodes, "
                  f"where the ranks write their outputs: {ro.instead}",
                  f"the submit directory is writable from the compute nodes: {ro.why} "

@@ -213,6 +213,16 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
             continue
         if launch.dialect == "srun" and rpn < ctx.node.devices:
             continue
+        if launch.dialect == "srun":
+            # srun binds each task to cores of its own unless told otherwise (LUMI's default
+            # is --cpu-bind=threads): the ranks are bound, just not next to their devices
+            yield Hit(launch.line, f"{rpn} ranks per node with no binding to their devices: "
+                      "srun's default binding (--cpu-bind=threads on LUMI) gives each task "
+                      "cores of its own, but not the ones next to its device",
+                      source=f"{ctx.profile.cpu_binding.source}; Lumi-supercomputer/"
+                      "LUMI-training-materials @ d64bc58c docs/2day-20260422/202-Binding.md "
+                      "(--cpu-bind=threads is the default behaviour on LUMI)")
+            continue
         yield Hit(launch.line, f"{rpn} ranks per node with no CPU binding: the OS places them, "
                   "away from their devices and across each other's cores",
                   source=ctx.profile.cpu_binding.source)
