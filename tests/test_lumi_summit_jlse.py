@@ -340,3 +340,17 @@ def test_lint_says_srun_binds_by_default_on_lumi():
     [hit] = [f for f in lint(parse_text(text), load_profile("lumi").profile)
              if f.rule == "CPU009"]
     assert "--cpu-bind=threads" in hit.message and "OS places" not in hit.message
+
+
+def test_env004_leaves_a_command_prefix_alone_and_its_fix_is_the_assignment():
+    """D4: `OMP_NUM_THREADS=1 srun ...` (LTM 202-Binding.md map-linear-CCD.slurm) puts the
+    variable in srun's environment; the fix for a bare assignment is `export NAME=value`
+    alone, not the whole line behind export (which broke the command)."""
+    text = ("#!/bin/bash\n#SBATCH --partition=standard-g\n#SBATCH --nodes=2\n"
+            "#SBATCH --gpus-per-node=8\n#SBATCH --ntasks-per-node=8\n"
+            "NCCL_DEBUG=INFO\n"
+            "OMP_NUM_THREADS=1 srun --ntasks=16 --cpus-per-task=7 \\\n    python train.py\n"
+            "srun python train.py\n")
+    hits = [f for f in lint(parse_text(text), load_profile("lumi").profile)
+            if f.rule == "ENV004"]
+    assert [(h.line, h.fix) for h in hits] == [(6, "write `export NCCL_DEBUG=INFO`")]

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 from ...profiles.model import EnvSet, EnvVar, Profile
+from ...shell import quote, split
 from .context import Context, LaunchView
 from .core import Hit, as_int, distance, rule
 
@@ -231,9 +232,30 @@ def _unexported(ctx: Context) -> Iterator[Hit]:
         if name in exported or re.search(rf"\${{?{name}\b", ctx.script.text) or \
                 re.search(rf"\bexport\s+(?:\w+\s+)*{name}\b", ctx.script.text):
             continue  # exported, or a helper the script reads itself
+        assignment = _prefix_assignment(text, name)
+        if assignment is None:
+            continue  # `NAME=value command ...`: bash puts it in that command's environment
         yield Hit(number, f"{name} is assigned but not exported: the launcher passes the "
                   "environment to the ranks, and this shell variable is not in it",
-                  f"write `export {text.strip()}`")
+                  f"write `export {assignment}`")
+
+
+def _prefix_assignment(text: str, name: str) -> str | None:
+    """`NAME=value` as the line assigns it, or None where the assignments prefix a command
+    (bash(1) SIMPLE COMMAND EXPANSION: they go into that command's environment only)."""
+    try:
+        words = split(text.split(" #", 1)[0])
+    except ValueError:
+        words = text.split()
+    statement: list[str] = []
+    for w in words:  # the first statement of the line (`A=1; srun ...` ends it at `;`)
+        statement.append(w.rstrip(";"))
+        if w.endswith(";") or w in ("&&", "||"):
+            break
+    if any(not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", w) for w in statement if w):
+        return None
+    value = next((w.partition("=")[2] for w in statement if w.startswith(f"{name}=")), "")
+    return f"{name}={quote(value)}"
 
 
 @rule("MASTER001", "foreign-master-suffix", topic="environment", severity="error",
