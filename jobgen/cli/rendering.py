@@ -26,6 +26,8 @@ def script_for(options: dict[str, Any]) -> str:
     text = render(plan)
     for note in plan.notes:
         print(f"jobgen: note: {note}", file=sys.stderr)
+    if plan.bill is not None:
+        print(f"jobgen: note: bill: {plan.bill.line}", file=sys.stderr)
     for warning in plan.warnings:
         print(f"jobgen: warning: {warning}", file=sys.stderr)
     return text

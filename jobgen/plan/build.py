@@ -16,6 +16,7 @@ from ..profiles.load import LoadedProfile
 from ..profiles.walltime import parse_walltime
 from ..shell import NAME, Expand, Var, Word, join, quote, split
 from .apps import App, check_app_args, load_app
+from .billing import Bill, bill_for
 from .extras import (
     Backend,
     CopperStep,
@@ -221,6 +222,7 @@ class Plan(Frozen):
     monitor: MonitorStep | None = None
     observe_env: tuple[EnvSetting, ...] = ()
     observe_facts: tuple[Fact, ...] = ()
+    bill: Bill | None = None  # what the job is charged at most (jobgen.plan.billing)
 
     @property
     def launch_line(self) -> str:
@@ -1086,24 +1088,10 @@ def _observe(profile: Profile, req: Request, app: App | None, size: _Size, extra
                    sched.walltime, steps)
 
 
-def _whole_node_billing(profile: Profile, queue: Queue | None, used: int) -> list[str]:
-    """A job using part of each node on a queue that allocates whole nodes, where another
-    queue would allocate (and bill) just the devices used."""
-    ndev = profile.devices_per_node
-    if queue is None or not 0 < used < ndev or getattr(queue, "by_resource", None):
-        return []
-    shared = [q.name for q in profile.scheduler.queues if getattr(q, "by_resource", None)]
-    if not shared:
-        return []
-    return [f"queue {queue.name} allocates and bills whole nodes, and the job uses {used} of "
-            f"the {ndev} devices of each: --queue {shared[0]} asks for just those"]
-
-
 def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
               sched: _Schedule, extras: _Extras) -> tuple[str, ...]:
     """What the user should know before submitting: each one line in the script's header."""
-    warnings = [*_environment_warnings(profile, req, app), *_size_warnings(profile, size.nodes),
-                *_whole_node_billing(profile, sched.queue.queue, _devices_used(profile, size))]
+    warnings = [*_environment_warnings(profile, req, app), *_size_warnings(profile, size.nodes)]
     if size.warning:
         warnings.append(size.warning)
     if profile.status == "decommissioned":
@@ -1196,7 +1184,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
                          replaced_modules(profile, req.container)), *extras.modules,
                *program.modules, *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
-    return Plan(
+    plan = Plan(
         **_site_fields(loaded, profile, req),
         **_size_fields(size, extras),
         queue=sched.queue.queue.name if sched.queue.queue else None,
@@ -1241,6 +1229,12 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         container=image_fact,
         **_observe_fields(observed),
     )
+    bill = bill_for(profile, plan)
+    if bill is None:
+        return plan
+    return replace(plan, bill=bill,
+                   warnings=(*plan.warnings, f"bill: {bill.waste}") if bill.waste else
+                   plan.warnings)
 
 
 def _observe_fields(observed: Observe) -> dict[str, object]:

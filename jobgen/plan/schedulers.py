@@ -227,7 +227,7 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
             and by is not None:
         out.append(Fact(f"#SBATCH --gpus-per-node={shape.gpus_per_node}",
                         f"the {shape.gpus_per_node} devices per node the ranks use: "
-                        f"{by.why}; {by.billing}", by.source, "plan",
+                        f"{by.why}", by.source, "plan",
                         by.unconfirmed))
     elif profile.scheduler.gpus_per_node_directive and shape.gpus_per_node:
         out.append(_sched_fact(profile, f"#SBATCH --gpus-per-node={shape.gpus_per_node}",

@@ -224,10 +224,8 @@ class JobLimit(Sourced):
 
 @dataclass(frozen=True, kw_only=True)
 class ByResource(Sourced):
-    """How a queue allocated by resource bills and binds a job that uses part of a node."""
-
-    # One line said with the GPU request, e.g. LUMI's billing formula.
-    billing: NonEmptyStr
+    """How a queue allocated by resource binds a job that uses part of a node (what it
+    charges: scheduler.billing)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -286,6 +284,30 @@ class Preemption(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class BillingSlices(Sourced):
+    """Partitions allocated by resources and billed by the largest share of a node that a job
+    takes (LUMI small-g, dev-g): `rate` units per slice-hour, a slice being
+    max(ceil(cores / cores_per_slice), ceil(memory / memory_gb_per_slice), devices)."""
+
+    partitions: list[Token]
+    rate: Annotated[float, STRICT, Ge(0), Le(1_000_000)]
+    cores_per_slice: PositiveInt
+    memory_gb_per_slice: PositiveInt
+
+
+@dataclass(frozen=True, kw_only=True)
+class Billing(Sourced):
+    """How the site charges a job, in its own unit: `per_node_hour` units for every node-hour
+    of a whole-node queue (ALCF and OLCF node-hours, LUMI standard-g's 4 GPU-hours), and the
+    partitions billed by resources instead (`slices`). The bill jobgen states is the most the
+    job can cost: nodes x the walltime asked for."""
+
+    unit: NonEmptyStr
+    per_node_hour: Annotated[float, STRICT, Ge(0), Le(1_000_000)]
+    slices: BillingSlices | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Scheduler(Sourced):
     dialect: Dialect
     shell: Shebang = "/bin/bash"  # the script's interpreter line; ALCF documents bash -l
@@ -299,6 +321,8 @@ class Scheduler(Sourced):
     default_walltime: str = "00:30:00"
     gpus_per_node_directive: StrictBool = False  # Slurm: --gpus-per-node
     preemption: Preemption | None = None
+    # What a job costs, in the site's unit (jobgen.plan.billing); None: no public rule.
+    billing: Billing | None = None
     # Directives the site's documentation warns against (lint reports them), e.g. PBS -V.
     avoid: list[Directive] = field(default_factory=list)
 

@@ -166,9 +166,20 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
         "steps": _steps(plan, layers),
         "profiling": _profiling(plan, layers),
         "warnings": list(plan.warnings),
+        "bill": _bill(plan, layers),
     }
     report["unconfirmed"] = _unconfirmed(report)
     return report
+
+
+def _bill(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
+    """What the job is charged at most, the rule's arithmetic and its source (billing.py)."""
+    bill = plan.bill
+    if bill is None:
+        return None
+    return _fact(bill.line, bill.why, bill.source, layers.prov.layer("scheduler.billing"),
+                 bill.unconfirmed, unit=bill.unit, amount=bill.amount, per_hour=bill.per_hour,
+                 needed_per_hour=bill.needed_per_hour)
 
 
 def _rendezvous(plan: Plan, layers: _Layers) -> dict[str, Any]:
@@ -503,6 +514,9 @@ def format_text(report: dict[str, Any]) -> str:
     lines += [f"default: {d['key']}={d['value']}   layer: {d['layer']}"
               for d in report["defaults"]]
     lines += [f"WARNING: {w}" for w in report["warnings"]]
+    lines += ["", "== bill (the most the job is charged: nodes x the walltime asked for)"]
+    lines += _fmt_fact(report["bill"]) if report.get("bill") else [
+        f"  {report['site']} states no public rule for what a job is charged"]
 
     lines += ["", "== placement (per node-local rank)"]
     header = ["rank", "cpus", "device", report["mask_variable"] or "mask", "NUMA", "NIC"]

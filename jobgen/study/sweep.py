@@ -16,6 +16,7 @@ from typing import Any
 from .. import __version__
 from ..errors import JobgenError
 from ..frozen import field_names, replace
+from ..plan.billing import Bill, sweep_bill
 from ..plan.build import Plan, Request, build_plan
 from ..profiles.load import LoadedProfile, load_profile
 from ..request.options import PRECISIONS
@@ -95,7 +96,8 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
     with SweepDir.open(out, lock=True, create=True) as where:
         if not force and not where.is_empty():
             raise JobgenError(f"{out} is not empty: pick a new --out directory or add --force")
-        points = [_point(loaded, base, params, repeat, where)
+        bills: list[tuple[Bill, int]] = []
+        points = [_point(loaded, base, params, repeat, where, bills)
                   for params in steps(combos, "sweep", point_id)]
         manifest = mf.Manifest(
             site=base.site, app=base.app, dialect=loaded.profile.scheduler.dialect,
@@ -104,6 +106,9 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
             queue_limits=queue_limits(loaded, points))
         manifest.write(where)
     warn_queue_limits(manifest)
+    total = sweep_bill(bills)
+    if total:
+        note(f"bill: {total}")
     valid = manifest.valid_points
     reasons = {p.error for p in points}
     if not valid and len(reasons) == 1:
@@ -115,7 +120,7 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
 
 
 def _point(loaded: LoadedProfile, base: Request, params: dict[str, Any], repeat: int,
-           where: SweepDir) -> mf.Point:
+           where: SweepDir, bills: list[tuple[Bill, int]]) -> mf.Point:
     pid = point_id(params)
     name = base.job_name or base.app or "jobgen"
     try:
@@ -125,6 +130,8 @@ def _point(loaded: LoadedProfile, base: Request, params: dict[str, Any], repeat:
     except JobgenError as exc:
         note(f"warning: point {pid} skipped: {exc}")
         return mf.Point(id=pid, params=params, status="invalid", error=str(exc)[:2000])
+    if plan.bill is not None:
+        bills.append((plan.bill, repeat))
     return mf.Point(id=pid, params=params, status="valid",
                     plan=mf.PlanSummary(**plan_summary(plan)), runs=runs)
 
