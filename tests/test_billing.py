@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from helpers import jobgen_here, plan_for
 
-from jobgen.plan.billing import number, requested, slice_units
+from jobgen.plan.billing import requested, slice_units
 
 SITES_WITH_RULE = ("aurora", "sunspot", "polaris", "summit", "lumi")
 SITES_WITHOUT = ("jlse-mi250", "local", "local-mpich", "local-slurm", "local-gpu")
@@ -61,14 +61,13 @@ def test_alcf_node_hours_and_the_rule_is_marked_unconfirmed(site):
     assert plan.bill.unconfirmed and "formula" in plan.bill.unconfirmed
 
 
-def test_small_g_with_one_rank_warns_that_the_bill_is_eight_times_the_work():
+def test_small_g_with_one_rank_asks_for_one_gcd_and_is_billed_for_it():
+    """small-g allocates by resource: one rank asks for one GCD (issue 30, D6), so the bill
+    is the work's, 0.5 GPU-hours an hour, and nothing is wasted to warn about."""
     plan = plan_for("lumi", nodes=1, ranks_per_node=1, queue="small-g", walltime="01:00:00")
-    waste = [w for w in plan.warnings if w.startswith("bill:")]
-    assert len(waste) == 1, plan.warnings
-    assert "1 GCD per node" in waste[0]
-    assert f"for the work of {number(plan.bill.needed_per_hour)}" in waste[0]
+    assert not [w for w in plan.warnings if w.startswith("bill:")], plan.warnings
     assert plan.bill.needed_per_hour == 0.5
-    assert plan.bill.amount > plan.bill.needed_per_hour
+    assert plan.bill.amount == plan.bill.needed_per_hour == 0.5
 
 
 def test_partial_node_on_a_whole_node_queue_warns_and_points_at_small_g_on_lumi():

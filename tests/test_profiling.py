@@ -92,6 +92,8 @@ def check_monitors(run, site: str) -> None:
         found = summarize(where, [""])
     assert found.nodes == 2
     assert (found.gpu_mem_peak_mib, found.gpu_util_mean_pct) == STAND_IN_SAMPLES[tool]
+    # rocm-smi --showpower: modules 0-3 at 300-330 W on their first GCDs, N/A on the second
+    assert found.gpu_power_mean_w == (315.0 if tool == "rocm-smi" else None)
 
 
 # peak memory (MiB) and mean utilisation (%) of the samplers' stand-ins: nvidia-smi 4 GPUs at

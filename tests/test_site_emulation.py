@@ -702,7 +702,7 @@ def test_aurora_copper_stops_even_when_a_rank_fails(tmp_path, emu_bin):
 def test_lumi_own_container_execs_the_program_in_the_image(tmp_path, emu_bin):
     image = "/scratch/project_465000000/my-pytorch.sif"
     plan = plan_for("lumi", container=image)
-    run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin)
+    run = run_script(render(plan), SITES["lumi"], tmp_path, emu_bin, site_files=(image,))
     check_ranks(plan, run, SITES["lumi"])
     execs = [e for e in run.calls("singularity") if e["node"]]  # the ranks' (not preflight)
     assert len(execs) == plan.world_size
@@ -738,7 +738,7 @@ def test_aurora_apptainer_runs_each_rank_as_the_documented_recipe(tmp_path, emu_
     minimal set stay out, as the recipe loads and sets none of them (issue 30, R1)."""
     image = "/lus/flare/projects/MYPROJECT/xpu-pytorch.sif"
     plan = plan_for("aurora", container=image)
-    run = run_script(render(plan), SITES["aurora"], tmp_path, emu_bin)
+    run = run_script(render(plan), SITES["aurora"], tmp_path, emu_bin, site_files=(image,))
     check_ranks(plan, run, SITES["aurora"])
     check_software(plan, run)
     assert ["load", "apptainer"] in [e["argv"] for e in run.calls("module")]
@@ -769,7 +769,7 @@ def test_polaris_apptainer_runs_each_rank_with_fakeroot_and_the_mpich_abi(tmp_pa
     assert "\n#PBS -l singularity_fakeroot=true\n" in text
     cray = "/opt/cray/pe/mpich/8.1.28/ofi/gnu/12.3/lib-abi-mpich"  # what cray-mpich-abi sets
     run = run_script(text, SITES["polaris"], tmp_path, emu_bin,
-                     env={"CRAY_LD_LIBRARY_PATH": cray})
+                     env={"CRAY_LD_LIBRARY_PATH": cray}, site_files=(image,))
     check_ranks(plan, run, SITES["polaris"])
     check_software(plan, run)
     loads = [e["argv"] for e in run.calls("module")]
@@ -792,7 +792,7 @@ def test_jlse_apptainer_and_forwarded_rendezvous(tmp_path, emu_bin):
     """mpirun ranks on other nodes get only what -x forwards: the rendezvous still arrives."""
     image = "/home/me/rocm-pytorch.sif"
     plan = plan_for("jlse-mi250", container=image)
-    run = run_script(render(plan), SITES["jlse-mi250"], tmp_path, emu_bin)
+    run = run_script(render(plan), SITES["jlse-mi250"], tmp_path, emu_bin, site_files=(image,))
     check_ranks(plan, run, SITES["jlse-mi250"])
     execs = [e for e in run.calls("apptainer") if e["node"]]  # the ranks' (not preflight)
     assert len(execs) == plan.world_size and {e["image"] for e in execs} == {image}

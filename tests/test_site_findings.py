@@ -73,11 +73,12 @@ LUMI_TF_IMAGE = ("/appl/local/containers/sif-images/"
 
 
 def test_lumi_follows_the_current_ai_guide_environment():
-    """LAG cdff56d removed NCCL_SOCKET_IFNAME and NCCL_NET_GDR_LEVEL from the guide; every
-    guide script puts TORCH_HOME on the project's scratch and makes it: so does every job."""
+    """LAG cdff56d removed NCCL_NET_GDR_LEVEL (RCCL's default from ROCm 6.2) from the guide
+    (NCCL_SOCKET_IFNAME: tests/test_lumi_summit_jlse.py); every guide script puts TORCH_HOME
+    on the project's scratch and makes it: so does every job."""
     for plan in (plan_for("lumi", nodes=2), plan_for("lumi", command=("python", "train.py"))):
         env = {e.name: e for e in plan.env}
-        assert "NCCL_SOCKET_IFNAME" not in env and "NCCL_NET_GDR_LEVEL" not in env
+        assert "NCCL_NET_GDR_LEVEL" not in env
         home = env["TORCH_HOME"]
         assert home.value == "/scratch/${SLURM_JOB_ACCOUNT}/${USER}/torch_home" and home.expand
         text = render(plan)
@@ -238,7 +239,7 @@ def _facts(data: dict) -> list[dict]:
      ["module load apptainer", "export APPTAINERENV_CCL_ATL_TRANSPORT=ofi"]),
     (("--site", "local", "--framework", "tensorflow", "--app", "ffn"),
      ["python3 -m workloads.spawn"]),
-    (("--site", "jlse-mi250", "-A", "p", "--", "/x/python", "t.py"),
+    (("--site", "jlse-mi250", "-A", "p", "--nodes", "2", "--", "/x/python", "t.py"),
      ["the launcher mpirun is not on PATH: JLSE documents no MPI module"]),
 ])
 def test_explain_shows_each_new_line_with_its_reason_and_source(args, lines):

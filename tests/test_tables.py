@@ -89,22 +89,23 @@ def _results(rows, width):
 
 def _monitored(k: int) -> dict[str, float]:
     return dict(gpu_mem_peak_mib=30720.0 + 1024 * k, gpu_util_mean_pct=87.4 - k,
-                cpu_busy_mean_pct=12.6 + k, host_mem_peak_mib=2048.0 * (k + 1))
+                cpu_busy_mean_pct=12.6 + k, host_mem_peak_mib=2048.0 * (k + 1),
+                gpu_power_mean_w=315.0 - k)
 
 
-MONITOR_TITLES = ["GPU", "mem", "GPU", "use", "CPU", "use", "host", "mem"]
+MONITOR_TITLES = ["GPU", "mem", "GPU", "use", "GPU", "W", "CPU", "use", "host", "mem"]
 
 
 def test_collect_table_shows_the_monitors_peak_memory_and_mean_use():
     rows = [_result_row("fp32", 1, **_monitored(0)), _result_row("bf16", 2, ok=2)]
     wide = _results(rows, 200).splitlines()
     header = next(line for line in wide if line.startswith("precision"))
-    assert header.split()[-9:] == [*MONITOR_TITLES, "status"]
+    assert header.split()[-11:] == [*MONITOR_TITLES, "status"]
     fp32 = next(line for line in wide if line.startswith("fp32"))
-    assert fp32.split()[-5:] == ["30.0GiB", "87%", "13%", "2.0GiB", "ok"]
+    assert fp32.split()[-6:] == ["30.0GiB", "87%", "315W", "13%", "2.0GiB", "ok"]
     bf16 = next(line for line in wide if line.startswith("bf16"))
-    assert bf16.split()[-5:] == ["-", "-", "-", "-", "partial"]  # not monitored: '-'
-    assert "GPU use, CPU use: mean (--monitor)" in " ".join(wide)
+    assert bf16.split()[-6:] == ["-", "-", "-", "-", "-", "partial"]  # not monitored: '-'
+    assert "GPU use, CPU use: mean; GPU W: mean drawn power" in " ".join(wide)
 
 
 def test_monitor_columns_go_first_at_80_columns_and_are_absent_without_monitors():
@@ -122,7 +123,7 @@ def test_monitor_columns_go_first_at_80_columns_and_are_absent_without_monitors(
     left = " ".join(lines[next(i for i, x in enumerate(lines) if x.startswith("(left out")):])
     dropped = left.split("columns: ")[1].split(";")[0].split(", ")
     # the first left out are monitor columns, the last of them first (GPU memory stays longest)
-    assert dropped == ["host mem", "CPU use", "GPU use"], narrow
+    assert dropped == ["host mem", "CPU use", "GPU W", "GPU use"], narrow
     assert "GPU mem" in header, narrow
     # no run monitored: no monitor columns at all, and nothing said about them
     plain = _results([_result_row("fp32", 1), _result_row("bf16", 2, ok=2)], 200)

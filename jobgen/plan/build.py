@@ -28,6 +28,8 @@ from .extras import (
     device_selection,
     dist_backend,
     framework_choice,
+    image_family,
+    replaced_modules,
     sharing_pieces,
     stage_step,
 )
@@ -38,6 +40,7 @@ from .launchers import (
     LaunchShape,
     cpus_per_rank,
     framework_launcher,
+    single_node_launcher,
 )
 from .launchopts import launcher_args, refuse_nested_launcher
 from .placement import (
@@ -47,15 +50,16 @@ from .placement import (
     resource_set_per_device,
     usable_cores,
     visible_devices,
+    whole_gpus,
 )
 from .profiling import MonitorStep, Observe, ProfileStep, observe, run_steps_of
-from .program import PREFLIGHT_EXIT, ProgramSetup, launcher_words, program_setup
+from .program import PREFLIGHT_EXIT, Check, ProgramSetup, launcher_words, program_setup
 from .schedulers import DIALECTS, JOB_ID, PREFIX, JobShape, QueueChoice, choose_queue
 from .tuning import Tuning, loader_workers, tune
 
 TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.profiles.records)
-    from ..profiles.model import EnvVar, Flag, Master, Profile, RankEnv
+    from ..profiles.model import EnvVar, Flag, Master, Profile, Queue, RankEnv
 
 SAFE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,62}")
 SAFE_ACCOUNT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -193,6 +197,9 @@ class Plan(Frozen):
     framework_support: Fact | None = None  # the site's note on --framework (profile.frameworks)
     device_selection: Fact | None = None  # how each rank comes to use its device
     devices_per_node: int = 0
+    # On a queue allocated by resource, the job asks for just the devices it uses (the
+    # scheduler picks which; the job numbers them from 0): their count, else 0.
+    partial_devices: int = 0
     signals: tuple[str, ...] = ()  # trapped and forwarded to the ranks
     preemption: Fact | None = None
     requeue: int = 0
@@ -511,13 +518,16 @@ def _env(profile: Profile, req: Request, nodes: int, precision: str, framework: 
 
 
 def _modules(profile: Profile, stack_line: str | None, framework: str,
-             container: bool = False) -> tuple[Fact, ...]:
+             container: bool = False, replaced: frozenset[str] = frozenset()
+             ) -> tuple[Fact, ...]:
     """The profile's module commands for this framework (and for --container or not);
-    --framework-module replaces the stack's own load."""
+    --framework-module replaces the stack's own load, and an image family's modules the ones
+    it names (`replaced`)."""
     stack = profile.framework_stack
     out = []
     for m in profile.modules:
-        if m.framework not in (None, framework) or m.container not in (None, container):
+        if m.framework not in (None, framework) or m.container not in (None, container) \
+                or (m.name and m.name in replaced):
             continue
         text = f"module {m.action}" + (f" {quote(m.name)}" if m.name else "")
         layer = "profile"
@@ -804,6 +814,10 @@ def _environment_warnings(profile: Profile, req: Request, app: App | None) -> li
     rt = profile.containers
     if req.container and rt and rt.hint:
         warnings.append(f"--container: {rt.hint}")
+    family = image_family(profile, req.container)
+    if app and family and req.framework in family.app_warnings:
+        warnings.append(f"--container {req.container}: "
+                        f"{family.app_warnings[req.framework]}")
     return warnings
 
 
@@ -916,6 +930,52 @@ class _Placement(Frozen):
     recipe_env: tuple[EnvVar, ...]  # the layout's and binding recipe's profile settings
 
 
+def _devices_used(profile: Profile, size: _Size) -> int:
+    """Devices per node the ranks use: one each, or one per --ranks-per-device ranks."""
+    ndev = profile.devices_per_node
+    if not ndev or whole_gpus(profile, size.rpn, size.per_dev):
+        return ndev
+    return min(ndev, -(-size.rpn // size.per_dev))
+
+
+def _partial_node(queue: Queue | None, used: int, ndev: int) -> bool:
+    """The job uses fewer devices than its nodes have, on a queue allocated by resource
+    (LUMI small-g, dev-g): it asks for those only, not the whole node."""
+    return getattr(queue, "by_resource", None) is not None and 0 < used < ndev
+
+
+def _partial_cpus(profile: Profile, size: _Size, used: int) -> int:
+    """CPUs per rank on part of a node: each used device's share of the usable cores (LUMI:
+    56 / 8 = 7 per GCD, as the AI guide asks), split among the ranks on it."""
+    share = len(usable_cores(profile)) // profile.devices_per_node
+    return max(1, share * used // size.rpn)
+
+
+def _unbound(profile: Profile, queue: Queue, used: int) -> Profile:
+    """The profile as a job on part of a node shared by resource sees it: Slurm picks the
+    job's GCDs and cores, numbers its `used` GCDs from 0 (the wrapper's ROCR_VISIBLE_DEVICES
+    counts in that numbering), and the documented GCD-near CPU masks, which need the whole
+    node, do not apply."""
+    by = queue.by_resource
+    binding = {"style": "none", "why": f"part of a node on {queue.name}: {by.why}",
+               "source": by.source, "unconfirmed": by.unconfirmed, "recipes": []}
+    gpus = {"count": used, "subdevices_per_gpu": 1, "devices": [],
+            "why": f"the {used} devices Slurm grants the job on {queue.name}, numbered from 0 "
+                   f"({profile.node.gpus.why})"}
+    if isinstance(profile, dict):  # the render path's records
+        from ..profiles.records import ProfileRecord, Record
+
+        node = Record({**profile.node, "gpus": Record({**profile.node.gpus, **gpus})})
+        return ProfileRecord({**profile, "node": node, "cpu_binding": Record(
+            {**profile.cpu_binding, **binding})})
+    import dataclasses
+
+    node = dataclasses.replace(profile.node, gpus=dataclasses.replace(profile.node.gpus,
+                                                                      **gpus))
+    return dataclasses.replace(profile, node=node, cpu_binding=dataclasses.replace(
+        profile.cpu_binding, **binding))
+
+
 def _placement(profile: Profile, size: _Size, framework: str, extras: _Extras) -> _Placement:
     rpn, per_dev, exclude = size.rpn, size.per_dev, extras.exclude
     slots, recipe = place(profile, rpn, per_dev, framework, exclude)
@@ -970,7 +1030,7 @@ class _Launch(Frozen):
 
 
 def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras: _Extras,
-            slots: tuple[Slot, ...], env: tuple[EnvSetting, ...]) -> _Launch:
+            slots: tuple[Slot, ...], env: tuple[EnvSetting, ...], cpus: int = 0) -> _Launch:
     forwarded: tuple[str, ...] = ()
     if profile.launcher.master.method != "localhost":
         names = ["MASTER_ADDR", "MASTER_PORT"] + [e.name for e in env if e.action != "unset"]
@@ -985,7 +1045,7 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
     rs_cores = len(device_blocks(profile, usable_cores(profile, extras.exclude))[0]) \
         if resource_set_per_device(profile, size.per_dev) else 0
     shape = LaunchShape(size.nodes, size.rpn, slots, profile.devices_per_node, forwarded,
-                        rs_cores)
+                        rs_cores, cpus)
     args = tuple(LAUNCHERS[profile.launcher.dialect](profile, shape))
     command, fact = launcher_words(profile, req.python)
     words: list[Word] = [*command]
@@ -1014,6 +1074,22 @@ def _one_node(profile: Profile) -> tuple[Word, ...]:
     """The launch that runs one task on one node (the staged data's check)."""
     dialect = profile.launcher.dialect
     return (*PER_NODE[dialect](profile, 1), *_ONE_NODE_ENV.get(dialect, ()))
+
+
+def _writable_check(profile: Profile) -> Check | None:
+    """The submit directory, where the job's outputs go, is not one the compute nodes mount
+    read-only (Summit's homes): checked before any rank starts."""
+    shared = profile.node.shared_storage
+    ro = getattr(shared, "read_only_on_compute", None) if shared else None
+    if ro is None:
+        return None
+    # one branch a path (no `|`, which a reader takes for a pipeline)
+    branches = " ".join(f'{p.rstrip("/")}/*) echo "$PWD"; exit 1;;' for p in ro.paths)
+    words = ("bash", "-c", f'case "$PWD/" in {branches} esac')
+    return Check(words, f"the submit directory is read-only on {profile.name}'s compute nodes, "
+                 f"where the ranks write their outputs: {ro.instead}",
+                 f"the submit directory is writable from the compute nodes: {ro.why} "
+                 f"({ro.source})")
 
 
 class _Program(Frozen):
@@ -1051,6 +1127,9 @@ def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | N
                           _one_node(profile) if extras.stage and app else None)
     if observed.checks:  # the profiler and the GPU sampler exist
         setup = replace(setup, checks=(*setup.checks, *observed.checks))
+    writable = _writable_check(profile)
+    if writable is not None:
+        setup = replace(setup, checks=(writable, *setup.checks))
     summary: tuple[Word, ...] = ()
     if shared.instances and app:
         summary = (*prefix, python, "-m", "workloads.summarize",
@@ -1086,7 +1165,9 @@ def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
     if size.warning:
         warnings.append(size.warning)
     if profile.status == "decommissioned":
-        warnings.append(f"{profile.name} is decommissioned: the script documents a past setup")
+        note = getattr(profile, "status_note", None)
+        warnings.append(f"{profile.name} is decommissioned: the script documents a past setup"
+                        + (f" ({note})" if note else ""))
     queue = sched.queue.queue
     if sched.queue.warning:
         warnings.append(sched.queue.warning)
@@ -1155,31 +1236,39 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     support = _framework_support(profile, req, app)
     profile = framework_launcher(profile, framework)  # e.g. no torchrun for TensorFlow
     size = _job_size(profile, req)
+    profile = single_node_launcher(profile, size.nodes)  # e.g. no documented mpirun
     # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
     tuning: Tuning | None = tune(app, profile, req.precision) \
         if app and framework == "pytorch" else None
     precision = _precision(profile, req, tuning.precision if tuning else None)
     sched = _schedule(profile, req, app, size.nodes)
     req = sched.req
+    used = _devices_used(profile, size)
+    partial = _partial_node(sched.queue.queue, used, profile.devices_per_node)
+    partial_cpus = _partial_cpus(profile, size, used) if partial else 0
+    if partial:
+        profile = _unbound(profile, sched.queue.queue, used)
     extras = _extras(profile, req, app, framework, size)
     placed = _placement(profile, size, framework, extras)
     image_modules, image_env, image_directives, image_fact = container_setup(profile,
                                                                              req.container)
     env = _environment(profile, req, size, precision, framework, extras, placed, image_env)
     observed = _observe(profile, req, app, size, extras, sched)
-    launch = _launch(profile, req, app, size, extras, placed.slots, (*env, *observed.env))
+    launch = _launch(profile, req, app, size, extras, placed.slots, (*env, *observed.env),
+                     partial_cpus)
     signals, preempt_fact, warn = _preemption(profile, req, app)
     port = _master_port(profile, env, size.rpn if extras.shared.instances else 0)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
     job = JobShape(size.nodes, size.rpn, cpus_per_rank(profile, launch.shape),
-                   profile.devices_per_node, sched.walltime, sched.queue.queue, sched.account,
-                   sched.job_name, sched.filesystems,
+                   used if partial else profile.devices_per_node, sched.walltime,
+                   sched.queue.queue, sched.account, sched.job_name, sched.filesystems,
                    _alloc_flags(profile, extras.shared.method, extras.stage), req.requeue,
-                   sched.queue.reason, warn)
+                   sched.queue.reason, warn, partial)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
                        observed)
     modules = (*observed.tool_modules,
-               *_modules(profile, extras.choice.module_line, framework, bool(req.container)),
+               *_modules(profile, extras.choice.module_line, framework, bool(req.container),
+                         replaced_modules(profile, req.container)),
                *extras.modules,
                *program.modules, *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
@@ -1210,6 +1299,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         per_node=tuple(PER_NODE[profile.launcher.dialect](profile, size.nodes)),
         framework_support=support,
         devices_per_node=visible_devices(profile, size.rpn, size.per_dev),
+        partial_devices=used if partial else 0,
         signals=signals,
         preemption=preempt_fact,
         requeue=req.requeue,

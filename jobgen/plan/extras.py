@@ -16,7 +16,7 @@ from .schedulers import PREFIX
 
 TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
 if TYPE_CHECKING:  # the render path reads profiles as records (jobgen.profiles.records)
-    from ..profiles.model import EnvVar, Flag, FrameworkStack, Profile
+    from ..profiles.model import EnvVar, Flag, FrameworkStack, ImageFamily, Profile
 
 SAFE_PATH = re.compile(r"/[A-Za-z0-9._/+@-]*")
 
@@ -254,6 +254,9 @@ def container_prefix(
     for bind in rt.binds:
         words += ["-B", bind]
     words.append(image)
+    family = image_family(profile, image)
+    if family and family.activate_var:
+        words += ["bash", "-c", f'${family.activate_var} && exec "$@"', "bash"]
     module = None
     if rt.module:
         module = Fact(f"module load {quote(rt.module)}", rt.why, rt.source, "command line",
@@ -261,22 +264,44 @@ def container_prefix(
     return words, rt.python, module
 
 
+def image_family(profile: Profile, image: str | None) -> ImageFamily | None:
+    """The profile's family of `image` (by directory), which brings its own bindings."""
+    rt = profile.containers
+    if image is None or rt is None:
+        return None
+    return next((f for f in rt.families for prefix in f.image_prefixes
+                 if image.startswith(prefix.rstrip("/") + "/")), None)
+
+
 def container_setup(profile: Profile, image: str | None
                     ) -> tuple[list[Fact], list[EnvVar], list[Fact], Fact | None]:
     """(module commands, environment, scheduler directives, the runtime's reason) a user's own
-    image needs here, as the site documents running containers; nothing without --container."""
+    image needs here, as the site documents running containers; nothing without --container.
+    An image of a family gets the family's modules too (the profile's that they replace are
+    dropped by `replaced_modules`)."""
     rt = profile.containers
     if image is None or rt is None:
         return [], [], [], None
     words, _, _ = container_prefix(profile, image)
-    runtime = Fact(join(words), rt.why, rt.source, "command line (--container)", rt.unconfirmed)
+    family = image_family(profile, image)
+    why = rt.why + (f"; {family.why}" if family else "")
+    source = rt.source + (f"; {family.source}" if family else "")
+    unconfirmed = "; ".join(filter(None, (rt.unconfirmed, family and family.unconfirmed))) \
+        or None
+    runtime = Fact(join(words), why, source, "command line (--container)", unconfirmed)
     modules = [Fact(f"module {m.action}" + (f" {quote(m.name)}" if m.name else ""),
                     f"--container: {m.why}", m.source, "profile", m.unconfirmed)
-               for m in rt.modules]
+               for m in (*rt.modules, *(family.modules if family else ()))]
     prefix = PREFIX[profile.scheduler.dialect]
     directives = [Fact(f"{prefix} {d.value}", f"--container: {d.why}", d.source, "profile",
                        d.unconfirmed) for d in rt.directives]
     return modules, list(rt.env), directives, runtime
+
+
+def replaced_modules(profile: Profile, image: str | None) -> frozenset[str]:
+    """The profile's module names that the image's family replaces with its own."""
+    family = image_family(profile, image)
+    return frozenset(family.replaces) if family else frozenset()
 
 
 # ---------------------------------------------------------------- data staging
@@ -308,7 +333,8 @@ def _stage_path(target: str) -> str:
     """--stage-to as a normalised absolute path: no '..', no '.', no empty components; its
     only variables ${USER} and the job id, which cannot move it elsewhere."""
     if not target.startswith("/") or not SAFE_EXPANSION.fullmatch(target):
-        raise JobgenError(f"--stage-to {target!r} must be an absolute path (${{USER}} allowed)")
+        raise JobgenError(f"--stage-to {target!r} must be an absolute path with no quote, "
+                          "backslash, backtick, control character or $ other than ${USER}")
     parts = [c for c in _braced(target).split("/") if c not in ("", ".")]
     if ".." in parts:
         raise JobgenError(f"--stage-to {target}: '..' is not allowed (the script would unpack "

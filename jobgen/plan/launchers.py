@@ -36,6 +36,9 @@ class LaunchShape(Frozen):
     forwarded_env: tuple[str, ...]  # variables the ranks need from the batch script
     # jsrun: cores of one resource set per device (ranks sharing a GPU); 0: one set per node
     resource_set_cores: int = 0
+    # CPUs per rank where the slots name none (part of a node shared by resource: Slurm picks
+    # the cores); 0: the slots' own
+    cpus: int = 0
 
 
 #: `python -m torch.distributed.run` is torchrun, bound to that Python (--python on torchrun sites)
@@ -69,7 +72,7 @@ def _verbose(profile: Profile) -> str:
 
 
 def cpus_per_rank(profile: Profile, shape: LaunchShape) -> int:
-    return min((len(s.cpus) for s in shape.slots), default=0)
+    return shape.cpus or min((len(s.cpus) for s in shape.slots), default=0)
 
 
 @launcher("pals")
@@ -223,6 +226,21 @@ def framework_launcher(profile: Profile, framework: str) -> Profile:
     return dataclasses.replace(profile, launcher=own)
 
 
+def single_node_launcher(profile: Profile, nodes: int) -> Profile:
+    """The profile with `launcher.single_node` as its launcher for a one-node job, where the
+    site's multi-node launcher is not documented (JLSE: no public source provides mpirun)."""
+    own = getattr(profile.launcher, "single_node", None)
+    if nodes != 1 or own is None:
+        return profile
+    if isinstance(profile, dict):  # the render path's records
+        from ..profiles.records import ProfileRecord
+
+        return ProfileRecord({**profile, "launcher": own})
+    import dataclasses
+
+    return dataclasses.replace(profile, launcher=own)
+
+
 PerNodeFn = Callable[["Profile", int], list[Word]]
 # How a launcher runs one task on each node (MPS daemons, data staging).
 PER_NODE: Registry[PerNodeFn] = Registry()
@@ -255,7 +273,9 @@ def _openmpi_per_node(profile: Profile, nodes: int) -> list[Word]:
     words: list[Word] = [profile.launcher.command, "-np", str(nodes), "-npernode", "1"]
     if profile.launcher.master.hostfile:
         words += ["--hostfile", Var(profile.launcher.master.hostfile)]
-    return words
+    # remote tasks start with a login environment: the module setup's PATH and libraries, as
+    # the ranks' mpirun forwards them (the monitor's rocm-smi comes from the rocm module)
+    return [*words, "-x", "PATH", "-x", "LD_LIBRARY_PATH"]
 
 
 @per_node("torchrun")

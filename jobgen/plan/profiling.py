@@ -311,7 +311,7 @@ def monitor_step(profile: Profile, per_node: tuple[Word, ...], prefix: tuple[Wor
         # since Slurm 20.11 a step does not share the CPUs of the job's other steps: without
         # --overlap the ranks' srun would wait for the monitors' to end
         launch = (*launch, "--overlap")
-    if mon is not None:
+    if mon is not None and per_node:
         how = Fact(f"{join(launch) or 'in the background'}: one monitor per node, beside the "
                    "ranks", mon.why, mon.source, "profile", mon.unconfirmed)
     else:

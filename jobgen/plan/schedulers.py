@@ -37,6 +37,9 @@ class JobShape(Frozen):
     # Ask the scheduler for its warning signal before the time limit: only when the program
     # handles it (bundled apps, --requeue, --checkpoint-dir); otherwise it would just end early.
     warn: bool = False
+    # On a queue allocated by resource, the job uses fewer devices than its nodes have:
+    # gpus_per_node is what it uses, and the queue's full-node directives are left out.
+    partial: bool = False
 
 
 class QueueChoice(Frozen):
@@ -174,7 +177,7 @@ def _queue_fact(shape: JobShape, line: str) -> list[Fact]:
                  "plan", q.unconfirmed)] + [
         Fact(f"{prefix} {d.value}", f"queue {q.name}: {d.why}", d.source, "profile",
              d.unconfirmed)
-        for d in q.directives
+        for d in (() if shape.partial else q.directives)
     ]
 
 
@@ -219,12 +222,21 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
     out.append(_sched_fact(profile, f"#SBATCH --nodes={shape.nodes}", "whole nodes for the job"))
     out.append(_sched_fact(profile, f"#SBATCH --ntasks-per-node={shape.ranks_per_node}",
                            "one task per rank"))
-    if profile.scheduler.gpus_per_node_directive and shape.gpus_per_node:
+    by = shape.queue.by_resource if shape.queue else None
+    if profile.scheduler.gpus_per_node_directive and shape.gpus_per_node and shape.partial \
+            and by is not None:
+        out.append(Fact(f"#SBATCH --gpus-per-node={shape.gpus_per_node}",
+                        f"the {shape.gpus_per_node} devices per node the ranks use: "
+                        f"{by.why}", by.source, "plan",
+                        by.unconfirmed))
+    elif profile.scheduler.gpus_per_node_directive and shape.gpus_per_node:
         out.append(_sched_fact(profile, f"#SBATCH --gpus-per-node={shape.gpus_per_node}",
                                "every GPU device of each node"))
     if shape.cpus_per_rank:
         b = profile.cpu_binding
         out.append(Fact(f"#SBATCH --cpus-per-task={shape.cpus_per_rank}",
+                        "each rank's share of the cores of the devices it uses (the scheduler "
+                        "picks which cores)" if shape.partial else
                         "the cores each rank is bound to (within the usable cores)", b.source,
                         "plan", b.unconfirmed))
     out.append(_sched_fact(profile, f"#SBATCH --time={hms(shape.walltime)}", "wall-clock limit"))
@@ -236,8 +248,9 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
     if pre is not None and shape.requeue:
         out.append(Fact("#SBATCH --requeue", "the job may go back to the queue",
                         pre.source, "command line", pre.unconfirmed))
-        out.append(Fact("#SBATCH --open-mode=append", "a requeued run appends to the "
-                        "output file instead of truncating it", pre.source, "command line"))
+        if not any(d.value == "--open-mode=append" for d in profile.scheduler.directives):
+            out.append(Fact("#SBATCH --open-mode=append", "a requeued run appends to the "
+                            "output file instead of truncating it", pre.source, "command line"))
     return out + _fixed(profile, "#SBATCH")
 
 

@@ -180,6 +180,16 @@ class SharedStorage(Sourced):
     """Path prefixes every node of a job sees (parallel filesystems, home): never per node."""
 
     paths: list[ExpandablePath]
+    # Those of them the compute nodes mount read-only (Summit's NFS homes): a job submitted
+    # from one could not write its outputs, so the script stops before the launch.
+    read_only_on_compute: ReadOnlyPaths | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadOnlyPaths(Sourced):
+    paths: list[Annotated[str, _Matches(r"/[A-Za-z0-9._/+@-]*", "an absolute plain path")]]
+    # Where to submit from instead, said when the script stops.
+    instead: NonEmptyStr
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,6 +236,12 @@ class JobLimit(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ByResource(Sourced):
+    """How a queue allocated by resource binds a job that uses part of a node (what it
+    charges: scheduler.billing)."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Queue(Sourced):
     name: Token
     min_nodes: PositiveInt = 1
@@ -238,7 +254,12 @@ class Queue(Sourced):
     purpose: Literal["production", "debug", "by_request"] = "production"
     walltime_limits: list[WalltimeLimit] = field(default_factory=list)
     # Directives this queue needs beside the partition line (LUMI small-g: --exclusive).
+    # On a queue allocated by resource they are for jobs that use every device of their
+    # nodes (full-node binding): a job using fewer gets neither them nor CPU masks.
     directives: list[Directive] = field(default_factory=list)
+    # Allocated (and billed) by resource rather than by node: a job that uses fewer devices
+    # than a node has asks for just those (LUMI small-g, dev-g).
+    by_resource: ByResource | None = None
     notes: str = ""
     # The shortest walltime the queue accepts (PBS refuses shorter jobs at qsub); None: no floor.
     min_walltime: str | None = None
@@ -363,6 +384,9 @@ class Launcher(Sourced):
     # Where no documented module provides `command`: the script checks that it is on PATH
     # before any rank starts and prints this hint when it is not (JLSE's mpirun).
     check_hint: str | None = None
+    # How one-node jobs start their ranks where `command` is not documented (JLSE's mpirun):
+    # replaces this launcher when --nodes is 1.
+    single_node: Launcher | None = None
 
 
 # ---------------------------------------------------------------- placement
@@ -449,6 +473,23 @@ class FrameworkStack(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ImageFamily(Sourced):
+    """Images under given directories that need their own bindings and Python activation
+    (LUMI: LUST's sif-images need singularity-AI-bindings and $WITH_CONDA, the AI Factory's
+    images lumi-aif-singularity-bindings)."""
+
+    image_prefixes: list[Token]
+    # The profile's module commands (by name) that this family's modules replace.
+    replaces: list[Token] = field(default_factory=list)
+    modules: list[ModuleCommand] = field(default_factory=list)
+    # A variable set inside the image whose value activates its Python (LUMI's WITH_CONDA).
+    activate_var: Identifier | None = None
+    # Said at render when a bundled app of this framework runs in such an image.
+    app_warnings: dict[Literal["pytorch", "tensorflow"], NonEmptyStr] = \
+        field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ContainerRuntime(Sourced):
     """How to run a user's own image (--container)."""
 
@@ -465,6 +506,8 @@ class ContainerRuntime(Sourced):
     modules: list[ModuleCommand] = field(default_factory=list)
     env: list[EnvVar] = field(default_factory=list)
     directives: list[Directive] = field(default_factory=list)
+    # Images that need other module commands than the profile's (first matching prefix wins).
+    families: list[ImageFamily] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- software environment
@@ -945,6 +988,8 @@ class Profile:
     name: Annotated[str, SITE_NAME]
     description: NonEmptyStr
     status: Literal["production", "test", "decommissioned", "local"]
+    # What the site says of that status, quoted in the warning (Summit: decommissioned when).
+    status_note: str | None = None
     references: dict[str, str]
     node: Node
     scheduler: Scheduler

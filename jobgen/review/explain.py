@@ -457,7 +457,14 @@ def draw_node(plan: Plan, loaded: LoadedProfile) -> list[str]:
         lines.append(f"  {label:<{width}}  {where:<9} cores {span:<9} {cells}")
     lines.append("  legend: 0-9a-z local rank owning the core, R reserved, "
                  + ("C Copper service core, " if service else "") + ". not bound")
-    if node.gpus:
+    if node.gpus and plan.partial_devices:
+        name = node.gpus.subdevice_name or "device"
+        ranks = "; ".join(f"{name} {s.device} -> rank {s.local_rank}" for s in plan.slots
+                          if s.device is not None)
+        lines.append(f"  the job's {plan.partial_devices} of {profile.devices_per_node} "
+                     f"{name}s, which the scheduler picks on the shared node (numbered from 0 "
+                     f"in the job): {ranks}")
+    elif node.gpus:
         by_device: dict[int, list[int]] = {}
         for s in plan.slots:
             if s.device is not None:

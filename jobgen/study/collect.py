@@ -115,6 +115,7 @@ class Row:
     gpu_util_mean_pct: float | None = None
     cpu_busy_mean_pct: float | None = None
     host_mem_peak_mib: float | None = None
+    gpu_power_mean_w: float | None = None  # drawn power (rocm-smi --showpower)
 
     @property
     def config(self) -> tuple[Any, ...]:
@@ -308,7 +309,8 @@ def _monitored(where: SweepDir, point: mf.Point) -> dict[str, float | None]:
     return {"gpu_mem_peak_mib": found.gpu_mem_peak_mib,
             "gpu_util_mean_pct": found.gpu_util_mean_pct,
             "cpu_busy_mean_pct": found.cpu_busy_mean_pct,
-            "host_mem_peak_mib": found.host_mem_peak_mib}
+            "host_mem_peak_mib": found.host_mem_peak_mib,
+            "gpu_power_mean_w": found.gpu_power_mean_w}
 
 
 def _axis(plan: mf.PlanSummary, params: dict[str, Any], key: str) -> Any:

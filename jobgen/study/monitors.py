@@ -8,7 +8,9 @@ beside itself (templates/_monitor.j2). The GPU files are the site sampler's own 
   --format=csv,noheader,nounits`: no header, the query's fields in order;
 - xpu-smi dump: a header line (`GPU Utilization (%)`, `GPU Memory Used (MiB)`), values may be
   N/A (ALCF's own example shows N/A utilisation);
-- rocm-smi `--csv`: a header before every sample (`GPU use (%)`, `VRAM Total Used Memory (B)`).
+- rocm-smi `--csv`: a header before every sample (`GPU use (%)`, `VRAM Total Used Memory (B)`,
+  and with `--showpower` the drawn power, `Average Graphics Package Power (W)`, which an MI250X
+  reports on the first GCD of each module, the second reading `N/A (Secondary die)`).
 
 Lines that are not samples (a tool's warning, a cut last line) are skipped, never guessed at;
 so are values that are not finite numbers of sensible size (`nan`, `inf`, beyond `MAX_VALUE`).
@@ -35,6 +37,9 @@ from .files import READ_FLAGS, SweepDir
 _UTIL = ("utilization.gpu", "gpu utilization (%)", "gpu use (%)")
 _MEM_MIB = ("memory.used", "gpu memory used (mib)")
 _MEM_BYTES = ("vram total used memory (b)",)
+# rocm-smi's showPower (ROCm/rocm_smi_lib python_smi_tools/rocm_smi.py): Average on MI250X,
+# Current Socket on newer GPUs
+_POWER_W = ("average graphics package power (w)", "current socket graphics package power (w)")
 NVIDIA_FIELDS = ("timestamp", "index", "utilization.gpu", "memory.used", "memory.total")
 MAX_FILE = 256 << 20  # 256 MiB per node and sampler: 24 h of 8 GPUs every 5 s is ~40 MB
 MAX_LINE = 4096  # a sample line is under 200 bytes (rocm-smi's header under 1 KB)
@@ -49,6 +54,8 @@ class MonitorSummary:
     gpu_util_mean_pct: float | None
     cpu_busy_mean_pct: float | None
     host_mem_peak_mib: float | None
+    # mean drawn power of the devices that report it (an MI250X module: on its first GCD)
+    gpu_power_mean_w: float | None = None
 
 
 @dataclass
@@ -73,6 +80,7 @@ class _Stat:
 class _Gpu:
     util: _Stat = field(default_factory=_Stat)
     mem: _Stat = field(default_factory=_Stat)
+    power: _Stat = field(default_factory=_Stat)  # W, where the sampler reports it
     columns: list[str] | None = None
 
     def line(self, line: str) -> None:
@@ -80,7 +88,8 @@ class _Gpu:
         if len(cells) < 3:
             return
         lowered = [c.lower() for c in cells]
-        if any(name in lowered for name in (*_UTIL, *_MEM_MIB, *_MEM_BYTES, "device")):
+        if any(name in lowered for name in (*_UTIL, *_MEM_MIB, *_MEM_BYTES, *_POWER_W,
+                                            "device")):
             self.columns = lowered  # a header (xpu-smi once, rocm-smi before every sample)
             return
         names = self.columns or list(NVIDIA_FIELDS)
@@ -92,10 +101,13 @@ class _Gpu:
         if m is None:
             b = next((_number(row[k]) for k in _MEM_BYTES if k in row), None)
             m = b / 2**20 if b is not None else None
+        w = next((_number(row[k]) for k in _POWER_W if k in row), None)
         if u is not None:
             self.util.add(u)
         if m is not None:
             self.mem.add(m)
+        if w is not None:
+            self.power.add(w)
 
 
 @dataclass
@@ -126,10 +138,17 @@ def _number(text: str) -> float | None:
 
 def gpu_samples(text: str) -> tuple[_Stat, _Stat]:
     """(utilisation %, memory used MiB) of the device samples in one node's GPU file."""
+    util, mem, _ = gpu_power_samples(text)
+    return util, mem
+
+
+def gpu_power_samples(text: str) -> tuple[_Stat, _Stat, _Stat]:
+    """(utilisation %, memory used MiB, drawn power W) of the device samples in one node's
+    GPU file; power only where the sampler reports it (rocm-smi --showpower)."""
     gpu = _Gpu()
     for line in text.splitlines():
         gpu.line(line)
-    return gpu.util, gpu.mem
+    return gpu.util, gpu.mem, gpu.power
 
 
 def cpu_samples(text: str) -> tuple[_Stat, _Stat]:
@@ -236,4 +255,5 @@ def summarize(where: SweepDir, run_dirs: list[str]) -> MonitorSummary | None:
             for line in _lines(where, rel):
                 cpu.line(line)
     nodes = len({rel.rpartition("/")[2].split(".")[0] for rel in files})
-    return MonitorSummary(nodes, gpu.mem.peak, gpu.util.mean, cpu.busy.mean, cpu.mem.peak)
+    return MonitorSummary(nodes, gpu.mem.peak, gpu.util.mean, cpu.busy.mean, cpu.mem.peak,
+                          gpu.power.mean)

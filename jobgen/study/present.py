@@ -16,14 +16,15 @@ RESULT_COLUMNS = [
     # --monitor's figures (jobgen.study.monitors), shown when some run was monitored; below
     # every throughput column in importance: the first left out on a narrow terminal
     Column("GPU mem", 1, right=True), Column("GPU use", 1, right=True),
-    Column("CPU use", 1, right=True), Column("host mem", 1, right=True),
+    Column("GPU W", 1, right=True), Column("CPU use", 1, right=True),
+    Column("host mem", 1, right=True),
     Column("status", 10),
 ]
-MONITOR_COLUMNS = ("GPU mem", "GPU use", "CPU use", "host mem")
+MONITOR_COLUMNS = ("GPU mem", "GPU use", "GPU W", "CPU use", "host mem")
 RESULT_TITLE = ("jobgen study: samples/s of the whole job (all ranks together), best of the "
                 "repeats; min-max over the repeats")
-MONITOR_NOTE = ("GPU mem, host mem: peak over the runs and nodes; GPU use, CPU use: mean "
-                "(--monitor)")
+MONITOR_NOTE = ("GPU mem, host mem: peak over the runs and nodes; GPU use, CPU use: mean; "
+                "GPU W: mean drawn power of the GPUs that report it (--monitor)")
 
 
 def results_table(collection: Collection, width: int) -> str:
@@ -34,7 +35,8 @@ def results_table(collection: Collection, width: int) -> str:
             _int(r.ranks_per_device), _int(r.instances_per_device), fmt(r.best),
             f"{fmt(r.min)}-{fmt(r.max)}" if r.ok > 1 else "-", fmt(r.per_device),
             f"{r.ok}/{r.repeats}", fmt(r.scaling_efficiency, pct=True), verdict_text(r),
-            _gib(r.gpu_mem_peak_mib), _pct(r.gpu_util_mean_pct), _pct(r.cpu_busy_mean_pct),
+            _gib(r.gpu_mem_peak_mib), _pct(r.gpu_util_mean_pct), _watts(r.gpu_power_mean_w),
+            _pct(r.cpu_busy_mean_pct),
             _gib(r.host_mem_peak_mib), r.status])
         notes.append(r.note if r.status != "ok" or r.note else None)
     columns, rows = _without_unmonitored(RESULT_COLUMNS, rows)
@@ -56,6 +58,10 @@ def _without_unmonitored(columns: list[Column], rows: list[list[str]]
 
 def _gib(mib: float | None) -> str:
     return "-" if mib is None else f"{mib / 1024:.1f}GiB"
+
+
+def _watts(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}W"
 
 
 def _pct(value: float | None) -> str:

@@ -112,13 +112,39 @@ def scheduler_env(site: Site, workdir: Path, hosts: tuple[str, ...]) -> dict[str
     raise ValueError(f"no emulation for dialect {site.dialect!r}")
 
 
+def site_root(tmp: Path, site: Site, files: tuple[str, ...] = ()) -> Path:
+    """The emulated site's filesystem for the container stand-ins: the image the site's
+    profile runs by default, the bind sources its container recipe names (the host libraries
+    a real node has), and `files` (a user's own images)."""
+    from jobgen.profiles.load import load_profile
+
+    profile = load_profile(site.name).profile
+    default = profile.python.container
+    present = [default.image] if default else []
+    rt = profile.containers
+    for bind in rt.binds if rt else ():
+        present.append(bind.split(":")[0])
+    root = tmp / "site"
+    for path in (*present, *files):
+        target = root / path.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.endswith("/") or not Path(path).suffix:
+            target.mkdir(parents=True, exist_ok=True)  # a directory (/opt, /var/run/palsd/)
+        else:
+            target.touch()
+    return root
+
+
 def start_script(text: str, site: Site, tmp: Path, bin_dir: Path,
-                 env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], EmuRun]:
-    """Start `text` as the batch script of a job on `site`'s emulated nodes; `finish` collects."""
+                 env: dict[str, str] | None = None, site_files: tuple[str, ...] = ()
+                 ) -> tuple[subprocess.Popen[str], EmuRun]:
+    """Start `text` as the batch script of a job on `site`'s emulated nodes; `finish` collects.
+    `site_files`: paths the site has beside its own images (a user's image)."""
     workdir = tmp / "work"
     emu = tmp / "emu"
     for d in (workdir, emu / "out", emu / "state", tmp / "home"):
         d.mkdir(parents=True, exist_ok=True)
+    root = site_root(tmp, site, site_files)
     script = workdir / "job.sh"
     script.write_text(text)
     full_env = {
@@ -126,7 +152,7 @@ def start_script(text: str, site: Site, tmp: Path, bin_dir: Path,
         "HOME": str(tmp / "home"), "USER": "emu", "LOGNAME": "emu", "LANG": "C.UTF-8",
         "SHELL": "/bin/bash",
         "JOBGEN_EMU_OUT": str(emu / "out"), "JOBGEN_EMU_LOG": str(emu / "events.jsonl"),
-        "JOBGEN_EMU_STATE": str(emu / "state"),
+        "JOBGEN_EMU_STATE": str(emu / "state"), "JOBGEN_EMU_SITE_ROOT": str(root),
         **scheduler_env(site, workdir, site.hosts),
         **(env or {}),
     }
@@ -153,9 +179,9 @@ def finish(proc: subprocess.Popen[str], run: EmuRun, timeout: float = 60) -> Emu
 
 
 def run_script(text: str, site: Site, tmp: Path, bin_dir: Path, env: dict[str, str] | None = None,
-               timeout: float = 60) -> EmuRun:
+               timeout: float = 60, site_files: tuple[str, ...] = ()) -> EmuRun:
     """Run `text` as the batch script of a job on `site`'s emulated nodes, to the end."""
-    proc, run = start_script(text, site, tmp, bin_dir, env)
+    proc, run = start_script(text, site, tmp, bin_dir, env, site_files)
     return finish(proc, run, timeout)
 
 

@@ -81,10 +81,11 @@ def _network(ctx: Context) -> Iterator[Hit]:
         nodes = launch.nodes
         if not nodes or nodes < 2:
             continue
-        if any(ctx.loads(m, launch.line) for m in facts.multi_node_modules):
-            continue
         c = launch.container
         assert c is not None
+        modules, why = _network_modules(ctx.profile, c.image)
+        if any(ctx.loads(m, launch.line) for m in modules):
+            continue
         bound = set(c.binds()) | {b.split(":", 1)[0] for name in _BIND_VARIABLES
                                   for b in launch.env.get(name, "").split(",") if b}
         missing = [b for b in facts.multi_node_binds if not _covered(b, bound)]
@@ -92,10 +93,24 @@ def _network(ctx: Context) -> Iterator[Hit]:
             continue  # the Slingshot stack bound by hand: /opt/cray and libcxi
         if missing or not facts.multi_node_binds:
             how = " or ".join(filter(None, [
-                f"module load {facts.multi_node_modules[0]}" if facts.multi_node_modules
-                else "", f"-B {','.join(missing)}" if missing else ""]))
+                f"module load {modules[0]}" if modules else "",
+                f"-B {','.join(missing)}" if missing else ""]))
             yield Hit(launch.line, f"{c.runtime} on {nodes_word(nodes)} without the bindings the "
-                      f"high-speed network needs: {facts.why}", how)
+                      f"high-speed network needs: {why}", how)
+
+
+def _network_modules(p: Profile, image: str) -> tuple[list[str], str]:
+    """The bindings modules that serve `image` and why: an image family's own (LUMI's
+    sif-images need singularity-AI-bindings, the AI Factory's module binds no /opt/cray),
+    else any of the site's."""
+    facts = p.container_facts
+    assert facts is not None
+    rt = p.containers
+    for family in rt.families if rt else ():
+        if any(image.startswith(prefix.rstrip("/") + "/") for prefix in family.image_prefixes):
+            return ([m.name for m in family.modules if m.action == "load" and m.name],
+                    f"{family.why} ({family.source})")
+    return list(facts.multi_node_modules), facts.why
 
 
 @rule("CONT003", "required-container-flag", topic="containers", severity="error",

@@ -215,10 +215,13 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
         if launch.dialect == "srun" and rpn < ctx.node.devices:
             continue
         if launch.dialect == "srun":
-            yield Hit(launch.line, f"{rpn} ranks per node with srun's default binding: srun "
-                      "binds each task to hardware threads of its own, in task order, not to "
-                      "the cores next to its device", source=f"{ctx.profile.cpu_binding.source}"
-                      "; LUMI training materials docs/2day-20260422/202-Binding.md "
+            # srun binds each task to cores of its own unless told otherwise (LUMI's default
+            # is --cpu-bind=threads): the ranks are bound, just not next to their devices
+            yield Hit(launch.line, f"{rpn} ranks per node with no binding to their devices: "
+                      "srun's default binding (--cpu-bind=threads on LUMI) gives each task "
+                      "cores of its own, but not the ones next to its device",
+                      source=f"{ctx.profile.cpu_binding.source}; Lumi-supercomputer/"
+                      "LUMI-training-materials @ d64bc58c docs/2day-20260422/202-Binding.md "
                       "(--cpu-bind=threads is the default behaviour on LUMI)")
             continue
         yield Hit(launch.line, f"{rpn} ranks per node with no CPU binding: the OS places them, "
@@ -323,16 +326,20 @@ _LAUNCHER_SOURCE = ("the site profile's launcher; Cray PALS provides mpiexec, ap
 
 
 def _launcher_facts(p: Profile) -> list[str]:
+    one = p.launcher.single_node
     return [f"launcher: {p.launcher.command} ({p.launcher.dialect}) ({p.launcher.source})"] + [
         f"launcher for {name}: {f.launcher.command} ({f.launcher.dialect}) "
-        f"({f.launcher.source})" for name, f in p.frameworks.items() if f.launcher is not None]
+        f"({f.launcher.source})" for name, f in p.frameworks.items() if f.launcher is not None
+    ] + ([f"launcher for one node: {one.command} ({one.dialect}) ({one.source})"] if one else [])
 
 
 def _launchers(p: Profile) -> list[Launcher]:
     """The site's launcher and those it starts a framework's ranks with instead (the local
-    site's TensorFlow: jobgen's spawner, a TensorFlow environment has no torchrun)."""
+    site's TensorFlow: jobgen's spawner, a TensorFlow environment has no torchrun), or a
+    one-node job's (JLSE: jobgen's spawner, no documented mpirun)."""
     own = [f.launcher for f in p.frameworks.values() if f.launcher is not None]
-    return [p.launcher, *own]
+    one = [p.launcher.single_node] if p.launcher.single_node else []
+    return [p.launcher, *own, *one]
 
 
 def _wrong_command(ctx: Context, launch: LaunchView) -> bool:

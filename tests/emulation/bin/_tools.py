@@ -62,15 +62,17 @@ def open_or_exit(path: str, message: str, code: int) -> None:
         sys.exit(code)
 
 
-def run_wrapped(command: list[str], outputs: list[str], argv: list[str]) -> int:
+def run_wrapped(command: list[str], outputs: list[str], argv: list[str],
+                check_after: bool = False) -> int:
     """Log the wrapping, run the program (signals passed on), write the outputs.
 
     No stand-in makes a directory the real tool would not: an output `DIR/` (vtune -r,
     rocprofv3 -d) is made by the tool itself, but not its parents; an output file needs its
-    directory to exist. A missing one fails before the program starts."""
+    directory to exist. A missing one fails before the program starts, or after it where the
+    real tool only opens its outputs when it writes its results (`check_after`: rocprof)."""
     if not command:
         _emu.fail("no program to run")
-    for path in outputs:
+    for path in outputs if not check_after else ():
         parent = os.path.dirname(path.rstrip("/")) or "."
         if not os.path.isdir(parent):
             _emu.fail(f"cannot create {path}: {parent} does not exist", code=1)
@@ -81,6 +83,9 @@ def run_wrapped(command: list[str], outputs: list[str], argv: list[str]) -> int:
         signal.signal(sig, lambda s, _f: proc.send_signal(s))
     rc = proc.wait()
     for path in outputs:
+        if check_after and not os.path.isdir(os.path.dirname(path) or "."):
+            _emu.fail(f"cannot write {path}: No such file or directory (the tool does not "
+                      "create its output directory)", 1)
         if path.endswith("/"):
             os.makedirs(path, exist_ok=True)  # the tool's own directory; its parent exists
             path = os.path.join(path, f"{os.path.basename(command[0])}.{proc.pid}.json")
