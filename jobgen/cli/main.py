@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import JobgenError
+from ..errors import JobgenError, one_line
 from .rendering import COMMAND, render_command
 
 TYPE_CHECKING = False  # typing costs a few ms to import; annotations only need it here
@@ -79,11 +79,12 @@ def _typer(args: list[str]) -> int:
     usage_error, click_exception = click_errors()
     try:
         rc = app(args=args, prog_name="jobgen", standalone_mode=False)
-    except usage_error as exc:
-        print(f"jobgen: error: {_usage_line(exc)}{_hint(args, exc)}", file=sys.stderr)
+    except usage_error as exc:  # one_line: a 200 KB value is clipped, escapes shown
+        print(f"jobgen: error: {one_line(_usage_line(exc) + _hint(args, exc))}",
+              file=sys.stderr)
         return 2
     except click_exception as exc:
-        print(f"jobgen: error: {' '.join(exc.format_message().split())}", file=sys.stderr)
+        print(f"jobgen: error: {one_line(exc.format_message())}", file=sys.stderr)
         return exc.exit_code
     return rc if isinstance(rc, int) else 0
 

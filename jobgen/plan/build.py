@@ -1238,16 +1238,11 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     size = _job_size(profile, req)
     profile = single_node_launcher(profile, size.nodes)  # e.g. no documented mpirun
     # the measured configurations are PyTorch's (workloads/*/manifest.yaml `tuned:`)
-    tuning: Tuning | None = tune(app, profile, req.precision) \
-        if app and framework == "pytorch" else None
+    tuning = tune(app, profile, req.precision) if app and framework == "pytorch" else None
     precision = _precision(profile, req, tuning.precision if tuning else None)
     sched = _schedule(profile, req, app, size.nodes)
     req = sched.req
-    used = _devices_used(profile, size)
-    partial = _partial_node(sched.queue.queue, used, profile.devices_per_node)
-    partial_cpus = _partial_cpus(profile, size, used) if partial else 0
-    if partial:
-        profile = _unbound(profile, sched.queue.queue, used)
+    profile, used, partial, partial_cpus = _partial(profile, sched, size)
     extras = _extras(profile, req, app, framework, size)
     placed = _placement(profile, size, framework, extras)
     image_modules, image_env, image_directives, image_fact = container_setup(profile,
@@ -1259,18 +1254,13 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     signals, preempt_fact, warn = _preemption(profile, req, app)
     port = _master_port(profile, env, size.rpn if extras.shared.instances else 0)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
-    job = JobShape(size.nodes, size.rpn, cpus_per_rank(profile, launch.shape),
-                   used if partial else profile.devices_per_node, sched.walltime,
-                   sched.queue.queue, sched.account, sched.job_name, sched.filesystems,
-                   _alloc_flags(profile, extras.shared.method, extras.stage), req.requeue,
-                   sched.queue.reason, warn, partial)
+    job = _job_shape(profile, req, size, sched, extras, launch, used if partial else 0, warn)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
                        observed)
-    modules = (*observed.tool_modules,
-               *_modules(profile, extras.choice.module_line, framework, bool(req.container),
-                         replaced_modules(profile, req.container)),
-               *extras.modules,
-               *program.modules, *image_modules, *observed.modules)
+    modules = (*observed.tool_modules, *_modules(
+        profile, extras.choice.module_line, framework, bool(req.container),
+        replaced_modules(profile, req.container)), *extras.modules, *program.modules,
+        *image_modules, *observed.modules)
     pre = profile.scheduler.preemption
     return _with_bill(profile, Plan(
         **_site_fields(loaded, profile, req),
@@ -1317,6 +1307,26 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         container=image_fact,
         **_observe_fields(observed),
     ))
+
+
+def _job_shape(profile: Profile, req: Request, size: _Size, sched: _Schedule, extras: _Extras,
+               launch: _Launch, partial_devices: int, warn: bool) -> JobShape:
+    """The scheduler-facing part of the plan (partial_devices: the GPUs of part of a node)."""
+    return JobShape(size.nodes, size.rpn, cpus_per_rank(profile, launch.shape),
+                    partial_devices or profile.devices_per_node, sched.walltime,
+                    sched.queue.queue, sched.account, sched.job_name, sched.filesystems,
+                    _alloc_flags(profile, extras.shared.method, extras.stage), req.requeue,
+                    sched.queue.reason, warn, bool(partial_devices))
+
+
+def _partial(profile: Profile, sched: _Schedule, size: _Size) -> tuple[Profile, int, bool, int]:
+    """(profile, devices used per node, part of a node?, its cores per rank): on a partition
+    allocated by resources a job that uses part of a node asks for only that part."""
+    used = _devices_used(profile, size)
+    if not _partial_node(sched.queue.queue, used, profile.devices_per_node):
+        return profile, used, False, 0
+    cpus = _partial_cpus(profile, size, used)
+    return _unbound(profile, sched.queue.queue, used), used, True, cpus
 
 
 def _with_bill(profile: Profile, plan: Plan) -> Plan:
