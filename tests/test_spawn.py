@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from helpers import ROOT, run_jobgen
+from helpers import ROOT, python3_in, run_jobgen
 
 SPAWN = [sys.executable, "-m", "workloads.spawn"]
 # Each rank writes its variables to $OUT/rank-$RANK.json.
@@ -118,9 +118,8 @@ def test_local_tensorflow_script_runs_a_program_with_no_torch(tmp_path):
     shim = tmp_path / "no-torch" / "torch"
     shim.mkdir(parents=True)
     (shim / "__init__.py").write_text("raise ImportError('no torch in this environment')\n")
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    (bindir / "python3").symlink_to(sys.executable)
+    bindir = tmp_path / "bin"  # `python3` is this interpreter, as on a TensorFlow-only machine
+    python3_in(bindir)
     out = tmp_path / "out"
     out.mkdir()
     env = _env(out, PYTHONPATH=str(shim.parent), PATH=f"{bindir}:{os.environ['PATH']}")
