@@ -134,3 +134,17 @@ def test_explain_shows_the_size_warning_the_route_and_the_lsf_requeue_count():
     assert "requeue up to 2 times (brequeue $LSB_JOBID, counted in " \
         ".jobgen/$LSB_JOBID.requeues" in summit
     assert "brequeue.1.html" in summit
+
+
+def test_a_users_own_value_is_credited_to_the_users_file_not_the_sites_guide(tmp_path):
+    mine = tmp_path / "lumi-mine.yaml"
+    mine.write_text("name: lumi-mine\nextends: lumi\nscheduler:\n  default_walltime: '02:00:00'\n")
+    env = {"JOBGEN_PROFILE_PATH": str(tmp_path)}
+    data = json.loads(explain("--site", "lumi-mine", "--app", "ffn", "-A", "p", "--format",
+                              "json", env=env))
+    time = next(d for d in data["directives"] if d["text"].startswith("#SBATCH --time="))
+    assert time["source"] == f"your own value: {mine} (scheduler.default_walltime)"
+    # the site's own value keeps the site's source
+    data = json.loads(explain("--site", "lumi", "--app", "ffn", "-A", "p", "--format", "json"))
+    time = next(d for d in data["directives"] if d["text"].startswith("#SBATCH --time="))
+    assert time["source"].startswith("LUG ")

@@ -151,13 +151,13 @@ def show(
 
 
 @app.command(epilog="Exit code 0 when every profile is valid, 2 otherwise. Examples: jobgen "
-             "validate; jobgen validate ~/.config/jobgen/profiles/aurora.yaml; jobgen validate "
-             "my-profiles/ --format json")
+             "validate; jobgen validate lumi; jobgen validate "
+             "~/.config/jobgen/profiles/aurora.yaml; jobgen validate my-profiles/ --format json")
 def validate(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="Profile files or directories (default: every profile on the "
-                            "search path)."),
+        typer.Argument(help="Profile names (as `jobgen sites` lists them), files or "
+                            "directories (default: every profile on the search path)."),
     ] = None,
     fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
 ) -> None:

@@ -80,6 +80,19 @@ class _Layers:
             return "jobgen default (1 node)"
         return "computed by jobgen from the request and the node topology"
 
+    def directive_source(self, text: str, source: str, layer: str) -> str:
+        """The directive's source, unless a user's profile set its value bare (a walltime of
+        their own): then that file, not the site's guide, which never said it."""
+        if layer == "command line":
+            return source
+        items = directive_items(text[len(self.plan.directive_prefix):].strip())
+        field, path = _DIRECTIVE_ORIGIN.get(items[0][0] if items else "", ("", None))
+        if not path or field in dict(self.req.origins) or (
+                field and getattr(self.req, field, None) is not None):
+            return source
+        own = self.prov.own_value(path)
+        return f"your own value: {own} ({path})" if own else source
+
     def env(self, name: str, layer: str) -> str:
         if layer == "command line":
             user = {e.partition("=")[0] for e in self.req.env}
@@ -139,7 +152,8 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
         "node": _node(plan, loaded, layers),
         "drawing": draw_node(plan, loaded),
         "directives": [
-            _fact(d.text, d.why, d.source, layers.directive(d.text, d.layer), d.unconfirmed)
+            _fact(d.text, d.why, layers.directive_source(d.text, d.source, d.layer),
+                  layers.directive(d.text, d.layer), d.unconfirmed)
             for d in plan.directives
         ],
         "modules": [
