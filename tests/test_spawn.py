@@ -132,3 +132,12 @@ def test_local_tensorflow_script_runs_a_program_with_no_torch(tmp_path):
     assert sorted(reports) == [0, 1]
     assert {r["MASTER_ADDR"] for r in reports.values()} == {"127.0.0.1"}
     assert all(r["JOBGEN_SPAWN_ID"] for r in reports.values())
+
+
+def test_python3_on_a_tests_path_is_this_interpreter_with_its_packages(tmp_path):
+    """The `python3` the tests put first on PATH keeps this interpreter's prefix: in a venv a
+    symlink to sys.executable starts the base interpreter without the venv's packages."""
+    python3 = python3_in(tmp_path / "bin")
+    res = subprocess.run([str(python3), "-c", "import sys; print(sys.prefix)"],
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert res.stdout.strip() == sys.prefix
