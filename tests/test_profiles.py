@@ -107,7 +107,7 @@ def test_user_profile_overrides_bundled_visibly(tmp_path, monkeypatch):
     assert loaded.profile.scheduler.default_walltime == "01:00:00"
     # extends its own name: the bundled polaris underneath
     assert loaded.chain[1].layer == "bundled"
-    res = run_jobgen("sites", env={"JOBGEN_PROFILE_PATH": str(d)})
+    res = run_jobgen("sites", env={"JOBGEN_PROFILE_PATH": str(d), "COLUMNS": "300"})
     assert res.returncode == 0
     row = next(line for line in res.stdout.splitlines() if "polaris" in line)
     assert "JOBGEN_PROFILE_PATH (overrides bundled)" in row

@@ -81,7 +81,7 @@ SITE_COLUMNS = ("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "st
 # what a narrow terminal keeps first
 SITE_PRIORITY = ("site", "scheduler", "GPUs/node", "status", "launcher", "sub-devices",
                  "profile source", "file")
-APP_PRIORITY = ("app", "frameworks", "batch", "configs", "model", "description")
+APP_PRIORITY = ("app", "description", "frameworks", "configs", "batch", "model")
 
 
 def _site_rows() -> list[dict[str, str]]:
@@ -125,6 +125,9 @@ def sites(
     else:
         print_table(SITE_PRIORITY, rows, whole=("site", "scheduler", "status"),
                     order=SITE_COLUMNS)
+        for row in rows:  # why a profile is invalid, whatever columns the width left out
+            if row["status"] == "invalid":
+                typer.echo(f"{row['site']}: invalid: {row['file']}")
 
 
 @app.command(epilog="Examples: jobgen show sunspot; jobgen show aurora --format json")
