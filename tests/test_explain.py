@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from helpers import ROOT, run_jobgen
 
 
@@ -148,3 +149,58 @@ def test_a_users_own_value_is_credited_to_the_users_file_not_the_sites_guide(tmp
     data = json.loads(explain("--site", "lumi", "--app", "ffn", "-A", "p", "--format", "json"))
     time = next(d for d in data["directives"] if d["text"].startswith("#SBATCH --time="))
     assert time["source"].startswith("LUG ")
+
+
+def _in_process_explain(monkeypatch, cols: str, *args: str) -> str:
+    from helpers import jobgen_here
+
+    monkeypatch.setenv("COLUMNS", cols)
+    res = jobgen_here("explain", *args)
+    assert res.returncode == 0, res.stderr
+    return res.stdout
+
+
+@pytest.mark.parametrize("site", ["aurora", "lumi", "polaris"])
+def test_explain_wraps_at_the_width_at_spaces_only(monkeypatch, site):
+    """At 80 columns every line fits, except the fixed columns (placement, drawing), the
+    commands to copy and single words longer than the line; no word is cut: the words are
+    those of the unwrapped text, in order."""
+    args = ("--site", site, "--app", "cosmictagger", "--nodes", "4", "-A", "p")
+    wide = _in_process_explain(monkeypatch, "1000", *args)
+    narrow = _in_process_explain(monkeypatch, "80", *args)
+    assert narrow.split() == wide.split()
+    fixed = set(wide.split("== placement", 1)[1].split("\n\n", 2)[1].splitlines())
+    fixed |= {ln for ln in wide.splitlines() if ln.startswith("request: ")}
+    fixed.add(wide.split("== app command\n", 1)[1].splitlines()[0])
+    for line in narrow.splitlines():
+        assert len(line) <= 80 or line in fixed or len(line.split()) == 1 or (
+            len(line.split()) == 2 and line.split()[0].endswith(":")), line
+
+
+@pytest.mark.parametrize("site", ["aurora", "lumi", "polaris", "summit"])
+def test_explain_ends_with_a_legend_of_every_source_key_it_uses(monkeypatch, site):
+    from jobgen.profiles.load import load_profile
+
+    refs = load_profile(site).profile.references
+    out = _in_process_explain(monkeypatch, "100", "--site", site, "--app", "ffn", "-A", "p")
+    body, legend = out.split("== sources: the keys above, and the documents they name\n")
+    used = {k for k in refs if re.search(rf"source: (?:.*; )?{re.escape(k)} ", body)}
+    assert used, "no source key found"
+    listed = dict(re.findall(r"^  ([A-Za-z0-9]+): (.*)$", legend, re.M))
+    assert used <= set(listed)
+    assert all(listed[k] == refs[k][:len(listed[k])] for k in listed)
+
+
+ISSUE_REF = re.compile(r"\b[Ii]ssue #?\d+")
+
+
+def test_no_internal_issue_numbers_in_user_facing_text(monkeypatch):
+    texts = {str(p): p.read_text() for pattern in (
+        "README.md", "docs/*.md", "docs/sites/*.md", "docs/reference/*.md", "templates/*.j2",
+        "site_profiles/*.yaml", "workloads/*/manifest.yaml") for p in ROOT.glob(pattern)}
+    for site in ("aurora", "lumi", "polaris", "local"):
+        texts[f"explain {site}"] = _in_process_explain(
+            monkeypatch, "100", "--site", site, "--app", "cosmictagger", "-A", "p")
+    found = {name: ISSUE_REF.findall(text) for name, text in texts.items()
+             if ISSUE_REF.search(text)}
+    assert not found, found

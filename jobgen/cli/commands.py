@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -332,7 +333,11 @@ def explain(
     if fmt is ReportFormat.json:
         typer.echo(json.dumps(report, indent=2))
     else:
-        sys.stdout.write(format_text(report))
+        from ..study.textable import width
+
+        # a terminal (or $COLUMNS) gets lines wrapped at spaces; a pipe whole lines, for grep
+        wrap = sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit()
+        sys.stdout.write(format_text(report, width() if wrap else None))
 
 
 @app.command(

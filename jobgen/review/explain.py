@@ -182,7 +182,27 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
         "warnings": list(plan.warnings),
     }
     report["unconfirmed"] = _unconfirmed(report)
+    report["references"] = _references(report, loaded)
     return report
+
+
+def _sources(item: Any) -> list[str]:
+    if isinstance(item, dict):
+        own = [item["source"]] if isinstance(item.get("source"), str) else []
+        return own + [s for v in item.values() for s in _sources(v)]
+    if isinstance(item, list):
+        return [s for v in item for s in _sources(v)]
+    return []
+
+
+def _references(report: dict[str, Any], loaded: LoadedProfile) -> dict[str, str]:
+    """The source keys the report's sources use (UG, LUG, EZ...), each with what it names:
+    the profile's `references`, which say the repository, commit and date."""
+    import re
+
+    refs = loaded.profile.references
+    used = {w for s in _sources(report) for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", s)}
+    return {key: refs[key] for key in sorted(refs) if key in used}
 
 
 def _rendezvous(plan: Plan, layers: _Layers) -> dict[str, Any]:
@@ -490,7 +510,9 @@ def _fmt_fact(f: dict[str, Any], indent: str = "  ") -> list[str]:
     return out
 
 
-def format_text(report: dict[str, Any]) -> str:
+def format_text(report: dict[str, Any], width: int | None = None) -> str:
+    """The report as text; WIDTH (a terminal's) wraps every long line at spaces, never inside
+    a word, the placement table and the node drawing excepted (they are fixed columns)."""
     s = report["summary"]
     from ..profiles.walltime import hms
 
@@ -506,6 +528,7 @@ def format_text(report: dict[str, Any]) -> str:
         f"queue {s['queue'] or '-'}, walltime {hms(s['walltime_seconds'])}, "
         f"{s['precision']} on {s['device']}",
     ]
+    fixed: set[int] = {1}  # the request: a command to copy, whole; and the fixed columns below
     lines += [f"note: {n}" for n in report["notes"]]
     lines += [f"default: {d['key']}={d['value']}   layer: {d['layer']}"
               for d in report["defaults"]]
@@ -523,6 +546,7 @@ def format_text(report: dict[str, Any]) -> str:
         lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
 
     lines += ["", "== node"] + report["drawing"]
+    fixed.update(range(lines.index("== placement (per node-local rank)"), len(lines)))
     node = report["node"]
     for key in ("topology", "reserved", "gpus", "nics", "gpu_affinity"):
         if key in node:
@@ -558,7 +582,35 @@ def format_text(report: dict[str, Any]) -> str:
         section(f"program: starts once checked (exit {PREFLIGHT_EXIT} before any rank if "
                 "not); the app's defaults", report["program"])
     lines += ["", "== app command", f"  {report['app_command']}"]
+    fixed.add(len(lines) - 1)  # a command to copy: whole
     if report["unconfirmed"]:
         lines += ["", f"== unconfirmed values used ({len(report['unconfirmed'])})"]
         lines += [f"  - {u}" for u in report["unconfirmed"]]
-    return "\n".join(lines) + "\n"
+    if report.get("references"):
+        lines += ["", "== sources: the keys above, and the documents they name"]
+        lines += [f"  {key}: {what}" for key, what in report["references"].items()]
+    if width is None:
+        return "\n".join(lines) + "\n"
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        out += [line] if i in fixed else _wrap(line, width)
+    return "\n".join(out) + "\n"
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """One line as lines of WIDTH at most, broken at spaces only (a word longer than the
+    width stays whole); continuations indented under the text. A fact's source and layer
+    go on lines of their own when they do not fit on one."""
+    import textwrap
+
+    if len(line) <= width:
+        return [line]
+    indent = line[: len(line) - len(line.lstrip())]
+    body = line.lstrip()
+    if body.startswith("source: ") and "   layer: " in body:
+        source, layer = body.split("   layer: ", 1)
+        return _wrap(indent + source, width) + _wrap(f"{indent}layer: {layer}", width)
+    label = body.split(" ", 1)[0] if body.split(" ", 1)[0].endswith(":") else ""
+    more = indent + " " * (len(label) + 1 if label and len(label) < 14 else 4)
+    return textwrap.wrap(line, width, subsequent_indent=more, break_long_words=False,
+                         break_on_hyphens=False, drop_whitespace=True) or [line]
