@@ -470,3 +470,29 @@ def verify(
 
 # The study: sweep, submit, collect, report (their logic lives in jobgen/study/).
 register_study(app, render, _COMMAND)
+
+# `jobgen --help` lists each command on one line of an 80-column terminal: Click cuts a longer
+# first sentence with "...", so each command's line is its own short summary.
+SHORT_HELP = {
+    "sites": "List the site profiles on the search path.",
+    "show": "Print one site's merged profile.",
+    "validate": "Check profiles (by name, file or directory).",
+    "schema": "Print the JSON Schema of a site profile.",
+    "apps": "List the bundled apps and their configurations.",
+    "make-data": "Write small data files in an app's own format.",
+    "render": "Write the job script for a site and an app.",
+    "explain": "Every line of the script with its reason and source.",
+    "diff": "Compare two plans, scripts or profiles by meaning.",
+    "lint": "Check any job script against a site's rules.",
+    "verify": "Has a generated script changed since?",
+    "sweep": "Render one script per point of a study.",
+    "submit": "Submit a sweep's scripts; record the job ids.",
+    "status": "Each run's job as the scheduler sees it.",
+    "cancel": "Cancel a sweep's queued or running jobs.",
+    "collect": "Join a sweep's results into one table.",
+    "report": "Draw a study's charts (PNG, SVG, HTML).",
+}
+for _info in app.registered_commands:
+    _name = _info.name or (_info.callback.__name__.replace("_", "-") if _info.callback else "")
+    if _name in SHORT_HELP and not _info.short_help:
+        _info.short_help = SHORT_HELP[_name]
