@@ -76,6 +76,7 @@ def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
         for _, run in todo:  # before anything is sent: every script is jobgen's own file
             where.script(run.script)
         check_scheduler(dialect, manifest.site)
+        start, asked = time.monotonic(), [r for _, r in todo]
         while True:
             batch, held = _fits(where, manifest, todo, max_in_flight)
             problems = _submit_batch(where, manifest, dialect, batch, keep_going)
@@ -87,7 +88,27 @@ def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
         if held:
             note(f"{len(held)} run(s) held back (queue limits or --max-in-flight): run "
                  f"`jobgen submit {directory}` again as jobs finish, or add --wait")
+        ok = sum(1 for r in asked if (r.job_id if dialect.job_id else r.exit_code == 0))
+        note(_summary(directory, dialect, len(asked), ok, len(problems), len(held),
+                      time.monotonic() - start))
         return problems
+
+
+def _summary(directory: Path, dialect: Dialect, total: int, ok: int, failed: int, held: int,
+             seconds: float) -> str:
+    """The submit's last line: how many runs ran (or were submitted), failed, held, were not
+    sent, the time, and what to run next."""
+    done = "ran" if dialect.job_id is None else "submitted"
+    parts = [f"{ok} of {total} run(s) {done}"]
+    if failed:
+        parts.append(f"{failed} failed")
+    if held:
+        parts.append(f"{held} held back")
+    if total - ok - failed - held > 0:
+        parts.append(f"{total - ok - failed - held} not sent")
+    follow = "" if dialect.job_id is None else f"jobgen status {directory}, then "
+    return (f"done: {', '.join(parts)}, in {seconds:.0f} s; next: {follow}jobgen collect "
+            f"{directory}")
 
 
 def _fits(where: SweepDir, manifest: mf.Manifest, todo: list[tuple[mf.Point, mf.Run]],
@@ -126,7 +147,10 @@ def _submit_batch(where: SweepDir, manifest: mf.Manifest, dialect: Dialect,
     problems = []
     for point, run in steps(batch, "submit", lambda pr: f"{pr[0].id} r{pr[1].repeat}"):
         if dialect.job_id is None:
+            began = time.monotonic()
             problem = _run_here(where, manifest, run)
+            note(f"{point.id} r{run.repeat}: exit {run.exit_code} after "
+                 f"{time.monotonic() - began:.1f} s ({run.output})")
         else:
             problem = _submit(where, manifest, run, dialect)
         manifest.write(where)
