@@ -204,3 +204,54 @@ def test_no_internal_issue_numbers_in_user_facing_text(monkeypatch):
     found = {name: ISSUE_REF.findall(text) for name, text in texts.items()
              if ISSUE_REF.search(text)}
     assert not found, found
+
+
+SCRIPT_CASES = [
+    ("aurora", "--app", "cosmictagger", "--nodes", "4"),
+    ("aurora", "--app", "ffn", "--copper", "--copper-path", "/lus/flare/projects/p/venv"),
+    ("sunspot", "--app", "ffn"),
+    ("polaris", "--app", "gpt", "--nodes", "2", "--profile", "nsys"),
+    ("lumi", "--app", "resnet50", "--nodes", "4", "--requeue", "2", "--checkpoint-dir",
+     "/scratch/p/ckpt"),
+    ("summit", "--app", "ffn", "--nodes", "2"),
+    ("jlse-mi250", "--app", "ffn", "--python", "/opt/rocm-torch/bin/python"),
+    ("local", "--app", "qcnn", "--monitor"),
+    ("local-mpich", "--app", "qcnn"),
+    ("local-slurm", "--app", "qcnn", "--nodes", "2"),
+    ("local", "--framework", "tensorflow", "--app", "ffn"),
+]
+
+
+@pytest.mark.parametrize("case", SCRIPT_CASES, ids=lambda c: " ".join(c)[:50])
+def test_every_line_of_the_script_has_an_explanation(monkeypatch, case):
+    """Every non-blank line of the rendered script is explained: a fact, the template's own
+    lines (shebang, ulimit, cd, traps, signal forwarding, node-count check, the wait), or
+    the comment above it in its paragraph."""
+    from helpers import jobgen_here
+
+    site, *rest = case
+    args = ("--site", site, *rest, "-A", "p")
+    script = jobgen_here("render", *args)
+    assert script.returncode == 0, script.stderr
+    res = jobgen_here("explain", *args, "--format", "json")
+    assert res.returncode == 0, res.stderr
+    rows = json.loads(res.stdout)["script_lines"]
+    lines = script.stdout.split("\n")
+    assert [r["line"] for r in rows] == [i for i, ln in enumerate(lines, 1) if ln.strip()]
+    assert all(r["text"] == lines[r["line"] - 1] for r in rows)
+    unexplained = [(r["line"], r["text"]) for r in rows if not r["why"]]
+    assert not unexplained, unexplained
+    own = {r["text"].strip() for r in rows if r["from"] == "skeleton"}
+    assert {"set -e -o pipefail", "ulimit -c 0", "trap jobgen_cleanup EXIT"} <= own
+    assert any(t.startswith("#!/bin/bash") for t in own)
+    assert any(t.startswith("cd ") for t in own) == any(ln.startswith("cd ") for ln in lines)
+
+
+def test_explain_text_lists_the_scripts_own_lines(monkeypatch):
+    out = _in_process_explain(monkeypatch, "100", "--site", "aurora", "--app", "ffn", "-A", "p")
+    part = out.split("== the script's own lines", 1)[1]
+    for text in ("line 1: #!/bin/bash -l", ": ulimit -c 0", ': cd "$PBS_O_WORKDIR"',
+                 ": JOBGEN_NODES=1", ": trap jobgen_cleanup EXIT", ': jobgen_signalled=""',
+                 ': exit "$jobgen_status"'):
+        assert text in part, text
+    assert "signal forwarding" in part and "node-count check" in part

@@ -183,6 +183,10 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
     }
     report["unconfirmed"] = _unconfirmed(report)
     report["references"] = _references(report, loaded)
+    from ..text.render import render
+    from .scriptlines import script_lines
+
+    report["script_lines"] = script_lines(render(plan))
     return report
 
 
@@ -583,6 +587,19 @@ def format_text(report: dict[str, Any], width: int | None = None) -> str:
                 "not); the app's defaults", report["program"])
     lines += ["", "== app command", f"  {report['app_command']}"]
     fixed.add(len(lines) - 1)  # a command to copy: whole
+    own = [r for r in report.get("script_lines", []) if r["from"] == "skeleton"]
+    if own:
+        lines += ["", "== the script's own lines (every other line: a fact above, or the "
+                  "comment above it in the script)"]
+        k = 0
+        while k < len(own):
+            j = k
+            while j + 1 < len(own) and own[j + 1]["why"] == own[k]["why"]:
+                j += 1
+            where = (f"line {own[k]['line']}" if j == k else
+                     f"lines {own[k]['line']}-{own[j]['line']}")
+            lines += [f"  {where}: {own[k]['text'].strip()}", f"      why: {own[k]['why']}"]
+            k = j + 1
     if report["unconfirmed"]:
         lines += ["", f"== unconfirmed values used ({len(report['unconfirmed'])})"]
         lines += [f"  - {u}" for u in report["unconfirmed"]]
