@@ -36,7 +36,8 @@ def run_jobgen(*args: str, env: dict[str, str] | None = None, cwd: Path | None =
                input: str | None = None, timeout: float = 120
                ) -> subprocess.CompletedProcess[str]:
     """Run the real CLI in a fresh interpreter, as a user would (a hang fails the test)."""
-    full_env = dict(os.environ)
+    # the output's width is the test's choice (env), never the developer's shell's $COLUMNS
+    full_env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     full_env.update(env or {})
     # this checkout's jobgen, whatever the working directory (not another editable install)
     full_env["PYTHONPATH"] = os.pathsep.join(
