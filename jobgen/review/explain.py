@@ -220,7 +220,7 @@ def _rendezvous(plan: Plan, layers: _Layers) -> dict[str, Any]:
         plan.master.unconfirmed)
 
 
-# Why the script reads its host list as it does (issue 21), checked by the tests named.
+# Why the script reads its host list as it does, checked by the tests named.
 HOST_LIST_WHY = ("the shell reads the whole host list itself (read, one awk, or scontrol's "
                  "whole output kept): under set -e -o pipefail a writer killed by SIGPIPE "
                  "after its reader stopped early (| head -n 1) would end the job without a "
