@@ -128,7 +128,9 @@ def sites(
                     order=SITE_COLUMNS)
         for row in rows:  # why a profile is invalid, whatever columns the width left out
             if row["status"] == "invalid":
-                typer.echo(f"{row['site']}: invalid: {row['file']}")
+                from ..shell import comment
+
+                typer.echo(comment(f"{row['site']}: invalid: {row['file']}"))
 
 
 @app.command(epilog="Examples: jobgen show sunspot; jobgen show aurora --format json")
