@@ -20,11 +20,24 @@ needs_tf = pytest.mark.skipif(not HAVE_TF, reason="tensorflow or tf-keras is not
                               "tools/test-suite.sh does) - TensorFlow runs skipped")
 
 
+def python3_in(bindir: Path) -> Path:
+    """A `python3` in BINDIR that is this interpreter, for a PATH where `python3` must be it.
+    A wrapper that execs sys.executable, never a symlink: a venv's Python finds its pyvenv.cfg
+    (and so its site-packages) beside the path it was started by, so through a link elsewhere
+    it is the base interpreter without the venv's packages."""
+    bindir.mkdir(parents=True, exist_ok=True)
+    target = bindir / "python3"
+    target.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    target.chmod(0o755)
+    return target
+
+
 def run_jobgen(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
                input: str | None = None, timeout: float = 120
                ) -> subprocess.CompletedProcess[str]:
     """Run the real CLI in a fresh interpreter, as a user would (a hang fails the test)."""
-    full_env = dict(os.environ)
+    # the output's width is the test's choice (env), never the developer's shell's $COLUMNS
+    full_env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     full_env.update(env or {})
     # this checkout's jobgen, whatever the working directory (not another editable install)
     full_env["PYTHONPATH"] = os.pathsep.join(

@@ -272,7 +272,7 @@ def test_script_from_a_wheel_trains_under_another_venvs_python(two_venvs, tmp_pa
 # ---------------------------------------------------------------- tuned defaults
 def _measured() -> dict[str, tuple[str, bool, bool]]:
     """app -> (precision, channels_last, compile) its manifest says was measured best on the
-    H100; apps whose network changed since (issue 22) say "not measured" instead."""
+    H100; apps whose network changed since those say "not measured" instead."""
     from jobgen.plan.apps import app_names, load_app
 
     found = {}
@@ -285,13 +285,13 @@ def _measured() -> dict[str, tuple[str, bool, bool]]:
 
 
 def _remeasure() -> dict[str, str]:
-    """app -> its manifest's reason for having no H100 configuration since issue 22."""
+    """app -> why its manifest has no H100 configuration (measured on the earlier network)."""
     from jobgen.plan.apps import app_names, load_app
 
     found = {}
     for name in app_names():
         entry = load_app(name).tuned.get("cuda")
-        if isinstance(entry, str) and "issue 22" in entry:
+        if isinstance(entry, str) and "since the 2026-11-23 H100 measurements" in entry:
             found[name] = entry
     return found
 
@@ -302,7 +302,7 @@ MEASURED = "resnet50"  # an app with an H100 configuration (bf16 + channels_last
 
 
 def test_resnet50_keeps_its_measured_configuration():
-    """The plumbing tests below lean on it; its network did not change in issue 22."""
+    """The plumbing tests below lean on it; its network did not change since."""
     assert NVIDIA[MEASURED] == ("bf16", True, False)
 
 
@@ -326,12 +326,13 @@ def test_nvidia_sites_get_each_apps_measured_configuration(app):
 def test_an_app_whose_network_changed_says_it_was_not_measured():
     from jobgen.plan.apps import load_app
 
-    assert load_app("gpt").tuned["cuda"].startswith("not measured (network changed in issue 22)")
+    changed = "not measured (network changed since the 2026-11-23 H100 measurements)"
+    assert load_app("gpt").tuned["cuda"].startswith(changed)
     plan = plan_for("polaris", app="gpt", nodes=2)
     words = _words(plan)
     assert "--compile" not in words and "--channels-last" not in words
     assert plan.precision == load_profile("polaris").profile.precision.default
-    assert any("network changed in issue 22" in f.why for f in plan.app_defaults)
+    assert any(changed[len("not measured ("):-1] in f.why for f in plan.app_defaults)
 
 
 def test_explain_shows_the_measurement_behind_each_default():

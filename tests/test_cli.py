@@ -270,3 +270,16 @@ def test_fast_and_typer_paths_print_the_same_script_and_errors(tmp_path):
     slow_err = run_jobgen(*bad, "-Ap")
     assert fast_err.returncode == slow_err.returncode == 2
     assert fast_err.stderr == slow_err.stderr
+
+
+def test_top_level_help_lists_every_command_whole_at_80_columns(monkeypatch):
+    from helpers import jobgen_here
+
+    monkeypatch.setenv("COLUMNS", "80")
+    out = jobgen_here("--help").stdout
+    listed = out.split("Commands:", 1)[1].splitlines()
+    names = [ln.split()[0] for ln in listed if ln.strip()]
+    from jobgen.cli.commands import SHORT_HELP
+
+    assert set(COMMANDS) <= set(names) and sorted(names) == sorted(SHORT_HELP)
+    assert not any("..." in ln for ln in listed) and all(len(ln) <= 80 for ln in listed), out

@@ -129,3 +129,20 @@ def test_mistakes_exit_2(tmp_path):
     assert run_jobgen("diff", str(script), str(ROOT / "site_profiles" / "aurora.yaml")
                       ).returncode == 2
     assert run_jobgen("diff", str(script)).returncode == 2
+
+
+def test_a_profile_to_profile_diff_shows_differences_only_and_an_entry_once():
+    """aurora.yaml against sunspot.yaml: no unset values (None, []), and a queue or a section
+    one side lacks is one line, not one per field."""
+    res = run_jobgen("diff", "site_profiles/aurora.yaml", "site_profiles/sunspot.yaml")
+    assert res.returncode == 1, res.stderr
+    lines = res.stdout.splitlines()
+    assert len(lines) < 80, res.stdout
+    assert not [ln for ln in lines if ln.endswith((": None", ": []", "-> None", "-> []"))
+                or ": None ->" in ln or ": [] ->" in ln]
+    debug = [ln for ln in lines if "scheduler.queues[debug]" in ln]
+    assert len(debug) == 1 and debug[0].startswith("  - scheduler.queues[debug]: name=debug")
+    assert [ln for ln in lines if ln.startswith("  - copper")] == [
+        next(ln for ln in lines if ln.startswith("  - copper: "))]
+    assert "  + scheduler.queues[workq]: name=workq" in res.stdout
+    assert "  ~ machine.nodes: 10624 -> 128" in lines

@@ -22,6 +22,8 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_second_exactly():
     blocks = re.findall(r"```bash\n(.*?)\n```", _readme(), flags=re.S)
     first, second = blocks[0], blocks[1]
     assert "pip install" in first and "jobgen render --site local" in first
+    # right for a CPU-only laptop: PyTorch's CPU wheel, not PyPI's CUDA build
+    assert "--extra-index-url https://download.pytorch.org/whl/cpu" in first
     assert second == "tools/test-suite.sh"
     ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
           if line and not line.startswith(("#", "set ", "cd "))]

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from helpers import ROOT, run_jobgen
 
 
@@ -134,3 +135,123 @@ def test_explain_shows_the_size_warning_the_route_and_the_lsf_requeue_count():
     assert "requeue up to 2 times (brequeue $LSB_JOBID, counted in " \
         ".jobgen/$LSB_JOBID.requeues" in summit
     assert "brequeue.1.html" in summit
+
+
+def test_a_users_own_value_is_credited_to_the_users_file_not_the_sites_guide(tmp_path):
+    mine = tmp_path / "lumi-mine.yaml"
+    mine.write_text("name: lumi-mine\nextends: lumi\nscheduler:\n  default_walltime: '02:00:00'\n")
+    env = {"JOBGEN_PROFILE_PATH": str(tmp_path)}
+    data = json.loads(explain("--site", "lumi-mine", "--app", "ffn", "-A", "p", "--format",
+                              "json", env=env))
+    time = next(d for d in data["directives"] if d["text"].startswith("#SBATCH --time="))
+    assert time["source"] == f"your own value: {mine} (scheduler.default_walltime)"
+    # the site's own value keeps the site's source
+    data = json.loads(explain("--site", "lumi", "--app", "ffn", "-A", "p", "--format", "json"))
+    time = next(d for d in data["directives"] if d["text"].startswith("#SBATCH --time="))
+    assert time["source"].startswith("LUG ")
+
+
+def _in_process_explain(monkeypatch, cols: str, *args: str) -> str:
+    from helpers import jobgen_here
+
+    monkeypatch.setenv("COLUMNS", cols)
+    res = jobgen_here("explain", *args)
+    assert res.returncode == 0, res.stderr
+    return res.stdout
+
+
+@pytest.mark.parametrize("site", ["aurora", "lumi", "polaris"])
+def test_explain_wraps_at_the_width_at_spaces_only(monkeypatch, site):
+    """At 80 columns every line fits, except the fixed columns (placement, drawing), the
+    commands to copy and single words longer than the line; no word is cut: the words are
+    those of the unwrapped text, in order."""
+    args = ("--site", site, "--app", "cosmictagger", "--nodes", "4", "-A", "p")
+    wide = _in_process_explain(monkeypatch, "1000", *args)
+    narrow = _in_process_explain(monkeypatch, "80", *args)
+    assert narrow.split() == wide.split()
+    fixed = set(wide.split("== placement", 1)[1].split("\n\n", 2)[1].splitlines())
+    fixed |= {ln for ln in wide.splitlines() if ln.startswith("request: ")}
+    fixed.add(wide.split("== app command\n", 1)[1].splitlines()[0])
+    for line in narrow.splitlines():
+        assert len(line) <= 80 or line in fixed or len(line.split()) == 1 or (
+            len(line.split()) == 2 and line.split()[0].endswith(":")), line
+
+
+@pytest.mark.parametrize("site", ["aurora", "lumi", "polaris", "summit"])
+def test_explain_ends_with_a_legend_of_every_source_key_it_uses(monkeypatch, site):
+    from jobgen.profiles.load import load_profile
+
+    refs = load_profile(site).profile.references
+    out = _in_process_explain(monkeypatch, "100", "--site", site, "--app", "ffn", "-A", "p")
+    body, legend = out.split("== sources: the keys above, and the documents they name\n")
+    used = {k for k in refs if re.search(rf"source: (?:.*; )?{re.escape(k)} ", body)}
+    assert used, "no source key found"
+    listed = dict(re.findall(r"^  ([A-Za-z0-9]+): (.*)$", legend, re.M))
+    assert used <= set(listed)
+    assert all(listed[k] == refs[k][:len(listed[k])] for k in listed)
+
+
+ISSUE_REF = re.compile(r"\b[Ii]ssue #?\d+")
+
+
+def test_no_internal_issue_numbers_in_user_facing_text(monkeypatch):
+    texts = {str(p): p.read_text() for pattern in (
+        "README.md", "docs/*.md", "docs/sites/*.md", "docs/reference/*.md", "templates/*.j2",
+        "site_profiles/*.yaml", "workloads/*/manifest.yaml") for p in ROOT.glob(pattern)}
+    for site in ("aurora", "lumi", "polaris", "local"):
+        texts[f"explain {site}"] = _in_process_explain(
+            monkeypatch, "100", "--site", site, "--app", "cosmictagger", "-A", "p")
+    found = {name: ISSUE_REF.findall(text) for name, text in texts.items()
+             if ISSUE_REF.search(text)}
+    assert not found, found
+
+
+SCRIPT_CASES = [
+    ("aurora", "--app", "cosmictagger", "--nodes", "4"),
+    ("aurora", "--app", "ffn", "--copper", "--copper-path", "/lus/flare/projects/p/venv"),
+    ("sunspot", "--app", "ffn"),
+    ("polaris", "--app", "gpt", "--nodes", "2", "--profile", "nsys"),
+    ("lumi", "--app", "resnet50", "--nodes", "4", "--requeue", "2", "--checkpoint-dir",
+     "/scratch/p/ckpt"),
+    ("summit", "--app", "ffn", "--nodes", "2"),
+    ("jlse-mi250", "--app", "ffn", "--python", "/opt/rocm-torch/bin/python"),
+    ("local", "--app", "qcnn", "--monitor"),
+    ("local-mpich", "--app", "qcnn"),
+    ("local-slurm", "--app", "qcnn", "--nodes", "2"),
+    ("local", "--framework", "tensorflow", "--app", "ffn"),
+]
+
+
+@pytest.mark.parametrize("case", SCRIPT_CASES, ids=lambda c: " ".join(c)[:50])
+def test_every_line_of_the_script_has_an_explanation(monkeypatch, case):
+    """Every non-blank line of the rendered script is explained: a fact, the template's own
+    lines (shebang, ulimit, cd, traps, signal forwarding, node-count check, the wait), or
+    the comment above it in its paragraph."""
+    from helpers import jobgen_here
+
+    site, *rest = case
+    args = ("--site", site, *rest, "-A", "p")
+    script = jobgen_here("render", *args)
+    assert script.returncode == 0, script.stderr
+    res = jobgen_here("explain", *args, "--format", "json")
+    assert res.returncode == 0, res.stderr
+    rows = json.loads(res.stdout)["script_lines"]
+    lines = script.stdout.split("\n")
+    assert [r["line"] for r in rows] == [i for i, ln in enumerate(lines, 1) if ln.strip()]
+    assert all(r["text"] == lines[r["line"] - 1] for r in rows)
+    unexplained = [(r["line"], r["text"]) for r in rows if not r["why"]]
+    assert not unexplained, unexplained
+    own = {r["text"].strip() for r in rows if r["from"] == "skeleton"}
+    assert {"set -e -o pipefail", "ulimit -c 0", "trap jobgen_cleanup EXIT"} <= own
+    assert any(t.startswith("#!/bin/bash") for t in own)
+    assert any(t.startswith("cd ") for t in own) == any(ln.startswith("cd ") for ln in lines)
+
+
+def test_explain_text_lists_the_scripts_own_lines(monkeypatch):
+    out = _in_process_explain(monkeypatch, "100", "--site", "aurora", "--app", "ffn", "-A", "p")
+    part = out.split("== the script's own lines", 1)[1]
+    for text in ("line 1: #!/bin/bash -l", ": ulimit -c 0", ': cd "$PBS_O_WORKDIR"',
+                 ": JOBGEN_NODES=1", ": trap jobgen_cleanup EXIT", ': jobgen_signalled=""',
+                 ': exit "$jobgen_status"'):
+        assert text in part, text
+    assert "signal forwarding" in part and "node-count check" in part

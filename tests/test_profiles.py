@@ -107,7 +107,7 @@ def test_user_profile_overrides_bundled_visibly(tmp_path, monkeypatch):
     assert loaded.profile.scheduler.default_walltime == "01:00:00"
     # extends its own name: the bundled polaris underneath
     assert loaded.chain[1].layer == "bundled"
-    res = run_jobgen("sites", env={"JOBGEN_PROFILE_PATH": str(d)})
+    res = run_jobgen("sites", env={"JOBGEN_PROFILE_PATH": str(d), "COLUMNS": "300"})
     assert res.returncode == 0
     row = next(line for line in res.stdout.splitlines() if "polaris" in line)
     assert "JOBGEN_PROFILE_PATH (overrides bundled)" in row
@@ -235,3 +235,18 @@ def test_a_typo_in_a_user_override_is_reported_against_that_file(isolated_jobgen
     res = run_jobgen("validate", env=env)
     assert res.returncode == 2
     assert (res.stdout + res.stderr).count("default_waltime") == 1, res.stdout + res.stderr
+
+
+def test_validate_takes_a_profile_name_as_sites_lists_it(tmp_path):
+    """`jobgen validate lumi-mine` checks the profile `jobgen sites` lists under that name."""
+    (tmp_path / "lumi-mine.yaml").write_text(
+        "name: lumi-mine\nextends: lumi\nscheduler:\n  default_walltime: '02:00:00'\n")
+    env = {"JOBGEN_PROFILE_PATH": str(tmp_path)}
+    assert "lumi-mine" in run_jobgen("sites", "--format", "json", env=env).stdout
+    res = run_jobgen("validate", "lumi-mine", env=env)
+    assert res.returncode == 0 and "1 profile(s) checked, 0 problem(s)" in res.stdout, res.stderr
+    (tmp_path / "lumi-mine.yaml").write_text("name: lumi-mine\nextends: lumi\nbogus: 1\n")
+    res = run_jobgen("validate", "lumi-mine", env=env)
+    assert res.returncode == 2 and "bogus: unknown key" in res.stderr
+    res = run_jobgen("validate", "lumi-g", env=env)
+    assert res.returncode == 2 and "unknown site 'lumi-g'. Did you mean lumi" in res.stderr

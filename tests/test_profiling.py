@@ -281,6 +281,14 @@ def test_local_torch_profile_of_rank_0_covers_exactly_the_chosen_steps(tmp_path)
                                                                "optimizer")]
     assert {p: phases.count(p) for p in set(phases)} == {
         "data": 10, "forward": 10, "backward": 10, "optimizer": 10}
+    # the phases per step on stderr, and the trace's path in the result line
+    table = [ln.split()[3:] for ln in run.stderr.splitlines()
+             if ln.startswith("[workloads rank 0]   ")]
+    assert [row[0] for row in table] == ["data", "forward", "backward", "optimizer", "step"]
+    assert all(float(row[1]) >= 0 for row in table)
+    result = json.loads(next(ln for ln in run.stdout.splitlines() if ln.startswith("{")))
+    assert (tmp_path / result["profile_trace"]).resolve() == traces[0].resolve()
+    assert f"profile trace: {result['profile_trace']}" in run.stderr
     events_files = list((tmp_path / "tb").glob("*/events.out.tfevents.*"))
     assert len(events_files) == 1
     scalars = read_scalars(events_files[0])

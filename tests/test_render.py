@@ -612,3 +612,11 @@ def test_render_imports_no_ml_framework():
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert "LOADED []" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize(("site", "command"), [
+    ("lumi", "scontrol show partition standard-g"), ("sunspot", "qstat -Qf workq")])
+def test_unconfirmed_queue_limits_say_how_to_see_them_today(site, command):
+    plan = plan_for(site)
+    warning = next(w for w in plan.warnings if w.startswith(f"queue {plan.queue}: "))
+    assert warning.endswith(f"; to see its limits today, run `{command}` on a login node")

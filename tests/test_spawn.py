@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from helpers import ROOT, run_jobgen
+from helpers import ROOT, python3_in, run_jobgen
 
 SPAWN = [sys.executable, "-m", "workloads.spawn"]
 # Each rank writes its variables to $OUT/rank-$RANK.json.
@@ -118,9 +118,8 @@ def test_local_tensorflow_script_runs_a_program_with_no_torch(tmp_path):
     shim = tmp_path / "no-torch" / "torch"
     shim.mkdir(parents=True)
     (shim / "__init__.py").write_text("raise ImportError('no torch in this environment')\n")
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    (bindir / "python3").symlink_to(sys.executable)
+    bindir = tmp_path / "bin"  # `python3` is this interpreter, as on a TensorFlow-only machine
+    python3_in(bindir)
     out = tmp_path / "out"
     out.mkdir()
     env = _env(out, PYTHONPATH=str(shim.parent), PATH=f"{bindir}:{os.environ['PATH']}")
@@ -133,3 +132,12 @@ def test_local_tensorflow_script_runs_a_program_with_no_torch(tmp_path):
     assert sorted(reports) == [0, 1]
     assert {r["MASTER_ADDR"] for r in reports.values()} == {"127.0.0.1"}
     assert all(r["JOBGEN_SPAWN_ID"] for r in reports.values())
+
+
+def test_python3_on_a_tests_path_is_this_interpreter_with_its_packages(tmp_path):
+    """The `python3` the tests put first on PATH keeps this interpreter's prefix: in a venv a
+    symlink to sys.executable starts the base interpreter without the venv's packages."""
+    python3 = python3_in(tmp_path / "bin")
+    res = subprocess.run([str(python3), "-c", "import sys; print(sys.prefix)"],
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert res.stdout.strip() == sys.prefix

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -124,6 +125,11 @@ def test_local_sweep_runs_every_valid_script_and_records_its_output(local_sweep)
     out, res = local_sweep
     assert res.returncode == 0, res.stderr[-3000:]
     assert "jobgen: submit 4/4: bf16-rpn2 r2" in res.stderr
+    # each local run's exit and time, then one summary line with what to run next
+    assert re.search(r"^jobgen: bf16-rpn2 r2: exit 0 after \d+\.\d s "
+                     r"\(bf16-rpn2/r2/output\.txt\)$", res.stderr, re.M), res.stderr[-2000:]
+    assert re.search(rf"^jobgen: done: 4 of 4 run\(s\) ran, in \d+ s; next: jobgen collect "
+                     rf"{re.escape(str(out))}$", res.stderr, re.M), res.stderr[-2000:]
     m = mf.load(out)
     for run in (r for p in m.valid_points for r in p.runs):
         assert run.exit_code == 0 and run.output == f"{run.dir}/output.txt"

@@ -245,6 +245,8 @@ def test_f5_f12_a_scheduler_printing_bytes_and_escapes_is_read_and_the_ids_kept(
     runs = [r for p in mf.load(sweep).valid_points for r in p.runs]
     assert [r.job_id for r in runs] == ["1.pbs01", "2.pbs01"]
     assert [r.output for r in runs] == ["n1/r1/qcnn-n1-r1.o1", "n1/r2/qcnn-n1-r2.o2"]
+    assert res.stderr.splitlines()[-1].startswith("jobgen: done: 2 of 2 run(s) submitted, in ")
+    assert res.stderr.endswith(f"; next: jobgen status {sweep}, then jobgen collect {sweep}\n")
     again = run_jobgen("submit", str(sweep), env=pbs_env(tmp_path, "noise"))
     assert "submitted already" in one_error(again)
     assert len(qsub_calls(tmp_path)) == 2  # submit is idempotent
@@ -256,6 +258,7 @@ def test_f12_a_refusal_with_escape_sequences_reaches_the_terminal_escaped(polari
     assert res.returncode == 1
     assert "\x1b" not in res.stderr and "\\x1b[31mUnknown queue" in res.stderr
     assert "stopped after the first failure: 1 run(s) not submitted" in res.stderr
+    assert "jobgen: done: 0 of 2 run(s) submitted, 1 failed, 1 not sent, in " in res.stderr
     assert len(qsub_calls(tmp_path)) == 1  # not 54 x 9 s
     res = run_jobgen("submit", str(sweep), "--keep-going", env=pbs_env(tmp_path, "fail"))
     assert res.returncode == 1 and len(qsub_calls(tmp_path)) == 3

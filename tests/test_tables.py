@@ -55,15 +55,30 @@ def test_sites_and_apps_fit_the_terminal_with_words_whole(monkeypatch, cols):
             assert "--format json has every column" in " ".join(text.split())
 
 
-def test_pipes_get_every_column_whole():
-    from jobgen.cli.commands import SITE_COLUMNS, SITE_PRIORITY
-    from jobgen.cli.commands import _site_rows as site_rows
+@pytest.mark.parametrize("cols", [None, "100"])
+def test_pipes_fit_columns_or_80(monkeypatch, cols):
+    """`jobgen apps | less`: a pipe gets $COLUMNS, else 80 columns, as collect's table."""
+    if cols is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", cols)
+    for priority, rows, order in _site_and_app_rows():
+        out = io.StringIO()
+        print_table(priority, rows, stream=out, order=order)
+        lines = out.getvalue().splitlines()
+        assert max(len(line) for line in lines) <= int(cols or 80), out.getvalue()
+        header = [c.strip() for c in lines[1].strip("┃").split("┃")]
+        assert header[0] == priority[0] and priority[1] in header
 
-    out = io.StringIO()
-    rows = site_rows()
-    print_table(SITE_PRIORITY, rows, stream=out, order=SITE_COLUMNS)
-    header = out.getvalue().splitlines()[1]
-    assert [c.strip() for c in header.strip("┃").split("┃")] == list(SITE_COLUMNS)
+
+def test_sites_says_why_a_profile_is_invalid_at_any_width(tmp_path, monkeypatch):
+    from helpers import jobgen_here
+
+    (tmp_path / "lumi-bad.yaml").write_text("name: lumi-bad\nextends: lumi\nbogus: 1\n")
+    monkeypatch.setenv("JOBGEN_PROFILE_PATH", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "80")
+    out = jobgen_here("sites").stdout
+    assert "lumi-bad: invalid: " in out and "bogus: unknown key" in " ".join(out.split())
 
 
 

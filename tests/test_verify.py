@@ -68,3 +68,33 @@ def test_scripts_without_a_header_cannot_be_verified(tmp_path):
     result = run_jobgen("verify", str(path))
     assert result.returncode == 2
     assert "no jobgen provenance header" in result.stderr
+
+
+def _moved(tmp_path: Path, *args: str) -> Path:
+    """A script rendered when jobgen's bundled apps lay elsewhere (a reinstall, a move)."""
+    path = _render(tmp_path, *args)
+    here = str(ROOT / "workloads")
+    text = path.read_text()
+    assert f"cp -R {here} " in text
+    path.write_text(text.replace(here, "/old/venv/lib/python3.11/site-packages/workloads"))
+    return path
+
+
+def test_a_moved_install_is_named_as_such_not_as_a_hand_edit(tmp_path):
+    path = _moved(tmp_path, "--site", "aurora", "--app", "ffn", "--nodes", "2", "-A", "p")
+    result = run_jobgen("verify", str(path))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert ("the bundled apps' path changed from /old/venv/lib/python3.11/site-packages/"
+            f"workloads to {ROOT / 'workloads'}") in result.stdout
+    assert "render the script again" in result.stdout
+    assert "edited by hand" not in result.stdout and "text differs" not in result.stdout
+
+
+def test_a_hand_edit_beside_a_moved_install_is_still_a_hand_edit(tmp_path):
+    path = _moved(tmp_path, "--site", "aurora", "--app", "ffn", "--nodes", "2", "-A", "p")
+    path.write_text(path.read_text().replace("--ppn 12 ", "--ppn 13 ", 1))
+    result = run_jobgen("verify", str(path))
+    assert result.returncode == 1
+    assert "the bundled apps' path changed" in result.stdout
+    assert "edited by hand" in result.stdout and "~ --ppn: 12 -> 13" in result.stdout
+    assert "/old/venv" not in result.stdout.split("edited by hand", 1)[1]

@@ -3,24 +3,27 @@
 # calls exactly this). Installs what the tests need, then runs ruff, the docs build and pytest.
 #
 #   tools/test-suite.sh            everything (CI)
-#   tools/test-suite.sh --fast     the inner loop: pytest -m "not slow" (under 5 min on 2 cores)
-#   tools/test-suite.sh --no-install [--fast] [PYTEST ARGS...]   skip the installs
+#   tools/test-suite.sh --fast     the fast tier: pytest -m "not slow" (README gives its time)
+#   tools/test-suite.sh --slow     the slow tier alone: pytest -m slow (fast + slow = everything)
+#   tools/test-suite.sh --no-install [--fast|--slow] [PYTEST ARGS...]   skip the installs
 #
 # Installs, each skipped with the reason when it cannot be done (the tests that need it then
 # skip with their reason; nothing is failed for a missing component):
 #   Debian (as root, or with sudo): mpich (MPICH mpiexec), slurm-wlm (a real single-host Slurm),
-#     slurm-wlm-torque (Slurm's qsub wrapper, which `jobgen submit` must not take for PBS)
+#     slurm-wlm-torque (Slurm's qsub wrapper, which `jobgen submit` must not take for PBS),
+#     chromium (headless: the docs site's layout test at 1280 px)
 #   Python: jobgen with its dev, workloads, report and docs extras; torch 2.13.0 (set
 #     TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu on a machine without a GPU to get
 #     the CPU wheel instead of the CUDA one); tensorflow-cpu 2.21 with tf-keras (Keras 2)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-install=1 fast=0
+install=1 fast=0 slow=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-install) install=0; shift ;;
         --fast) fast=1; shift ;;
+        --slow) slow=1; shift ;;
         *) break ;;
     esac
 done
@@ -40,6 +43,9 @@ if [ "$install" = 1 ]; then
                 mpich slurm-wlm slurm-client slurm-wlm-torque >/dev/null; }; then
             note "apt-get could not install mpich slurm-wlm slurm-wlm-torque: their tests skip"
         fi
+        if ! $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null; then
+            note "apt-get could not install chromium: the docs layout test skips"
+        fi
     fi
     torch_index=()
     [ -n "${TORCH_INDEX_URL:-}" ] && torch_index=(--extra-index-url "$TORCH_INDEX_URL")
@@ -57,5 +63,8 @@ fi
 NO_MKDOCS_2_WARNING=1 "$py" -m mkdocs build --strict --quiet --site-dir "${TMPDIR:-/tmp}/jobgen-docs-site" || exit 1
 if [ "$fast" = 1 ]; then
     exec "$py" -m pytest -q -m "not slow" "$@"
+fi
+if [ "$slow" = 1 ]; then
+    exec "$py" -m pytest -q -m slow "$@"
 fi
 exec "$py" -m pytest -q "$@"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -81,7 +82,7 @@ SITE_COLUMNS = ("site", "scheduler", "launcher", "GPUs/node", "sub-devices", "st
 # what a narrow terminal keeps first
 SITE_PRIORITY = ("site", "scheduler", "GPUs/node", "status", "launcher", "sub-devices",
                  "profile source", "file")
-APP_PRIORITY = ("app", "frameworks", "batch", "configs", "model", "description")
+APP_PRIORITY = ("app", "description", "frameworks", "configs", "batch", "model")
 
 
 def _site_rows() -> list[dict[str, str]]:
@@ -125,6 +126,11 @@ def sites(
     else:
         print_table(SITE_PRIORITY, rows, whole=("site", "scheduler", "status"),
                     order=SITE_COLUMNS)
+        for row in rows:  # why a profile is invalid, whatever columns the width left out
+            if row["status"] == "invalid":
+                from ..shell import comment
+
+                typer.echo(comment(f"{row['site']}: invalid: {row['file']}"))
 
 
 @app.command(epilog="Examples: jobgen show sunspot; jobgen show aurora --format json")
@@ -151,13 +157,13 @@ def show(
 
 
 @app.command(epilog="Exit code 0 when every profile is valid, 2 otherwise. Examples: jobgen "
-             "validate; jobgen validate ~/.config/jobgen/profiles/aurora.yaml; jobgen validate "
-             "my-profiles/ --format json")
+             "validate; jobgen validate lumi; jobgen validate "
+             "~/.config/jobgen/profiles/aurora.yaml; jobgen validate my-profiles/ --format json")
 def validate(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="Profile files or directories (default: every profile on the "
-                            "search path)."),
+        typer.Argument(help="Profile names (as `jobgen sites` lists them), files or "
+                            "directories (default: every profile on the search path)."),
     ] = None,
     fmt: Annotated[ListFormat, typer.Option("--format", help=FORMAT_HELP)] = ListFormat.table,
 ) -> None:
@@ -338,7 +344,11 @@ def explain(
     if fmt is ReportFormat.json:
         typer.echo(json.dumps(report, indent=2))
     else:
-        sys.stdout.write(format_text(report))
+        from ..study.textable import width
+
+        # a terminal (or $COLUMNS) gets lines wrapped at spaces; a pipe whole lines, for grep
+        wrap = sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit()
+        sys.stdout.write(format_text(report, width() if wrap else None))
 
 
 @app.command(
@@ -497,3 +507,29 @@ def verify(
 
 # The study: sweep, submit, collect, report (their logic lives in jobgen/study/).
 register_study(app, render, _COMMAND)
+
+# `jobgen --help` lists each command on one line of an 80-column terminal: Click cuts a longer
+# first sentence with "...", so each command's line is its own short summary.
+SHORT_HELP = {
+    "sites": "List the site profiles on the search path.",
+    "show": "Print one site's merged profile.",
+    "validate": "Check profiles (by name, file or directory).",
+    "schema": "Print the JSON Schema of a site profile.",
+    "apps": "List the bundled apps and their configurations.",
+    "make-data": "Write small data files in an app's own format.",
+    "render": "Write the job script for a site and an app.",
+    "explain": "Every line of the script with its reason and source.",
+    "diff": "Compare two plans, scripts or profiles by meaning.",
+    "lint": "Check any job script against a site's rules.",
+    "verify": "Has a generated script changed since?",
+    "sweep": "Render one script per point of a study.",
+    "submit": "Submit a sweep's scripts; record the job ids.",
+    "status": "Each run's job as the scheduler sees it.",
+    "cancel": "Cancel a sweep's queued or running jobs.",
+    "collect": "Join a sweep's results into one table.",
+    "report": "Draw a study's charts (PNG, SVG, HTML).",
+}
+for _info in app.registered_commands:
+    _name = _info.name or (_info.callback.__name__.replace("_", "-") if _info.callback else "")
+    if _name in SHORT_HELP and not _info.short_help:
+        _info.short_help = SHORT_HELP[_name]

@@ -46,31 +46,67 @@ def _usage_line(exc: Any) -> str:
 
 
 _PROGRAMS = ("python", "python3", "torchrun", "bash", "sh", "./")
+# the commands that launch a program given after `--` (render's request)
+_TAKE_PROGRAM = ("render", "explain", "diff", "sweep")
+_SCRIPT_SUFFIXES = (".sh", ".pbs", ".slurm", ".sbatch", ".cobalt", ".lsf", ".qsub", ".job")
 
 
 def _hint(args: list[str], exc: Any) -> str:
-    """What the user probably meant, for the two usual slips: a site given without --site, and
-    a program given without `--` before it."""
+    """What the user probably meant, for the usual slips: a site given without --site, a
+    script given to explain, and a program given without `--` before it. Every hint is a
+    command that works as written (tests/test_hints.py runs each)."""
     import re
+    import shlex
 
     text = " ".join(exc.format_message().split())
-    command = args[0] if args else "render"
+    ctx = getattr(exc, "ctx", None)
+    command = ctx.info_name if ctx is not None and ctx.info_name else (
+        args[0] if args else "render")
+    options = {o for p in (ctx.command.params if ctx is not None else ())
+               for o in getattr(p, "opts", ())}
     found = re.search(r"unexpected extra argument(?:\(s\)|s)? \((.*)\)$", text)
     if found:
         extra = found.group(1).split()
         from ..profiles.load import site_names
 
         if extra and extra[0] in site_names():
-            return f"; to name the site, write --site {extra[0]}"
+            if "--site" in options:
+                return f"; to name the site, write --site {extra[0]}"
+            return f"; one site's profile: jobgen show {extra[0]}"
+        if extra and command == "explain" and (
+                extra[0].endswith(_SCRIPT_SUFFIXES) or os.path.isfile(extra[0])):
+            if not os.path.isfile(extra[0]):
+                return "; explain takes render's options (see above), not a script"
+            return _explain_script_hint(extra[0])
     elif type(exc).__name__ == "NoSuchOption":
-        program = [w for w in args[1:] if w.endswith(".py") or w.startswith(_PROGRAMS)]
-        extra = program[:1]
+        first = [i for i, w in enumerate(args) if i and (w.endswith(".py")
+                                                         or w.startswith(_PROGRAMS))]
+        extra = args[first[0]:] if first else []  # the program and its own options
     else:
         return ""
-    if not extra:
+    if not extra or command not in _TAKE_PROGRAM:
         return ""
-    shown = " ".join(extra[:3]) + (" ..." if len(extra) > 3 else "")
+    shown = shlex.join(extra[:3]) + (" ..." if len(extra) > 3 else "")
     return f"; a program to launch goes after `--`: jobgen {command} [OPTIONS] -- {shown}"
+
+
+def _explain_script_hint(path: str) -> str:
+    """explain takes render's options, not a script: the script's own header has them."""
+    import shlex
+
+    try:
+        from ..review.scriptparse import parse_file
+
+        regenerate = parse_file(path).header.regenerate
+    except (JobgenError, OSError):
+        regenerate = None
+    if regenerate and regenerate.startswith("jobgen render "):
+        again = "jobgen explain " + regenerate[len("jobgen render "):]
+        return (f"; explain takes render's options, not a script: {again} explains this "
+                f"one (its Regenerate line's options); jobgen lint {shlex.quote(path)} "
+                "checks it against the site's rules")
+    return (f"; explain takes render's options, not a script; jobgen lint "
+            f"{shlex.quote(path)} --site SITE checks any script against a site's rules")
 
 
 def _typer(args: list[str]) -> int:

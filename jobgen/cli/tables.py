@@ -65,13 +65,14 @@ def print_table(columns: Sequence[str], rows: Sequence[dict[str, str]],
     from rich.table import Table
     from rich.text import Text
 
+    from ..study.textable import width as pipe_width
+
     stream = stream or sys.stdout
     tty = stream.isatty()
-    width = Console(file=stream).width if tty else None
+    width = Console(file=stream).width if tty else pipe_width()
     shown, left = fitting(columns, rows, width)
     shown = [c for c in (order or columns) if c in shown]
     sizes = widths(shown, rows, width)
-    # pipes and files: whole rows, however wide (Rich would squeeze them into its width)
     console = Console(file=stream, highlight=False,
                       width=None if tty else sum(sizes.values()) + BORDER * len(sizes) + 1)
     table = Table()

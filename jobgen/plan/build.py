@@ -1158,6 +1158,12 @@ def _observe(profile: Profile, req: Request, app: App | None, size: _Size, extra
                    sched.walltime, steps)
 
 
+# The scheduler's own command that prints a queue's current limits (each scheduler's manual):
+# what to run when a profile's queue limits are unconfirmed.
+QUEUE_QUERY = {"slurm": "scontrol show partition {queue}", "pbs": "qstat -Qf {queue}",
+               "lsf": "bqueues -l {queue}", "cobalt": "qstat -Q"}
+
+
 def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
               sched: _Schedule, extras: _Extras) -> tuple[str, ...]:
     """What the user should know before submitting: each one line in the script's header."""
@@ -1172,7 +1178,9 @@ def _warnings(profile: Profile, req: Request, app: App | None, size: _Size,
     if sched.queue.warning:
         warnings.append(sched.queue.warning)
     if queue is not None and queue.unconfirmed:
-        warnings.append(f"queue {queue.name}: {queue.unconfirmed}")
+        look = QUEUE_QUERY.get(profile.scheduler.dialect, "").format(queue=queue.name)
+        warnings.append(f"queue {queue.name}: {queue.unconfirmed}" + (
+            f"; to see its limits today, run `{look}` on a login node" if look else ""))
     if extras.stage:
         warnings += extras.stage.warnings
     elif app is not None:

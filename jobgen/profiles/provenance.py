@@ -43,6 +43,18 @@ class Provenance:
                 return pf
         return None
 
+    def own_value(self, path: str) -> str | None:
+        """The user's file (not a bundled one) that sets PATH to a bare value, which carries
+        no source of its own; None when a bundled file sets it or the value has its source."""
+        for pf, raw in zip(self.chain, self._raw, strict=True):
+            if _defines(raw, path):
+                if pf.layer == "bundled":
+                    return None
+                for part in path.split("."):
+                    raw = raw[part]
+                return None if isinstance(raw, (dict, list)) else _short(pf.path)
+        return None
+
     def describe(self, pf: ProfileFile, index: int) -> str:
         words = _LAYER_WORDS.get(pf.layer, pf.layer)
         if pf.layer == "file":

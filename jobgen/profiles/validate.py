@@ -10,10 +10,12 @@ from .load import (
     ProfileFile,
     _candidates,
     chain_problems,
+    discover,
     from_validated,
     load_file_chain,
     profile_file_for_path,
     semantic_problems,
+    unknown_site,
 )
 
 
@@ -25,6 +27,12 @@ def _files(paths: list[Path]) -> list[ProfileFile]:
         if path.is_dir():
             out += [profile_file_for_path(p) for p in sorted(path.iterdir())
                     if p.suffix in PROFILE_SUFFIXES]
+        elif not path.exists() and len(path.parts) == 1 and path.suffix not in PROFILE_SUFFIXES:
+            # a profile's name, as `jobgen sites` lists it: the file the search path picks
+            found = discover()
+            if str(path) not in found:
+                raise unknown_site(str(path), sorted(found))
+            out.append(found[str(path)])
         else:
             out.append(profile_file_for_path(path))
     return out

@@ -93,15 +93,48 @@ def _flatten(data: Any, prefix: str = "") -> dict[str, str]:
             label = next((str(item[k]) for k in ("name", "index", "id", "value", "ranks_per_node")
                           if k in item and item[k] is not None), str(i))
             out.update(_flatten(item, f"{prefix}[{label}]"))
+    elif data is None or data == [] or data == {}:
+        pass  # unset: no value to compare (a key set on one side shows as added or removed)
     else:
         out[prefix] = repr(data) if not isinstance(data, str) else data
     return out
 
 
+def _whole_items(mine: dict[str, str], other: dict[str, str]) -> list[str]:
+    """The list items (`queues[debug]`) present on one side only: one line each, not one per
+    field."""
+    def under(key: str, p: str) -> bool:
+        return key.startswith(p) and (p.endswith("]") or key[len(p):len(p) + 1] in (".", "["))
+
+    prefixes = {k[:i + 1] if c == "]" else k[:i] for k in mine for i, c in enumerate(k)
+                if c in "].["}
+    alone = [p for p in prefixes if p and p[-1] != "." and sum(under(k, p) for k in mine) > 1
+             and not any(under(k, p) for k in other)]
+    return sorted(p for p in alone if not any(q != p and under(p, q) for q in alone))
+
+
+def _gist(flat: dict[str, str], item: str) -> str:
+    fields = [(k[len(item):].lstrip("."), v) for k, v in flat.items()
+              if k.startswith(item) and k[len(item):len(item) + 1] in (".", "[")
+              and k.rsplit(".", 1)[-1] not in ("why", "source", "unconfirmed")]
+    text = ", ".join(f"{k}={v}" for k, v in fields[:6])
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
 def _profile_changes(a: LoadedProfile, b: LoadedProfile) -> list[Change]:
     fa, fb = _flatten(asdict(a.profile)), _flatten(asdict(b.profile))
-    out = [Change("profile", k, fa[k], fb.get(k)) for k in fa if fa[k] != fb.get(k)]
-    out += [Change("profile", k, None, fb[k]) for k in fb if k not in fa]
+    gone, new = _whole_items(fa, fb), _whole_items(fb, fa)
+    whole = tuple(gone + new)
+
+    def inside(k: str) -> bool:
+        return any(k.startswith(p) and (p.endswith("]") or k[len(p):len(p) + 1] in (".", "["))
+                   for p in whole)
+
+    out = [Change("profile", k, fa[k], fb.get(k)) for k in fa
+           if fa[k] != fb.get(k) and not inside(k)]
+    out += [Change("profile", k, None, fb[k]) for k in fb if k not in fa and not inside(k)]
+    out += [Change("profile", item, _gist(fa, item), None) for item in gone]
+    out += [Change("profile", item, None, _gist(fb, item)) for item in new]
     return out
 
 

@@ -80,6 +80,19 @@ class _Layers:
             return "jobgen default (1 node)"
         return "computed by jobgen from the request and the node topology"
 
+    def directive_source(self, text: str, source: str, layer: str) -> str:
+        """The directive's source, unless a user's profile set its value bare (a walltime of
+        their own): then that file, not the site's guide, which never said it."""
+        if layer == "command line":
+            return source
+        items = directive_items(text[len(self.plan.directive_prefix):].strip())
+        field, path = _DIRECTIVE_ORIGIN.get(items[0][0] if items else "", ("", None))
+        if not path or field in dict(self.req.origins) or (
+                field and getattr(self.req, field, None) is not None):
+            return source
+        own = self.prov.own_value(path)
+        return f"your own value: {own} ({path})" if own else source
+
     def env(self, name: str, layer: str) -> str:
         if layer == "command line":
             user = {e.partition("=")[0] for e in self.req.env}
@@ -139,7 +152,8 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
         "node": _node(plan, loaded, layers),
         "drawing": draw_node(plan, loaded),
         "directives": [
-            _fact(d.text, d.why, d.source, layers.directive(d.text, d.layer), d.unconfirmed)
+            _fact(d.text, d.why, layers.directive_source(d.text, d.source, d.layer),
+                  layers.directive(d.text, d.layer), d.unconfirmed)
             for d in plan.directives
         ],
         "modules": [
@@ -169,6 +183,11 @@ def build_report(loaded: LoadedProfile, req: Request, plan: Plan,
         "bill": _bill(plan, layers),
     }
     report["unconfirmed"] = _unconfirmed(report)
+    report["references"] = _references(report, loaded)
+    from ..text.render import render
+    from .scriptlines import script_lines
+
+    report["script_lines"] = script_lines(render(plan))
     return report
 
 
@@ -182,6 +201,25 @@ def _bill(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
                  needed_per_hour=bill.needed_per_hour)
 
 
+def _sources(item: Any) -> list[str]:
+    if isinstance(item, dict):
+        own = [item["source"]] if isinstance(item.get("source"), str) else []
+        return own + [s for v in item.values() for s in _sources(v)]
+    if isinstance(item, list):
+        return [s for v in item for s in _sources(v)]
+    return []
+
+
+def _references(report: dict[str, Any], loaded: LoadedProfile) -> dict[str, str]:
+    """The source keys the report's sources use (UG, LUG, EZ...), each with what it names:
+    the profile's `references`, which say the repository, commit and date."""
+    import re
+
+    refs = loaded.profile.references
+    used = {w for s in _sources(report) for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", s)}
+    return {key: refs[key] for key in sorted(refs) if key in used}
+
+
 def _rendezvous(plan: Plan, layers: _Layers) -> dict[str, Any]:
     """Where MASTER_ADDR comes from, and how MASTER_PORT is chosen."""
     port = plan.port.text if plan.port and plan.uses_port else "no MASTER_PORT (torchrun's own)"
@@ -193,7 +231,7 @@ def _rendezvous(plan: Plan, layers: _Layers) -> dict[str, Any]:
         plan.master.unconfirmed)
 
 
-# Why the script reads its host list as it does (issue 21), checked by the tests named.
+# Why the script reads its host list as it does, checked by the tests named.
 HOST_LIST_WHY = ("the shell reads the whole host list itself (read, one awk, or scontrol's "
                  "whole output kept): under set -e -o pipefail a writer killed by SIGPIPE "
                  "after its reader stopped early (| head -n 1) would end the job without a "
@@ -499,7 +537,9 @@ def _fmt_fact(f: dict[str, Any], indent: str = "  ") -> list[str]:
     return out
 
 
-def format_text(report: dict[str, Any]) -> str:
+def format_text(report: dict[str, Any], width: int | None = None) -> str:
+    """The report as text; WIDTH (a terminal's) wraps every long line at spaces, never inside
+    a word, the placement table and the node drawing excepted (they are fixed columns)."""
     s = report["summary"]
     from ..profiles.walltime import hms
 
@@ -515,6 +555,7 @@ def format_text(report: dict[str, Any]) -> str:
         f"queue {s['queue'] or '-'}, walltime {hms(s['walltime_seconds'])}, "
         f"{s['precision']} on {s['device']}",
     ]
+    fixed: set[int] = {1}  # the request: a command to copy, whole; and the fixed columns below
     lines += [f"note: {n}" for n in report["notes"]]
     lines += [f"default: {d['key']}={d['value']}   layer: {d['layer']}"
               for d in report["defaults"]]
@@ -535,6 +576,7 @@ def format_text(report: dict[str, Any]) -> str:
         lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
 
     lines += ["", "== node"] + report["drawing"]
+    fixed.update(range(lines.index("== placement (per node-local rank)"), len(lines)))
     node = report["node"]
     for key in ("topology", "reserved", "gpus", "nics", "gpu_affinity"):
         if key in node:
@@ -570,7 +612,48 @@ def format_text(report: dict[str, Any]) -> str:
         section(f"program: starts once checked (exit {PREFLIGHT_EXIT} before any rank if "
                 "not); the app's defaults", report["program"])
     lines += ["", "== app command", f"  {report['app_command']}"]
+    fixed.add(len(lines) - 1)  # a command to copy: whole
+    own = [r for r in report.get("script_lines", []) if r["from"] == "skeleton"]
+    if own:
+        lines += ["", "== the script's own lines (every other line: a fact above, or the "
+                  "comment above it in the script)"]
+        k = 0
+        while k < len(own):
+            j = k
+            while j + 1 < len(own) and own[j + 1]["why"] == own[k]["why"]:
+                j += 1
+            where = (f"line {own[k]['line']}" if j == k else
+                     f"lines {own[k]['line']}-{own[j]['line']}")
+            lines += [f"  {where}: {own[k]['text'].strip()}", f"      why: {own[k]['why']}"]
+            k = j + 1
     if report["unconfirmed"]:
         lines += ["", f"== unconfirmed values used ({len(report['unconfirmed'])})"]
         lines += [f"  - {u}" for u in report["unconfirmed"]]
-    return "\n".join(lines) + "\n"
+    if report.get("references"):
+        lines += ["", "== sources: the keys above, and the documents they name"]
+        lines += [f"  {key}: {what}" for key, what in report["references"].items()]
+    if width is None:
+        return "\n".join(lines) + "\n"
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        out += [line] if i in fixed else _wrap(line, width)
+    return "\n".join(out) + "\n"
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """One line as lines of WIDTH at most, broken at spaces only (a word longer than the
+    width stays whole); continuations indented under the text. A fact's source and layer
+    go on lines of their own when they do not fit on one."""
+    import textwrap
+
+    if len(line) <= width:
+        return [line]
+    indent = line[: len(line) - len(line.lstrip())]
+    body = line.lstrip()
+    if body.startswith("source: ") and "   layer: " in body:
+        source, layer = body.split("   layer: ", 1)
+        return _wrap(indent + source, width) + _wrap(f"{indent}layer: {layer}", width)
+    label = body.split(" ", 1)[0] if body.split(" ", 1)[0].endswith(":") else ""
+    more = indent + " " * (len(label) + 1 if label and len(label) < 14 else 4)
+    return textwrap.wrap(line, width, subsequent_indent=more, break_long_words=False,
+                         break_on_hyphens=False, drop_whitespace=True) or [line]

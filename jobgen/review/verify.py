@@ -18,7 +18,7 @@ from ..errors import JobgenError
 from ..plan.build import build_plan
 from ..profiles.load import load_profile
 from ..request.parse import request_from_command_line
-from ..shell import comment
+from ..shell import comment, quote, split
 from ..text.render import render
 from .scriptparse import parse_file, parse_text
 from .semantic import Change, compare, format_changes, from_script
@@ -64,10 +64,25 @@ def verify(path: Path) -> Verdict:
                           "...` and `# Profile: ...`): only generated scripts can be verified")
     req = request_from_command_line(header.regenerate)
     loaded = load_profile(req.site)
-    fresh = render(build_plan(loaded, req))
+    plan = build_plan(loaded, req)
+    fresh = render(plan)
     verdict = Verdict(str(path), req.site, fresh == script.text)
     if verdict.up_to_date:
         return verdict
+    text = script.text
+    then = _package_path(text)
+    now = plan.program.package if plan.program else None
+    moved = bool(then and now and then != now)
+    if moved:
+        # the script copies the bundled apps from where jobgen was installed when it rendered:
+        # a reinstall or a move changes that path, which is no edit of the script's own
+        verdict.causes.append(f"the bundled apps' path changed from {then} to {now} (jobgen "
+                              "was reinstalled or moved since): render the script again")
+        assert then is not None and now is not None
+        text = text.replace(str(quote(then)), str(quote(now))).replace(then, now)
+        if text == fresh:
+            return verdict  # nothing else differs
+        script = parse_text(text, str(path))
     if "\r" in script.text:
         verdict.causes.append(CRLF_CAUSE)
         if script.text.replace("\r\n", "\n") == fresh:
@@ -85,6 +100,18 @@ def verify(path: Path) -> Verdict:
     # the script's own lines reach the terminal: control characters (escape sequences) shown
     verdict.text_diff = [str(comment(line)) for line in text_diff[:40]]
     edited = header.digest == loaded.digest and header.version == __version__
-    if edited or not verdict.causes:
+    if edited or len(verdict.causes) == int(moved):
         verdict.causes.append("edited by hand since it was generated")
     return verdict
+
+
+def _package_path(text: str) -> str | None:
+    """The bundled apps' package path a script copies (`cp -R PATH "$JOBGEN_DIR/python/"`)."""
+    for line in text.splitlines():
+        if line.startswith("cp -R ") and line.endswith(' "$JOBGEN_DIR/python/"'):
+            try:
+                words = split(line)
+            except (JobgenError, ValueError):
+                return None
+            return words[2] if len(words) == 4 else None
+    return None

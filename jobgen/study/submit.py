@@ -86,6 +86,7 @@ def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
     if max_in_flight is not None and max_in_flight < 1:
         raise JobgenError(f"--max-in-flight must be at least 1, not {max_in_flight}")
     held: dict[tuple[str, int], str | None] | None = None  # run -> its job id when held back
+    start, asked, ok, dialect = time.monotonic(), 0, 0, None
     while True:
         with SweepDir.open(directory, lock=True,
                            wait=0 if held is None else LOCK_WAIT) as where:
@@ -99,6 +100,7 @@ def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
                                       "jobgen status): add --again to submit them again")
                 for _, run in todo:  # before anything is sent: every script is jobgen's own
                     where.script(run.script)
+                asked = len(todo)
                 check_dialect(manifest)
                 check_scheduler(dialect, manifest.site)
                 if manifest.cancelled:
@@ -113,6 +115,7 @@ def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
                         and not r.maybe_submitted]
             batch, waiting = _fits(where, manifest, todo, max_in_flight)
             problems = _submit_batch(where, manifest, dialect, batch, keep_going)
+            ok += sum(1 for _, r in batch if (r.job_id if dialect.job_id else r.exit_code == 0))
         held = {(p.id, r.repeat): r.job_id for p, r in waiting}
         if problems or not held or not wait:
             break
@@ -121,7 +124,26 @@ def submit_sweep(directory: Path, again: bool = False, keep_going: bool = False,
     if held:
         note(f"{len(held)} run(s) held back (queue limits or --max-in-flight): run "
              f"`jobgen submit {directory}` again as jobs finish, or add --wait")
+    note(_summary(directory, dialect, asked, ok, len(problems), len(held or {}),
+                  time.monotonic() - start))
     return problems
+
+
+def _summary(directory: Path, dialect: Dialect, total: int, ok: int, failed: int, held: int,
+             seconds: float) -> str:
+    """The submit's last line: how many runs ran (or were submitted), failed, held, were not
+    sent, the time, and what to run next."""
+    done = "ran" if dialect.job_id is None else "submitted"
+    parts = [f"{ok} of {total} run(s) {done}"]
+    if failed:
+        parts.append(f"{failed} failed")
+    if held:
+        parts.append(f"{held} held back")
+    if total - ok - failed - held > 0:
+        parts.append(f"{total - ok - failed - held} not sent")
+    follow = "" if dialect.job_id is None else f"jobgen status {directory}, then "
+    return (f"done: {', '.join(parts)}, in {seconds:.0f} s; next: {follow}jobgen collect "
+            f"{directory}")
 
 
 def _fits(where: SweepDir, manifest: mf.Manifest, todo: list[tuple[mf.Point, mf.Run]],
@@ -160,7 +182,10 @@ def _submit_batch(where: SweepDir, manifest: mf.Manifest, dialect: Dialect,
     problems = []
     for point, run in steps(batch, "submit", lambda pr: f"{pr[0].id} r{pr[1].repeat}"):
         if dialect.job_id is None:
+            began = time.monotonic()
             problem = _run_here(where, manifest, run)
+            note(f"{point.id} r{run.repeat}: exit {run.exit_code} after "
+                 f"{time.monotonic() - began:.1f} s ({run.output})")
         else:
             problem = _submit(where, manifest, run, dialect)
         manifest.write(where)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import python3_in
 from workloads_testlib import (
     MPIEXEC,
     REPO,
@@ -258,8 +259,7 @@ def test_rendered_local_script_trains_the_tensorflow_app_without_torch(tmp_path:
     env = base_env()
     env["PYTHONPATH"] = str(shim.parent)  # not the checkout: the script copies the package
     bindir = tmp_path / "bin"  # `python3` is this interpreter, as on a TensorFlow-only machine
-    bindir.mkdir()
-    (bindir / "python3").symlink_to(sys.executable)
+    python3_in(bindir)
     env["PATH"] = f"{bindir}:{env['PATH']}"
     assert subprocess.run([str(bindir / "python3"), "-c", "import torch"], env=env,
                           capture_output=True).returncode != 0, "the shim hides torch"

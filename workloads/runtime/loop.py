@@ -27,22 +27,85 @@ from .timing import StepTimer, percentile
 
 _HANDLED_SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2")
 
+#: The JSON result line's fields, in order, each with what it holds: the one table the docs'
+#: field reference (docs/reference/result.md, `python3 docs/generate.py`) is written from.
+RESULT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("app", "the bundled app's name (cosmictagger, gpt, ...)"),
+    ("framework", "pytorch or tensorflow"),
+    ("framework_version", "the framework's version string"),
+    ("device", "the device type the run trained on: cpu, cuda, xpu"),
+    ("device_name", "the device's own name (e.g. NVIDIA H100 80GB HBM3)"),
+    ("device_stack", "the device's software stack (CUDA, ROCm or oneAPI version), null on "
+     "the CPU"),
+    ("precision", "the precision the run trained in (fp32, tf32, bf16, fp16)"),
+    ("precision_requested", "the precision asked for (--precision)"),
+    ("precision_note", "why the two differ, or null"),
+    ("mode", "train (the whole step), or data (the input pipeline alone)"),
+    ("size", "the configuration's name (also in config)"),
+    ("world_size", "ranks in the run"),
+    ("launcher", "what started the ranks, from a variable only it sets: torchrun, "
+     "horovodrun, pals, openmpi, jsrun, mpich, srun, spawn; none for a lone process"),
+    ("rank_variables", "the variables this rank read its rank, local rank and sizes from"),
+    ("dist_backend", "the collectives' backend (gloo, nccl, xccl, ...), null alone"),
+    ("batch_size", "samples per rank per micro-batch"),
+    ("batch_size_requested", "the batch size asked for (--batch-size), or null"),
+    ("batch_note", "why the batch size differs from the one asked for, or null"),
+    ("gradient_accumulation_steps", "micro-batches per optimizer step on each rank"),
+    ("global_batch_size", "batch_size x gradient_accumulation_steps x world_size"),
+    ("steps", "optimizer steps asked for (--steps)"),
+    ("warmup_steps", "steps left out of the timing (--warmup)"),
+    ("timed_steps", "steps the rates and times below count"),
+    ("resumed_from_step", "the checkpoint step the run resumed from, or null"),
+    ("samples_per_sec", "training throughput of all ranks (the slowest rank's time)"),
+    ("samples_per_sec_per_rank", "samples_per_sec / world_size"),
+    ("step_time_ms_p50", "median step time, ms"),
+    ("step_time_ms_p90", "90th percentile step time, ms"),
+    ("step_time_ms_mean", "mean step time, ms"),
+    ("elapsed_s", "seconds of the timed steps"),
+    ("peak_mem_mb", "the device allocator's peak, MiB (null on the CPU)"),
+    ("device_mem_mb", "the device's memory, MiB (null on the CPU)"),
+    ("peak_mem_reserved_mb", "the allocator's peak reserved memory, MiB (null on the CPU)"),
+    ("mem_headroom_mb", "device memory still free at the allocator's peak, MiB"),
+    ("mem_headroom_pct", "the same, as a percentage of the device's memory"),
+    ("first_loss", "rank 0's loss at the first step"),
+    ("final_loss", "rank 0's loss at the last step"),
+    ("param_sha256", "sha256 of the final parameters (equal runs: equal hashes)"),
+    ("data", "the data directory, or null for synthetic data"),
+    ("channels_last", "channels-last memory format used (PyTorch), else null"),
+    ("compile", "torch.compile used (PyTorch)"),
+    ("optimizer_impl", "the optimizer's implementation (foreach, fused), null in TensorFlow"),
+    ("pin_memory", "pinned host memory for the data loader (PyTorch), else null"),
+    ("seed", "the random seed"),
+    ("config", "the configuration's name (--config)"),
+    ("recipe", "the training recipe: optimizer, schedule, its parameters"),
+    ("lr", "the recipe's base learning rate"),
+    ("lr_last", "the rate the schedule gave the last step"),
+    ("unit", "what one sample is counted as (samples, tokens, images)"),
+    ("units_per_sec", "samples_per_sec x units per sample"),
+    ("train_flops_per_sample", "counted training FLOPs per sample, or null"),
+    ("flops_method", "how the FLOPs were counted"),
+    ("peak_flops_per_sec", "the device's dense peak at the run's precision, or null"),
+    ("peak_source", "where that peak comes from, or why there is none"),
+    ("mfu", "model FLOPs utilisation: train_flops_per_sample x samples_per_sec / "
+     "(peak x devices); null on the CPU and on devices the table lacks"),
+    ("mfu_note", "how mfu was computed, or why it is null"),
+    ("loss_window", "steps in each loss window (--loss-window)"),
+    ("first_loss_window_mean", "mean loss of the first window"),
+    ("final_loss_window_mean", "mean loss of the last window"),
+    ("data_wait_s", "host seconds spent waiting for the next batch in the timed steps "
+     "(the slowest rank's)"),
+    ("data_wait_share", "data_wait_s / elapsed_s"),
+    ("trials", "the per-trial results when the app ran several trials, else null"),
+)
 #: The keys of the JSON result line, in order (workloads/README.md, "Measurement").
-RESULT_KEYS = (
-    "app", "framework", "framework_version", "device", "device_name", "device_stack",
-    "precision", "precision_requested", "precision_note", "mode", "size", "world_size",
-    "launcher", "rank_variables", "dist_backend", "batch_size", "batch_size_requested",
-    "batch_note", "gradient_accumulation_steps", "global_batch_size", "steps", "warmup_steps",
-    "timed_steps",
-    "resumed_from_step", "samples_per_sec", "samples_per_sec_per_rank", "step_time_ms_p50",
-    "step_time_ms_p90", "step_time_ms_mean", "elapsed_s", "peak_mem_mb", "device_mem_mb",
-    "peak_mem_reserved_mb", "mem_headroom_mb", "mem_headroom_pct", "first_loss", "final_loss",
-    "param_sha256", "data", "channels_last", "compile", "optimizer_impl", "pin_memory", "seed",
-    # issue 22: the configuration, the recipe and the figures the originals report
-    "config", "recipe", "lr", "lr_last", "unit", "units_per_sec", "train_flops_per_sample",
-    "flops_method", "peak_flops_per_sec", "peak_source", "mfu", "mfu_note", "loss_window",
-    "first_loss_window_mean", "final_loss_window_mean", "data_wait_s", "data_wait_share",
-    "trials",
+RESULT_KEYS = tuple(key for key, _ in RESULT_FIELDS)
+#: Keys some runs add after RESULT_KEYS.
+EXTRA_FIELDS: tuple[tuple[str, str], ...] = (
+    ("ranks_per_device", "ranks sharing one device (PyTorch)"),
+    ("instance", "this instance's index, when one job runs independent instances"),
+    ("instances", "the number of instances"),
+    ("<unit>_per_s", "the rate in the app's unit (tokens_per_s for gpt, images_per_s)"),
+    ("profile_trace", "the profiler trace's path, under --profile torch"),
 )
 #: The memory keys a runtime that cannot measure them reports as null.
 NO_HEADROOM = {"device_mem_mb": None, "peak_mem_reserved_mb": None, "mem_headroom_mb": None,
@@ -321,5 +384,40 @@ def result_line(args: argparse.Namespace, out: Outcome, batch_size: int, world: 
 
 
 def emit(result: dict[str, Any]) -> None:
+    """The JSON result line on stdout (for tools), then its gist for a person on stderr."""
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
+    sys.stderr.write(summary(result))
+    sys.stderr.flush()
+
+
+def _num(value: Any, spec: str = ".4g") -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def summary(result: dict[str, Any]) -> str:
+    """A few lines a person reads at the end of a run: throughput, MFU or why none, loss,
+    time (the JSON line above has every field; docs/reference/result.md says what each is)."""
+    tag = f"[{result.get('app')}]"
+    world = result.get("world_size")
+    rate = result.get("samples_per_sec")
+    unit = result.get("unit") or "samples"
+    line1 = (f"{tag} done: {_num(rate, '.1f')} samples/s on {world} rank(s) "
+             f"({_num(result.get('samples_per_sec_per_rank'), '.1f')} per rank)")
+    if unit != "samples" and result.get("units_per_sec") is not None:
+        line1 += f", {_num(result.get('units_per_sec'), '.4g')} {unit}/s"
+    mfu_value = result.get("mfu")
+    note = str(result.get("mfu_note") or "")
+    why = note.split(" (", 1)[0] or "no peak or no FLOP count"
+    mfu_text = (f"MFU {mfu_value:.1%}" if mfu_value is not None
+                else why if why.startswith("no MFU") else f"no MFU ({why})")
+    line2 = (f"{tag} step {_num(result.get('step_time_ms_p50'), '.1f')} ms median; "
+             f"{mfu_text}")
+    elapsed = _num(result.get("elapsed_s"), ".2f")
+    line3 = (f"{tag} loss {_num(result.get('first_loss'))} -> {_num(result.get('final_loss'))}"
+             f"; {result.get('timed_steps')} timed step(s) in {elapsed} s "
+             f"({result.get('precision')} on {result.get('device')})")
+    lines = [line1, line2, line3]
+    if result.get("profile_trace"):
+        lines.append(f"{tag} profile trace: {result['profile_trace']}")
+    return "".join(f"{ln}\n" for ln in lines)

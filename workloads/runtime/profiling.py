@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import re
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -149,6 +150,35 @@ def _marks(tool: str, device_type: str) -> _Marks | None:
     return None  # no marker API here: ranges are no-ops
 
 
+PHASES = ("data", "forward", "backward", "optimizer")
+
+
+def _traces(directory: str, rank: int) -> set[str]:
+    import glob
+    import os
+
+    return set(glob.glob(os.path.join(glob.escape(directory), f"rank-{rank}.*.pt.trace.json")))
+
+
+def phase_table(averages: Any, rank: int, first: int, stop: int) -> str:
+    """The recorded steps' phases, per step, on this rank: host time of each range (the
+    record_function ranges the Observer opens), from torch.profiler's key averages. On a GPU
+    the host launches work that runs later, so device time is in the trace, not here."""
+    by_name = {e.key: e for e in averages}
+    marked = [e for e in averages if e.key.startswith("ProfilerStep")]  # ProfilerStep*
+    steps = max(sum(e.count for e in marked), 1)
+    step_total = sum(e.cpu_time_total for e in marked)
+    rows = [(name, by_name[name].cpu_time_total / steps / 1000.0) for name in PHASES
+            if name in by_name]
+    total = step_total / steps / 1000.0
+    out = [f"profile of rank {rank}, steps {first}-{stop - 1}: host ms per step by phase"]
+    out += [f"  {name:<10} {ms:9.2f} ms  {ms / total:6.1%}" if total else
+            f"  {name:<10} {ms:9.2f} ms" for name, ms in rows]
+    if total:
+        out.append(f"  {'step':<10} {total:9.2f} ms  (the whole step)")
+    return "\n".join(out)
+
+
 class Observer:
     """One rank's profiling and TensorBoard: wraps the loop's hooks, closes at the end."""
 
@@ -170,6 +200,7 @@ class Observer:
             self.writer = EventWriter(args.tensorboard)
         self.last_t: float | None = None
         self.next_step = 0
+        self.trace_path: str | None = None  # the torch trace this rank wrote
 
     # ------------------------------------------------------------ hooks on the model and optimizer
     def attach(self, model: Any, optimizer: Any) -> None:
@@ -268,8 +299,21 @@ class Observer:
             activities.append(torch.profiler.ProfilerActivity.XPU)
         handler = torch.profiler.tensorboard_trace_handler(self.args.profile_dir,
                                                            worker_name=f"rank-{self.rank}")
+
+        def ready(done: Any) -> None:
+            before = _traces(self.args.profile_dir, self.rank)
+            handler(done)
+            new = sorted(_traces(self.args.profile_dir, self.rank) - before)
+            self.trace_path = new[-1] if new else None
+            say = f"[workloads rank {self.rank}] "  # whichever rank was profiled
+            text = phase_table(done.key_averages(), self.rank, first, stop)
+            if self.trace_path:
+                text += (f"\ntrace: {self.trace_path} (Perfetto UI or chrome://tracing open "
+                         "it; docs/profiling.md)")
+            print("\n".join(say + ln for ln in text.splitlines()), file=sys.stderr, flush=True)
+
         prof = torch.profiler.profile(activities=activities, schedule=schedule,
-                                      on_trace_ready=handler)
+                                      on_trace_ready=ready)
         prof.step_num = start_step  # ProfilerStep#i names step i of the run
         prof.current_action = schedule(start_step)
         prof.start()

@@ -364,6 +364,8 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         if instance is not None:
             result["instance"] = instance.index
             result["instances"] = instance.count
+        if observer is not None and observer.trace_path:
+            result["profile_trace"] = observer.trace_path
         if emit_json:
             emit(result)
         if instance is not None and instance.result_file:
