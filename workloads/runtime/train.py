@@ -246,11 +246,12 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         batch_note = f"auto batch {batch_size}: kept from the checkpoint"
     else:
         fit = _auto_batch(spec, cfg, dev, ctx, prec, fmt, default_batch,
-                          recipe.scaled_lr(default_batch * world), args.optimizer_impl, recipe)
+                          recipe.scaled_lr(default_batch * world, world), args.optimizer_impl,
+                          recipe)
         batch_size, batch_note = fit.batch, fit.note
     if batch_note:
         log.info(batch_note)
-    lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world)
+    lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world, world)
     accum = _grad_accum(args, cfg, world, log)
 
     # seeded after the auto-batch probe, so a run draws the same numbers with or without it

@@ -1,0 +1,128 @@
+"""Issue 33: the recipes the independent check found wrong, each against a transcription of the
+original's own code (NERSC/sc22-dl-tutorial@21ea7dc, argonne-lcf/SimAI-Bench@852d17f)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from workloads_testlib import needs_torch, run_app
+
+pytestmark = needs_torch
+
+
+# ---------------------------------------------------------------- unet3d (SC22)
+class _Opt:
+    """What ``lr_schedule`` touches of an optimizer."""
+
+    def __init__(self) -> None:
+        self.param_groups = [{"lr": None}]
+
+
+def _sc22_lr_schedule(optimizer, iternum, global_bs, base_bs, scaling='none', start_lr=1e-4,
+                      tot_steps=1000, end_lr=0., warmup_steps=0):
+    """sc22-dl-tutorial@21ea7dc utils/__init__.py lines 15-31, verbatim."""
+    if scaling=='sqrt':  # noqa: E225
+        init_lr = np.sqrt(global_bs/base_bs)*start_lr  # noqa: E226
+    elif scaling=='linear':  # noqa: E225
+        init_lr = (global_bs/base_bs)*start_lr  # noqa: E226
+    elif scaling=='none':  # noqa: E225
+        init_lr = start_lr
+
+    if global_bs > base_bs and scaling != 'none':
+        # warm-up lr rate
+        if iternum<warmup_steps:  # noqa: E225
+            lr = (iternum/warmup_steps)*init_lr  # noqa: E226
+        else:
+            lr = end_lr + 0.5 * (init_lr - end_lr) * (1 + np.cos(np.pi * (iternum - warmup_steps)/tot_steps))  # noqa: E226,E501
+    else:
+        lr = end_lr + 0.5 * (init_lr - end_lr) * (1 + np.cos(np.pi * iternum/tot_steps))  # noqa: E226,E501
+    optimizer.param_groups[0]['lr'] = lr
+
+
+def _sc22_rates(global_bs: int, base_bs: int, steps: list[int]) -> list[float]:
+    """train.py as it drives the schedule: config/UNet.yaml ``lr_schedule: {scaling: 'sqrt',
+    start_lr: 2.E-4, end_lr: 0., warmup_steps: 128}``, num_epochs 10, Nsamples 65536;
+    ``params.lr_schedule['tot_steps'] = num_epochs*(Nsamples//global_batch_size)`` (line 73);
+    ``iters += 1`` before ``lr_schedule(optimizer, iters, ...)`` in the loop (lines 102-118)."""
+    params = {"scaling": "sqrt", "start_lr": 2e-4, "end_lr": 0.0, "warmup_steps": 128,
+              "tot_steps": 10 * (65536 // global_bs)}
+    out = []
+    for step in steps:
+        opt = _Opt()
+        _sc22_lr_schedule(opt, step + 1, global_bs=global_bs, base_bs=base_bs, **params)
+        out.append(float(opt.param_groups[0]["lr"]))
+    return out
+
+
+@pytest.mark.parametrize("config,batch,ranks,base_bs", [
+    ("default", 64, 1, 64),     # UNet.yaml base: global 64, base 64
+    ("summit", 32, 1, 32),      # UNet.yaml base_sm: global 32, base 32 (the independent check's D1)
+    ("default", 64, 4, 64),     # global 256 (bs256_opt's batch): sqrt scaling and warm-up (D2)
+    ("default", 64, 2, 64),     # global 128
+    ("summit", 32, 3, 32),      # global 96 on Summit
+    ("default", 16, 1, 64),     # below the base batch: scaled down, no warm-up
+])
+def test_unet3d_schedule_is_sc22_lr_schedule(config: str, batch: int, ranks: int,
+                                             base_bs: int) -> None:
+    import torch
+
+    from workloads.runtime.contract import batch_size_of, recipe_of
+    from workloads.runtime.optim import Schedule
+    from workloads.unet3d.model import APP
+
+    cfg = APP.sizes[config]
+    if batch == 16:
+        assert batch_size_of(APP, config, cfg) == 64
+    else:
+        assert batch_size_of(APP, config, cfg) == batch
+    recipe = recipe_of(APP, cfg)
+    global_bs = batch * ranks
+    base = recipe.scaled_lr(global_bs, ranks)
+    tot = 10 * (65536 // global_bs)
+    steps = [0, 1, 2, 63, 126, 127, 128, 129, 1000, tot // 2, tot - 2, tot - 1]
+    # what train.py builds: the table the optimizer's rate is set from, step by step
+    opt = torch.optim.Adam([torch.nn.Parameter(torch.zeros(1))], lr=base)
+    sched = Schedule(opt, recipe, base, tot, 10, global_bs)
+    ours = []
+    for step in steps:
+        sched.apply(step)
+        ours.append(opt.param_groups[0]["lr"])
+    assert ours == pytest.approx(_sc22_rates(global_bs, base_bs, steps), rel=1e-12, abs=1e-18)
+
+
+def test_unet3d_summit_starts_at_2e4_and_decays_over_20480_steps() -> None:
+    from workloads.runtime.contract import recipe_of
+    from workloads.runtime.schedules import lr_at
+    from workloads.unet3d.model import APP
+
+    recipe = recipe_of(APP, APP.sizes["summit"])
+    base = recipe.scaled_lr(32, 1)
+    assert base == pytest.approx(2e-4)
+    assert lr_at(recipe, base, 10_239, 20_480, 32) == pytest.approx(1e-4, rel=1e-3)
+    assert lr_at(recipe, base, 20_479, 20_480, 32) == pytest.approx(0.0, abs=1e-20)
+
+
+# ---------------------------------------------------------------- anisosgs (SimAI-Bench)
+def test_anisosgs_rate_is_learning_rate_times_ranks_whatever_the_batch() -> None:
+    """offline_train.py line 211: ``optim.Adam(model.parameters(),
+    lr=cfg.learning_rate*comm.size)``; the batch does not enter."""
+    from workloads.anisosgs.model import APP
+    from workloads.runtime.contract import batch_size_of, recipe_of
+
+    cfg = APP.sizes["default"]
+    # conf/train_config.yaml line 14 ``mini_batch: 1`` (the config with ``model: "sgs"``)
+    assert batch_size_of(APP, "default", cfg) == 1
+    recipe = recipe_of(APP, cfg)
+    for ranks in (1, 2, 4, 64):
+        for batch in (1, 32):
+            assert recipe.scaled_lr(batch * ranks, ranks) == pytest.approx(0.001 * ranks)
+
+
+@pytest.mark.slow
+def test_anisosgs_two_ranks_train_at_twice_the_rate() -> None:
+    res = run_app("anisosgs", "--device", "cpu", "--workers", "0", "--steps", "3",
+                  "--warmup", "1", launcher="torchrun")
+    assert res.returncode == 0, res.stderr
+    out = [line for line in res.json_lines()][0]
+    assert (out["world_size"], out["batch_size"]) == (2, 1)
+    assert out["lr"] == pytest.approx(2e-3) and out["lr_last"] == pytest.approx(2e-3)
