@@ -3,6 +3,10 @@ original's own code (NERSC/sc22-dl-tutorial@21ea7dc, argonne-lcf/SimAI-Bench@852
 
 from __future__ import annotations
 
+import os
+import pickle
+from pathlib import Path
+
 import numpy as np
 import pytest
 from workloads_testlib import needs_torch, run_app
@@ -126,3 +130,122 @@ def test_anisosgs_two_ranks_train_at_twice_the_rate() -> None:
     out = [line for line in res.json_lines()][0]
     assert (out["world_size"], out["batch_size"]) == (2, 1)
     assert out["lr"] == pytest.approx(2e-3) and out["lr_last"] == pytest.approx(2e-3)
+
+
+# ---------------------------------------------------------------- gpt: nanoGPT's meta.pkl
+def _shakespeare_char_prepare(directory: Path, data: str) -> None:
+    """karpathy/nanoGPT@3adf61e data/shakespeare_char/prepare.py, transcribed (the download of
+    input.txt left out; the paths are ``directory``'s)."""
+    chars = sorted(list(set(data)))
+    vocab_size = len(chars)
+    stoi = { ch:i for i,ch in enumerate(chars) }  # noqa: E201,E202,E231
+    itos = { i:ch for i,ch in enumerate(chars) }  # noqa: E201,E202,E231
+
+    def encode(s):
+        return [stoi[c] for c in s]  # encoder: take a string, output a list of integers
+    n = len(data)
+    train_data = data[:int(n*0.9)]  # noqa: E226
+    val_data = data[int(n*0.9):]  # noqa: E226
+    train_ids = encode(train_data)
+    val_ids = encode(val_data)
+    train_ids = np.array(train_ids, dtype=np.uint16)
+    val_ids = np.array(val_ids, dtype=np.uint16)
+    train_ids.tofile(os.path.join(directory, 'train.bin'))
+    val_ids.tofile(os.path.join(directory, 'val.bin'))
+    meta = {
+        'vocab_size': vocab_size,
+        'itos': itos,
+        'stoi': stoi,
+    }
+    with open(os.path.join(directory, 'meta.pkl'), 'wb') as f:
+        pickle.dump(meta, f)
+
+
+#: 97 distinct characters, as the independent check's input.txt (vocab 97 > tiny's 64)
+_TEXT = ("".join(chr(c) for c in range(32, 127)) + "\n\u00e9") * 40
+
+
+def test_gpt_reads_the_vocabulary_of_nanogpts_meta_pkl(tmp_path: Path) -> None:
+    """train.py lines 139-155: ``model_args['vocab_size'] = meta_vocab_size``."""
+    from workloads.gpt.model import APP
+
+    _shakespeare_char_prepare(tmp_path, _TEXT)
+    cfg = dict(APP.sizes["tiny"])
+    ds = APP.open_dataset(str(tmp_path), cfg)
+    assert cfg["vocab"] == 97
+    x, y = ds[0]
+    assert int(x.max()) < 97 and APP.build_model(cfg).lm_head.out_features == 97
+
+
+@pytest.mark.slow
+def test_gpt_tiny_trains_on_prepare_py_output(tmp_path: Path) -> None:
+    """The independent check's D5: this run ended in ``IndexError: index out of range``."""
+    _shakespeare_char_prepare(tmp_path, _TEXT)
+    res = run_app("gpt", "--config", "tiny", "--data", str(tmp_path), "--steps", "3",
+                  "--warmup", "1", "--device", "cpu", "--workers", "0")
+    assert res.returncode == 0, res.stderr[-2000:]
+    from workloads.gpt.model import APP
+    from workloads.runtime.flops import train_flops_at
+
+    # the FLOPs of the run's model are those of the 97-way head, not tiny's 64-way one
+    flops = res.result()["train_flops_per_sample"]
+    assert flops == train_flops_at(APP, {**APP.sizes["tiny"], "vocab": 97}, 2)
+    assert flops != train_flops_at(APP, dict(APP.sizes["tiny"]), 2)
+
+
+class _Payload:
+    """A pickle that writes a marker file when unpickled with ``pickle.load``."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+def test_gpt_refuses_a_meta_pkl_that_would_run_code(tmp_path: Path) -> None:
+    from workloads.gpt.model import APP
+
+    _shakespeare_char_prepare(tmp_path, _TEXT)
+    marker = tmp_path / "marker"
+    with open(tmp_path / "meta.pkl", "wb") as f:
+        pickle.dump({"vocab_size": 97, "x": _Payload(marker)}, f)
+    with pytest.raises(ValueError) as err:
+        APP.open_dataset(str(tmp_path), dict(APP.sizes["tiny"]))
+    msg = str(err.value)
+    assert "\n" not in msg and str(tmp_path / "meta.pkl") in msg and "it names io.open" in msg
+    assert not marker.exists()
+    # the same file under pickle.load would have written it: the payload is real
+    with open(tmp_path / "meta.pkl", "rb") as f:
+        pickle.load(f)
+    assert marker.exists()
+
+
+@pytest.mark.parametrize("meta", [{"vocab_size": 97.0}, {"vocab_size": 97, "x": (1, 2)},
+                                  [97], {"vocab_size": 0}, {"vocab_size": True}])
+def test_gpt_refuses_a_meta_pkl_of_other_data(tmp_path: Path, meta: object) -> None:
+    from workloads.gpt.model import APP
+
+    _shakespeare_char_prepare(tmp_path, _TEXT)
+    (tmp_path / "meta.pkl").write_bytes(pickle.dumps(meta))
+    with pytest.raises(ValueError, match="meta.pkl") as err:
+        APP.open_dataset(str(tmp_path), dict(APP.sizes["tiny"]))
+    assert "\n" not in str(err.value)
+
+
+def test_gpt_refuses_a_token_beyond_the_vocabulary(tmp_path: Path) -> None:
+    """Without meta.pkl tiny keeps its 64 ids: a file with id 96 is refused naming the file,
+    before training and again when a sequence is read (a file too large to scan)."""
+    from workloads.gpt import model
+    from workloads.gpt.model import APP
+
+    _shakespeare_char_prepare(tmp_path, _TEXT)
+    (tmp_path / "meta.pkl").unlink()
+    with pytest.raises(ValueError) as err:
+        APP.open_dataset(str(tmp_path), dict(APP.sizes["tiny"]))
+    msg = str(err.value)
+    assert "\n" not in msg and str(tmp_path / "train.bin") in msg and "token id 96" in msg
+    ds = model.TokenBinDataset(tmp_path / "train.bin", 16, vocab=64)
+    with pytest.raises(ValueError, match="beyond the vocabulary of 64"):
+        for i in range(len(ds)):
+            ds[i]

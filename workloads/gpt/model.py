@@ -12,7 +12,9 @@ Data: ``--make-data DIR`` writes nanoGPT's token files, ``DIR/train.bin`` and ``
 (uint16 token ids, one stream, ``data/openwebtext/prepare.py``), with documents of about
 OpenWebText's mean length ending in the end-of-text token; ``--data DIR`` reads ``train.bin``
 memory-mapped and takes each sequence at a random offset, as nanoGPT's ``get_batch`` does
-(drawn per epoch and index, so a resumed run reads the same). ``--data file.txt`` trains on a
+(drawn per epoch and index, so a resumed run reads the same); a ``meta.pkl`` beside it (nanoGPT's
+char-level ``prepare.py``) sets the vocabulary as train.py does, read by an unpickler that builds
+plain data only, and a token id beyond the vocabulary is refused with one line. ``--data file.txt`` trains on a
 text file's bytes (vocabulary at least 256). Synthetic data on the device: each next token is a
 fixed affine map of the current one modulo the vocabulary, a deterministic function of the
 context that the loss can learn.
@@ -20,7 +22,9 @@ context that the loss can learn.
 
 from __future__ import annotations
 
+import io
 import math
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -236,8 +240,9 @@ class TokenBinDataset(Dataset):
     offsets uniformly; here they are drawn per (seed, epoch, index) and cover the file once
     per epoch)."""
 
-    def __init__(self, file: Path, seq_len: int, seed: int = 0) -> None:
+    def __init__(self, file: Path, seq_len: int, seed: int = 0, vocab: int | None = None) -> None:
         self.file = file
+        self.vocab = vocab
         self.seq_len = seq_len
         self.seed = seed
         self.epoch = 0
@@ -259,6 +264,8 @@ class TokenBinDataset(Dataset):
         t = self.seq_len
         shift = mix_seed(self.seed, self.epoch, i) % t
         w = torch.from_numpy(self._data[i * t + shift: i * t + shift + t + 1].astype(np.int64))
+        if self.vocab is not None and int(w.max()) >= self.vocab:
+            raise ValueError(_beyond(self.file, int(w.max()), self.vocab))
         return w[:-1], w[1:]
 
     def __getstate__(self) -> dict[str, Any]:
@@ -284,12 +291,99 @@ class TextDataset(Dataset):
         return w[:-1], w[1:]
 
 
+#: a meta.pkl larger than this is not nanoGPT's (its char-level stoi/itos of a few hundred
+#: symbols is a few kB; a byte-level one of all 65,536 uint16 ids would be about 1.5 MB)
+META_MAX_BYTES = 16 * 2**20
+#: a train.bin up to this size is scanned for token ids beyond the vocabulary before training
+#: (one line then); a larger one is checked sequence by sequence as it is read
+SCAN_MAX_BYTES = 256 * 2**20
+
+
+class _MetaUnpickler(pickle.Unpickler):
+    """Unpickles plain data only: every global (a class, a function: what a ``__reduce__``
+    needs to run code) is refused."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"it names {module}.{name}")
+
+
+def _plain(obj: Any) -> str | None:
+    """What in ``obj`` is not a dict, list, int or str (None: nothing)."""
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif type(x) not in (int, str):
+            return f"a {type(x).__name__}"
+    return None
+
+
+def meta_vocab(directory: Path) -> int | None:
+    """``vocab_size`` of nanoGPT's ``meta.pkl`` in ``directory`` (None: there is none), as
+    train.py reads it (karpathy/nanoGPT@3adf61e train.py lines 139-146). Written by
+    data/shakespeare_char/prepare.py: ``{'vocab_size': int, 'itos': {int: str}, 'stoi':
+    {str: int}}``. Read with an unpickler that builds dicts, lists, ints and strings only, so
+    a pickle that would run code is refused, never run."""
+    file = directory / "meta.pkl"
+    if not file.is_file():
+        return None
+    fix = "remove it, or write it with nanoGPT's prepare.py"
+    size = file.stat().st_size
+    if size > META_MAX_BYTES:
+        raise ValueError(f"{file}: {size:,} bytes, more than nanoGPT's meta.pkl "
+                         f"({META_MAX_BYTES:,} at most); {fix}")
+    try:
+        meta = _MetaUnpickler(io.BytesIO(file.read_bytes())).load()
+    except Exception as exc:  # noqa: BLE001 - any unpickling failure is one refusal
+        raise ValueError(f"{file}: not nanoGPT's meta.pkl (dicts, lists, ints and strings "
+                         f"only): {exc}; {fix}") from None
+    bad = _plain(meta)
+    if bad is not None:
+        raise ValueError(f"{file}: not nanoGPT's meta.pkl (dicts, lists, ints and strings "
+                         f"only): it holds {bad}; {fix}")
+    vocab = meta.get("vocab_size") if isinstance(meta, dict) else None
+    if not isinstance(vocab, int) or not 1 <= vocab <= 2**16:
+        raise ValueError(f"{file}: no vocab_size between 1 and 65,536 (uint16 token ids); {fix}")
+    return vocab
+
+
+def _beyond(file: Path, token: int, vocab: int) -> str:
+    return (f"{file}: token id {token} is beyond the vocabulary of {vocab} (ids 0-{vocab - 1}); "
+            f"write meta.pkl's vocab_size with the data, or choose a --config with a larger "
+            f"vocabulary")
+
+
+def _check_tokens(file: Path, vocab: int) -> None:
+    """The largest token id of a small enough ``file`` against the vocabulary."""
+    if file.stat().st_size > SCAN_MAX_BYTES or file.stat().st_size < 2:
+        return
+    data = np.memmap(file, dtype=np.uint16, mode="r")
+    top = int(data.max())
+    del data
+    if top >= vocab:
+        raise ValueError(_beyond(file, top, vocab))
+
+
+def _token_file(file: Path, cfg: dict[str, Any]) -> TokenBinDataset:
+    """nanoGPT's train.bin with the vocabulary its meta.pkl says (the configuration's when
+    there is none: nanoGPT's 50,304 for default)."""
+    vocab = meta_vocab(file.parent)
+    if vocab is not None:
+        cfg["vocab"] = vocab
+    _check_tokens(file, cfg["vocab"])
+    return TokenBinDataset(file, cfg["seq_len"], vocab=cfg["vocab"])
+
+
 def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
     p = Path(path)
     if p.is_dir() and (p / "train.bin").is_file():
-        return TokenBinDataset(p / "train.bin", cfg["seq_len"])
+        return _token_file(p / "train.bin", cfg)
     if p.is_file() and p.suffix == ".bin":
-        return TokenBinDataset(p, cfg["seq_len"])
+        return _token_file(p, cfg)
     if p.is_file():
         cfg["vocab"] = max(cfg["vocab"], 256)
         return TextDataset(path, cfg["seq_len"])
