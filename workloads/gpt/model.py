@@ -15,9 +15,9 @@ memory-mapped and takes each sequence at a random offset, as nanoGPT's ``get_bat
 (drawn per epoch and index, so a resumed run reads the same); a ``meta.pkl`` beside it (nanoGPT's
 char-level ``prepare.py``) sets the vocabulary as train.py does, read by an unpickler that builds
 plain data only, and a token id beyond the vocabulary is refused with one line. ``--data
-file.txt`` trains on a text file's bytes (vocabulary at least 256). Synthetic data on the device: each next token is a
-fixed affine map of the current one modulo the vocabulary, a deterministic function of the
-context that the loss can learn.
+file.txt`` trains on a text file's bytes (vocabulary at least 256). Synthetic data on the
+device: each next token is a fixed affine map of the current one modulo the vocabulary, a
+deterministic function of the context that the loss can learn.
 """
 
 from __future__ import annotations
