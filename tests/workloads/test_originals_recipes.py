@@ -249,3 +249,48 @@ def test_gpt_refuses_a_token_beyond_the_vocabulary(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="beyond the vocabulary of 64"):
         for i in range(len(ds)):
             ds[i]
+
+
+# ---------------------------------------------------------------- gpt: nanoGPT's run defaults
+@pytest.mark.parametrize("bf16", [True, False])
+def test_gpt_defaults_are_nanogpts_on_cuda(monkeypatch: pytest.MonkeyPatch, bf16: bool) -> None:
+    """train.py:73-74 (bf16 where is_bf16_supported(), else float16; compile = True), model.py
+    281-283 (fused AdamW on CUDA); an option given on the command line wins."""
+    import torch
+
+    from workloads.gpt.model import APP
+    from workloads.resnet50.model import APP as RESNET
+    from workloads.runtime.cli import build_parser
+    from workloads.runtime.device import DeviceInfo
+    from workloads.runtime.train import fill_defaults
+
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: bf16)
+    cuda = DeviceInfo(torch.device("cpu"), "cuda", "a CUDA GPU", "cuda", False)
+    args = build_parser(APP).parse_args([])
+    notes = fill_defaults(APP, args, cuda)
+    assert (args.precision, args.compile, args.optimizer_impl) == (
+        "bf16" if bf16 else "fp16", True, "fused")
+    assert len(notes) == 3 and all("nanoGPT@3adf61e" in n for n in notes)
+    given = build_parser(APP).parse_args(["--precision", "fp32", "--no-compile"])
+    fill_defaults(APP, given, cuda)
+    assert (given.precision, given.compile, given.optimizer_impl) == ("fp32", False, "fused")
+    # another app keeps the runtime's defaults on CUDA
+    other = build_parser(RESNET).parse_args([])
+    assert fill_defaults(RESNET, other, cuda) == []
+    assert (other.precision, other.compile, other.optimizer_impl) == ("fp32", False, "auto")
+
+
+def test_gpt_defaults_on_the_cpu_are_the_runtimes() -> None:
+    """nanoGPT's device_type 'cpu': nullcontext (fp32) and no fused AdamW; compile is not
+    taken on the CPU (docs/benchmarks.md)."""
+    import torch
+
+    from workloads.gpt.model import APP
+    from workloads.runtime.cli import build_parser
+    from workloads.runtime.device import DeviceInfo
+    from workloads.runtime.train import fill_defaults
+
+    cpu = DeviceInfo(torch.device("cpu"), "cpu", "cpu", "cpu", False)
+    args = build_parser(APP).parse_args([])
+    assert fill_defaults(APP, args, cpu) == []
+    assert (args.precision, args.compile, args.optimizer_impl) == ("fp32", False, "auto")

@@ -71,6 +71,28 @@ RECIPE = Recipe(
           "world size), loss / steps, require_backward_grad_sync on the last micro-step only "
           "(lines 290-312)",
 )
+_NANOGPT = "karpathy/nanoGPT@3adf61e"
+
+
+def run_defaults(dev: Any) -> dict[str, tuple[Any, str]]:
+    """nanoGPT's own defaults where a run leaves --precision, --compile and --optimizer-impl
+    unset. On CUDA (ROCm builds included): ``dtype = 'bfloat16' if
+    torch.cuda.is_bf16_supported() else 'float16'`` and ``compile = True`` (train.py lines
+    73-74), fused AdamW for ``device_type == 'cuda'`` (model.py lines 281-283). Elsewhere
+    nanoGPT's ``device_type`` is 'cpu': ``ctx = nullcontext()`` (fp32, train.py line 112) and
+    no fused AdamW, which are the runtime's defaults too; its ``compile = True`` is not taken
+    on the CPU (measured: docs/benchmarks.md, a start cost far above its gain for the runs
+    the CPU is used for) nor on XPUs (not tried here)."""
+    if getattr(dev, "type", "cpu") != "cuda":
+        return {}
+    bf16 = torch.cuda.is_bf16_supported()
+    return {"precision": ("bf16" if bf16 else "fp16",
+                          f"{_NANOGPT} train.py:73 dtype bfloat16 where "
+                          f"is_bf16_supported(), else float16"),
+            "compile": (True, f"{_NANOGPT} train.py:74 compile = True"),
+            "optimizer_impl": ("fused", f"{_NANOGPT} model.py:281-283 fused AdamW on CUDA")}
+
+
 #: OpenWebText: 9,035,582,198 train tokens (prepare.py) in 8,013,769 documents (HF dataset card)
 OWT_MEAN_DOC_TOKENS = 1128
 GPT2_VOCAB = 50257  # tokens GPT-2's BPE can emit; the end-of-text token is the last, 50256
@@ -393,4 +415,5 @@ def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
 APP = AppSpec(name="gpt", build_model=build_model, make_task=make_task, loss_fn=loss_fn,
               sizes=SIZES, default_batch_size=12, tiny_batch_size=2, lr=RECIPE.lr,
               open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
-              source=SOURCE, unit="tokens", units_per_sample=units_per_sample)
+              source=SOURCE, unit="tokens", units_per_sample=units_per_sample,
+              run_defaults=run_defaults)

@@ -147,6 +147,29 @@ def run(spec: AppSpec, args: argparse.Namespace) -> int:
     return rc
 
 
+#: what --precision, --compile and --optimizer-impl mean when neither the command line nor
+#: the app (AppSpec.run_defaults) sets them
+RUNTIME_DEFAULTS = {"precision": "fp32", "compile": False, "optimizer_impl": "auto"}
+
+
+def fill_defaults(spec: AppSpec, args: argparse.Namespace, dev: DeviceInfo) -> list[str]:
+    """The options left unset (None) take the app's default on ``dev``, else the runtime's;
+    returns a note for each value the app chose."""
+    own = spec.run_defaults(dev) if spec.run_defaults is not None else {}
+    notes = []
+    for key, fallback in RUNTIME_DEFAULTS.items():
+        if getattr(args, key, None) is not None:
+            continue
+        if key in own:
+            value, why = own[key]
+            setattr(args, key, value)
+            notes.append(f"{key.replace('_', '-')} {value}: the app's default on "
+                         f"{dev.type} ({why})")
+        else:
+            setattr(args, key, fallback)
+    return notes
+
+
 def run_training(spec: AppSpec, args: argparse.Namespace,
                  emit_json: bool = True) -> tuple[int, dict[str, Any] | None]:
     """Run one training job; returns (exit code, result dict on rank 0)."""
@@ -158,6 +181,8 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
         args = _for_instance(args, instance)
     log = Logger(denv.rank, instance.index if instance else None)
     dev = select_device(args.device, denv.local_rank, args.ipex)
+    for note in fill_defaults(spec, args, dev):
+        log.info(f"note: {note}")
     configure_threads(denv, dev)
     ctx = init_distributed(denv, dev, args.dist_timeout, args.dist_backend)
     flag = SignalFlag()
