@@ -294,3 +294,28 @@ def test_gpt_defaults_on_the_cpu_are_the_runtimes() -> None:
     args = build_parser(APP).parse_args([])
     assert fill_defaults(APP, args, cpu) == []
     assert (args.precision, args.compile, args.optimizer_impl) == ("fp32", False, "auto")
+
+
+def test_cosmictagger_a21_runs_run_ct_sh_precision_on_cuda() -> None:
+    """example_submission_scripts/run_ct.sh lines 23-25 ``PRECISION=mixed``; the torch trainer
+    autocasts to fp16 with a GradScaler only on GPUs (src/utils/torch/trainer.py 150-151,
+    201-202, 743-744): a21 on CUDA defaults to fp16, on the CPU and for the other presets the
+    runtime's fp32; --precision wins."""
+    import torch
+    from workloads.cosmictagger.model import APP
+    from workloads.runtime.cli import build_parser
+    from workloads.runtime.device import DeviceInfo
+    from workloads.runtime.train import fill_defaults
+
+    cuda = DeviceInfo(torch.device("cpu"), "cuda", "a CUDA GPU", "cuda", False)
+    cpu = DeviceInfo(torch.device("cpu"), "cpu", "cpu", "cpu", False)
+    seen = {}
+    for config, dev in (("a21", cuda), ("a21", cpu), ("default", cuda), ("polaris", cuda)):
+        args = build_parser(APP).parse_args(["--config", config])
+        fill_defaults(APP, args, dev)
+        seen[(config, dev.type)] = args.precision
+    assert seen == {("a21", "cuda"): "fp16", ("a21", "cpu"): "fp32",
+                    ("default", "cuda"): "fp32", ("polaris", "cuda"): "fp32"}
+    given = build_parser(APP).parse_args(["--config", "a21", "--precision", "bf16"])
+    fill_defaults(APP, given, cuda)
+    assert given.precision == "bf16"

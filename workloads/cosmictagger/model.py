@@ -31,8 +31,10 @@ from workloads.cosmictagger.config import (
     LR,
     NAME,
     RECIPE,
+    REPOSITORY,
     SIZES,
     SOURCE,
+    SOURCE_COMMIT,
     TINY_BATCH_SIZE,
     UNIT,
     units_per_sample,
@@ -333,9 +335,20 @@ def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> An
     return write_events(path, cfg, samples, seed)
 
 
+def run_defaults(dev: Any, config: str) -> dict[str, tuple[Any, str]]:
+    """a21 runs at example_submission_scripts/run_ct.sh's ``PRECISION=mixed`` (lines 23-25,
+    passed as ``run.precision``): the torch trainer's ``torch.cuda.amp.autocast()`` with a
+    ``GradScaler`` only when ``compute_mode == GPU`` (src/utils/torch/trainer.py lines
+    150-151, 201-202, 743-744, 782-784), i.e. fp16 on CUDA; fp32 elsewhere."""
+    if config != "a21" or getattr(dev, "type", "cpu") != "cuda":
+        return {}
+    return {"precision": ("fp16", f"{REPOSITORY}@{SOURCE_COMMIT[:7]} run_ct.sh PRECISION=mixed: "
+                                  "torch.cuda.amp autocast + GradScaler on GPUs")}
+
+
 APP = AppSpec(
     name=NAME, build_model=build_model, make_task=make_task, loss_fn=make_loss(LOSS_BALANCE),
     sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE, tiny_batch_size=TINY_BATCH_SIZE, lr=LR,
     spatial_dims=2, open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
-    source=SOURCE, unit=UNIT, units_per_sample=units_per_sample,
+    source=SOURCE, unit=UNIT, units_per_sample=units_per_sample, run_defaults=run_defaults,
 )

@@ -74,7 +74,7 @@ RECIPE = Recipe(
 _NANOGPT = "karpathy/nanoGPT@3adf61e"
 
 
-def run_defaults(dev: Any) -> dict[str, tuple[Any, str]]:
+def run_defaults(dev: Any, config: str = "default") -> dict[str, tuple[Any, str]]:
     """nanoGPT's own defaults where a run leaves --precision, --compile and --optimizer-impl
     unset. On CUDA (ROCm builds included): ``dtype = 'bfloat16' if
     torch.cuda.is_bf16_supported() else 'float16'`` and ``compile = True`` (train.py lines

@@ -155,7 +155,8 @@ RUNTIME_DEFAULTS = {"precision": "fp32", "compile": False, "optimizer_impl": "au
 def fill_defaults(spec: AppSpec, args: argparse.Namespace, dev: DeviceInfo) -> list[str]:
     """The options left unset (None) take the app's default on ``dev``, else the runtime's;
     returns a note for each value the app chose."""
-    own = spec.run_defaults(dev) if spec.run_defaults is not None else {}
+    name = config_name(bool(getattr(args, "tiny", False)), getattr(args, "config", None))
+    own = spec.run_defaults(dev, name) if spec.run_defaults is not None else {}
     notes = []
     for key, fallback in RUNTIME_DEFAULTS.items():
         if getattr(args, key, None) is not None:
@@ -163,7 +164,7 @@ def fill_defaults(spec: AppSpec, args: argparse.Namespace, dev: DeviceInfo) -> l
         if key in own:
             value, why = own[key]
             setattr(args, key, value)
-            notes.append(f"{key.replace('_', '-')} {value}: the app's default on "
+            notes.append(f"{key.replace('_', '-')} {value}: {spec.name} {name}'s default on "
                          f"{dev.type} ({why})")
         else:
             setattr(args, key, fallback)
