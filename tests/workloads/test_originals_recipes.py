@@ -302,6 +302,7 @@ def test_cosmictagger_a21_runs_run_ct_sh_precision_on_cuda() -> None:
     201-202, 743-744): a21 on CUDA defaults to fp16, on the CPU and for the other presets the
     runtime's fp32; --precision wins."""
     import torch
+
     from workloads.cosmictagger.model import APP
     from workloads.runtime.cli import build_parser
     from workloads.runtime.device import DeviceInfo
