@@ -320,3 +320,19 @@ def test_cosmictagger_a21_runs_run_ct_sh_precision_on_cuda() -> None:
     given = build_parser(APP).parse_args(["--config", "a21", "--precision", "bf16"])
     fill_defaults(APP, given, cuda)
     assert given.precision == "bf16"
+
+
+# ---------------------------------------------------------------- MFU peaks of our own sites
+def test_mfu_peaks_for_summit_jlse_and_lumi() -> None:
+    """summit.yaml: Tesla V100-SXM2-16GB (fp32, fp16); jlse-mi250.yaml: AMD Instinct MI250,
+    each GCD a device; lumi.yaml: MI250X GCDs."""
+    from workloads.runtime.metrics import peak_for
+
+    assert peak_for("Tesla V100-SXM2-16GB", "cuda", "fp16")[0] == pytest.approx(125e12)
+    assert peak_for("Tesla V100-SXM2-16GB", "cuda", "fp32")[0] == pytest.approx(15.7e12)
+    assert peak_for("Tesla V100-PCIE-32GB", "cuda", "fp16")[0] == pytest.approx(112e12)
+    none, why = peak_for("Tesla V100-SXM2-16GB", "cuda", "bf16")
+    assert none is None and "no bf16 peak" in why
+    assert peak_for("AMD Instinct MI250", "cuda", "bf16")[0] == pytest.approx(181.05e12)
+    assert peak_for("AMD Instinct MI250", "cuda", "fp32")[0] == pytest.approx(45.25e12)
+    assert peak_for("AMD Instinct MI250X", "cuda", "bf16")[0] == pytest.approx(191.5e12)
