@@ -97,7 +97,9 @@ def _delta(ours: float | None, theirs: float | None) -> str:
 
 def _recipe(r: dict[str, Any]) -> str:
     text = f"{r['optimizer']} {r['lr']:g}"
-    if r["lr_scaling"] != "none":
+    if r["lr_scaling"] == "ranks":
+        text += " (x ranks)"
+    elif r["lr_scaling"] != "none":
         text += f" ({r['lr_scaling']}, per {r['lr_reference_batch']})"
     if r["schedule"] == "staircase":
         text += (f", staircase (x{r['decay_rate']:g} every {r['decay_samples']:,} samples, "
@@ -106,6 +108,10 @@ def _recipe(r: dict[str, Any]) -> str:
         text += (f", warmup_flat_decay (from {r['warmup_lr']:g} over {r['warmup_epochs']:g} "
                  f"epoch, flat {r['flat_epochs']:g}, then exp(-{r['decay_rate']:g} epochs) to "
                  f"{r['min_lr']:g}; epoch {r['epoch_samples']:,} samples)")
+    elif r["schedule"] == "sc22_cosine":
+        text += (f", sc22_cosine (cosine to {r['min_lr']:g} over {r['decay_epochs']} epochs of "
+                 f"{r['epoch_samples']:,} samples; warm-up {r['warmup_steps']} beyond the "
+                 f"base batch)")
     elif r["schedule"] != "constant":
         text += f", {r['schedule']}"
         if r["warmup_steps"]:
