@@ -55,10 +55,11 @@ class PlaneBatchNorm2d(nn.BatchNorm2d):
     def __init__(self, num_features: int, planes: int = 1) -> None:
         super().__init__(num_features)
         self.planes = planes
+        self.stacked = True  # False: called once per plane, as the original (UResNet.layout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         g = self.planes
-        if g == 1 or not self.training:
+        if g == 1 or not self.training or not self.stacked:
             return super().forward(x)
         n, c, h, w = x.shape
         b = n // g
@@ -162,6 +163,13 @@ class DeepestBlock(nn.Module):
         self.blocks = BlockSeries(inplanes=neck, kernel=k, padding=(k - 1) // 2,
                                   n_blocks=params["blocks_deepest_layer"], **kw)
         self.unbottleneck = Block(inplanes=neck, outplanes=width, kernel=1, padding=0, **kw)
+
+    def forward_planes(self, x: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
+        """The original's forward on a tuple of planes."""
+        if self.block_concat:
+            return tuple(self.unbottleneck(self.blocks(self.bottleneck(p))) for p in x)
+        y = self.unbottleneck(self.blocks(self.bottleneck(torch.cat(x, dim=1))))
+        return torch.chunk(y, chunks=self.planes, dim=1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.block_concat:
@@ -268,6 +276,17 @@ class UNetCore(nn.Module):
         else:
             self.connection = NoConnection()
 
+    def forward_planes(self, x: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
+        """The original's forward on a tuple of planes (uresnet2D.py UNetCore.forward)."""
+        if self.depth == 0:
+            return self.main_module.forward_planes(x)
+        residual = x
+        x = tuple(self.downsample(self.down_blocks(p)) for p in x)
+        x = self.main_module.forward_planes(x)
+        x = tuple(self.upsample(p) for p in x)
+        x = tuple(self.connection(p, r) for p, r in zip(x, residual, strict=True))
+        return tuple(self.up_blocks(p) for p in x)
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.depth == 0:
             return self.main_module(x)
@@ -300,13 +319,37 @@ class UResNet(nn.Module):
                 nn.init.constant_(m.weight, 1)
                 nn.init.constant_(m.bias, 0)
 
+    #: "stacked": the planes in the batch dimension; "split": a tuple of planes through each
+    #: module, as the original (set_layout)
+    layout = "stacked"
+
+    def set_layout(self, layout: str) -> UResNet:
+        if layout not in ("stacked", "split"):
+            raise ValueError(f"layout {layout!r}: stacked or split")
+        self.layout = layout
+        for m in self.modules():
+            if isinstance(m, PlaneBatchNorm2d):
+                m.stacked = layout == "stacked"
+        return self
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.layout == "split":
+            return self.forward_planes(x)
         b, g, h, w = x.shape
         x = x.reshape(b * g, 1, h, w)  # torch.chunk(x, 3, dim=1), planes into the batch
         x = self.initial_convolution(x)
         x = self.net_core(x)
         x = self.bottleneck(self.final_layer(x))  # [b*g, classes, h, w]
         return x.unflatten(0, (b, g)).transpose(1, 2)
+
+    def forward_planes(self, x: torch.Tensor) -> torch.Tensor:
+        """uresnet2D.py UResNet.forward: ``torch.chunk`` into planes, every module called once
+        per plane, the planes joined only in the deepest block; stacked as ``forward``."""
+        planes = torch.chunk(x, chunks=self.planes, dim=1)
+        planes = tuple(self.initial_convolution(p) for p in planes)
+        planes = self.net_core.forward_planes(planes)
+        planes = tuple(self.bottleneck(self.final_layer(p)) for p in planes)
+        return torch.stack(planes, dim=2)  # [b, classes, planes, h, w]
 
 
 def build_model(cfg: dict[str, Any]) -> nn.Module:
