@@ -336,3 +336,54 @@ def test_mfu_peaks_for_summit_jlse_and_lumi() -> None:
     assert peak_for("AMD Instinct MI250", "cuda", "bf16")[0] == pytest.approx(181.05e12)
     assert peak_for("AMD Instinct MI250", "cuda", "fp32")[0] == pytest.approx(45.25e12)
     assert peak_for("AMD Instinct MI250X", "cuda", "bf16")[0] == pytest.approx(191.5e12)
+
+
+# ---------------------------------------------------------------- cosmictagger's plane layout
+@pytest.mark.slow
+@pytest.mark.parametrize("block_concat", [False, True])
+def test_cosmictagger_split_layout_is_the_stacked_function(block_concat: bool) -> None:
+    """The original's plane-by-plane forward (uresnet2D.py: ``torch.chunk`` and every module
+    once per plane) and the planes stacked in the batch: the same outputs, gradients and
+    running statistics, the same parameters and training FLOPs."""
+
+    import torch
+
+    from workloads.cosmictagger.model import APP
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # more threads only contend on a shared 2-core machine
+    try:
+        _split_is_stacked(APP, {**APP.sizes["tiny"], "block_concat": block_concat})
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _split_is_stacked(APP, cfg) -> None:  # noqa: N803 - the app
+    import copy
+
+    import torch
+
+    torch.manual_seed(0)
+    stacked = APP.build_model(cfg).double()
+    split = copy.deepcopy(stacked).set_layout("split")
+    x = torch.rand(2, 3, cfg["height"], cfg["width"], dtype=torch.float64)
+    a, b = stacked(x), split(x)
+    torch.testing.assert_close(a, b)
+    weights = torch.arange(a.numel(), dtype=a.dtype).view_as(a).sin()
+    (a * weights).sum().backward()
+    (b * weights).sum().backward()
+    for p, q in zip(stacked.parameters(), split.parameters(), strict=True):
+        torch.testing.assert_close(p.grad, q.grad)
+    for p, q in zip(stacked.buffers(), split.buffers(), strict=True):
+        torch.testing.assert_close(p, q)
+
+    from torch.utils.flop_counter import FlopCounterMode
+
+    def flops(model: torch.nn.Module) -> int:
+        with FlopCounterMode(display=False) as counter:
+            model(x).sum().backward()
+        return counter.get_total_flops()
+
+    assert flops(stacked) == flops(split) > 0
+    assert sum(p.numel() for p in stacked.parameters()) == sum(
+        p.numel() for p in split.parameters())
