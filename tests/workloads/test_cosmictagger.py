@@ -91,7 +91,8 @@ def test_h100_figures_of_the_old_network_are_not_applied() -> None:
     from jobgen.plan.apps import load_app
 
     for cls in ("cuda", "xpu"):
-        assert load_app("cosmictagger").tuned[cls] == "not measured (network changed in issue 22)"
+        assert load_app("cosmictagger").tuned[cls].startswith(
+            "not measured (network changed in issue 22)")
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])

@@ -364,7 +364,7 @@ def _split_is_stacked(APP, cfg) -> None:  # noqa: N803 - the app
     import torch
 
     torch.manual_seed(0)
-    stacked = APP.build_model(cfg).double()
+    stacked = APP.build_model(cfg).double().set_layout("stacked")
     split = copy.deepcopy(stacked).set_layout("split")
     x = torch.rand(2, 3, cfg["height"], cfg["width"], dtype=torch.float64)
     a, b = stacked(x), split(x)
@@ -387,3 +387,6 @@ def _split_is_stacked(APP, cfg) -> None:  # noqa: N803 - the app
     assert flops(stacked) == flops(split) > 0
     assert sum(p.numel() for p in stacked.parameters()) == sum(
         p.numel() for p in split.parameters())
+    # the app's own model: the original's layout on the CPU, stacked elsewhere (meta: FLOPs)
+    auto = APP.build_model(cfg)
+    assert auto._split(torch.empty(1)) and not auto._split(torch.empty(1, device="meta"))

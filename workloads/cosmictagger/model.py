@@ -8,9 +8,11 @@ upsampling + 1x1 up, additive filter growth, concat or sum skips), the planes ar
 the deepest level (concatenated, 1x1 bottleneck, ``blocks_deepest_layer`` 5x5 blocks, split
 again), then ``blocks_final`` blocks and a 1x1 convolution to 3 classes per plane.
 
-The original loops over the planes; here the planes ride in the batch dimension (one kernel
-per layer instead of three) and batch norm keeps the original's per-plane statistics
-(:class:`PlaneBatchNorm2d`), so training computes the same function. The loss is the
+The original loops over the planes; here, on GPUs, the planes ride in the batch dimension
+(one kernel per layer instead of three) and batch norm keeps the original's per-plane statistics
+(:class:`PlaneBatchNorm2d`), so training computes the same function; on the CPU the model runs
+the original's plane-by-plane layout (``UResNet.layout``: stacked, the same work, was 0.74x
+the original there, all of it page faults; docs/benchmarks.md). The loss is the
 original's ``LossCalculator`` (``loss.py``); the data: synthetic events with the statistics of
 the original's example data (``events.py``) or larcv3 files (``larcv.py``).
 """
@@ -320,20 +322,32 @@ class UResNet(nn.Module):
                 nn.init.constant_(m.bias, 0)
 
     #: "stacked": the planes in the batch dimension; "split": a tuple of planes through each
-    #: module, as the original (set_layout)
-    layout = "stacked"
+    #: module, as the original; "auto": split on the CPU, stacked elsewhere (set_layout)
+    layout = "auto"
+    _norms_stacked = True
 
     def set_layout(self, layout: str) -> UResNet:
-        if layout not in ("stacked", "split"):
-            raise ValueError(f"layout {layout!r}: stacked or split")
+        if layout not in ("auto", "stacked", "split"):
+            raise ValueError(f"layout {layout!r}: auto, stacked or split")
         self.layout = layout
-        for m in self.modules():
-            if isinstance(m, PlaneBatchNorm2d):
-                m.stacked = layout == "stacked"
         return self
 
+    def _split(self, x: torch.Tensor) -> bool:
+        """Whether this forward runs plane by plane. On the CPU the original's layout is the
+        faster: glibc maps every block above 32 MiB afresh (mallopt(3)
+        DEFAULT_MMAP_THRESHOLD_MAX), so a21's stacked activations (3 planes x 21 MB) page
+        in on every step (1.1-1.8 million minor faults, 2.5-4 s of system time a step beside
+        4 s of compute) where one plane's are reused (docs/benchmarks.md)."""
+        split = self.layout == "split" or (self.layout == "auto" and x.device.type == "cpu")
+        if split == self._norms_stacked:  # the batch norms follow the layout
+            for m in self.modules():
+                if isinstance(m, PlaneBatchNorm2d):
+                    m.stacked = not split
+            self._norms_stacked = not split
+        return split
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.layout == "split":
+        if self._split(x):
             return self.forward_planes(x)
         b, g, h, w = x.shape
         x = x.reshape(b * g, 1, h, w)  # torch.chunk(x, 3, dim=1), planes into the batch
