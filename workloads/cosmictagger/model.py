@@ -377,6 +377,7 @@ def make_task(cfg: dict[str, Any], device: torch.device) -> Task:
     def task(gen: torch.Generator, n: int) -> tuple[torch.Tensor, torch.Tensor]:
         return pool.draw(gen, n)
 
+    task.prefill = pool.fill  # type: ignore[attr-defined] - runtime/data.py SyntheticSource
     return task
 
 
