@@ -397,6 +397,7 @@ def test_cosmictagger_synthetic_events_are_made_before_the_first_step() -> None:
     data source renders its whole event pool when it is built, not in the timed steps (a21:
     8% of the timed wall time went to rendering events in a 4-step run)."""
     import torch
+
     from workloads.cosmictagger.model import APP
     from workloads.runtime.data import SyntheticSource
 
