@@ -57,8 +57,7 @@ METHODS = {
 COUNTED_BY = {
     "issue22": "issue 22's engineers (docs/measurements/workloads-originals-2026-11-25.md), "
                "confirmed by the independent check of 2026-11-26",
-    "check": "the independent check of 2026-11-26 "
-             "(shared/measurements/apps-vs-originals-2026-11-26.md, section 1 and D15)",
+    "check": "the independent check of 2026-11-26 (issue 33: its section 1 and finding D15)",
 }
 
 
