@@ -39,9 +39,10 @@ by hand.
 Training FLOPs per sample: one forward pass and `loss.backward()` on a batch of 2 under
 `torch.utils.flop_counter.FlopCounterMode`, divided by 2 (matmul, convolution and attention, 2
 FLOPs per multiply-add; element-wise work, normalisation and the optimizer step are not
-counted). The originals are counted the same way from their own source at the cited commit
-(see the test file's docstring). `python -m workloads.APP --describe --config NAME` prints the
-bundled side for one configuration.
+counted). The originals are counted the same way from their own source at the cited commit,
+or from a PyTorch transcription where the original is TensorFlow code (each row below says
+which, and who counted it; see the test file's docstring). `python -m workloads.APP --describe
+--config NAME` prints the bundled side for one configuration.
 
 MFU in a run's JSON line is `train_flops_per_sample x samples_per_sec / (peak x devices)`, the
 peak from `workloads/runtime/metrics.py` (dense tensor-core figures from the vendors'
@@ -50,14 +51,25 @@ token) within 0.1%.
 """
 
 
-def _originals() -> list[Any]:
+def _table() -> Any:
+    if "test_fidelity_table" in sys.modules:
+        return sys.modules["test_fidelity_table"]
     sys.path[:0] = [str(TABLE.parent), str(TABLE.parent.parent)]  # workloads_testlib, helpers
     spec = importlib.util.spec_from_file_location("test_fidelity_table", TABLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
-    return list(module.ORIGINALS)
+    return module
+
+
+def _originals() -> list[Any]:
+    return list(_table().ORIGINALS)
+
+
+def _counting() -> tuple[dict[str, str], dict[str, str]]:
+    """The counting methods and who counted, by the rows' keys."""
+    return _table().METHODS, _table().COUNTED_BY
 
 
 def _described() -> list[dict[str, Any]]:
@@ -85,7 +97,9 @@ def _delta(ours: float | None, theirs: float | None) -> str:
 
 def _recipe(r: dict[str, Any]) -> str:
     text = f"{r['optimizer']} {r['lr']:g}"
-    if r["lr_scaling"] != "none":
+    if r["lr_scaling"] == "ranks":
+        text += " (x ranks)"
+    elif r["lr_scaling"] != "none":
         text += f" ({r['lr_scaling']}, per {r['lr_reference_batch']})"
     if r["schedule"] == "staircase":
         text += (f", staircase (x{r['decay_rate']:g} every {r['decay_samples']:,} samples, "
@@ -94,6 +108,10 @@ def _recipe(r: dict[str, Any]) -> str:
         text += (f", warmup_flat_decay (from {r['warmup_lr']:g} over {r['warmup_epochs']:g} "
                  f"epoch, flat {r['flat_epochs']:g}, then exp(-{r['decay_rate']:g} epochs) to "
                  f"{r['min_lr']:g}; epoch {r['epoch_samples']:,} samples)")
+    elif r["schedule"] == "sc22_cosine":
+        text += (f", sc22_cosine (cosine to {r['min_lr']:g} over {r['decay_epochs']} epochs of "
+                 f"{r['epoch_samples']:,} samples; warm-up {r['warmup_steps']} beyond the "
+                 f"base batch)")
     elif r["schedule"] != "constant":
         text += f", {r['schedule']}"
         if r["warmup_steps"]:
@@ -153,7 +171,9 @@ def render() -> str:
             + f". Recipe: {where}")
     rows = [o for o in originals.values()]
     lines += ["", "## How each original was counted", ""]
-    lines += [f"* {o.app} `{o.config}`: {o.repository} @ {o.commit}: {o.counted}"
+    methods, by = _counting()
+    lines += [f"* {o.app} `{o.config}`: {o.repository} @ {o.commit}: {o.counted}. Method: "
+              f"{methods[o.method]}; counted by {by[o.by]}."
               for o in sorted(rows, key=lambda o: (o.app, o.config))]
     return "\n".join(lines) + "\n"
 

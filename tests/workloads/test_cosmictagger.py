@@ -91,7 +91,7 @@ def test_h100_figures_of_the_old_network_are_not_applied() -> None:
     from jobgen.plan.apps import load_app
 
     for cls in ("cuda", "xpu"):
-        assert load_app("cosmictagger").tuned[cls] == (
+        assert load_app("cosmictagger").tuned[cls].startswith(
             "not measured (network changed since the 2026-11-23 H100 measurements)")
 
 

@@ -1,7 +1,7 @@
 """anisoSGS: the anisotropic sub-grid stress model for LES of Prakash & Evans (arXiv:2212.00332)
 as the in-situ ML driver builds it (argonne-lcf/SimAI-Bench, online_training): 6 invariant
 inputs -> Linear(20) -> LeakyReLU(0.3) -> Linear(6) stress components, 266 parameters, MSE,
-Adam at 1e-3, mini-batch 32.
+Adam at 1e-3 x the number of ranks, mini-batch 1.
 
 Inputs (``comp_ins_outs_SGS`` of the original): the eigenvalues of the grid-scaled filtered
 strain rate S, the vorticity's first two components in S's vorticity-aligned eigenframe, and a
@@ -32,10 +32,11 @@ from torch.utils.data import Dataset
 from workloads.runtime.spec import AppSpec, Recipe, Source, Task
 
 SIZES: dict[str, dict[str, Any]] = {
-    # cfg.sgs of online_training/src/train/conf/train_config.yaml: inputs 6, outputs 6,
-    # neurons 20, layers 1; mini_batch 32 of the Polaris run config
-    "default": {"inputs": 6, "outputs": 6, "neurons": 20, "layers": 1, "batch_size": 32},
-    # the network is already small: tiny is the same model (a test-sized batch is the default)
+    # cfg.sgs and mini_batch of online_training/src/train/conf/train_config.yaml: inputs 6,
+    # outputs 6, neurons 20, layers 1 (lines 36-40); mini_batch 1 (line 14)
+    "default": {"inputs": 6, "outputs": 6, "neurons": 20, "layers": 1, "batch_size": 1},
+    # the network is already small: tiny is the same model at batch 32, so a few test steps
+    # see more than a handful of samples
     "tiny": {"inputs": 6, "outputs": 6, "neurons": 20, "layers": 1, "batch_size": 32},
 }
 
@@ -46,14 +47,15 @@ SOURCE = Source(
          "models.py (anisoSGS(inputDim=cfg.sgs.inputs, outputDim=cfg.sgs.outputs, "
          "numNeurons=cfg.sgs.neurons, numLayers=cfg.sgs.layers)), online_training/src/train/"
          "conf/train_config.yaml (sgs: 6, 6, 20, 1)",
-    note="batch 32: mini_batch of online_training/run_scripts/polaris/train_config.yaml at "
-         "439d92f429f1aa39645b69b8eac9ba673086fc53 (the default conf says 1)",
+    note="batch 1: mini_batch of online_training/src/train/conf/train_config.yaml (line 14), "
+         "the configuration that builds anisoSGS (model: \"sgs\")",
 )
 RECIPE = Recipe(
-    optimizer="adam", lr=1e-3, schedule="constant",
+    optimizer="adam", lr=1e-3, schedule="constant", lr_scaling="ranks",
     where="SimAI-Bench 852d17f online_training/src/train/conf/train_config.yaml: optimizer "
-          "\"Adam\", learning_rate 0.001, scheduler \"None\"; loss nn.functional.mse_loss "
-          "(mlp/model.py)",
+          "\"Adam\", learning_rate 0.001, scheduler \"None\"; offline_train.py line 211 "
+          "(online_train.py line 83): optim.Adam(lr=cfg.learning_rate*comm.size); loss "
+          "nn.functional.mse_loss (mlp/model.py)",
 )
 
 
@@ -178,6 +180,6 @@ def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
 
 
 APP = AppSpec(name="anisosgs", build_model=build_model, make_task=make_task, loss_fn=loss_fn,
-              sizes=SIZES, default_batch_size=32, tiny_batch_size=32, lr=RECIPE.lr,
+              sizes=SIZES, default_batch_size=1, tiny_batch_size=32, lr=RECIPE.lr,
               open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
               source=SOURCE)

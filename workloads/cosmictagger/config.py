@@ -10,7 +10,9 @@ The network follows coreyjadams/CosmicTagger @156c480 (``SOURCE_COMMIT``):
 * ``a21``: ``A21`` (the Aurora acceptance model; ``src/config/a21.yaml`` sets
   ``downsample: 1``); the docstring says 8,510,547 parameters in PyTorch. Batch 8 per rank:
   ``LOCAL_BATCH_SIZE=8`` in ``example_submission_scripts/run_ct.sh`` (the Polaris/Aurora launch
-  script, ``MODEL=a21`` by default) and ``sunspot/train_pt_single_tile.sh``.
+  script, ``MODEL=a21`` by default) and ``sunspot/train_pt_single_tile.sh``; its precision is
+  that script's ``PRECISION=mixed`` too (fp16 autocast on CUDA, fp32 elsewhere: model.py
+  ``run_defaults``; the TensorFlow version runs fp32 unless ``--precision`` says otherwise).
 * ``polaris``: ``Polaris`` with ``src/config/polaris.yaml``: ``downsample: 0``, i.e. the full
   1280x2048 resolution (depth 7 brings it to 10x16 at the deepest level, as depth 6 does for the
   default at 640x1024). No batch is set there: the ``Run`` default, 2.

@@ -215,6 +215,12 @@ class Pool:
             self.adc[lo:hi], self.label[lo:hi] = events(gen, hi - lo, self.cfg, self.device)
             self.missing.discard(lo)
 
+    def fill(self) -> None:
+        """Render every event now (a run's data source does, before its first step: the
+        original's synthetic fetcher also makes its array before training)."""
+        if self.missing:
+            self._fill(torch.tensor(sorted(self.missing)))
+
     def draw(self, gen: torch.Generator, n: int) -> tuple[torch.Tensor, torch.Tensor]:
         idx = torch.randint(self.size, (n,), generator=gen, device=self.device)
         if self.missing:  # until every pair is there: one host sync per draw

@@ -8,9 +8,11 @@ upsampling + 1x1 up, additive filter growth, concat or sum skips), the planes ar
 the deepest level (concatenated, 1x1 bottleneck, ``blocks_deepest_layer`` 5x5 blocks, split
 again), then ``blocks_final`` blocks and a 1x1 convolution to 3 classes per plane.
 
-The original loops over the planes; here the planes ride in the batch dimension (one kernel
-per layer instead of three) and batch norm keeps the original's per-plane statistics
-(:class:`PlaneBatchNorm2d`), so training computes the same function. The loss is the
+The original loops over the planes; here, on GPUs, the planes ride in the batch dimension
+(one kernel per layer instead of three) and batch norm keeps the original's per-plane statistics
+(:class:`PlaneBatchNorm2d`), so training computes the same function; on the CPU the model runs
+the original's plane-by-plane layout (``UResNet.layout``: stacked, the same work, was 0.74x
+the original there, all of it page faults; docs/benchmarks.md). The loss is the
 original's ``LossCalculator`` (``loss.py``); the data: synthetic events with the statistics of
 the original's example data (``events.py``) or larcv3 files (``larcv.py``).
 """
@@ -31,8 +33,10 @@ from workloads.cosmictagger.config import (
     LR,
     NAME,
     RECIPE,
+    REPOSITORY,
     SIZES,
     SOURCE,
+    SOURCE_COMMIT,
     TINY_BATCH_SIZE,
     UNIT,
     units_per_sample,
@@ -53,10 +57,11 @@ class PlaneBatchNorm2d(nn.BatchNorm2d):
     def __init__(self, num_features: int, planes: int = 1) -> None:
         super().__init__(num_features)
         self.planes = planes
+        self.stacked = True  # False: called once per plane, as the original (UResNet.layout)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         g = self.planes
-        if g == 1 or not self.training:
+        if g == 1 or not self.training or not self.stacked:
             return super().forward(x)
         n, c, h, w = x.shape
         b = n // g
@@ -160,6 +165,13 @@ class DeepestBlock(nn.Module):
         self.blocks = BlockSeries(inplanes=neck, kernel=k, padding=(k - 1) // 2,
                                   n_blocks=params["blocks_deepest_layer"], **kw)
         self.unbottleneck = Block(inplanes=neck, outplanes=width, kernel=1, padding=0, **kw)
+
+    def forward_planes(self, x: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
+        """The original's forward on a tuple of planes."""
+        if self.block_concat:
+            return tuple(self.unbottleneck(self.blocks(self.bottleneck(p))) for p in x)
+        y = self.unbottleneck(self.blocks(self.bottleneck(torch.cat(x, dim=1))))
+        return torch.chunk(y, chunks=self.planes, dim=1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.block_concat:
@@ -266,6 +278,17 @@ class UNetCore(nn.Module):
         else:
             self.connection = NoConnection()
 
+    def forward_planes(self, x: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
+        """The original's forward on a tuple of planes (uresnet2D.py UNetCore.forward)."""
+        if self.depth == 0:
+            return self.main_module.forward_planes(x)
+        residual = x
+        x = tuple(self.downsample(self.down_blocks(p)) for p in x)
+        x = self.main_module.forward_planes(x)
+        x = tuple(self.upsample(p) for p in x)
+        x = tuple(self.connection(p, r) for p, r in zip(x, residual, strict=True))
+        return tuple(self.up_blocks(p) for p in x)
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.depth == 0:
             return self.main_module(x)
@@ -298,13 +321,49 @@ class UResNet(nn.Module):
                 nn.init.constant_(m.weight, 1)
                 nn.init.constant_(m.bias, 0)
 
+    #: "stacked": the planes in the batch dimension; "split": a tuple of planes through each
+    #: module, as the original; "auto": split on the CPU, stacked elsewhere (set_layout)
+    layout = "auto"
+    _norms_stacked = True
+
+    def set_layout(self, layout: str) -> UResNet:
+        if layout not in ("auto", "stacked", "split"):
+            raise ValueError(f"layout {layout!r}: auto, stacked or split")
+        self.layout = layout
+        return self
+
+    def _split(self, x: torch.Tensor) -> bool:
+        """Whether this forward runs plane by plane. On the CPU the original's layout is the
+        faster: glibc maps every block above 32 MiB afresh (mallopt(3)
+        DEFAULT_MMAP_THRESHOLD_MAX), so a21's stacked activations (3 planes x 21 MB) page
+        in on every step (1.1-1.8 million minor faults, 2.5-4 s of system time a step beside
+        4 s of compute) where one plane's are reused (docs/benchmarks.md)."""
+        split = self.layout == "split" or (self.layout == "auto" and x.device.type == "cpu")
+        if split == self._norms_stacked:  # the batch norms follow the layout
+            for m in self.modules():
+                if isinstance(m, PlaneBatchNorm2d):
+                    m.stacked = not split
+            self._norms_stacked = not split
+        return split
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self._split(x):
+            return self.forward_planes(x)
         b, g, h, w = x.shape
         x = x.reshape(b * g, 1, h, w)  # torch.chunk(x, 3, dim=1), planes into the batch
         x = self.initial_convolution(x)
         x = self.net_core(x)
         x = self.bottleneck(self.final_layer(x))  # [b*g, classes, h, w]
         return x.unflatten(0, (b, g)).transpose(1, 2)
+
+    def forward_planes(self, x: torch.Tensor) -> torch.Tensor:
+        """uresnet2D.py UResNet.forward: ``torch.chunk`` into planes, every module called once
+        per plane, the planes joined only in the deepest block; stacked as ``forward``."""
+        planes = torch.chunk(x, chunks=self.planes, dim=1)
+        planes = tuple(self.initial_convolution(p) for p in planes)
+        planes = self.net_core.forward_planes(planes)
+        planes = tuple(self.bottleneck(self.final_layer(p)) for p in planes)
+        return torch.stack(planes, dim=2)  # [b, classes, planes, h, w]
 
 
 def build_model(cfg: dict[str, Any]) -> nn.Module:
@@ -318,6 +377,7 @@ def make_task(cfg: dict[str, Any], device: torch.device) -> Task:
     def task(gen: torch.Generator, n: int) -> tuple[torch.Tensor, torch.Tensor]:
         return pool.draw(gen, n)
 
+    task.prefill = pool.fill  # type: ignore[attr-defined] - runtime/data.py SyntheticSource
     return task
 
 
@@ -333,9 +393,20 @@ def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> An
     return write_events(path, cfg, samples, seed)
 
 
+def run_defaults(dev: Any, config: str) -> dict[str, tuple[Any, str]]:
+    """a21 runs at example_submission_scripts/run_ct.sh's ``PRECISION=mixed`` (lines 23-25,
+    passed as ``run.precision``): the torch trainer's ``torch.cuda.amp.autocast()`` with a
+    ``GradScaler`` only when ``compute_mode == GPU`` (src/utils/torch/trainer.py lines
+    150-151, 201-202, 743-744, 782-784), i.e. fp16 on CUDA; fp32 elsewhere."""
+    if config != "a21" or getattr(dev, "type", "cpu") != "cuda":
+        return {}
+    return {"precision": ("fp16", f"{REPOSITORY}@{SOURCE_COMMIT[:7]} run_ct.sh PRECISION=mixed: "
+                                  "torch.cuda.amp autocast + GradScaler on GPUs")}
+
+
 APP = AppSpec(
     name=NAME, build_model=build_model, make_task=make_task, loss_fn=make_loss(LOSS_BALANCE),
     sizes=SIZES, default_batch_size=DEFAULT_BATCH_SIZE, tiny_batch_size=TINY_BATCH_SIZE, lr=LR,
     spatial_dims=2, open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
-    source=SOURCE, unit=UNIT, units_per_sample=units_per_sample,
+    source=SOURCE, unit=UNIT, units_per_sample=units_per_sample, run_defaults=run_defaults,
 )

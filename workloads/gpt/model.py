@@ -12,15 +12,19 @@ Data: ``--make-data DIR`` writes nanoGPT's token files, ``DIR/train.bin`` and ``
 (uint16 token ids, one stream, ``data/openwebtext/prepare.py``), with documents of about
 OpenWebText's mean length ending in the end-of-text token; ``--data DIR`` reads ``train.bin``
 memory-mapped and takes each sequence at a random offset, as nanoGPT's ``get_batch`` does
-(drawn per epoch and index, so a resumed run reads the same). ``--data file.txt`` trains on a
-text file's bytes (vocabulary at least 256). Synthetic data on the device: each next token is a
-fixed affine map of the current one modulo the vocabulary, a deterministic function of the
-context that the loss can learn.
+(drawn per epoch and index, so a resumed run reads the same); a ``meta.pkl`` beside it (nanoGPT's
+char-level ``prepare.py``) sets the vocabulary as train.py does, read by an unpickler that builds
+plain data only, and a token id beyond the vocabulary is refused with one line. ``--data
+file.txt`` trains on a text file's bytes (vocabulary at least 256). Synthetic data on the
+device: each next token is a fixed affine map of the current one modulo the vocabulary, a
+deterministic function of the context that the loss can learn.
 """
 
 from __future__ import annotations
 
+import io
 import math
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +71,28 @@ RECIPE = Recipe(
           "world size), loss / steps, require_backward_grad_sync on the last micro-step only "
           "(lines 290-312)",
 )
+_NANOGPT = "karpathy/nanoGPT@3adf61e"
+
+
+def run_defaults(dev: Any, config: str = "default") -> dict[str, tuple[Any, str]]:
+    """nanoGPT's own defaults where a run leaves --precision, --compile and --optimizer-impl
+    unset. On CUDA (ROCm builds included): ``dtype = 'bfloat16' if
+    torch.cuda.is_bf16_supported() else 'float16'`` and ``compile = True`` (train.py lines
+    73-74), fused AdamW for ``device_type == 'cuda'`` (model.py lines 281-283). Elsewhere
+    nanoGPT's ``device_type`` is 'cpu': ``ctx = nullcontext()`` (fp32, train.py line 112) and
+    no fused AdamW, which are the runtime's defaults too; its ``compile = True`` is not taken
+    on the CPU (measured: docs/benchmarks.md, a start cost far above its gain for the runs
+    the CPU is used for) nor on XPUs (not tried here)."""
+    if getattr(dev, "type", "cpu") != "cuda":
+        return {}
+    bf16 = torch.cuda.is_bf16_supported()
+    return {"precision": ("bf16" if bf16 else "fp16",
+                          f"{_NANOGPT} train.py:73 dtype bfloat16 where "
+                          f"is_bf16_supported(), else float16"),
+            "compile": (True, f"{_NANOGPT} train.py:74 compile = True"),
+            "optimizer_impl": ("fused", f"{_NANOGPT} model.py:281-283 fused AdamW on CUDA")}
+
+
 #: OpenWebText: 9,035,582,198 train tokens (prepare.py) in 8,013,769 documents (HF dataset card)
 OWT_MEAN_DOC_TOKENS = 1128
 GPT2_VOCAB = 50257  # tokens GPT-2's BPE can emit; the end-of-text token is the last, 50256
@@ -268,21 +294,14 @@ class TokenBinDataset(Dataset):
         t = self.seq_len
         shift = mix_seed(self.seed, self.epoch, i) % t
         w = torch.from_numpy(self._data[i * t + shift: i * t + shift + t + 1].astype(np.int64))
-        _check_tokens(w, self.vocab, self.file)
+        if len(w) and int(w.max()) >= self.vocab:
+            from workloads.runtime.safeio import InputError
+
+            raise InputError(_beyond(self.file, int(w.max()), self.vocab))
         return w[:-1], w[1:]
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_data": None}
-
-
-def _check_tokens(w: torch.Tensor, vocab: int, file: Any) -> None:
-    """Token ids the model's embedding has (an id past it is an IndexError deep in the
-    model)."""
-    if len(w) and int(w.max()) >= vocab:
-        from workloads.runtime.safeio import InputError
-
-        raise InputError(f"{file}: token id {int(w.max())}, expected ids below the model's "
-                         f"vocabulary of {vocab} (write the data with the same --config)")
 
 
 class TextDataset(Dataset):
@@ -309,12 +328,108 @@ class TextDataset(Dataset):
         return w[:-1], w[1:]
 
 
+#: a meta.pkl larger than this is not nanoGPT's (its char-level stoi/itos of a few hundred
+#: symbols is a few kB; a byte-level one of all 65,536 uint16 ids would be about 1.5 MB)
+META_MAX_BYTES = 16 * 2**20
+#: a train.bin up to this size is scanned for token ids beyond the vocabulary before training
+#: (one line then); a larger one is checked sequence by sequence as it is read
+SCAN_MAX_BYTES = 256 * 2**20
+
+
+class _MetaUnpickler(pickle.Unpickler):
+    """Unpickles plain data only: every global (a class, a function: what a ``__reduce__``
+    needs to run code) is refused."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"it names {module}.{name}")
+
+
+def _plain(obj: Any) -> str | None:
+    """What in ``obj`` is not a dict, list, int or str (None: nothing)."""
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+        elif type(x) not in (int, str):
+            return f"a {type(x).__name__}"
+    return None
+
+
+def meta_vocab(directory: Path) -> int | None:
+    """``vocab_size`` of nanoGPT's ``meta.pkl`` in ``directory`` (None: there is none), as
+    train.py reads it (karpathy/nanoGPT@3adf61e train.py lines 139-146). Written by
+    data/shakespeare_char/prepare.py: ``{'vocab_size': int, 'itos': {int: str}, 'stoi':
+    {str: int}}``. Read with an unpickler that builds dicts, lists, ints and strings only, so
+    a pickle that would run code is refused, never run."""
+    from workloads.runtime.safeio import InputError, open_regular, regular_file
+
+    file = directory / "meta.pkl"
+    if not file.exists() and not file.is_symlink():
+        return None
+    fix = "remove it, or write it with nanoGPT's prepare.py"
+    size = regular_file(file, "nanoGPT meta.pkl")  # a FIFO or device is refused, never read
+    if size > META_MAX_BYTES:
+        raise InputError(f"{file}: {size:,} bytes, more than nanoGPT's meta.pkl "
+                         f"({META_MAX_BYTES:,} at most); {fix}")
+    try:
+        with open_regular(file, "nanoGPT meta.pkl") as fh:
+            meta = _MetaUnpickler(io.BytesIO(fh.read(META_MAX_BYTES + 1))).load()
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any unpickling failure is one refusal
+        raise InputError(f"{file}: not nanoGPT's meta.pkl (dicts, lists, ints and strings "
+                         f"only): {exc}; {fix}") from None
+    bad = _plain(meta)
+    if bad is not None:
+        raise InputError(f"{file}: not nanoGPT's meta.pkl (dicts, lists, ints and strings "
+                         f"only): it holds {bad}; {fix}")
+    vocab = meta.get("vocab_size") if isinstance(meta, dict) else None
+    if not isinstance(vocab, int) or isinstance(vocab, bool) or not 1 <= vocab <= 2**16:
+        raise InputError(f"{file}: no vocab_size between 1 and 65,536 (uint16 token ids); "
+                         f"{fix}")
+    return vocab
+
+
+def _beyond(file: Path, token: int, vocab: int) -> str:
+    return (f"{file}: token id {token} is beyond the vocabulary of {vocab} (ids 0-{vocab - 1}); "
+            f"write meta.pkl's vocab_size with the data, or choose a --config with a larger "
+            f"vocabulary")
+
+
+def _check_tokens(file: Path, vocab: int) -> None:
+    """The largest token id of a small enough ``file`` against the vocabulary."""
+    if file.stat().st_size > SCAN_MAX_BYTES or file.stat().st_size < 2:
+        return
+    data = np.memmap(file, dtype=np.uint16, mode="r")
+    top = int(data.max())
+    del data
+    if top >= vocab:
+        from workloads.runtime.safeio import InputError
+
+        raise InputError(_beyond(file, top, vocab))
+
+
+def _token_file(file: Path, cfg: dict[str, Any]) -> TokenBinDataset:
+    """nanoGPT's train.bin with the vocabulary its meta.pkl says (the configuration's when
+    there is none: nanoGPT's 50,304 for default)."""
+    vocab = meta_vocab(file.parent)
+    if vocab is not None:
+        cfg["vocab"] = vocab
+    dataset = TokenBinDataset(file, cfg["seq_len"], vocab=cfg["vocab"])  # a regular file
+    _check_tokens(file, cfg["vocab"])
+    return dataset
+
+
 def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
     p = Path(path)
-    if p.is_dir() and (p / "train.bin").exists():
-        return TokenBinDataset(p / "train.bin", cfg["seq_len"], vocab=cfg["vocab"])
+    if p.is_dir() and (p / "train.bin").is_file():
+        return _token_file(p / "train.bin", cfg)
     if p.is_file() and p.suffix == ".bin":
-        return TokenBinDataset(p, cfg["seq_len"], vocab=cfg["vocab"])
+        return _token_file(p, cfg)
     if p.is_file():
         cfg["vocab"] = max(cfg["vocab"], 256)
         return TextDataset(path, cfg["seq_len"])
@@ -324,4 +439,5 @@ def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
 APP = AppSpec(name="gpt", build_model=build_model, make_task=make_task, loss_fn=loss_fn,
               sizes=SIZES, default_batch_size=12, tiny_batch_size=2, lr=RECIPE.lr,
               open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
-              source=SOURCE, unit="tokens", units_per_sample=units_per_sample)
+              source=SOURCE, unit="tokens", units_per_sample=units_per_sample,
+              run_defaults=run_defaults)

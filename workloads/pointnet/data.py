@@ -4,10 +4,12 @@ The original's ``part_seg/train.py`` (charlesq34/pointnet@2618f72) reads ``hdf5_
 files named in ``train_hdf5_file_list.txt``, each with ``data`` [n, 2048, 3] (xyz),
 ``label`` [n, 1] (object category 0..15) and ``pid`` [n, 2048] (part id 0..49), through
 ``provider.load_h5_data_label_seg``; ``all_object_categories.txt`` (name and ShapeNet synset a
-line) and ``overallid_to_catid_partid.json`` (one entry per part: 50) beside them. The object
-category enters the network as a 16-way one-hot. No augmentation in part segmentation training.
-The dtypes written here (float32 / uint8 / uint8) are UNCONFIRMED for the published files
-(``shapenet_part_seg_hdf5_data.zip``, not bundled); the reader casts whatever it finds.
+line), ``overallid_to_catid_partid.json`` (one entry per part: 50), ``part_color_mapping.json``
+(an RGB colour per part) and ``val_hdf5_file_list.txt`` (the validation files) beside them.
+The object category enters the network as a 16-way one-hot. No augmentation in part
+segmentation training. The dtypes written here (float32 / uint8 / uint8) are UNCONFIRMED for
+the published files (``shapenet_part_seg_hdf5_data.zip``, not bundled); the reader casts
+whatever it finds.
 
 Class balance (shapes per category) and parts per category: the PointNet paper's part
 segmentation table (Qi et al. 2017, arXiv:1612.00593, Table 2); the counts sum to 16,881, the
@@ -25,6 +27,7 @@ part is a function of the shape's geometry, so the loss falls.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +55,7 @@ SHAPES_PER_FILE = 2048  # ply_data_train0.h5 ... hold 2048 shapes each
 LIST_FILE = "train_hdf5_file_list.txt"
 #: the list names at most this many files (the published one names 6; make-data one per 2048)
 MAX_FILES = 4096
+VAL_LIST_FILE = "val_hdf5_file_list.txt"
 
 
 def sample_shapes(gen: torch.Generator, n: int, npts: int, device: torch.device
@@ -196,17 +200,27 @@ def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> Pa
     out.mkdir(parents=True, exist_ok=True)
     npts = max(int(cfg["points"]), 2048)  # the published files hold 2048 points a shape
     gen = torch.Generator().manual_seed(seed)
-    names = []
-    for k, lo in enumerate(range(0, samples, SHAPES_PER_FILE)):
-        n = min(SHAPES_PER_FILE, samples - lo)
-        pts, cat, pid = sample_shapes(gen, n, npts, torch.device("cpu"))
-        name = f"ply_data_train{k}.h5"
-        with h5py.File(out / name, "w") as h:
-            h.create_dataset("data", data=pts.numpy().astype(np.float32))
-            h.create_dataset("label", data=cat.numpy().astype(np.uint8)[:, None])
-            h.create_dataset("pid", data=pid.numpy().astype(np.uint8))
-        names.append(name)
-    (out / LIST_FILE).write_text("".join(f"{n}\n" for n in names))
+    # train.py opens both lists (TRAINING_FILE_LIST, TESTING_FILE_LIST: lines 67-68, 190-191);
+    # the validation shapes are a tenth as many, drawn after the training ones
+    for split, count, listing in (("train", samples, LIST_FILE),
+                                  ("val", max(samples // 10, 1), VAL_LIST_FILE)):
+        names = []
+        for k, lo in enumerate(range(0, count, SHAPES_PER_FILE)):
+            n = min(SHAPES_PER_FILE, count - lo)
+            pts, cat, pid = sample_shapes(gen, n, npts, torch.device("cpu"))
+            name = f"ply_data_{split}{k}.h5"
+            with h5py.File(out / name, "w") as h:
+                h.create_dataset("data", data=pts.numpy().astype(np.float32))
+                h.create_dataset("label", data=cat.numpy().astype(np.uint8)[:, None])
+                h.create_dataset("pid", data=pid.numpy().astype(np.uint8))
+            names.append(name)
+        (out / listing).write_text("".join(f"{n}\n" for n in names))
+    # train.py lines 35-36 json.load it; test.py lines 61-66 write color_map[part id] as three
+    # floats: one [r, g, b] in [0, 1] per part (the published colours: UNCONFIRMED, the
+    # file is in shapenet_part_seg_hdf5_data.zip, not bundled)
+    colours = [[round(0.5 + 0.5 * math.cos(2 * math.pi * (i / 50 + j / 3)), 4)
+                for j in range(3)] for i in range(sum(NPARTS))]
+    (out / "part_color_mapping.json").write_text(json.dumps(colours) + "\n")
     (out / "all_object_categories.txt").write_text(
         "".join(f"{name}\t{synset}\n" for name, synset, _, _ in CATEGORIES))
     overall = [[synset, str(i + 1)] for name, synset, _, parts in CATEGORIES

@@ -5,13 +5,14 @@ learning rate 0.1 for 8 GPUs x 32 images (scaled linearly, 0.1 x global batch / 
 per GPU, cross-entropy.
 
 Data: ``--make-data DIR`` writes an ImageFolder tree of JPEG files, ``DIR/train/<class>/
-<image>.JPEG`` (ImageNet's layout; images of ImageNet-like sizes, a class pattern plus noise so
-the classes can be learnt); ``--data DIR`` reads it as the reference's
-``torchvision.datasets.ImageFolder`` with its training transforms: RandomResizedCrop(224),
-RandomHorizontalFlip, ToTensor, Normalize(ImageNet mean and std), decoded with Pillow and NumPy
-on the DataLoader workers (torchvision does not import beside the torch used here). The random
-crop and flip of a sample are drawn from (seed, epoch, index), so a resumed run sees the same
-images. Synthetic data on the device: a fixed low-frequency template per class plus noise.
+<image>.JPEG`` and ``DIR/val/<class>/`` (ImageNet's layout, both folders the reference opens;
+images of ImageNet-like sizes, a class pattern plus noise so the classes can be learnt);
+``--data DIR`` reads its train/ as the reference's ``torchvision.datasets.ImageFolder`` with
+its training transforms: RandomResizedCrop(224), RandomHorizontalFlip, ToTensor,
+Normalize(ImageNet mean and std), decoded with Pillow and NumPy on the DataLoader workers
+(torchvision does not import beside the torch used here). The random crop and flip of a sample
+are drawn from (seed, epoch, index), so a resumed run sees the same images. Synthetic data on
+the device: a fixed low-frequency template per class plus noise.
 """
 
 from __future__ import annotations
@@ -150,15 +151,23 @@ def loss_fn(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 # ---------------------------------------------------------------- ImageFolder of JPEG files
 def write_dataset(path: str, cfg: dict[str, Any], samples: int, seed: int) -> None:
-    """``samples`` JPEG images in ``path/train/<class>/``; ImageNet-like sizes (for 224:
-    short side ~N(400, 60), aspect 3:4..4:3; scaled with ``image`` for smaller configs)."""
-    from PIL import Image
-
+    """``samples`` JPEG images in ``path/train/<class>/`` and a tenth as many (at least one a
+    class) in ``path/val/<class>/``, the two folders the reference script's ``main`` opens
+    (pytorch/vision references/classification/train.py: ``train_dir``, ``val_dir``);
+    ImageNet-like sizes (for 224: short side ~N(400, 60), aspect 3:4..4:3; scaled with
+    ``image`` for smaller configs)."""
     k, s = cfg["classes"], cfg["image"]
     classes = min(k, max(2, samples // 4))
     rng = np.random.default_rng(seed)
     templates = _templates(classes, 64).numpy()
-    root = Path(path) / "train"
+    _write_split(Path(path) / "train", samples, classes, templates, s, rng)
+    _write_split(Path(path) / "val", max(samples // 10, classes), classes, templates, s, rng)
+
+
+def _write_split(root: Path, samples: int, classes: int, templates: np.ndarray, s: int,
+                 rng: np.random.Generator) -> None:
+    from PIL import Image
+
     for c in range(classes):
         (root / f"n{c:08d}").mkdir(parents=True, exist_ok=True)
     scale = s / 224

@@ -112,7 +112,9 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
                        help=f"per-rank batch size (default {spec.default_batch_size}, "
                             f"--tiny {spec.tiny_batch_size}); 'auto': the largest that fits "
                             "in the device's memory with headroom (the default on the CPU)")
-    g.add_argument("--precision", choices=PRECISIONS, default="fp32")
+    g.add_argument("--precision", choices=PRECISIONS, default="fp32" if tf else None,
+                   help="default fp32" if tf else "default: the app's on this device (gpt: "
+                        "nanoGPT's, bf16 on a GPU that has it), else fp32")
     g.add_argument("--device", choices=("auto", "cpu", "cuda", "xpu"), default="auto")
     g.add_argument("--tiny", action="store_true",
                    help="tiny model and batch (CPU tests): the same as --config tiny")
@@ -125,13 +127,16 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
                    help="no effect: the TensorFlow models are channels-last (NHWC / NDHWC)"
                    if tf else "channels-last memory format (2D / 3D conv apps)")
     g.add_argument("--compile", *(["--xla"] if tf else []),
-                   action=argparse.BooleanOptionalAction, default=False,
+                   action=argparse.BooleanOptionalAction, default=False if tf else None,
                    help="XLA-compile the forward and backward pass (jit_compile=True)"
-                   if tf else "torch.compile the model")
+                   if tf else "torch.compile the model (default: the app's on this device; "
+                   "gpt: nanoGPT's compile=True on GPUs; else off)")
     if not tf:
-        g.add_argument("--optimizer-impl", choices=OPTIMIZER_IMPLS, default="auto",
+        g.add_argument("--optimizer-impl", choices=OPTIMIZER_IMPLS, default=None,
                        help="optimizer implementation (Adam, AdamW, SGD): auto (PyTorch's "
-                            "choice: foreach on GPUs), foreach, fused, for-loop")
+                            "choice: foreach on GPUs), foreach, fused, for-loop (default: "
+                            "the app's on this device, gpt: nanoGPT's fused AdamW on CUDA; "
+                            "else auto)")
     g.add_argument("--mode", choices=MODES, default="train",
                    help="train: input pipeline + compute; data: input pipeline alone; "
                         "compute: compute alone on one synthetic batch; trials: all three "

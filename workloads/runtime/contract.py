@@ -17,8 +17,9 @@ from typing import Any
 #: keys of a config dict that belong to the runtime, not to ``build_model``
 RUNTIME_KEYS = ("batch_size", "recipe", "grad_accum")
 OPTIMIZERS = ("adamw", "adam", "sgd")
-SCHEDULES = ("constant", "cosine", "warmup_cosine", "plateau", "staircase", "warmup_flat_decay")
-LR_SCALINGS = ("none", "linear", "sqrt")
+SCHEDULES = ("constant", "cosine", "warmup_cosine", "plateau", "staircase", "warmup_flat_decay",
+             "sc22_cosine")
+LR_SCALINGS = ("none", "linear", "sqrt", "ranks")
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,10 @@ class Recipe:
     ``decay_steps``: length of the cosine decay in steps (0: the run's ``--steps``; nanoGPT's
     ``lr_decay_iters``); ``lr_scaling`` "none" | "linear" | "sqrt" with ``lr_reference_batch``:
     ``lr`` is the rate at that global batch, scaled to the run's global batch (ResNet-50's
-    0.1 x batch/256, SC22's sqrt scaling); ``decay_1d``: False applies ``weight_decay`` only to
-    parameters with 2 or more dimensions (nanoGPT's ``configure_optimizers``).
+    0.1 x batch/256, SC22's sqrt scaling); ``lr_scaling`` "ranks": ``lr`` x the number of
+    ranks whatever the batch (SimAI-Bench's ``cfg.learning_rate * comm.size``); ``decay_1d``:
+    False applies ``weight_decay`` only to parameters with 2 or more dimensions (nanoGPT's
+    ``configure_optimizers``).
 
     Schedules counted in samples (the optimizer steps done x the samples of one step: the
     global batch, micro-batches included), so a pure function of the step at a given batch:
@@ -60,6 +63,11 @@ class Recipe:
       to ``lr`` over ``warmup_epochs``, ``lr`` for ``flat_epochs``, then ``(lr - min_lr) x
       exp(-decay_rate x (e - warmup_epochs - flat_epochs)) + min_lr``. ``epoch_samples`` is the
       original's data-set size; a run on files replaces it with the files' sample count.
+    * ``sc22_cosine`` is the SC22 U-Net's ``utils.lr_schedule`` as its train.py calls it
+      (iteration ``it = step + 1``): cosine from the scaled ``lr`` to ``min_lr`` over
+      ``tot = decay_epochs x (epoch_samples // global batch)`` steps; when the global batch
+      exceeds ``lr_reference_batch`` (and ``lr_scaling`` is not "none") a linear warm-up
+      ``it / warmup_steps x lr`` first and the cosine of ``(it - warmup_steps) / tot``.
 
     Batch-norm momentum (``bn_momentum`` > 0; 0: the modules keep their own): PointNet's
     ``bn_decay``, the decay of TensorFlow's moving averages, ``min(bn_decay_clip, 1 - m)`` with
@@ -96,6 +104,7 @@ class Recipe:
     bn_momentum_decay_rate: float = 1.0
     bn_momentum_decay_samples: int = 0
     bn_decay_clip: float = 1.0
+    decay_epochs: int = 0
 
     def __post_init__(self) -> None:
         problems = []
@@ -105,7 +114,7 @@ class Recipe:
             problems.append(f"schedule {self.schedule!r} (one of {', '.join(SCHEDULES)})")
         if self.lr_scaling not in LR_SCALINGS:
             problems.append(f"lr_scaling {self.lr_scaling!r} (one of {', '.join(LR_SCALINGS)})")
-        if self.lr_scaling != "none" and self.lr_reference_batch < 1:
+        if self.lr_scaling in ("linear", "sqrt") and self.lr_reference_batch < 1:
             problems.append("lr_scaling needs lr_reference_batch >= 1")
         if problems:
             raise ValueError("Recipe: unknown " + "; ".join(problems))
@@ -113,6 +122,8 @@ class Recipe:
             raise ValueError("Recipe: staircase needs decay_samples >= 1 and decay_rate > 0")
         if self.schedule == "warmup_flat_decay" and self.epoch_samples < 1:
             raise ValueError("Recipe: warmup_flat_decay needs epoch_samples >= 1")
+        if self.schedule == "sc22_cosine" and (self.epoch_samples < 1 or self.decay_epochs < 1):
+            raise ValueError("Recipe: sc22_cosine needs epoch_samples >= 1 and decay_epochs >= 1")
         if self.bn_momentum and self.bn_momentum_decay_samples < 1:
             raise ValueError("Recipe: a bn_momentum schedule needs bn_momentum_decay_samples >= 1")
 
@@ -122,10 +133,12 @@ class Recipe:
         d["betas"] = list(self.betas)
         return d
 
-    def scaled_lr(self, global_batch: int) -> float:
-        """``lr`` at ``global_batch`` under the recipe's scaling rule."""
+    def scaled_lr(self, global_batch: int, ranks: int = 1) -> float:
+        """``lr`` at ``global_batch`` over ``ranks`` ranks under the recipe's scaling rule."""
         if self.lr_scaling == "none":
             return self.lr
+        if self.lr_scaling == "ranks":
+            return self.lr * ranks
         ratio = global_batch / self.lr_reference_batch
         return self.lr * (ratio if self.lr_scaling == "linear" else math.sqrt(ratio))
 

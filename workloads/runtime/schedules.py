@@ -26,6 +26,8 @@ def lr_at(recipe: Recipe, base: float, step: int, total: int,
         return staircase_lr(recipe, base, step * samples_per_step)
     if recipe.schedule == "warmup_flat_decay":
         return warmup_flat_decay_lr(recipe, base, step, samples_per_step)
+    if recipe.schedule == "sc22_cosine":
+        return sc22_cosine_lr(recipe, base, step, samples_per_step)
     warmup = recipe.warmup_steps if recipe.schedule == "warmup_cosine" else 0
     decay = recipe.decay_steps or total
     if step < warmup:
@@ -64,6 +66,23 @@ def warmup_flat_decay_lr(recipe: Recipe, base: float, step: int, samples_per_ste
         return base
     floor = recipe.min_lr
     return float((base - floor) * np.exp(-(recipe.decay_rate * (x - decay_from))) + floor)
+
+
+def sc22_cosine_lr(recipe: Recipe, base: float, step: int, samples_per_step: int) -> float:
+    """NERSC/sc22-dl-tutorial@21ea7dc utils/__init__.py ``lr_schedule`` (lines 15-31) as
+    train.py calls it: ``iters += 1`` before the call (so iteration ``step + 1``),
+    ``tot_steps = num_epochs * (Nsamples // global_batch_size)`` (line 73). ``base`` is the
+    scaled ``init_lr``; the warm-up applies only when the global batch exceeds the base batch
+    and the rate is scaled; the cosine is not clamped (as the original's)."""
+    it = step + 1
+    tot = max(recipe.decay_epochs * (recipe.epoch_samples // samples_per_step), 1)
+    end = recipe.min_lr
+    warmup = recipe.warmup_steps
+    if samples_per_step > recipe.lr_reference_batch and recipe.lr_scaling != "none" and warmup:
+        if it < warmup:
+            return it / warmup * base
+        return end + 0.5 * (base - end) * (1 + math.cos(math.pi * (it - warmup) / tot))
+    return end + 0.5 * (base - end) * (1 + math.cos(math.pi * it / tot))
 
 
 def bn_momentum_at(recipe: Recipe, samples: int) -> float:

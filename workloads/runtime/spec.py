@@ -73,3 +73,8 @@ class AppSpec:
     units_per_sample: Callable[[dict[str, Any]], float] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     framework: str = "pytorch"
+    #: optional hook: (device, config name) -> {"precision" | "compile" | "optimizer_impl":
+    #: (value, why)}, the original's own defaults on that device for that configuration, for
+    #: the options the command line leaves unset (runtime/train.py ``fill_defaults``); the
+    #: runtime's are fp32, off, auto
+    run_defaults: Callable[[Any, str], dict[str, tuple[Any, str]]] | None = None

@@ -147,6 +147,30 @@ def run(spec: AppSpec, args: argparse.Namespace) -> int:
     return rc
 
 
+#: what --precision, --compile and --optimizer-impl mean when neither the command line nor
+#: the app (AppSpec.run_defaults) sets them
+RUNTIME_DEFAULTS = {"precision": "fp32", "compile": False, "optimizer_impl": "auto"}
+
+
+def fill_defaults(spec: AppSpec, args: argparse.Namespace, dev: DeviceInfo) -> list[str]:
+    """The options left unset (None) take the app's default on ``dev``, else the runtime's;
+    returns a note for each value the app chose."""
+    name = config_name(bool(getattr(args, "tiny", False)), getattr(args, "config", None))
+    own = spec.run_defaults(dev, name) if spec.run_defaults is not None else {}
+    notes = []
+    for key, fallback in RUNTIME_DEFAULTS.items():
+        if getattr(args, key, None) is not None:
+            continue
+        if key in own:
+            value, why = own[key]
+            setattr(args, key, value)
+            notes.append(f"{key.replace('_', '-')} {value}: {spec.name} {name}'s default on "
+                         f"{dev.type} ({why})")
+        else:
+            setattr(args, key, fallback)
+    return notes
+
+
 def run_training(spec: AppSpec, args: argparse.Namespace,
                  emit_json: bool = True) -> tuple[int, dict[str, Any] | None]:
     """Run one training job; returns (exit code, result dict on rank 0)."""
@@ -158,6 +182,8 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
         args = _for_instance(args, instance)
     log = Logger(denv.rank, instance.index if instance else None)
     dev = select_device(args.device, denv.local_rank, args.ipex)
+    for note in fill_defaults(spec, args, dev):
+        log.info(f"note: {note}")
     configure_threads(denv, dev)
     ctx = init_distributed(denv, dev, args.dist_timeout, args.dist_backend)
     flag = SignalFlag()
@@ -246,11 +272,12 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
         batch_note = f"auto batch {batch_size}: kept from the checkpoint"
     else:
         fit = _auto_batch(spec, cfg, dev, ctx, prec, fmt, default_batch,
-                          recipe.scaled_lr(default_batch * world), args.optimizer_impl, recipe)
+                          recipe.scaled_lr(default_batch * world, world), args.optimizer_impl,
+                          recipe)
         batch_size, batch_note = fit.batch, fit.note
     if batch_note:
         log.info(batch_note)
-    lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world)
+    lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world, world)
     accum = _grad_accum(args, cfg, world, log)
 
     # seeded after the auto-batch probe, so a run draws the same numbers with or without it

@@ -290,7 +290,7 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
     cfg = with_options(spec.sizes[size], args)
     recipe = recipe_of(spec, cfg)
     batch_size = args.batch_size or batch_size_of(spec, size, cfg)
-    lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world)
+    lr = args.lr if args.lr is not None else recipe.scaled_lr(batch_size * world, world)
     if args.scale_lr:
         lr *= world
     if args.steps < 1:

@@ -7,8 +7,9 @@ convolutions 4 -> 64 -> 128 -> 256 -> 512 -> 512 -> 512 each followed by LeakyRe
 PyTorch's default), six 4^3 transposed convolutions back, each but the last followed by ReLU,
 skip connections by concatenation, tanh output; ``full_scale: False`` drops the sixth level.
 Convolution weights drawn from N(0, 0.02), biases 0 (``weight_init`` in ``config/UNet.yaml``).
-L1 loss (``lambda_rho: 0``), Adam at 2e-4 with cosine decay to 0 and the learning rate scaled
-by sqrt(global batch / 64) (``utils/__init__.py`` ``lr_schedule``), batch 64 per GPU.
+L1 loss (``lambda_rho: 0``), Adam at 2e-4 with cosine decay to 0 over 10 epochs of 65,536
+crops and the learning rate scaled by sqrt(global batch / base batch), warmed up over 128 steps
+beyond the base batch (``utils/__init__.py`` ``lr_schedule``), batch 64 per GPU (Summit: 32).
 
 The module names are the original's (``conv_down1`` ... ``conv_last``), so its checkpoints'
 state dicts load into this model unchanged.
@@ -50,12 +51,13 @@ SIZES: dict[str, dict[str, Any]] = {
     "full_scale": {**_BASE, "batch_size": 64},
     # `full_scale: False` in networks/UNet.py: five levels (no config in UNet.yaml selects it)
     "five_scale": {**_BASE, "widths": list(FULL_SCALE[:5]), "batch_size": 64},
-    # config/UNet.yaml `base_sm` (Summit V100 16GB): the same network at batch 32
-    "summit": {**_BASE, "batch_size": 32},
+    # config/UNet.yaml `base_sm` (Summit V100 16GB): the same network at global and base
+    # batch 32 (UNet.yaml lines 100-104): 2e-4 at batch 32, 10 x 65536 // 32 = 20,480 steps
+    "summit": {**_BASE, "batch_size": 32, "recipe": {"lr_reference_batch": 32}},
     # tests and CI; the rate unscaled (sqrt(2 / 64) would leave a 50-step run nothing to learn)
     "tiny": {"in_channels": 4, "out_channels": 5, "size": 16, "widths": [8, 16, 16],
              "samples_per_epoch": 256, "make_data_box": 32,
-             "recipe": {"lr_scaling": "none", "lr_reference_batch": 0}},
+             "recipe": {"lr_scaling": "none", "lr_reference_batch": 0, "epoch_samples": 256}},
 }
 
 
@@ -135,12 +137,12 @@ def loss_fn(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 #: train.py builds ``optim.Adam(lr=start_lr)`` (torch defaults otherwise) and calls
 #: ``lr_schedule`` every step: cosine from start_lr to end_lr 0 over tot_steps = num_epochs x
-#: (Nsamples // global batch) = 10 x 65536 / 64 = 10,240 steps in the base config; the start is
-#: scaled by sqrt(global batch / base batch 64). Beyond batch 64 the tutorial also warms up
-#: linearly over 128 steps, which Recipe cannot make conditional: not applied here.
+#: (Nsamples // global batch) steps (10 x 65536 // 64 = 10,240 in the base config, 5,120 at
+#: global batch 128); the start is scaled by sqrt(global batch / base batch), and beyond the
+#: base batch a linear warm-up over 128 steps comes first (runtime/schedules.py sc22_cosine).
 RECIPE = Recipe(
-    optimizer="adam", lr=2e-4, schedule="cosine", min_lr=0.0, decay_steps=10240,
-    lr_scaling="sqrt", lr_reference_batch=64,
+    optimizer="adam", lr=2e-4, schedule="sc22_cosine", min_lr=0.0, warmup_steps=128,
+    decay_epochs=10, epoch_samples=65536, lr_scaling="sqrt", lr_reference_batch=64,
     where="NERSC/sc22-dl-tutorial@21ea7dc train.py (optim.Adam; lr_schedule every step; "
           "tot_steps = num_epochs * (Nsamples // global_batch_size)), utils/__init__.py "
           "lr_schedule, config/UNet.yaml base: lr_schedule {scaling: sqrt, start_lr: 2e-4, "
@@ -152,6 +154,4 @@ RECIPE = Recipe(
 APP = AppSpec(name="unet3d", build_model=build_model, make_task=make_task, loss_fn=loss_fn,
               sizes=SIZES, default_batch_size=64, tiny_batch_size=2, lr=2e-4, spatial_dims=3,
               open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
-              source=SOURCE,
-              # what Recipe cannot say: the warm-up applies only to a scaled rate
-              extra={"lr_scaled_warmup_steps": 128})
+              source=SOURCE)
