@@ -55,9 +55,9 @@ METHODS = {
 }
 #: who counted the rows
 COUNTED_BY = {
-    "issue22": "issue 22's engineers (docs/measurements/workloads-originals-2026-11-25.md), "
+    "issue22": "the 2026-11-25 apps work (docs/measurements/workloads-originals-2026-11-25.md), "
                "confirmed by the independent check of 2026-11-26",
-    "check": "the independent check of 2026-11-26 (issue 33: its section 1 and finding D15)",
+    "check": "the independent check of 2026-11-26 (its section 1 and finding D15)",
 }
 
 
@@ -102,8 +102,8 @@ ORIGINALS: tuple[Original, ...] = (
              "filter MLP costs 66.1 GFLOP per step whatever the batch: per sample at batch B "
              "about 66.1/B + 2.35 GFLOP (93% filter at batch 2, 18.9 GFLOP at the default "
              "batch 4). The bundled count is 0.28% more (35,400,230,208: the same aten.mm, a "
-             "different contraction order, aten.bmm 4.69 vs 4.49 GFLOP a step); issue 22's "
-             "row held the bundled figure", method="own", by="check"),
+             "different contraction order, aten.bmm 4.69 vs 4.49 GFLOP a step); the 2026-11-25 "
+             "apps work's row held the bundled figure", method="own", by="check"),
     Original("cosmictagger", "default", 18_382_131, 967_413_104_640, "coreyjadams/CosmicTagger",
              "156c480a6433e3a0f491be5a958d88f1a51788c3",
              "src/networks/torch/uresnet2D.py UResNet(src/config/network.py UResNet()) "
@@ -129,7 +129,8 @@ ORIGINALS: tuple[Original, ...] = (
 _SC22 = ("NERSC/sc22-dl-tutorial", "21ea7dc9419a474cfa40c9790adb935554c4c590")
 _POINTNET = ("charlesq34/pointnet", "2618f72bc1a0fd21b074096e748016960d44ef55")
 # unet3d: the figures of tests/workloads/test_unet3d_pointnet.py (branch vol), which counted
-# them. pointnet: issue 22 used 3 x TensorFlow's profiled forward float operations (which also
+# them. pointnet: the 2026-11-25 count used 3 x TensorFlow's profiled forward float operations
+# (which also
 # count bias adds and batch norm: 12,243,146,875 x 3 and 4,912,304,874 x 3, 1-2% more); the
 # independent check counted the documented method on a transcription, used here
 ORIGINALS += tuple(
@@ -145,7 +146,7 @@ ORIGINALS += tuple(
                "part_seg/pointnet_part_seg.py get_model (16 categories, 50 parts, 2048 "
                "points) and get_loss (seg loss + 1e-3 orthogonality) transcribed to PyTorch "
                "layer by layer; parameters also its TensorFlow graph's trainable variables "
-               "(issue 22) and by hand", method="transcribed", by="check")
+               "(2026-11-25) and by hand", method="transcribed", by="check")
       for config in ("default", "part_seg")),
     Original("pointnet", "seg", 3_558_907, 14_493_242_880, *_POINTNET,
              "models/pointnet_seg.py get_model with 50 outputs transcribed, 2048 points, "

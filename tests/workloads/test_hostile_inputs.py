@@ -516,8 +516,8 @@ def test_the_apps_refuse_a_planted_checkpoint_and_a_fifo_in_one_line(tmp_path: P
     res = _app("gpt", "--tiny", "--data", "tokens", "--steps", "2", "--device", "cpu",
                "--workers", "1", cwd=tmp_path, timeout=120)
     assert _one_error_line(res).endswith(
-        "tokens/train.bin: token id 65535, expected ids below the model's vocabulary of 64 "
-        "(write the data with the same --config)")
+        "tokens/train.bin: token id 65535 is beyond the vocabulary of 64 (ids 0-63); write "
+        "meta.pkl's vocab_size with the data, or choose a --config with a larger vocabulary")
 
 
 RANKS_CHILD = """

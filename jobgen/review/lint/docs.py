@@ -34,7 +34,7 @@ jobgen lint --explain CPU005 --site aurora  # a rule's scope, source, fix and th
   another vendor's GPUs that do nothing, a superseded module, or what lint can see but not
   judge (data copied into a capped in-memory /tmp, whose size it cannot see).
 
-Issue 31 reviewed every rule against these definitions: SCHED001 (another scheduler's
+The 2026-11-26 review checked every rule against these definitions: SCHED001 (another scheduler's
 directives), PBS001 (a second select), LSF002 and LSF004 (alloc_flags kept in part), CPU002
 (two ranks on one hardware thread) and COPPER001 (ranks on Copper's cores) went from error to
 warning, the job runs; VENDOR001-003 from warning to info, the settings do nothing.

@@ -559,7 +559,7 @@ _PER_NODE_LAUNCHERS = re.compile(r"torchrun|python[0-9.]* -m torch\.distributed\
       "and containers; a per-node launcher (torchrun) under one task per node is left alone",
       source="each launcher starts its ranks itself: Slurm srun(1), Cray PALS mpiexec, "
       "pytorch/pytorch torch/distributed/run.py (torchrun starts --nproc-per-node workers on "
-      "its node); jobgen issue 30 (local-mpich: mpiexec -n 2 around mpiexec -n 2 ran the "
+      "its node); measured with jobgen's local-mpich (mpiexec -n 2 around mpiexec -n 2 ran the "
       "program 4 times with duplicated RANKs)",
       fix="launch the program once: drop the inner launcher and give the outer one its "
       "options (jobgen render --launcher-args), or run a per-node launcher (torchrun) under "
