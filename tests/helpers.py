@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import subprocess
@@ -92,3 +93,21 @@ def plan_for(site: str, **kw):
 
 def env_of(plan) -> dict[str, str | None]:
     return {e.name: e.value for e in plan.env}
+
+
+@contextlib.contextmanager
+def capped(seconds: int = 10):
+    """Fail (not hang) when the block runs past `seconds` (SIGALRM in the main thread): the
+    hostile-input tests' cap per case; no timing is asserted below it."""
+    import signal
+
+    def over(*_):
+        raise TimeoutError(f"still running after {seconds} s: a hang")
+
+    old = signal.signal(signal.SIGALRM, over)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

@@ -18,13 +18,11 @@ JOBGEN_GEN_CASES=N runs N cases per surface (default: CI-sized), JOBGEN_GEN_SEED
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import pwd
 import random
 import shutil
-import signal
 import subprocess
 import sys
 from collections import Counter
@@ -32,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, jobgen_here
+from helpers import ROOT, capped, jobgen_here
 
 from jobgen.errors import JobgenError
 from jobgen.study import manifest as mf
@@ -104,18 +102,6 @@ def damage(text: str, rng: random.Random) -> str:
 
 
 # ---------------------------------------------------------------- running a case
-@contextlib.contextmanager
-def capped(seconds: int = CAP):
-    def over(*_):
-        raise TimeoutError(f"still running after {seconds} s: a hang")
-
-    old = signal.signal(signal.SIGALRM, over)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def snapshot(root: Path) -> dict[str, Any]:
@@ -142,7 +128,7 @@ def run_case(surface: str, args: list[str], *, guard: list[Path] = (), case: str
              ) -> subprocess.CompletedProcess[str]:
     """One command in this process under the cap; the outcome counted under `surface`."""
     before = [snapshot(g) for g in guard]
-    with capped():
+    with capped(CAP):
         res = jobgen_here(*args)
     where = f"{surface} case {case}: jobgen {' '.join(a[:60] for a in args)}"
     assert res.returncode in (0, 1, 2), f"{where}: exit {res.returncode}: {res.stderr[-2000:]}"

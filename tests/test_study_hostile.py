@@ -7,7 +7,6 @@ the test Slurm); PBS, which cannot run here, is the stand-in in tests/emulation/
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
@@ -18,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, jobgen_here, run_jobgen
+from helpers import ROOT, capped, jobgen_here, run_jobgen
 
 from jobgen.study import manifest as mf
 from jobgen.study.collect import chance_of_separation, csv_cell, verdict
@@ -581,19 +580,6 @@ def test_a_sweep_of_a_program_missing_here_stops_before_writing(tmp_path):
 CAP = 10  # s: far above what the linear code takes, far below the quadratic code's minutes
 
 
-@contextlib.contextmanager
-def capped(seconds: int = CAP):
-    """Fail (not hang) when the block runs past `seconds`: no timing is asserted below it."""
-    def over(*_):
-        raise TimeoutError(f"still running after {seconds} s: a hang")
-
-    old = signal.signal(signal.SIGALRM, over)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def refused(res: subprocess.CompletedProcess[str]) -> str:
@@ -657,7 +643,7 @@ def test_n2_a_fifo_dev_zero_or_huge_monitor_file_is_one_line_at_once(mine, tmp_p
     else:
         with open(target, "wb") as fh:  # sparse
             fh.truncate(3 << 30)
-    with capped():
+    with capped(CAP):
         line = refused(here("collect", str(sweep)))
     assert "n.cpu.csv" in line
 
@@ -681,7 +667,7 @@ def test_n3_a_result_line_of_60_kb_unterminated_escaped_quotes_is_one_line_at_on
     sweep = copy(mine, tmp_path)
     (sweep / "rpn1" / "r1" / "output.txt").write_text(
         '{"app":"mine","samples_per_sec":1,"x":"' + '\\"' * 30000 + "}\n")
-    with capped():
+    with capped(CAP):
         assert "not valid JSON" in refused(here("collect", str(sweep)))
 
 
@@ -690,7 +676,7 @@ def test_n3_a_manifest_with_a_200_kb_unterminated_string_is_one_line_at_once(pol
     sweep = copy(polaris, tmp_path)
     text = (sweep / mf.NAME).read_text()
     (sweep / mf.NAME).write_text(text[:-3] + ', "x": "' + '\\"' * 100_000)
-    with capped():
+    with capped(CAP):
         assert "not valid JSON" in refused(here("status", str(sweep)))
 
 
@@ -702,7 +688,7 @@ def test_n3_an_80_kb_qstat_answer_is_read_at_once(polaris, tmp_path, monkeypatch
     answer.write_text('{"Jobs": {"1.pbs01": {"job_state": "' + '\\"' * 40_000 + "\n")
     for key, value in fake_bin(tmp_path, qstat=f"cat {answer}").items():
         monkeypatch.setenv(key, value)
-    with capped():
+    with capped(CAP):
         res = here("status", str(sweep), "--format", "json")
     assert res.returncode == 0, res.stderr  # an unreadable answer lists no job: gone
 
@@ -714,7 +700,7 @@ def test_n4_diff_of_a_720_kb_line_repeating_the_monitor_launch_is_linear(tmp_pat
     bad = tmp_path / "x.sh"
     bad.write_text("#!/bin/bash\n" + 'bash "$JOBGEN_MONITOR" "$JOBGEN_MONITOR_DIR" ' * 16_000
                    + "\n")
-    with capped():
+    with capped(CAP):
         res = here("diff", str(good), str(bad))
     assert "Traceback" not in res.stderr and res.returncode in (0, 1, 2)
 
@@ -731,7 +717,7 @@ def test_n5_40000_blank_lines_from_qsub_are_read_at_once(tmp_path, monkeypatch, 
     for key, value in fake_bin(tmp_path, qsub=body + 'yes "" | head -n 40000; echo queued'
                                ).items():
         monkeypatch.setenv(key, value)
-    with capped():
+    with capped(CAP):
         res = here("submit", str(out))
     assert res.returncode == 1 and "printed no job id" in res.stderr, res.stderr
 
@@ -911,7 +897,7 @@ def test_n15_a_5000_digit_profile_rank_or_step_is_one_line(site, command, option
 
 def test_n18_a_long_report_title_is_refused_before_any_work(mine, tmp_path):
     sweep = copy(mine, tmp_path)
-    with capped():
+    with capped(CAP):
         line = refused(here("report", str(sweep), "--out", str(tmp_path / "c.svg"), "--title",
                             "a" * 120_000))
     assert "--title" in line and not (tmp_path / "c.svg").exists()
@@ -980,7 +966,7 @@ def test_n13_the_user_config_is_read_bounded(tmp_path, monkeypatch, name, text, 
     config.write_text(text)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     monkeypatch.setenv("JOBGEN_CACHE_DIR", str(tmp_path / "cache"))
-    with capped():
+    with capped(CAP):
         assert says in refused(here("render", "--site", "local", "--app", "qcnn"))
 
 
