@@ -188,13 +188,14 @@ def sites_index(names: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _run_jobgen(*args: str) -> str:
-    env = dict(os.environ, COLUMNS="100", NO_COLOR="1", TERM="dumb", PYTHONPATH=str(ROOT),
+def _run_jobgen(*args: str, pythonpath: str = "") -> str:
+    env = dict(os.environ, COLUMNS="100", NO_COLOR="1", TERM="dumb",
+               PYTHONPATH=os.pathsep.join(p for p in (pythonpath, str(ROOT)) if p),
                JOBGEN_NO_CACHE="1", XDG_CONFIG_HOME="/nonexistent", JOBGEN_ACCOUNT="",
                JOBGEN_DEFAULTS="")
     env.pop("JOBGEN_PROFILE_PATH", None)
     res = subprocess.run([sys.executable, "-m", "jobgen", *args], capture_output=True,
-                         text=True, env=env, cwd=ROOT, timeout=120)
+                         text=True, env=env, cwd=pythonpath or ROOT, timeout=120)
     if res.returncode != 0:
         raise SystemExit(f"jobgen {' '.join(args)} failed: {res.stderr.strip()}")
     return "\n".join(line.rstrip() for line in res.stdout.splitlines())
@@ -209,10 +210,34 @@ def cli_page() -> str:
     return "\n".join(lines)
 
 
-def explain_page() -> str:
-    from jobgen.plan.apps import workloads_dir
+SHOWN_SITE_PACKAGES = "/path/to/site-packages"
 
-    text = _run_jobgen(*EXPLAIN).replace(str(workloads_dir()), "/path/to/site-packages/workloads")
+
+def explain_page() -> str:
+    """The explain page, the same wherever the checkout lies.
+
+    explain wraps at word boundaries, so the workloads path it prints moves the line breaks
+    when the checkout's path changes length (CI clones into a longer path than a developer's).
+    jobgen therefore runs with `workloads` reached through a symlink whose directory path is
+    exactly as long as the path the page shows, and that path is then substituted. It runs
+    from that directory too: `python -m` puts the working directory first on sys.path.
+    """
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="jg"))
+    try:
+        pad = len(SHOWN_SITE_PACKAGES) - len(str(tmp)) - 1
+        if pad < 1:
+            raise SystemExit(f"temporary directory {tmp} is too long to stand in for "
+                             f"{SHOWN_SITE_PACKAGES}: set TMPDIR=/tmp")
+        site = tmp / ("p" * pad)
+        site.mkdir()
+        (site / "workloads").symlink_to(ROOT / "workloads", target_is_directory=True)
+        text = _run_jobgen(*EXPLAIN, pythonpath=str(site)).replace(str(site),
+                                                                   SHOWN_SITE_PACKAGES)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return "\n".join([
         GENERATED.format(what="`jobgen " + " ".join(EXPLAIN) + "`"),
         "# Example: jobgen explain", "",
