@@ -464,6 +464,9 @@ class FrameworkVariant(Sourced):
     # The documented module versions of this variant; when any variant lists releases, a
     # requested version must be one of them (no guessing from a version that does not exist).
     releases: list[Token] = field(default_factory=list)
+    # The release carries TensorFlow beside PyTorch (ALCF's frameworks module before TensorFlow
+    # got a module of its own): loading it for a TensorFlow program is right.
+    carries_tensorflow: StrictBool = False
 
 
 @dataclass(frozen=True, kw_only=True)

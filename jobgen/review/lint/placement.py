@@ -30,9 +30,17 @@ def _node_facts(p: Profile) -> list[str]:
     return out
 
 
-def _cpus(ctx: Context) -> Iterator[tuple[LaunchView, list[list[int]]]]:
+def _cpus(ctx: Context, every: bool = False) -> Iterator[tuple[LaunchView, list[list[int]]]]:
+    """Each launch's per-rank CPU lists: those of the local ranks the launch starts (list i
+    binds local rank i, ALCF Aurora guide docs/aurora/running-jobs-aurora.md, "Each MPI rank is
+    bound to the logical processors that are listed between `:`"), or every list written
+    (`every`, for CPU004, which counts them). With fewer ranks per node than lists, the lists
+    after the last rank bind nothing."""
     for launch in ctx.launches:
         lists = rank_cpus(ctx, launch)
+        rpn = launch.ranks_per_node
+        if lists and not every and rpn and len(lists) > rpn:
+            lists = lists[:rpn]
         if lists:
             yield launch, lists
 
@@ -92,7 +100,7 @@ def _overlap(ctx: Context) -> Iterator[Hit]:
       fix="give exactly one list per local rank", facts=_node_facts,
       summary="fewer or more CPU lists than ranks per node")
 def _bind_count(ctx: Context) -> Iterator[Hit]:
-    for launch, lists in _cpus(ctx):
+    for launch, lists in _cpus(ctx, every=True):
         rpn = launch.ranks_per_node or (launch.total_ranks if not ctx.nodes else None)
         if rpn is None or (launch.bind or "").endswith("depth") or len(lists) == rpn:
             continue
