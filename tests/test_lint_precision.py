@@ -97,3 +97,16 @@ def test_cpu_lists_after_the_last_local_rank_bind_nothing():
     twelve = one.replace("-n 1 --ppn 1", "-n 12 --ppn 12")
     ranks = [f.message.split(" is bound")[0] for f in _rules(twelve, "aurora")["CPU001"]]
     assert ranks == ["local rank 0", "local rank 6"]
+
+
+def test_env002_no_oneccl_minimal_set_for_vllm():
+    """UG docs/aurora/data-science/frameworks/oneCCL.md @ 7d04a3f9 L46: "Users of vLLM and other
+    inference services should rely on the variables set by the frameworks module"; the minimal
+    set is for training workloads (L32-33). Training beside it is still reported."""
+    head = AURORA.format(nodes=2, module="frameworks")
+    for launch in ("mpiexec -n 2 --ppn 1 vllm serve openai/gpt-oss-120b "
+                   "--tensor-parallel-size 12\n",
+                   "mpiexec -n 2 --ppn 1 python -m vllm.entrypoints.openai.api_server "
+                   "--model m\n"):
+        assert "ENV002" not in _rules(head + launch, "aurora"), launch
+    assert "ENV002" in _rules(head + "mpiexec -n 24 --ppn 12 python train.py\n", "aurora")

@@ -758,6 +758,9 @@ class EnvSet(Sourced):
     min_nodes: PositiveInt | None = None
     # Modules that provide the same settings: a script loading one needs none of the members.
     unless_modules: list[Token] = field(default_factory=list)
+    # Programs the site's page exempts from the set (their own launcher word, or the Python
+    # module they run as: `vllm serve`, `python -m vllm.entrypoints...`).
+    not_for_programs: list[Token] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -104,6 +104,8 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
     nodes = ctx.nodes
     if s.min_nodes is not None and (nodes is None or nodes < s.min_nodes):
         return False
+    if s.not_for_programs and _program_names(launch) & set(s.not_for_programs):
+        return False
     return ok and not any(ctx.loads(m, launch.line) for m in s.unless_modules)
 
 
@@ -124,6 +126,19 @@ def _one_rank(launch: LaunchView) -> bool:
     first = prog[0].rsplit("/", 1)[-1] if prog else ""
     module = prog[2] if len(prog) > 2 and prog[1] == "-m" else ""
     return first not in AI_LAUNCHERS and not _SPAWNERS.match(module)
+
+
+def _program_names(launch: LaunchView) -> set[str]:
+    """What the launch runs, by name: the launcher word of its program (`vllm`, `torchrun`) or
+    the top package of the module Python runs (`python -m vllm.entrypoints.openai.api_server`
+    -> vllm)."""
+    prog = launch.program
+    if launch.command in AI_LAUNCHERS:
+        return {launch.command}
+    first = prog[0].rsplit("/", 1)[-1] if prog else ""
+    if re.fullmatch(r"python[0-9.]*", first) and len(prog) > 2 and prog[1] == "-m":
+        return {prog[2].split(".", 1)[0]}
+    return {first} if first else set()
 
 
 def _mpi4py_program(launch: LaunchView) -> bool:
@@ -154,7 +169,8 @@ def _sets(profile: Profile) -> list[EnvSet]:
 def _set_facts(p: Profile) -> list[str]:
     return [f"{s.name} (for {s.applies_to} programs"
             f"{f', {s.min_nodes}+ nodes' if s.min_nodes else ''}"
-            f"{f', unless {s.unless_modules}' if s.unless_modules else ''}): "
+            f"{f', unless {s.unless_modules}' if s.unless_modules else ''}"
+            f"{f', not for {s.not_for_programs}' if s.not_for_programs else ''}): "
             f"{', '.join(s.members)}: {s.why} ({s.source})" for s in _sets(p)]
 
 
