@@ -90,6 +90,8 @@ def _misspelt(ctx: Context) -> Iterator[Hit]:
 
 
 def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
+    if s.not_for_programs and _program_names(launch) & set(s.not_for_programs):
+        return False
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
     if s.applies_to == "ai":
         ok = launch.ai
@@ -103,8 +105,6 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
             not _one_rank(launch) and not _mpi4py_program(launch)
     nodes = ctx.nodes
     if s.min_nodes is not None and (nodes is None or nodes < s.min_nodes):
-        return False
-    if s.not_for_programs and _program_names(launch) & set(s.not_for_programs):
         return False
     return ok and not any(ctx.loads(m, launch.line) for m in s.unless_modules)
 
