@@ -62,18 +62,23 @@ def _outside(ctx: Context) -> Iterator[Hit]:
 @rule("CPU001", "reserved-core", topic="placement", severity="error",
       scope="launches with an explicit CPU binding on nodes with OS-reserved cores",
       source=_BINDING, fix="bind to other cores; `jobgen render` computes lists clear of them",
-      facts=_node_facts, summary="a rank bound to a core the OS keeps for itself")
+      facts=_node_facts, summary="a rank bound to a core the OS keeps for itself",
+      lowers_to=("warning",), lowered="where the profile marks the reservation unconfirmed "
+      "(Sunspot: ALCF documents it for Aurora only)")
 def _reserved(ctx: Context) -> Iterator[Hit]:
     node = ctx.profile.node
     cores = format_cpu_list(node.reserved.cores) if node.reserved else ""
+    unsure = node.reserved.unconfirmed if node.reserved else None
     for launch, lists in _cpus(ctx):
         for rank, cpus in enumerate(lists):
             bad = sorted(set(cpus) & ctx.node.reserved)
             if bad:
                 yield Hit(launch.line, f"local rank {rank} is bound to CPU "
                           f"{format_cpu_list(bad)}, reserved for the OS on {ctx.profile.name} "
-                          f"(cores {cores} and their SMT siblings)",
-                          source=node.reserved.source if node.reserved else None)
+                          f"(cores {cores} and their SMT siblings)"
+                          f"{f'; UNCONFIRMED: {unsure}' if unsure else ''}",
+                          source=node.reserved.source if node.reserved else None,
+                          severity="warning" if unsure else None)
 
 
 @rule("CPU002", "overlapping-cpus", topic="placement", severity="warning",
