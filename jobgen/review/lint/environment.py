@@ -7,11 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...profiles.frameworks import variant_for
 from ...profiles.model import EnvSet, EnvVar, Profile
+from .collectives import (
+    carries_tensorflow,
+    mpi4py_program,
+    one_rank,
+    program_names,
+    tensorflow_releases,
+    unset_by_script,
+)
 from .context import Context, LaunchView
 from .core import Hit, as_int, distance, rule
-from .scope import AI_LAUNCHERS
 
 _ENV = "the site profile's env (each variable's why and source)"
 
@@ -90,7 +96,7 @@ def _misspelt(ctx: Context) -> Iterator[Hit]:
 
 
 def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
-    if s.not_for_programs and _program_names(launch) & set(s.not_for_programs):
+    if s.not_for_programs and program_names(launch) & set(s.not_for_programs):
         return False
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
     if s.applies_to == "ai":
@@ -102,53 +108,11 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
             max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1
     else:
         ok = launch.collective == s.applies_to and bool(ctx.node.devices) and \
-            not _one_rank(launch) and not _mpi4py_program(launch)
+            not one_rank(launch) and not mpi4py_program(launch)
     nodes = ctx.nodes
     if s.min_nodes is not None and (nodes is None or nodes < s.min_nodes):
         return False
     return ok and not any(ctx.loads(m, launch.line) for m in s.unless_modules)
-
-
-#: Programs that start ranks or workers of their own: one launched process is not one rank.
-_SPAWNERS = re.compile(r"(?i)^(torch\.distributed\.(run|launch)|deepspeed|accelerate|vllm|"
-                       r"horovod)")
-
-
-def _one_rank(launch: LaunchView) -> bool:
-    """The launcher starts one process in all (`mpiexec -n 1`, one node at one rank per node)
-    and that process is not a launcher itself: no other rank to hold a collective with."""
-    ranks = launch.total_ranks
-    if ranks is None and launch.ranks_per_node == 1 and launch.nodes == 1:
-        ranks = 1
-    if ranks != 1 or launch.shell:
-        return False
-    prog = launch.program
-    first = prog[0].rsplit("/", 1)[-1] if prog else ""
-    module = prog[2] if len(prog) > 2 and prog[1] == "-m" else ""
-    return first not in AI_LAUNCHERS and not _SPAWNERS.match(module)
-
-
-def _program_names(launch: LaunchView) -> set[str]:
-    """What the launch runs, by name: the launcher word of its program (`vllm`, `torchrun`) or
-    the top package of the module Python runs (`python -m vllm.entrypoints.openai.api_server`
-    -> vllm)."""
-    prog = launch.program
-    if launch.command in AI_LAUNCHERS:
-        return {launch.command}
-    first = prog[0].rsplit("/", 1)[-1] if prog else ""
-    if re.fullmatch(r"python[0-9.]*", first) and len(prog) > 2 and prog[1] == "-m":
-        return {prog[2].split(".", 1)[0]}
-    return {first} if first else set()
-
-
-def _mpi4py_program(launch: LaunchView) -> bool:
-    """A program filed under mpi4py (`.../mpi4py/gpu_allreduce.py`, `mpi4py_bench.py`): it
-    talks through MPI's own collectives, not through the framework's collectives library.
-    (`python -m mpi4py train.py` only wraps a program: that one is judged by its own name.)"""
-    prog = launch.program
-    script = next((w for w in prog[1:] if not w.startswith("-")), "") if prog and \
-        re.fullmatch(r"python[0-9.]*", prog[0].rsplit("/", 1)[-1]) else ""
-    return script.endswith(".py") and "mpi4py" in script.lower()
 
 
 def _sets(profile: Profile) -> list[EnvSet]:
@@ -188,7 +152,7 @@ def _dropped(ctx: Context) -> Iterator[Hit]:
     known = _known_names(ctx.profile)
     for s in _sets(ctx.profile):
         launch = next((la for la in ctx.launches if _set_applies(ctx, s, la)), None)
-        if launch is None or _unset(ctx, s, launch):
+        if launch is None or unset_by_script(ctx, s, launch):
             continue
         misspelt = {misspelling(n, known) for n in launch.env}
         missing = [m for m in s.members if m not in launch.env and m not in misspelt and
@@ -197,15 +161,6 @@ def _dropped(ctx: Context) -> Iterator[Hit]:
             shown = ", ".join(f"{m}={values.get(m) or '...'}" for m in missing)
             yield Hit(launch.line, f"{s.name}: {len(missing)} of {len(s.members)} not set "
                       f"({', '.join(missing)}): {s.why}", f"export {shown}", s.source)
-
-
-def _unset(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
-    """The script unsets members of the set before the launch: it turns the set off on purpose,
-    as ALCF's NCCL page tells applications that hang with the AWS plugin to do (UG
-    docs/polaris/applications-and-libraries/libraries/nccl.md: `unset NCCL_NET_GDR_LEVEL
-    NCCL_CROSS_NIC NCCL_COLLNET_ENABLE NCCL_NET`)."""
-    return any(x.action == "unset" and x.name in s.members and not x.in_heredoc and
-               x.line < launch.at for x in ctx.script.settings)
 
 
 def _host_only(ctx: Context, name: str, launch: LaunchView) -> bool:
@@ -329,31 +284,13 @@ def _tensorflow(ctx: Context) -> bool:
                for launch in ctx.launches)
 
 
-def _tensorflow_releases(p: Profile) -> list[str]:
-    stack = p.framework_stack
-    return [f"{stack.module} releases {', '.join(v.releases) or 'of this variant'} (and "
-            f"others under it) carry TensorFlow too: {v.why} ({v.source})"
-            for v in stack.variants if v.carries_tensorflow] if stack else []
-
-
-def _carries_tensorflow(profile: Profile, module: str) -> bool:
-    """`frameworks/2023.05.15.001`: a release of the profile's framework stack that carries
-    TensorFlow too (ALCF's frameworks module before TensorFlow got its own); an unversioned
-    name is today's default release."""
-    stack = profile.framework_stack
-    name, _, version = module.partition("/")
-    if stack is None or name != stack.module or not re.search(r"[0-9]", version):
-        return False
-    return variant_for(stack, version.lstrip(".")).carries_tensorflow
-
-
 @rule("MODULE001", "other-framework-module", topic="environment", severity="warning",
       scope="scripts that run TensorFlow (an ITEX_ variable or a TensorFlow program)",
       source="the site profile's modules (their framework)", fix="load the framework's module",
       summary="the PyTorch stack's module loaded for a TensorFlow job (not a release of it "
       "that carries TensorFlow too)",
       facts=lambda p: [f"module {m.name}: {m.framework} ({m.source})" for m in p.modules
-                       if m.framework] + _tensorflow_releases(p))
+                       if m.framework] + tensorflow_releases(p))
 def _framework_module(ctx: Context) -> Iterator[Hit]:
     if not _tensorflow(ctx):
         return
@@ -364,7 +301,7 @@ def _framework_module(ctx: Context) -> Iterator[Hit]:
         named = [m for m in stacks if m.name and (module == m.name or
                                                   module.startswith(m.name + "/"))]
         m = max(named, key=lambda x: len(x.name or ""), default=None)
-        if m is None or m.framework == "tensorflow" or _carries_tensorflow(ctx.profile, module):
+        if m is None or m.framework == "tensorflow" or carries_tensorflow(ctx.profile, module):
             continue
         yield Hit(line, f"`module load {module}` is {ctx.profile.name}'s {m.framework} stack, "
                   f"but this script runs tensorflow: {m.why}",
