@@ -48,11 +48,11 @@ def test_env002_no_collectives_set_for_a_launch_of_one_rank():
         found = _rules(head + "N=$(wc -l < $PBS_NODEFILE)\n" + launch, "aurora")
         assert "ENV002" not in found, launch
     two = AURORA.format(nodes=2, module="frameworks")
-    for launch in ("mpiexec -n 24 --ppn 12 python train.py\n",
-                   "mpiexec -n 1 --ppn 1 torchrun --standalone --nproc_per_node=12 train.py\n",
-                   "mpiexec -n 1 --ppn 1 python -m torch.distributed.run --nproc_per_node=12 "
-                   "train.py\n"):
-        assert "ENV002" in _rules(two + launch, "aurora"), launch
+    assert "ENV002" in _rules(two + "mpiexec -n 24 --ppn 12 python train.py\n", "aurora")
+    for launch in ("mpiexec -n 1 --ppn 1 torchrun --standalone --nproc_per_node=12 train.py\n",
+                   "mpiexec -n 1 --ppn 1 python -m torch.distributed.run --standalone "
+                   "--nproc_per_node=12 train.py\n"):
+        assert "ENV002" in _rules(head + launch, "aurora"), launch
 
 
 def test_env002_no_oneccl_set_for_an_mpi4py_program():
