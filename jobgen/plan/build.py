@@ -47,7 +47,6 @@ from .placecheck import (
     PLACEMENT_EXIT,
     TABLE_AWK,
     PlaceRow,
-    place_rows,
     placement_fields,
 )
 from .placement import (
@@ -240,11 +239,7 @@ class Plan(Frozen):
     # the run-time placement check (jobgen.plan.placecheck): stop, warn or off, and why
     placement_check: str = "stop"
     placement_fact: Fact | None = None
-
-    @property
-    def place_rows(self) -> tuple[PlaceRow, ...]:
-        """What each local rank should see at run time (the placement check's rows)."""
-        return place_rows(self.slots)
+    place_rows: tuple[PlaceRow, ...] = ()  # what each local rank should see at run time
 
     @property
     def placement_exit(self) -> int:
@@ -1351,7 +1346,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         app_defaults=program.app_defaults,
         container=image_fact,
         **_observe_fields(observed),
-        **placement_fields(req.placement_check, req.origins),
+        **placement_fields(req.placement_check, req.origins, profile, placed.slots),
     ))
 
 

@@ -10,11 +10,12 @@ add the device the framework opened (workloads/runtime/placement.py).
 from __future__ import annotations
 
 from ..frozen import Frozen
-from ..profiles.cpus import format_cpu_list
+from ..profiles.cpus import format_cpu_list, logical_cpus
 from ..profiles.facts import Fact
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..profiles.model import Profile
     from .placement import Slot
 
 #: the exit status of a rank (and so of the job) that the check stops
@@ -43,25 +44,36 @@ class PlaceRow(Frozen):
 
     local_rank: int
     cpus: str  # the kernel's list notation, sorted: 0-7,64-71
+    threads: str  # the same cores with every SMT thread (a launcher may bind those instead)
     numa: str
     mask: str
 
 
-def placement_fields(mode: str, origins: tuple[tuple[str, str], ...] = ()) -> dict[str, object]:
-    """Plan fields of --placement-check (its mode and its explain line)."""
+def placement_fields(mode: str, origins: tuple[tuple[str, str], ...], profile: Profile,
+                     slots: tuple[Slot, ...]) -> dict[str, object]:
+    """Plan fields of --placement-check: its mode, its explain line and each local rank's row."""
     layer = dict(origins).get("placement_check") or (
         "computed by jobgen" if mode == "stop" else "command line")
     text = f"placement check: {mode}" + ("" if mode == "off" else
                                          " (every rank, before the program starts)")
     return dict(placement_check=mode,
-                placement_fact=Fact(text, CHECK_WHY[mode], CHECK_SOURCE, layer))
+                placement_fact=Fact(text, CHECK_WHY[mode], CHECK_SOURCE, layer),
+                place_rows=place_rows(profile, slots))
 
 
-def place_rows(slots: tuple[Slot, ...]) -> tuple[PlaceRow, ...]:
-    """Each local rank's expected CPU list (sorted, as the kernel prints it), NUMA, mask."""
-    return tuple(PlaceRow(s.local_rank, format_cpu_list(sorted(s.cpus)) if s.cores else "",
-                          "" if s.numa is None else str(s.numa), s.mask or "")
-                 for s in slots)
+def place_rows(profile: Profile, slots: tuple[Slot, ...]) -> tuple[PlaceRow, ...]:
+    """Each local rank's expected CPU list (sorted, as the kernel prints it), the same cores
+    with all their SMT threads (jsrun binds whole cores at Summit's default SMT4, where the
+    plan names each core's first thread), its NUMA node and its device mask."""
+    node = profile.node
+    total = node.sockets * node.cores_per_socket
+    rows = []
+    for s in slots:
+        threads = logical_cpus(s.cores, total, node.threads_per_core, node.smt_numbering, True)
+        rows.append(PlaceRow(s.local_rank, format_cpu_list(sorted(s.cpus)) if s.cores else "",
+                             format_cpu_list(threads) if s.cores else "",
+                             "" if s.numa is None else str(s.numa), s.mask or ""))
+    return tuple(rows)
 
 
 #: Rank 0's table of a user's program, from every rank's line (the wrapper's printf): one line
