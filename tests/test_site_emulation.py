@@ -314,11 +314,19 @@ def test_a_failing_rank_fails_the_job_and_cleans_up(site, tmp_path, emu_bin):
 
 
 @pytest.mark.parametrize("site", sorted(SITES))
-def test_the_wrapper_alone_refuses_bad_local_ranks(site, tmp_path):
+def test_the_wrapper_alone_refuses_bad_local_ranks(site, tmp_path, emu_bin):
     plan = plan_for(site)
     text = render(plan)
     names = plan.rank_env
-    ok = run_wrapper(text, tmp_path, {names.local_rank: "0", names.rank: "0"},
+    # bound as the site's launcher binds local rank 0 (the taskset stand-in answers the
+    # placement check with it; jsrun binds whole cores)
+    slot = plan.slots[0]
+    bound = {"PATH": f"{emu_bin}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+             "JOBGEN_EMU_BOUND": "1" if slot.cpus else "0",
+             "JOBGEN_EMU_CPUS": ",".join(map(str, slot.cpus)),
+             "JOBGEN_EMU_AFFINITY": ",".join(str(c * 4 + k) for c in slot.cores for k in range(4))
+             if site == "summit" else ""}
+    ok = run_wrapper(text, tmp_path, {names.local_rank: "0", names.rank: "0", **bound},
                      ("sh", "-c", 'echo "$RANK $LOCAL_RANK $WORLD_SIZE"'))
     assert ok.returncode == 0 and ok.stdout.split() == ["0", "0", str(plan.world_size)]
     outside = run_wrapper(text, tmp_path, {names.local_rank: str(plan.ranks_per_node),

@@ -114,5 +114,5 @@ END {
     printf "  %s: %s as planned: CPUs %s; NUMA %s%s\n", h, span, cl, nl, \
       (mask != "" ? "; " mask " " ml : "")
   }
-  if (missing != "") printf "  not reported within 60 s: ranks %s\n", missing
+  if (missing != "") printf "  not reported: ranks %s\n", missing
 }"""
