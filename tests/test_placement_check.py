@@ -67,7 +67,7 @@ description: the test Slurm asked for one core per rank, which its task/none plu
 cpu_binding:
   style: mask
   why: one CPU mask per local rank (srun --cpu-bind=mask_cpu)
-  source: SLURM srun --cpu-bind
+  source: SRUN
 """,
 }
 PROGRAM = '#!/bin/bash\necho "TRAINED rank $RANK"\n'
@@ -90,7 +90,8 @@ def profiles(tmp_path, monkeypatch) -> Path:
     return d
 
 
-def render(tmp: Path, *args: str, name: str = "job.sh") -> str:
+def render(tmp: Path, *args: str, name: str = "") -> str:
+    name = name or f"rendered-{len(list(tmp.glob('rendered-*.sh')))}.sh"
     res = run_jobgen("render", "--out", str(tmp / name), *args)
     assert res.returncode == 0, res.stderr
     return (tmp / name).read_text()
@@ -262,7 +263,6 @@ def test_the_wrapper_stops_a_misbound_rank_and_one_started_twice(tmp_path, profi
 
 
 # ---------------------------------------------------------------- real launchers
-@pytest.mark.slow
 @needs_mpich
 @needs_two_cpus
 def test_mpich_a_launcher_that_binds_wrong_is_stopped_or_warned(tmp_path, profiles):
@@ -324,15 +324,16 @@ def test_slurm_binding_the_cluster_ignores_is_caught_and_warn_runs(slurm, tmp_pa
     stop = tmp_path / "stop" / "job.sh"
     stop.parent.mkdir()
     stop.write_text(render(stop.parent, "--site", "bound-slurm", "--nodes", "1",
-                           "--walltime", "5", "--", program))
+                           "--ranks-per-node", "2", "--walltime", "5", "--", program))
     job, out = submit_and_wait(slurm, stop)
     assert job.fields["ExitCode"].startswith("2:"), out
     assert "TRAINED" not in out
     assert "local rank 0): CPUs expected 0, got 0-1; stopped before the program started" in out
     warn = tmp_path / "warn" / "job.sh"
     warn.parent.mkdir()
-    warn.write_text(render(warn.parent, "--site", "bound-slurm", "--nodes", "1", "--walltime",
-                           "5", "--placement-check", "warn", "--", program))
+    warn.write_text(render(warn.parent, "--site", "bound-slurm", "--nodes", "1",
+                           "--ranks-per-node", "2", "--walltime", "5", "--placement-check",
+                           "warn", "--", program))
     job, out = submit_and_wait(slurm, warn)
     assert job.fields["ExitCode"].startswith("0:"), out
     assert out.count("TRAINED") == 2 and "2 differ from the plan" in out
