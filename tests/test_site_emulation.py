@@ -201,6 +201,12 @@ def test_own_program_ranks_match_the_plan(site, tmp_path, emu_bin):
     check_cleanup(run)
     for report in run.reports.values():
         assert report["argv"] == [] and report["cwd"] == str(run.workdir)
+    # the placement check ran on every rank and found each where the plan puts it
+    world = plan.world_size
+    assert f"placement check (stop): {world} of {world} ranks reported, all as planned" in \
+        run.proc.stderr, run.explain()
+    assert len([x for x in run.proc.stderr.splitlines() if " as planned: CPUs " in x]) == \
+        plan.nodes
 
 
 @pytest.mark.slow
@@ -211,6 +217,13 @@ def test_bundled_app_wrapper_and_launcher_match_the_plan(site, tmp_path, emu_bin
     check_ranks(plan, run, SITES[site])
     check_software(plan, run)
     check_cleanup(run)
+    # the wrapper passed its check and hands the app its row of the plan to check again
+    for rank, report in run.reports.items():
+        env, row = report["env"], plan.place_rows[rank % plan.ranks_per_node]
+        assert env["JOBGEN_PLACEMENT_CHECK"] == "stop"
+        assert env["JOBGEN_PLACEMENT_CPUS"] == row.cpus and env["JOBGEN_PLACEMENT_MASK"] == \
+            row.mask
+        assert env["JOBGEN_PLACEMENT_HOST"] == env["JOBGEN_EMU_NODE"]
 
 
 VARIANTS = [
