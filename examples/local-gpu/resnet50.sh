@@ -84,7 +84,7 @@ if [[ "$jobgen_got_cpus" =~ ^[0-9,-]+$ ]]; then
 fi
 jobgen_got_mask=${CUDA_VISIBLE_DEVICES-unset}
 jobgen_bad=""
-# the plan's CPUs, or the same cores with all their SMT threads (jsrun binds whole cores)
+# the plan's CPUs, or the same cores with all their SMT threads (a launcher that binds whole cores)
 if [ -n "$jobgen_want_cpus" ] && [ "$jobgen_got_cpus" != "$jobgen_want_cpus" ] && [ "$jobgen_got_cpus" != "${jobgen_want_threads:-$jobgen_want_cpus}" ]; then
     jobgen_bad="CPUs expected $jobgen_want_cpus${jobgen_want_threads:+ (or $jobgen_want_threads with their SMT threads)}, got $jobgen_got_cpus"
 fi
