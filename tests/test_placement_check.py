@@ -345,3 +345,28 @@ def test_slurm_binding_the_cluster_ignores_is_caught_and_warn_runs(slurm, tmp_pa
     assert job.fields["ExitCode"].startswith("0:"), out
     assert "placement check (stop): 2 of 2 ranks reported, all as planned" in out
     assert len([x for x in out.splitlines() if ": ranks " in x and "as planned" in x]) == 2
+
+
+def test_device_id_is_the_pci_address_else_the_uuid(monkeypatch):
+    """The framework's report, from the property names torch gives (torch/csrc/cuda/Module.cpp
+    _CudaDeviceProperties: pci_domain_id, pci_bus_id, pci_device_id, uuid); a fake device
+    API stands in for the GPU this machine lacks."""
+    pytest.importorskip("torch")
+    import types
+
+    import torch
+
+    from workloads.runtime import distributed
+    from workloads.runtime.device import DeviceInfo
+
+    props = {0: types.SimpleNamespace(pci_domain_id=0, pci_bus_id=7, pci_device_id=0,
+                                      uuid="GPU-1"),
+             1: types.SimpleNamespace(uuid="GPU-2")}
+    api = types.SimpleNamespace(get_device_properties=props.__getitem__)
+    monkeypatch.setattr(distributed, "device_api", lambda dev: None if dev.type == "cpu"
+                        else api)
+    cuda = [DeviceInfo(torch.device("cuda", i), "cuda", "fake", "cuda", False) for i in (0, 1)]
+    assert distributed.device_id(cuda[0]) == "0000:07:00"
+    assert distributed.device_id(cuda[1]) == "GPU-2"
+    cpu = DeviceInfo(torch.device("cpu"), "cpu", "cpu", "cpu", False)
+    assert distributed.device_id(cpu) == ""
