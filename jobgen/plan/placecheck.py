@@ -109,7 +109,8 @@ END {
       cl = cl (l ? " " : "") cpus[h, l]; nl = nl (l ? " " : "") numa[h, l]
       ml = ml (l ? " " : "") masks[h, l]
     }
-    span = (last[h] - first[h] + 1 == count[h]) ? "ranks " first[h] "-" last[h] : \
+    span = (count[h] == 1) ? "rank " first[h] : \
+      (last[h] - first[h] + 1 == count[h]) ? "ranks " first[h] "-" last[h] : \
       count[h] " ranks from " first[h] " to " last[h]
     printf "  %s: %s as planned: CPUs %s; NUMA %s%s\n", h, span, cl, nl, \
       (mask != "" ? "; " mask " " ml : "")

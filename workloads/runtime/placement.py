@@ -169,8 +169,8 @@ def table(reports: Sequence[Report], mode: str, world: int, mask_variable: str =
             continue
         rs = sorted(rs, key=lambda r: r.local_rank)
         first, last = min(r.rank for r in rs), max(r.rank for r in rs)
-        span = (f"ranks {first}-{last}" if last - first + 1 == len(rs)
-                else f"{len(rs)} ranks from {first} to {last}")
+        span = (f"rank {first}" if len(rs) == 1 else f"ranks {first}-{last}"
+                if last - first + 1 == len(rs) else f"{len(rs)} ranks from {first} to {last}")
         line = (f"  {host}: {span} as planned: CPUs {' '.join(r.cpus or '-' for r in rs)}; "
                 f"NUMA {' '.join(r.numa or '-' for r in rs)}")
         if mask_variable:
