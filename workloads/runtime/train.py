@@ -16,6 +16,7 @@ import torch
 from torch import nn
 
 from . import checkpoint as ckpt
+from . import placement
 from .contract import (
     Recipe,
     batch_size_of,
@@ -29,9 +30,11 @@ from .device import DeviceInfo, peak_memory_mb, reset_peak_memory, select_device
 from .distributed import (
     DistContext,
     Instance,
+    all_gather_objects,
     configure_threads,
     detect_dist_env,
     detect_instance,
+    device_id,
     export_env,
     init_distributed,
     ranks_per_device,
@@ -186,6 +189,13 @@ def run_training(spec: AppSpec, args: argparse.Namespace,
         log.info(f"note: {note}")
     configure_threads(denv, dev)
     ctx = init_distributed(denv, dev, args.dist_timeout, args.dist_backend)
+    # before the model is built: each rank where the plan puts it (jobgen's script asks)
+    code = placement.check(denv.rank, denv.local_rank, denv.world_size,
+                           lambda report: all_gather_objects(ctx, report), log.info,
+                           device_id(dev), ranks_per_device())
+    if code:
+        shutdown(ctx)
+        return code, None
     flag = SignalFlag()
     flag.install()
     try:
