@@ -459,10 +459,11 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
     nodes first (staging, cache directories, MPS daemons) and start the training after, and
     a function (a cleanup trap) runs only when called."""
     if stmt.startswith("module ") or stmt == "module":
-        script.modules.append((number, " ".join(stmt.split())))
+        # `MODULE=conda/2022-09-08; module load $MODULE`: the module the variable names
+        script.modules.append((number, " ".join(substitute(stmt, script.variables).split())))
         return
     if stmt.startswith("ml "):  # Lmod's short form: `ml use X`, `ml X Y` (load)
-        words = stmt.split()[1:]
+        words = substitute(stmt, script.variables).split()[1:]
         verb = words[0] if words and words[0] in ("use", "load", "unload", "purge") else "load"
         rest = words[1:] if words and words[0] == verb else words
         script.modules.append((number, " ".join(["module", verb, *rest])))
