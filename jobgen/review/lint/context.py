@@ -218,7 +218,7 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
         named = prog[2] if DISTRIBUTED.search(prog[2]) else ""
     image = launch.container.image if launch.container else ""
     env = launch.env
-    framework_module = any(ctx.loads(m.name, launch.line) for m in ctx.profile.modules
+    framework_module = any(ctx.loads(m.name, launch.at) for m in ctx.profile.modules
                            if m.framework and m.name and m.action == "load")
     ai = first in AI_LAUNCHERS or launch.shell or (python and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or

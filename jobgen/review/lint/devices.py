@@ -51,7 +51,7 @@ def hierarchy(ctx: Context, launch: LaunchView) -> tuple[str | None, str]:
         value = launch.env.get(name, "").upper()
         if value in ("FLAT", "COMPOSITE"):
             return value, f"{name}={value}"
-    for line, module in reversed(ctx.modules_loaded(launch.line)):
+    for line, module in reversed(ctx.modules_loaded(launch.at)):
         for name, mode in h.modules.items():
             if module == name or module.startswith(name + "/"):
                 return mode, f"`module load {module}` (line {line}) sets {mode}"
@@ -152,7 +152,7 @@ def _mask_for_all(ctx: Context, launch: LaunchView) -> tuple[str, int] | None:
     if in_wrapper:
         found = in_wrapper[0]
     else:
-        top = ctx.script.exported(launch.line).get(var)
+        top = ctx.script.exported(launch.at).get(var)
         found = (top.value, top.line) if top and top.value is not None else None
     return found if found and "$" not in found[0] and "`" not in found[0] else None
 
@@ -329,7 +329,7 @@ def _wrapper(ctx: Context) -> Iterator[Hit]:
         for w in h.wrappers:
             if not any(word.rsplit("/", 1)[-1] == w.name for word in launch.wrappers):
                 continue
-            against = [m for m in w.advised_against_with if ctx.loads(m, launch.line)]
+            against = [m for m in w.advised_against_with if ctx.loads(m, launch.at)]
             if mode != w.requires or against:
                 reason = f"the hierarchy is {mode} ({why})" if mode != w.requires else \
                     f"the docs advise against it with module {against[0]}"

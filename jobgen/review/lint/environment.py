@@ -101,7 +101,7 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
     nodes = ctx.nodes
     if s.min_nodes is not None and (nodes is None or nodes < s.min_nodes):
         return False
-    return ok and not any(ctx.loads(m, launch.line) for m in s.unless_modules)
+    return ok and not any(ctx.loads(m, launch.at) for m in s.unless_modules)
 
 
 def _sets(profile: Profile) -> list[EnvSet]:
@@ -157,7 +157,7 @@ def _host_only(ctx: Context, name: str, launch: LaunchView) -> bool:
 
 def _preset(ctx: Context, name: str, launch: LaunchView) -> bool:
     var = next((v for v in ctx.profile.env if v.name == name), None)
-    return bool(var and var.preset_by and ctx.loads(var.preset_by, launch.line))
+    return bool(var and var.preset_by and ctx.loads(var.preset_by, launch.at))
 
 
 # /tmp is each compute node's own (in memory on LUMI, the profile says) on every site.
@@ -423,7 +423,7 @@ def _module_needs(ctx: Context) -> Iterator[Hit]:
         for launch in ctx.launches:
             if launch.env.get(need.variable, "").strip("\"'") != need.value:
                 continue
-            gone = _unloaded(ctx, need.module, launch.line)
+            gone = _unloaded(ctx, need.module, launch.at)
             if gone is not None:
                 yield Hit(launch.line, f"{need.variable}={need.value} but module {need.module} "
                           f"is unloaded (line {gone}): the program fails at run time "

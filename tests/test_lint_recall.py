@@ -1,0 +1,47 @@
+"""Lint recall on users' scripts (issue 31, tests/lint_users): what users write that lint did
+not read or check before. Each test fails on the code before this change."""
+
+from __future__ import annotations
+
+from jobgen.profiles.load import load_profile
+from jobgen.review.lint import lint
+from jobgen.review.scriptparse import parse_text
+
+
+def findings(text: str, site: str) -> list[tuple[str, int]]:
+    return [(f.rule, f.line) for f in lint(parse_text(text), load_profile(site).profile)]
+
+
+def test_a_module_named_through_a_variable_is_the_module_it_names():
+    s = parse_text("#!/bin/bash\nMODULE=conda/2022-09-08\nmodule load $MODULE\nml ${MODULE}\n")
+    assert s.modules == [(3, "module load conda/2022-09-08"), (4, "module load conda/2022-09-08")]
+
+
+def test_a_wrapper_function_called_with_computed_words_still_runs_the_launch():
+    # HydraGNN's Aurora scripts: `function cmd() { echo "$@"; time "$@"; }` then
+    # `cmd mpiexec -n "$NRANKS" -ppn "$RANKS_PER_NODE" python ...`
+    s = parse_text('#!/bin/bash\nfunction cmd() {\n  echo "$@"\n  time "$@"\n}\n'
+                   'NRANKS=$((NODES * 12))\n'
+                   'cmd mpiexec -n "$NRANKS" -ppn 12 python -u "$DIR/train.py" --x=1\n')
+    assert len(s.launches) == 1
+    launch = s.launches[0]
+    assert launch.at == 7 and launch.argv[:5] == ["mpiexec", "-n", "$NRANKS", "-ppn", "12"]
+    assert launch.argv[-2:] == ["$DIR/train.py", "--x=1"]
+
+
+def test_a_default_value_is_the_scripts_own_unless_the_scheduler_sets_the_name():
+    s = parse_text("#!/bin/bash\nexport PPN=${PPN:-4}\nID=${PBS_JOBID:-none}\n"
+                   "mpiexec -n 8 --ppn ${PPN} ./a.out ${RANKS:-2}\n")
+    assert s.variables["PPN"] == "4" and s.variables["ID"] == "${PBS_JOBID:-none}"
+    assert s.launches[0].argv == ["mpiexec", "-n", "8", "--ppn", "4", "./a.out", "2"]
+
+
+def test_a_launch_in_a_function_gets_the_modules_loaded_before_the_call():
+    # The frameworks module sets FLAT (12 devices): read at the call, not at the function's
+    # line, 12 ranks per node fit; read at the function's line they seemed 12 on 6 GPUs.
+    text = ("#!/bin/bash\n#PBS -A p\n#PBS -l select=1\n#PBS -l walltime=1:00:00\n"
+            "#PBS -l filesystems=home:flare\n#PBS -q debug\n"
+            "run() {\n  mpiexec -n 12 --ppn 12 --cpu-bind list:1-8:9-16:17-24:25-32:33-40:41-48:"
+            "53-60:61-68:69-76:77-84:85-92:93-100 python train.py\n}\n"
+            "module load frameworks\nrun\n")
+    assert "GPU001" not in {r for r, _ in findings(text, "aurora")}
