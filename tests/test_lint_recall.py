@@ -45,3 +45,26 @@ def test_a_launch_in_a_function_gets_the_modules_loaded_before_the_call():
             "53-60:61-68:69-76:77-84:85-92:93-100 python train.py\n}\n"
             "module load frameworks\nrun\n")
     assert "GPU001" not in {r for r, _ in findings(text, "aurora")}
+
+
+POLARIS = ("#!/bin/bash\n#PBS -A p\n#PBS -l select=2\n#PBS -l walltime=1:00:00\n"
+           "#PBS -l filesystems=home:eagle\n#PBS -q debug-scaling\n")
+
+
+def test_cpu_bind_none_is_unbound_and_gpu_programs_are_held_to_binding():
+    ai = POLARIS + "mpiexec -n 8 --ppn 4 --cpu-bind none python train.py\n"
+    assert ("CPU009", 7) in findings(ai, "polaris")
+    # a GPU program lint does not know as AI: one rank per GPU in a script that speaks of
+    # GPUs, a device wrapper, a training wrapper
+    gpus = POLARIS + "GPUS_PER_NODE=4\nmpiexec -n 8 --ppn $GPUS_PER_NODE ./alltoall_perf\n"
+    assert ("CPU009", 8) in findings(gpus, "polaris")
+    for wrapper in ("./set_affinity_gpu_polaris.sh", "$PBS_O_WORKDIR/train.sh"):
+        text = POLARIS + f"mpiexec -n 6 --ppn 3 {wrapper} ./a.out\n"
+        assert ("CPU009", 7) in findings(text, "polaris")
+    # not a GPU program: 32 ranks of a CPU program; 16 (4 per GPU) or 4 ranks of an MPI
+    # hello world in a script that never speaks of GPUs (ALCF's container page); 3 ranks
+    for ranks, words in ((32, "GPUS=4\n"), (16, ""), (4, ""), (3, "GPUS=4\n")):
+        text = POLARIS + words + f"mpiexec -n {2 * ranks} --ppn {ranks} ./a.out\n"
+        assert "CPU009" not in {r for r, _ in findings(text, "polaris")}, ranks
+    bound = POLARIS + "mpiexec -n 8 --ppn 4 --cpu-bind depth -d 8 ./alltoall_perf\n"
+    assert "CPU009" not in {r for r, _ in findings(bound, "polaris")}

@@ -13,6 +13,7 @@ from ..arith import evaluate
 from ..scriptparse import substitute
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
+from .scope import AI_NAMES
 
 #: What launchers name a rank's index on its node; a wrapper computes its device from these.
 _LOCAL_RANK_VARS = ("PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID",
@@ -79,6 +80,28 @@ def max_per_device(ctx: Context) -> int:
 
 def _uses_devices(launch: LaunchView) -> bool:
     return launch.ai
+
+
+_DEVICE_WRAPPER = re.compile(r"(?i)(gpu|tile|affinity|gcd)")
+_GPU_WORDS = re.compile(r"(?i)gpu|tile|cuda|xpu|sycl|nccl|rccl|oneccl|rocm|hip")
+
+
+def one_rank_per_device_sign(ctx: Context, launch: LaunchView) -> bool:
+    """A launch of a program that is not known as AI but drives the node's devices: a
+    per-rank device wrapper (set_affinity_gpu_polaris.sh, gpu_tile_compact.sh, select_gpu) or
+    a training wrapper (train.sh), or ranks per node a small multiple (1-4) of the node's
+    devices or GPUs, the way GPU programs are launched (one rank per GPU, per tile, or a few
+    sharing one), in a script whose commands speak of GPUs (GPUS_PER_NODE, --device cuda,
+    nccl-tests); an MPI hello world with 16 ranks per node is not one."""
+    names = [w.rsplit("/", 1)[-1] for w in launch.wrappers]
+    if any(_DEVICE_WRAPPER.search(n) or AI_NAMES.search(n) for n in names):
+        return True
+    rpn = launch.ranks_per_node
+    gpus = ctx.profile.node.gpus
+    counts = {devices(ctx, launch), ctx.node.devices, gpus.count if gpus else 0} - {0}
+    code = "\n".join(line for line in ctx.script.lines if not line.lstrip().startswith("#"))
+    return bool(rpn) and any(rpn % n == 0 and rpn <= 4 * n for n in counts) and \
+        bool(_GPU_WORDS.search(code))
 
 
 # ---------------------------------------------------------------- which device each rank gets
