@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from jobgen.profiles.load import load_profile
 from jobgen.review.lint import lint
+from jobgen.review.lint.scope import placeholders
 from jobgen.review.scriptparse import parse_text
 
 
@@ -68,3 +69,17 @@ def test_cpu_bind_none_is_unbound_and_gpu_programs_are_held_to_binding():
         assert "CPU009" not in {r for r, _ in findings(text, "polaris")}, ranks
     bound = POLARIS + "mpiexec -n 8 --ppn 4 --cpu-bind depth -d 8 ./alltoall_perf\n"
     assert "CPU009" not in {r for r, _ in findings(bound, "polaris")}
+
+
+def test_template_projects_and_paths_without_angle_brackets_are_placeholders():
+    for directive in ("#PBS -A YourProject", "#SBATCH --account=your_project_number",
+                      "#SBATCH --account=project_number", "#BSUB -P PROJECTNAME",
+                      "#SBATCH -A project_465XXXXXX", "#PBS -A PROJECT"):
+        s = parse_text(f"#!/bin/bash\n{directive}\n")
+        assert placeholders(s) == [(2, directive.split()[-1].split("=")[-1])], directive
+    for real in ("#PBS -A datascience", "#SBATCH --account=project_465001020",
+                 "#BSUB -P CSC499", "#PBS -A MyProjectX1", "#PBS -A projects"):
+        assert placeholders(parse_text(f"#!/bin/bash\n{real}\n")) == [], real
+    s = parse_text("#!/bin/bash\nVENV=path\nWORK=/path/to/run\nsource $VENV/bin/activate\n"
+                   "OUT=/lus/x/path/out\nP=paths\n")
+    assert [line for line, _ in placeholders(s)] == [2, 3]

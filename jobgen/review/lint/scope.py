@@ -14,7 +14,7 @@ import bisect
 import re
 
 from ...shell import split
-from ..scriptparse import PREFIXES, Script, split_comment
+from ..scriptparse import PREFIXES, Script, directive_items, split_comment
 
 # ---------------------------------------------------------------- what kind of script
 _SHELLS = re.compile(r"^(?:/usr)?/bin/(?:env\s+)?(?:ba|z|k|da|tc|c)?sh\b|^/usr/bin/env\s+\w*sh\b")
@@ -44,17 +44,42 @@ _PLACEHOLDER = re.compile(
     r"(?<!<)<(?!<|(?:unset|none|null|empty|undefined|not set|missing)>)[A-Za-z_][^<>\n]{0,60}>"
     r"|\b[Hh]{1,2}:[Mm]{2}(?::[Ss]{2})?\b"  # HH:MM:SS
     r"|(?:^|\s)\.\.\.(?:\s|$)"              # #SBATCH ...
-    r"|\bfs[0-9]:fs[0-9]\b")                # filesystems=fs1:fs2
+    r"|\bfs[0-9]:fs[0-9]\b"                 # filesystems=fs1:fs2
+    r"|(?<![\w/.-])/?path/to/"               # /path/to/venv
+    r"|(?<=[A-Za-z0-9_]=)path(?=$|[\s;])")   # PATH_TO_VENV=path
 
 
 def is_placeholder(value: str) -> bool:
     return bool(_PLACEHOLDER.search(value))
 
 
+# Words a template leaves for the project where the reader was to write theirs, without the
+# guides' angle brackets: YourProject, your_project_number, PROJECTNAME, project_number,
+# PROJECT_ID, project_465XXXXXX. A project is a name the centre gave; none is spelt like these.
+_TEMPLATE_PROJECT = re.compile(
+    r"(?i)your[_-]?(?:project|proj|account|acct|allocation|alloc)\w*"
+    r"|project[_-]?(?:name|number|num|no|id|code)|project|account|allocation"
+    r"|\w*x{4,}\w*|change_?me|fixme|todo")
+_PROJECT_KEYS = {"#PBS": ("-A",), "#SBATCH": ("--account", "-A"), "#BSUB": ("-P",),
+                 "#COBALT": ("-A", "--project")}
+
+
+def _template_projects(script: Script) -> list[tuple[int, int, str]]:
+    """(line, column, value) of each project directive whose value is a template word."""
+    out = []
+    for d in script.directives:
+        for key, value in directive_items(d.body):
+            value = value.strip("\"'")
+            if key in _PROJECT_KEYS.get(d.prefix, ()) and _TEMPLATE_PROJECT.fullmatch(value):
+                line = script.lines[d.line - 1]
+                out.append((d.line, max(line.find(value), 0), value))
+    return out
+
+
 def placeholders(script: Script) -> list[tuple[int, str]]:
     """(line, text) of each placeholder in the directives and commands (not in comments),
     in the order they appear. One pass over the text: a script may be megabytes long."""
-    found: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, str]] = _template_projects(script)
     starts: list[int] | None = None
     for m in _PLACEHOLDER.finditer(script.text):
         if starts is None:
