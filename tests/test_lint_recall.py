@@ -80,6 +80,6 @@ def test_template_projects_and_paths_without_angle_brackets_are_placeholders():
     for real in ("#PBS -A datascience", "#SBATCH --account=project_465001020",
                  "#BSUB -P CSC499", "#PBS -A MyProjectX1", "#PBS -A projects"):
         assert placeholders(parse_text(f"#!/bin/bash\n{real}\n")) == [], real
-    s = parse_text("#!/bin/bash\nVENV=path\nWORK=/path/to/run\nsource $VENV/bin/activate\n"
+    s = parse_text("#!/bin/bash\nVENV=path\nsource $VENV/bin/activate\n"
                    "OUT=/lus/x/path/out\nP=paths\n")
-    assert [line for line, _ in placeholders(s)] == [2, 3]
+    assert [line for line, _ in placeholders(s)] == [2]
