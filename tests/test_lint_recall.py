@@ -83,3 +83,40 @@ def test_template_projects_and_paths_without_angle_brackets_are_placeholders():
     s = parse_text("#!/bin/bash\nVENV=path\nsource $VENV/bin/activate\n"
                    "OUT=/lus/x/path/out\nP=paths\n")
     assert [line for line, _ in placeholders(s)] == [2]
+
+
+def _rules(text: str, site: str) -> set[str]:
+    return {r for r, _ in findings(text, site)}
+
+
+def test_idle_devices_on_whole_nodes():
+    one = POLARIS + "mpiexec -n 2 --ppn 1 --cpu-bind depth -d 32 ./set_affinity_gpu.sh python "
+    assert ("GPU008", 7) in findings(one + "train.py\n", "polaris")
+    # a DDP program one rank per node, named so; 8 of 12 Aurora tiles (FLAT)
+    assert "GPU008" in _rules(POLARIS + "mpiexec -n 2 --ppn 1 --cpu-bind depth -d 32 python "
+                              "ddp_train.py\n", "polaris")
+    aurora = ("#!/bin/bash\n#PBS -A p\n#PBS -l select=1\n#PBS -l walltime=1:00:00\n"
+              "#PBS -l filesystems=home:flare\n#PBS -q debug\nmodule load frameworks\n")
+    assert "GPU008" in _rules(aurora + "mpiexec -n 4 --ppn 4 --cpu-bind list:1-8:9-16:17-24:"
+                              "25-32 python train.py\n", "aurora")
+    lumi = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition={p}\n"
+            "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node={g}\n"
+            "#SBATCH --time=1:00:00\nsrun ./select_gpu python train.py\n")
+    assert "GPU008" in _rules(lumi.format(p="standard-g", g=8), "lumi")
+    assert "GPU008" not in _rules(lumi.format(p="small-g", g=4), "lumi")  # shared: 4 asked
+
+
+def test_programs_that_drive_several_devices_from_one_rank_are_not_idle():
+    for program in ("torchrun --nproc_per_node=4 train.py", "python -m torch.distributed.run "
+                    "--nproc_per_node=4 train.py", "python train_jax.py",
+                    "python train.py --tensor-parallel-size 4", "vllm serve model",
+                    "python train.py --num_gpus 4", "python tf_train.py",
+                    "python train_tensorflow.py"):
+        text = POLARIS + f"mpiexec -n 2 --ppn 1 --cpu-bind depth -d 32 {program}\n"
+        assert "GPU008" not in _rules(text, "polaris"), program
+    # one rank per device in use; per-node launches in the background that fill the node
+    full = POLARIS + "mpiexec -n 8 --ppn 4 --cpu-bind depth -d 8 python train.py\n"
+    assert "GPU008" not in _rules(full, "polaris")
+    bg = POLARIS + ("for h in a b; do\n  mpiexec -n 1 --ppn 1 --hosts $h ./set_affinity_gpu.sh "
+                    "python train.py &\ndone\nwait\n")
+    assert "GPU008" not in _rules(bg, "polaris")

@@ -204,6 +204,11 @@ def lint_context(script: Script, profile: Profile) -> Context:
     return Context(script, profile)
 
 
+_FRAMEWORK_ARG = re.compile(r"(?i)(?:--)?[\w.]*(?:framework|backend)=(?:torch|pytorch|"
+                            r"tensorflow|tf|jax)")
+_FRAMEWORK_VARS = ("TORCH_", "PYTORCH_", "TF_", "HOROVOD_", "KERAS_", "DEEPSPEED_", "IPEX_")
+
+
 def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     """(ai, collective): whether the launch runs an AI framework, and the collectives library
     its ranks use (oneccl, nccl, rccl), decided from the program, the image, the modules and
@@ -222,14 +227,20 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
                            if m.framework and m.name and m.action == "load")
     ai = first in AI_LAUNCHERS or launch.shell or (python and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
-        "MASTER_ADDR" in env or framework_module))
+        "MASTER_ADDR" in env or framework_module or
+        # CosmicTagger's `framework=torch`; a framework's own variables set for the ranks
+        any(_FRAMEWORK_ARG.fullmatch(w) for w in prog[1:]) or
+        any(n.startswith(_FRAMEWORK_VARS) for n in env)))
     oneccl_vars = any(n.startswith("CCL_") for n in env)
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
     collective = None
     snippet = python and len(prog) > 2 and prog[1] == "-c" and not DISTRIBUTED.search(prog[2])
     # one process of the batch shell, or a `python -c` line that starts no process group:
     # no collectives across ranks
-    if ai and not launch.shell and not snippet:
+    # one rank in all that starts no processes of its own (`mpiexec -n 1 python x.py`): no
+    # collectives across ranks
+    alone = launch.total_ranks == 1 and first not in AI_LAUNCHERS
+    if ai and not launch.shell and not snippet and not alone:
         collective = {"intel": "oneccl", "nvidia": "nccl", "amd": "rccl"}.get(vendor or "")
     elif oneccl_vars or "oneccl" in first.lower() or "oneccl" in (prog[0].lower() if prog
                                                                    else ""):

@@ -437,3 +437,92 @@ def _far(ctx: Context, cpus_of: list[list[int]], devices_of: dict[int, int]
             far.append((rank, f"rank {rank} on cores {format_cpu_list(sorted(cores))} drives "
                         f"device {index} ({where}cores {format_cpu_list(sorted(near))})"))
     return far
+
+
+# ---------------------------------------------------------------- devices left idle
+# A program that drives several devices from one rank (a launcher that starts its own
+# processes, JAX, an inference server, tensor or model parallelism, a count of GPUs given to
+# the program, TensorFlow's MirroredStrategy) may use the whole node with fewer ranks.
+_MULTI_DEVICE = re.compile(
+    r"(?i)jax|vllm|sglang|serve|server|tensor.?parallel|model.?parallel|pipeline.?parallel|"
+    r"(?:^|[-_.])tp[=_]|num.?gpus|n.?gpus|gpus.?per|nproc|devices=|--gpus|mirrored|"
+    r"dataparallel\b|accelerate|lightning")
+_MULTI_LAUNCHERS = frozenset({
+    "torchrun", "deepspeed", "accelerate", "horovodrun", "vllm", "ray", "launch.py", "deepy.py"})
+_ONE_PER_DEVICE = re.compile(r"(?i)ddp|distributed|horovod|hvd|allreduce")
+
+
+def _whole_nodes(ctx: Context) -> str | None:
+    """Why the job has its nodes to itself (and pays for all their devices), or None."""
+    billing = ctx.profile.scheduler.billing
+    if ctx.partition.allocation is not None:
+        return (f"{ctx.partition.item.value if ctx.partition.item else 'the partition'} "
+                "allocates whole nodes" if ctx.partition.allocation == "exclusive" else None)
+    if ctx.dialect in ("pbs", "lsf") and billing is not None and "whole nodes" in billing.why:
+        return "the scheduler gives the job whole nodes"
+    return None
+
+
+def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
+    """How many devices each rank drives: 1 for a program launched one rank per device,
+    None where a rank may drive several (or the script says how many, `--gpus-per-task`)."""
+    words = [w.rsplit("/", 1)[-1] for w in launch.program]
+    if not words or words[0] in _MULTI_LAUNCHERS or "-m" in words[1:3] and any(
+            w.startswith(("torch.distributed", "deepspeed", "accelerate", "vllm"))
+            for w in words):
+        return None
+    image = launch.container.image if launch.container else ""
+    if any(_MULTI_DEVICE.search(w) for w in [*launch.program, image, *launch.wrappers]):
+        return None
+    var = ctx.profile.gpu_affinity.variable
+    if var and "," in launch.env.get(var, ""):
+        return None
+    per_task = as_int(launch.flag("--gpus-per-task") or next(
+        (i.value for i in ctx.find("--gpus-per-task")), None))
+    if per_task is not None:
+        return per_task
+    if _device_wrapper(launch):  # the wrapper narrows each rank to one device
+        return 1
+    if launch.ranks_per_node == 1 and not any(_ONE_PER_DEVICE.search(w) for w in
+                                              [*launch.program, *launch.env]):
+        return None  # one process per node may drive all its devices (DataParallel)
+    if launch.ranks_per_node == 1 and re.search(r"(?i)tensorflow|keras|\btf\b",
+                                                " ".join(launch.program)):
+        return None
+    return 1
+
+
+@rule("GPU008", "idle-devices", topic="devices", severity="warning",
+      scope="launches of GPU programs (AI frameworks, per-rank device wrappers) on nodes the "
+      "job has to itself (ALCF and OLCF PBS/LSF jobs, LUMI standard-g or --exclusive), with "
+      "one device per rank; not launchers that start their own processes (torchrun, "
+      "DeepSpeed), JAX, inference servers, tensor parallelism, TensorFlow with one rank per "
+      "node, background per-node launches",
+      source="the site profile's node.gpus (devices per node, in the device hierarchy's "
+      "mode) and scheduler.billing / partition_families (whole-node allocation)",
+      fix="run one rank per device (the node's device count per node), or ask for a "
+      "shared partition with the devices you use", facts=_device_facts,
+      summary="fewer ranks per node than the node's devices, on nodes allocated whole: the "
+      "other devices are billed and idle")
+def _idle_devices(ctx: Context) -> Iterator[Hit]:
+    whole = _whole_nodes(ctx)
+    if whole is None or not ctx.node.devices or any(la.own_hosts for la in ctx.launches):
+        return
+    for launch in ctx.launches:
+        rpn = launch.ranks_per_node
+        if launch.shell or launch.dialect == "spawn" or rpn is None or \
+                not (launch.ai or _device_wrapper(launch)):
+            continue
+        per_rank = _per_rank_devices(ctx, launch)
+        ndev = devices(ctx, launch)
+        if per_rank is None or not ndev or rpn * per_rank >= ndev:
+            continue
+        mode, why = hierarchy(ctx, launch)
+        kind = f" under {mode} ({why})" if mode else ""
+        yield Hit(launch.line, f"{rpn} rank(s) per node, one device each, on {ndev} devices "
+                  f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
+                  f"{whole}", f"use {ndev} ranks per node (one per device)")
+
+
+def _device_wrapper(launch: LaunchView) -> bool:
+    return any(_DEVICE_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in launch.wrappers)
