@@ -120,3 +120,13 @@ def test_programs_that_drive_several_devices_from_one_rank_are_not_idle():
     bg = POLARIS + ("for h in a b; do\n  mpiexec -n 1 --ppn 1 --hosts $h ./set_affinity_gpu.sh "
                     "python train.py &\ndone\nwait\n")
     assert "GPU008" not in _rules(bg, "polaris")
+
+
+def test_a_queue_the_site_does_not_list_is_a_note_with_the_known_queues():
+    text = POLARIS.replace("-q debug-scaling", "-q gpu-hackathon") + "hostname\n"
+    [finding] = [f for f in lint(parse_text(text), load_profile("polaris").profile)
+                 if f.rule == "QUEUE006"]
+    assert finding.severity == "info" and "debug-scaling, prod" in finding.message
+    # a reservation's queue, a misspelling (QUEUE002), another site's queue (QUEUE002)
+    for queue in ("R1234567", "debug-scalin", "workq"):
+        assert "QUEUE006" not in _rules(POLARIS.replace("debug-scaling", queue), "polaris")
