@@ -130,3 +130,23 @@ def test_a_queue_the_site_does_not_list_is_a_note_with_the_known_queues():
     # a reservation's queue, a misspelling (QUEUE002), another site's queue (QUEUE002)
     for queue in ("R1234567", "debug-scalin", "workq"):
         assert "QUEUE006" not in _rules(POLARIS.replace("debug-scaling", queue), "polaris")
+
+
+LUMI = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition=small-g\n"
+        "#SBATCH --gpus-per-node={g}\n#SBATCH --ntasks-per-node=1\n#SBATCH --time=1:00:00\n"
+        "CONTAINER=/appl/local/containers/sif-images/lumi-tensorflow-rocm-6.2.0.sif\n")
+
+
+def test_miopen_cache_in_lust_containers_on_shared_nodes_and_multiline_bash_c():
+    one = LUMI.format(g=1) + "srun singularity exec $CONTAINER python ./single_gpu_train.py\n"
+    assert ("ENV002", 8) in findings(one, "lumi")
+    # a package check is no training; the cache set, nothing to say
+    check = one.replace("single_gpu_train.py", "test_packages.py")
+    assert "ENV002" not in _rules(check, "lumi")
+    cached = one.replace("srun", "export MIOPEN_USER_DB_PATH=/tmp/db\n"
+                         "export MIOPEN_CUSTOM_CACHE_DIR=/tmp/cache\nsrun")
+    assert "ENV002" not in _rules(cached, "lumi")
+    # `bash -c "` over lines ending in `\`: the program is the last command, not a newline
+    multi = LUMI.format(g=4) + ('srun singularity exec $CONTAINER \\\nbash -c "\n'
+                                '  export RANK=\\$SLURM_PROCID; \\\n  python benchmark.py\n"\n')
+    assert ("ENV002", 8) in findings(multi, "lumi")

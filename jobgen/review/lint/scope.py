@@ -176,8 +176,10 @@ def _container(words: list[str], k: int) -> tuple[int, ContainerRun]:
 
 def _last_command(text: str) -> list[str]:
     """The command of `bash -c 'export A=1 && python train.py'` that does the work."""
+    text = text.replace("\\\n", " ")  # `\` at a line's end inside "...": bash drops both
     try:
-        parts = [split(p) for p in re.split(r"&&|;|\|\|", text) if p.strip()]
+        parts = [[w for w in split(p) if w.strip()] for p in re.split(r"&&|;|\|\||\n", text)
+                 if p.strip()]
     except ValueError:
         return []
     for words in reversed(parts):
