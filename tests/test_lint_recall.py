@@ -150,3 +150,12 @@ def test_miopen_cache_in_lust_containers_on_shared_nodes_and_multiline_bash_c():
     multi = LUMI.format(g=4) + ('srun singularity exec $CONTAINER \\\nbash -c "\n'
                                 '  export RANK=\\$SLURM_PROCID; \\\n  python benchmark.py\n"\n')
     assert ("ENV002", 8) in findings(multi, "lumi")
+
+
+def test_env_dash_s_shebang_is_a_job_script_and_one_profiled_rank_is_not_every_rank():
+    text = ("#!/usr/bin/env -S bash -e\n#SBATCH --account=project_465000000\n"
+            "#SBATCH --partition=small-g\n#SBATCH --nodes=1\n#SBATCH --tasks-per-node=1\n"
+            "#SBATCH --gpus-per-node=1\n#SBATCH --time=15:00\n"
+            "srun rocprofv3 --hip-trace -- python3 scaling.py\n")
+    assert "PROF001" not in _rules(text, "lumi")  # refused before: "not a job script"
+    assert "PROF001" in _rules(text.replace("tasks-per-node=1", "tasks-per-node=8"), "lumi")

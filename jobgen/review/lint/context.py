@@ -317,10 +317,10 @@ class LaunchView:
         value = None
         if d == "aprun":
             value = self.flag("-N")
-        elif d == "srun":
-            value = self.flag("--ntasks-per-node")
+        elif d == "srun":  # --tasks-per-node: Slurm's own alias (srun/sbatch long options)
+            value = self.flag("--ntasks-per-node", "--tasks-per-node")
             if value is None:
-                found = self.ctx.find("--ntasks-per-node")
+                found = self.ctx.find("--ntasks-per-node", "--tasks-per-node")
                 value = found[0].value if found else None
         elif d in ("pals", "mpich"):
             value = self.flag("--ppn", "-ppn")

@@ -17,7 +17,9 @@ from ...shell import split
 from ..scriptparse import PREFIXES, Script, directive_items, split_comment
 
 # ---------------------------------------------------------------- what kind of script
-_SHELLS = re.compile(r"^(?:/usr)?/bin/(?:env\s+)?(?:ba|z|k|da|tc|c)?sh\b|^/usr/bin/env\s+\w*sh\b")
+# `#!/usr/bin/env -S bash -e`: env's options (-S splits the rest into words) before the shell
+_SHELLS = re.compile(r"^(?:/usr)?/bin/(?:env\s+(?:-\S+\s+)*)?(?:ba|z|k|da|tc|c)?sh\b"
+                     r"|^/usr/bin/env\s+(?:-\S+\s+)*\w*sh\b")
 
 
 def is_job_script(script: Script) -> bool:
