@@ -159,3 +159,14 @@ def test_env_dash_s_shebang_is_a_job_script_and_one_profiled_rank_is_not_every_r
             "srun rocprofv3 --hip-trace -- python3 scaling.py\n")
     assert "PROF001" not in _rules(text, "lumi")  # refused before: "not a job script"
     assert "PROF001" in _rules(text.replace("tasks-per-node=1", "tasks-per-node=8"), "lumi")
+
+
+def test_one_rank_in_all_uses_no_collectives():
+    aurora = ("#!/bin/bash\n#PBS -A p\n#PBS -l select=1\n#PBS -l walltime=1:00:00\n"
+              "#PBS -l filesystems=home:flare\n#PBS -q debug\nmodule load frameworks\n"
+              "export CCL_LOG_LEVEL=info\nexport TORCH_COMPILE_DISABLE=1\n")
+    for launch in ("mpiexec -n 1 --ppn 1 python lora_one_epoch.py",
+                   "mpiexec -n 1 --ppn 1 python -c 'import torch; print(torch.xpu)'"):
+        assert "ENV002" not in _rules(aurora + launch + "\n", "aurora"), launch
+    two = aurora + "mpiexec -n 2 --ppn 2 --cpu-bind list:1-8:9-16 python lora_one_epoch.py\n"
+    assert "ENV002" in _rules(two, "aurora")

@@ -242,8 +242,8 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     alone = launch.total_ranks == 1 and first not in AI_LAUNCHERS
     if ai and not launch.shell and not snippet and not alone:
         collective = {"intel": "oneccl", "nvidia": "nccl", "amd": "rccl"}.get(vendor or "")
-    elif oneccl_vars or "oneccl" in first.lower() or "oneccl" in (prog[0].lower() if prog
-                                                                   else ""):
+    elif not alone and (oneccl_vars or "oneccl" in first.lower() or
+                        "oneccl" in (prog[0].lower() if prog else "")):
         collective = "oneccl"
     return ai, collective
 
