@@ -170,3 +170,8 @@ def test_one_rank_in_all_uses_no_collectives():
         assert "ENV002" not in _rules(aurora + launch + "\n", "aurora"), launch
     two = aurora + "mpiexec -n 2 --ppn 2 --cpu-bind list:1-8:9-16 python lora_one_epoch.py\n"
     assert "ENV002" in _rules(two, "aurora")
+
+
+def test_a_horovod_program_named_hvd_is_an_ai_launch():
+    text = POLARIS + "mpiexec -n 8 --ppn 4 --cpu-bind depth -d 8 python scaling_pt_hvd.py\n"
+    assert ("ENV002", 7) in findings(text, "polaris")

@@ -111,7 +111,7 @@ def _code(line: str) -> str:
 # ---------------------------------------------------------------- the program a launch runs
 AI_LAUNCHERS = {"torchrun", "deepspeed", "accelerate", "vllm", "horovodrun"}
 AI_NAMES = re.compile(
-    r"(?i)(train|ddp|fsdp|torch|tensorflow|keras|horovod|deepspeed|megatron|llm|vllm|gpt|bert|"
+    r"(?i)(train|ddp|fsdp|torch|tensorflow|keras|horovod|hvd|deepspeed|megatron|llm|vllm|gpt|bert|"
     r"llama|resnet|unet|transformer|allreduce|imagenet|cosmictagger|finetun|diffusion|jax)")
 DISTRIBUTED = re.compile(r"(?i)(init_process_group|distributed|ddp|horovod|train)")
 _CONTAINER_VALUE_FLAGS = {"-B", "--bind", "--env", "--pwd", "-H", "--home", "--env-file",
