@@ -99,9 +99,19 @@ def one_rank_per_device_sign(ctx: Context, launch: LaunchView) -> bool:
     rpn = launch.ranks_per_node
     gpus = ctx.profile.node.gpus
     counts = {devices(ctx, launch), ctx.node.devices, gpus.count if gpus else 0} - {0}
-    code = "\n".join(line for line in ctx.script.lines if not line.lstrip().startswith("#"))
     return bool(rpn) and any(rpn % n == 0 and rpn <= 4 * n for n in counts) and \
-        bool(_GPU_WORDS.search(code))
+        _speaks_of_gpus(ctx)
+
+
+def _speaks_of_gpus(ctx: Context) -> bool:
+    """Whether the script's commands (not its comments) speak of GPUs; read once per script
+    (a script may be megabytes long and hold many launches)."""
+    known = getattr(ctx, "_speaks_of_gpus", None)
+    if known is None:
+        known = any(_GPU_WORDS.search(line) for line in ctx.script.lines
+                    if not line.lstrip().startswith("#"))
+        ctx._speaks_of_gpus = known  # type: ignore[attr-defined]
+    return known
 
 
 # ---------------------------------------------------------------- which device each rank gets
