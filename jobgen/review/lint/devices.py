@@ -462,14 +462,18 @@ _MULTI_LAUNCHERS = frozenset({
 _ONE_PER_DEVICE = re.compile(r"(?i)ddp|distributed|horovod|hvd|allreduce")
 
 
-def _whole_nodes(ctx: Context) -> str | None:
-    """Why the job has its nodes to itself (and pays for all their devices), or None."""
+def _whole_nodes(ctx: Context) -> tuple[str, str] | None:
+    """Why the job has its nodes to itself (and pays for all their devices), and the source
+    that says so; None where it may share them."""
     billing = ctx.profile.scheduler.billing
+    family = ctx.partition.family
     if ctx.partition.allocation is not None:
-        return (f"{ctx.partition.item.value if ctx.partition.item else 'the partition'} "
-                "allocates whole nodes" if ctx.partition.allocation == "exclusive" else None)
+        if ctx.partition.allocation != "exclusive":
+            return None
+        name = ctx.partition.item.value if ctx.partition.item else "the partition"
+        return f"{name} allocates (and bills) whole nodes", family.source if family else ""
     if ctx.dialect in ("pbs", "lsf") and billing is not None and "whole nodes" in billing.why:
-        return "the scheduler gives the job whole nodes"
+        return "the scheduler gives (and charges) the job whole nodes", billing.source
     return None
 
 
@@ -529,9 +533,11 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
             continue
         mode, why = hierarchy(ctx, launch)
         kind = f" under {mode} ({why})" if mode else ""
+        gpus = ctx.profile.node.gpus
         yield Hit(launch.line, f"{rpn} rank(s) per node, one device each, on {ndev} devices "
                   f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
-                  f"{whole}", f"use {ndev} ranks per node (one per device)")
+                  f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
+                  "; ".join(x for x in (gpus.source if gpus else "", whole[1]) if x))
 
 
 def _device_wrapper(launch: LaunchView) -> bool:
