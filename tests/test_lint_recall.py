@@ -175,3 +175,12 @@ def test_one_rank_in_all_uses_no_collectives():
 def test_a_horovod_program_named_hvd_is_an_ai_launch():
     text = POLARIS + "mpiexec -n 8 --ppn 4 --cpu-bind depth -d 8 python scaling_pt_hvd.py\n"
     assert ("ENV002", 7) in findings(text, "polaris")
+
+
+def test_a_pbs_script_without_a_shebang_that_starts_with_its_directives_is_whole():
+    body = ("#PBS -l select=1:system=sunspot\n#PBS -l walltime=0:10:00\n#PBS -A proj\n"
+            "#PBS -q workq\n\ncd $PBS_O_WORKDIR\nmpiexec -n 12 --ppn 12 ./a.out\n")
+    assert ("ALCF002", 1) in findings(body, "sunspot")
+    # an excerpt: directives after other lines, or without the project
+    for excerpt in ("# the job\n" + body, body.replace("#PBS -A proj\n", "")):
+        assert "ALCF002" not in _rules(excerpt, "sunspot")

@@ -146,11 +146,21 @@ class Context:
         """A whole batch script (its #! line and its directives): its requirements apply.
         Not one whose guide elides directives (`#SBATCH ...`) or submits it with options on
         the command line (a `qsub -l ...` line in its comments)."""
-        if self.kind != "batch" or any(d.body.strip() in ("...", "\u2026")
-                                       for d in self.own_directives()):
+        if self.kind != "batch" and not self._whole_without_shebang() or any(
+                d.body.strip() in ("...", "\u2026") for d in self.own_directives()):
             return False
         submit = {"pbs": "qsub", "slurm": "sbatch", "lsf": "bsub"}.get(self.dialect, "")
         return not re.search(rf"^#\s*{submit}\s+-", self.script.text, re.M) if submit else True
+
+    def _whole_without_shebang(self) -> bool:
+        """A file that starts with the scheduler's directives, asks for a project and a
+        walltime and then runs its commands, without a #! line: a whole script that qsub runs
+        under the login shell (PBS qsub(1B) -S), not an excerpt."""
+        keys = {"pbs": ("-A", "-l walltime")}.get(self.dialect)
+        own = self.own_directives()
+        return bool(keys and self.kind == "fragment" and own and own[0].line == 1 and
+                    all(self.find(k) for k in keys) and (self.script.launches or
+                                                        self.script.commands))
 
     @property
     def nodes(self) -> int | None:

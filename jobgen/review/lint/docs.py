@@ -61,8 +61,10 @@ or a script whose site it cannot tell (add `--site` or a `# site: NAME` line).
 Rules apply only where their scope says, decided from the script and the site profile:
 
 - **The kind of script.** A whole batch script (a `#!` line and the site's directives) must
-  carry what the site requires (project, walltime, filesystems); a fragment (directives
-  without a `#!` line, as guides show them), a script run inside a job (no directives), or one
+  carry what the site requires (project, walltime, filesystems), and so must a PBS file
+  without a `#!` line that starts with its directives, names a project and a walltime and runs
+  commands (qsub runs it under the login shell); a fragment (directives without a `#!` line,
+  as guides show them), a script run inside a job (no directives), or one
   whose guide elides directives (`#SBATCH ...`) or submits it with options on the command line
   is not held to that.
 - **Directives, as the scheduler reads them:** only those before the first command (later
