@@ -464,6 +464,9 @@ class FrameworkVariant(Sourced):
     # The documented module versions of this variant; when any variant lists releases, a
     # requested version must be one of them (no guessing from a version that does not exist).
     releases: list[Token] = field(default_factory=list)
+    # The release carries TensorFlow beside PyTorch (ALCF's frameworks module before TensorFlow
+    # got a module of its own): loading it for a TensorFlow program is right.
+    carries_tensorflow: StrictBool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -755,6 +758,9 @@ class EnvSet(Sourced):
     min_nodes: PositiveInt | None = None
     # Modules that provide the same settings: a script loading one needs none of the members.
     unless_modules: list[Token] = field(default_factory=list)
+    # Programs the site's page exempts from the set (their own launcher word, or the Python
+    # module they run as: `vllm serve`, `python -m vllm.entrypoints...`).
+    not_for_programs: list[Token] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)

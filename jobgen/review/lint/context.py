@@ -247,13 +247,10 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     snippet = python and len(prog) > 2 and prog[1] == "-c" and not DISTRIBUTED.search(prog[2])
     # one process of the batch shell, or a `python -c` line that starts no process group:
     # no collectives across ranks
-    # one rank in all that starts no processes of its own (`mpiexec -n 1 python x.py`): no
-    # collectives across ranks
-    alone = launch.total_ranks == 1 and first not in AI_LAUNCHERS
-    if ai and not launch.shell and not snippet and not alone:
+    if ai and not launch.shell and not snippet:
         collective = {"intel": "oneccl", "nvidia": "nccl", "amd": "rccl"}.get(vendor or "")
-    elif not alone and (oneccl_vars or "oneccl" in first.lower() or
-                        "oneccl" in (prog[0].lower() if prog else "")):
+    elif oneccl_vars or "oneccl" in first.lower() or "oneccl" in (prog[0].lower() if prog
+                                                                   else ""):
         collective = "oneccl"
     return ai, collective
 

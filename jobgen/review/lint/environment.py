@@ -8,6 +8,14 @@ import re
 from collections.abc import Iterator
 
 from ...profiles.model import EnvSet, EnvVar, Profile
+from .collectives import (
+    carries_tensorflow,
+    mpi4py_program,
+    one_rank,
+    program_names,
+    tensorflow_releases,
+    unset_by_script,
+)
 from .context import Context, LaunchView
 from .core import Hit, as_int, distance, rule
 from .scope import AI_NAMES
@@ -89,6 +97,8 @@ def _misspelt(ctx: Context) -> Iterator[Hit]:
 
 
 def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
+    if s.not_for_programs and program_names(launch) & set(s.not_for_programs):
+        return False
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
     if s.applies_to == "ai":
         ok = launch.ai
@@ -102,7 +112,8 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
             max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or
             ctx.partition.allocation == "shared" and _trains(launch))
     else:
-        ok = launch.collective == s.applies_to and bool(ctx.node.devices)
+        ok = launch.collective == s.applies_to and bool(ctx.node.devices) and \
+            not one_rank(launch) and not mpi4py_program(launch)
     nodes = ctx.nodes
     if s.min_nodes is not None and (nodes is None or nodes < s.min_nodes):
         return False
@@ -134,13 +145,17 @@ def _sets(profile: Profile) -> list[EnvSet]:
 def _set_facts(p: Profile) -> list[str]:
     return [f"{s.name} (for {s.applies_to} programs"
             f"{f', {s.min_nodes}+ nodes' if s.min_nodes else ''}"
-            f"{f', unless {s.unless_modules}' if s.unless_modules else ''}): "
+            f"{f', unless {s.unless_modules}' if s.unless_modules else ''}"
+            f"{f', not for {s.not_for_programs}' if s.not_for_programs else ''}): "
             f"{', '.join(s.members)}: {s.why} ({s.source})" for s in _sets(p)]
 
 
 @rule("ENV002", "documented-set-incomplete", topic="environment", severity="warning",
       scope="launches of the programs a set is for (oneCCL, NCCL or RCCL collectives, MIOpen, "
-      "AI frameworks), from its node count, unless a module provides it",
+      "AI frameworks), from its node count, unless a module provides it; a collectives set "
+      "not for a launch of one rank (no other rank to talk to), nor for a program filed under "
+      "mpi4py (MPI's collectives), nor where the script unsets members of the set (turned off "
+      "on purpose, as ALCF's NCCL page says to for applications that hang with it)",
       source="the site profile's env_sets", fix="export the missing variables",
       summary="a documented set of variables (oneCCL minimal set, NCCL over Slingshot...) "
       "with members missing", facts=_set_facts)
@@ -149,7 +164,7 @@ def _dropped(ctx: Context) -> Iterator[Hit]:
     known = _known_names(ctx.profile)
     for s in _sets(ctx.profile):
         launch = next((la for la in ctx.launches if _set_applies(ctx, s, la)), None)
-        if launch is None:
+        if launch is None or unset_by_script(ctx, s, launch):
             continue
         misspelt = {misspelling(n, known) for n in launch.env}
         missing = [m for m in s.members if m not in launch.env and m not in misspelt and
@@ -284,9 +299,10 @@ def _tensorflow(ctx: Context) -> bool:
 @rule("MODULE001", "other-framework-module", topic="environment", severity="warning",
       scope="scripts that run TensorFlow (an ITEX_ variable or a TensorFlow program)",
       source="the site profile's modules (their framework)", fix="load the framework's module",
-      summary="the PyTorch stack's module loaded for a TensorFlow job",
+      summary="the PyTorch stack's module loaded for a TensorFlow job (not a release of it "
+      "that carries TensorFlow too)",
       facts=lambda p: [f"module {m.name}: {m.framework} ({m.source})" for m in p.modules
-                       if m.framework])
+                       if m.framework] + tensorflow_releases(p))
 def _framework_module(ctx: Context) -> Iterator[Hit]:
     if not _tensorflow(ctx):
         return
@@ -297,7 +313,7 @@ def _framework_module(ctx: Context) -> Iterator[Hit]:
         named = [m for m in stacks if m.name and (module == m.name or
                                                   module.startswith(m.name + "/"))]
         m = max(named, key=lambda x: len(x.name or ""), default=None)
-        if m is None or m.framework == "tensorflow":
+        if m is None or m.framework == "tensorflow" or carries_tensorflow(ctx.profile, module):
             continue
         yield Hit(line, f"`module load {module}` is {ctx.profile.name}'s {m.framework} stack, "
                   f"but this script runs tensorflow: {m.why}",

@@ -31,9 +31,17 @@ def _node_facts(p: Profile) -> list[str]:
     return out
 
 
-def _cpus(ctx: Context) -> Iterator[tuple[LaunchView, list[list[int]]]]:
+def _cpus(ctx: Context, every: bool = False) -> Iterator[tuple[LaunchView, list[list[int]]]]:
+    """Each launch's per-rank CPU lists: those of the local ranks the launch starts (list i
+    binds local rank i, ALCF Aurora guide docs/aurora/running-jobs-aurora.md, "Each MPI rank is
+    bound to the logical processors that are listed between `:`"), or every list written
+    (`every`, for CPU004, which counts them). With fewer ranks per node than lists, the lists
+    after the last rank bind nothing."""
     for launch in ctx.launches:
         lists = rank_cpus(ctx, launch)
+        rpn = launch.ranks_per_node
+        if lists and not every and rpn and len(lists) > rpn:
+            lists = lists[:rpn]
         if lists:
             yield launch, lists
 
@@ -55,18 +63,23 @@ def _outside(ctx: Context) -> Iterator[Hit]:
 @rule("CPU001", "reserved-core", topic="placement", severity="error",
       scope="launches with an explicit CPU binding on nodes with OS-reserved cores",
       source=_BINDING, fix="bind to other cores; `jobgen render` computes lists clear of them",
-      facts=_node_facts, summary="a rank bound to a core the OS keeps for itself")
+      facts=_node_facts, summary="a rank bound to a core the OS keeps for itself",
+      lowers_to=("warning",), lowered="where the profile marks the reservation unconfirmed "
+      "(Sunspot: ALCF documents it for Aurora only)")
 def _reserved(ctx: Context) -> Iterator[Hit]:
     node = ctx.profile.node
     cores = format_cpu_list(node.reserved.cores) if node.reserved else ""
+    unsure = node.reserved.unconfirmed if node.reserved else None
     for launch, lists in _cpus(ctx):
         for rank, cpus in enumerate(lists):
             bad = sorted(set(cpus) & ctx.node.reserved)
             if bad:
                 yield Hit(launch.line, f"local rank {rank} is bound to CPU "
                           f"{format_cpu_list(bad)}, reserved for the OS on {ctx.profile.name} "
-                          f"(cores {cores} and their SMT siblings)",
-                          source=node.reserved.source if node.reserved else None)
+                          f"(cores {cores} and their SMT siblings)"
+                          f"{f'; UNCONFIRMED: {unsure}' if unsure else ''}",
+                          source=node.reserved.source if node.reserved else None,
+                          severity="warning" if unsure else None)
 
 
 @rule("CPU002", "overlapping-cpus", topic="placement", severity="warning",
@@ -93,7 +106,7 @@ def _overlap(ctx: Context) -> Iterator[Hit]:
       fix="give exactly one list per local rank", facts=_node_facts,
       summary="fewer or more CPU lists than ranks per node")
 def _bind_count(ctx: Context) -> Iterator[Hit]:
-    for launch, lists in _cpus(ctx):
+    for launch, lists in _cpus(ctx, every=True):
         rpn = launch.ranks_per_node or (launch.total_ranks if not ctx.nodes else None)
         if rpn is None or (launch.bind or "").endswith("depth") or len(lists) == rpn:
             continue
