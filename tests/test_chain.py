@@ -1,0 +1,268 @@
+"""`jobgen chain`: the submit commands of each scheduler (dependencies and variables as each
+documents them), a chain that runs to its end under the PBS stand-in (tests/emulation/pbs, its
+jobs run by `run_eligible`), the stall cap, status and cancel, and hostile input (an edited
+chain directory, a job id the scheduler does not know, link counts out of range, a chain
+submitted twice): one line, exit 2, nothing submitted or written."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import run_jobgen
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "emulation" / "pbs"))
+from emulation.harness import install_bin  # noqa: E402
+from pbs import run_eligible  # noqa: E402
+
+PBS_STANDIN = Path(__file__).resolve().parent / "emulation" / "pbs"
+
+# A user's program that trains one "step" per link: a new complete checkpoint each time, then
+# exits 1 (stopped by the walltime) until step 3, where it exits 0 (finished).
+TRAINER = """#!/bin/bash
+ck={ck}
+n=0
+for d in "$ck"/step_*/COMPLETE; do [ -f "$d" ] && n=$((n + 1)); done
+n=$((n + 1))
+mkdir -p "$ck/$(printf 'step_%09d' "$n")"
+touch "$ck/$(printf 'step_%09d' "$n")/COMPLETE"
+echo "link ${{JOBGEN_CHAIN_LINK:-?}} made step $n"
+[ "$n" -ge 3 ]
+"""
+FAILER = "#!/bin/bash\necho 'cannot read the data' >&2\nexit 3\n"
+
+
+def one_line_error(res) -> str:
+    assert res.returncode == 2, res.stdout + res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert "Traceback" not in res.stderr and len(lines) == 1, res.stderr
+    assert lines[0].startswith("jobgen: error: ")
+    return lines[0]
+
+
+def pbs_env(tmp: Path, bin_dir: Path | None = None) -> dict[str, str]:
+    path = f"{PBS_STANDIN}{os.pathsep}" + (f"{bin_dir}{os.pathsep}" if bin_dir else "")
+    return {"PATH": path + os.environ["PATH"], "JOBGEN_EMU_PBS": str(tmp / "pbs"),
+            "JOBGEN_EMU_QSUB": "ok"}
+
+
+def qsubs(tmp: Path) -> list[list[str]]:
+    log = tmp / "pbs" / "calls.log"
+    calls = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+    return [c for c in calls if c[0] == "qsub" and c[1:] != ["--version"]]
+
+
+def render(tmp: Path, site: str, name: str, *args: str) -> Path:
+    res = run_jobgen("render", "--site", site, "-A", "PROJ", "--nodes", "1", *args)
+    assert res.returncode == 0, res.stderr
+    path = tmp / name
+    path.write_text(res.stdout)
+    return path
+
+
+def program(tmp: Path, text: str, name: str = "prog.sh") -> Path:
+    prog = tmp / name
+    prog.write_text(text)
+    prog.chmod(0o755)
+    return prog
+
+
+@pytest.fixture(scope="module")
+def gpt_pbs(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("gpt")
+    return render(tmp, "polaris", "job.pbs", "--app", "gpt", "--checkpoint-dir", "ckpt")
+
+
+# ---------------------------------------------------------------- the submit commands
+def test_dry_run_prints_each_schedulers_dependency_and_variables(tmp_path):
+    """PBS -W depend=afterany -v; Slurm --dependency=afterany --export=ALL,...; LSF -w
+    'ended(ID)' with the variables in bsub's environment; Cobalt --dependencies --env A:B."""
+    expect = {
+        "polaris": ("job.pbs", [
+            "qsub -v JOBGEN_CHAIN_DIR={d},JOBGEN_CHAIN_LINK=1 job.pbs",
+            "qsub -W 'depend=afterany:<job id of link 1>' -v "
+            "JOBGEN_CHAIN_DIR={d},JOBGEN_CHAIN_LINK=2 job.pbs"]),
+        "lumi": ("job.slurm", [
+            "sbatch --export=ALL,JOBGEN_CHAIN_DIR={d},JOBGEN_CHAIN_LINK=1 job.slurm",
+            "sbatch '--dependency=afterany:<job id of link 1>' "
+            "--export=ALL,JOBGEN_CHAIN_DIR={d},JOBGEN_CHAIN_LINK=2 job.slurm"]),
+        "summit": ("job.lsf", [
+            "JOBGEN_CHAIN_DIR={d} JOBGEN_CHAIN_LINK=1 bsub < job.lsf",
+            "JOBGEN_CHAIN_DIR={d} JOBGEN_CHAIN_LINK=2 bsub -w "
+            "'ended(<job id of link 1>)' < job.lsf"]),
+        "jlse-mi250": ("job.cobalt", [
+            "qsub --env JOBGEN_CHAIN_DIR={d}:JOBGEN_CHAIN_LINK=1 job.cobalt",
+            "qsub --dependencies '<job id of link 1>' --env "
+            "JOBGEN_CHAIN_DIR={d}:JOBGEN_CHAIN_LINK=2 job.cobalt"]),
+    }
+    prog = program(tmp_path, FAILER)
+    for site, (name, lines) in expect.items():
+        extra = ("--python", "/usr/bin/python3") if site == "jlse-mi250" else ()
+        script = render(tmp_path, site, name, *extra, "--", str(prog))
+        res = run_jobgen("chain", str(script), "--links", "2", "--dry-run")
+        assert res.returncode == 0, res.stderr
+        out = res.stdout.splitlines()
+        d = f"{script}.chain"
+        assert out[0] == f"cd {tmp_path}"
+        assert out[1:3] == [x.format(d=d) for x in lines], site
+        assert not Path(d).exists()
+
+
+def test_the_bill_is_links_times_one_link(gpt_pbs):
+    res = run_jobgen("chain", str(gpt_pbs), "--links", "4", "--dry-run")
+    assert res.returncode == 0, res.stderr
+    assert ("# the chain's bill: at most 2 node-hours for 4 jobs (the largest 0.5; each job's "
+            "rule in `jobgen explain`); one link: at most 0.5 node-hours (1 node x 0.5 h)"
+            ) in res.stdout
+
+
+# ---------------------------------------------------------------- chains that run (PBS)
+def test_a_pbs_chain_runs_to_the_end_and_cancels_the_links_it_no_longer_needs(tmp_path):
+    bin_dir = install_bin(tmp_path / "bin")
+    prog = program(tmp_path, TRAINER.format(ck=tmp_path / "ck"))
+    script = render(tmp_path, "polaris", "job.pbs", "--ranks-per-node", "1", "--",
+                    str(prog))
+    env = pbs_env(tmp_path, bin_dir)
+    res = run_jobgen("chain", str(script), "--links", "5", "--checkpoint-dir",
+                     str(tmp_path / "ck"), env=env)
+    assert res.returncode == 0, res.stderr
+    ids = [f"{k}.pbs01" for k in range(1, 6)]
+    assert res.stdout.splitlines() == [f"link {k}: job {i}" for k, i in enumerate(ids, 1)]
+    calls = qsubs(tmp_path)
+    d = f"{script}.chain"
+    assert calls[0] == ["qsub", "-v", f"JOBGEN_CHAIN_DIR={d},JOBGEN_CHAIN_LINK=1", "job.pbs"]
+    assert calls[1] == ["qsub", "-W", "depend=afterany:1.pbs01", "-v",
+                        f"JOBGEN_CHAIN_DIR={d},JOBGEN_CHAIN_LINK=2", "job.pbs"]
+    state = json.loads((tmp_path / "pbs" / "jobs.json").read_text())
+    assert [state[i]["job_state"] for i in ids] == ["Q", "H", "H", "H", "H"]
+    ran = run_eligible(tmp_path / "pbs", {"PATH": env["PATH"], "HOME": str(tmp_path),
+                                          "JOBGEN_EMU_LOG": str(tmp_path / "events.jsonl"),
+                                          "JOBGEN_EMU_OUT": str(tmp_path)},
+                       _nodefile(tmp_path))
+    assert ran == ids[:3], (tmp_path / "jobgen.o1").read_text()[-3000:]
+    links = [json.loads((Path(d) / f"link-{k}.json").read_text()) for k in (1, 2, 3)]
+    assert [(x["exit_code"], x["step_before"], x["step_after"], x["progress"], x["finished"])
+            for x in links] == [(1, 0, 1, True, False), (1, 1, 2, True, False),
+                                (0, 2, 3, True, True)]
+    assert (Path(d) / "STOPPED").read_text() == "link 3: the training is finished\n"
+    status = run_jobgen("status", d, "--format", "json", env=env)
+    assert status.returncode == 0, status.stderr
+    rows = json.loads(status.stdout)["links"]
+    assert [(r["state"], r["exit_code"]) for r in rows] == [
+        ("failed", 1), ("failed", 1), ("done", 0), ("failed", 271), ("failed", 271)]
+    assert rows[0]["output"] == str(tmp_path / "jobgen.o1")
+    assert "checkpoint step 0 -> 1" in rows[0]["note"]
+    table = run_jobgen("status", d, env=env)
+    assert "stopped: link 3: the training is finished" in table.stdout
+
+
+def _nodefile(tmp: Path) -> Path:
+    path = tmp / "nodefile"
+    path.write_text("x3000c0s1b0n0\n")
+    return path
+
+
+def test_a_chain_that_fails_twice_in_a_row_stops_at_the_cap(tmp_path):
+    bin_dir = install_bin(tmp_path / "bin")
+    prog = program(tmp_path, FAILER)
+    script = render(tmp_path, "polaris", "job.pbs", "--ranks-per-node", "1", "--",
+                    str(prog))
+    env = pbs_env(tmp_path, bin_dir)
+    res = run_jobgen("chain", str(script), "--links", "4", env=env)
+    assert res.returncode == 0, res.stderr
+    ran = run_eligible(tmp_path / "pbs", {"PATH": env["PATH"], "HOME": str(tmp_path)},
+                       _nodefile(tmp_path))
+    assert ran == ["1.pbs01", "2.pbs01"]
+    d = Path(f"{script}.chain")
+    assert (d / "STOPPED").read_text() == (
+        "link 2: 2 link(s) in a row made no progress (the cap is 2)\n")
+    rows = json.loads(run_jobgen("status", str(d), "--format", "json", env=env).stdout)
+    assert [(r["state"], r["exit_code"]) for r in rows["links"]] == [
+        ("failed", 3), ("failed", 3), ("failed", 271), ("failed", 271)]
+    assert rows["stopped"].startswith("link 2: 2 link(s) in a row")
+
+
+def test_cancel_leaves_nothing_queued_last_link_first(tmp_path):
+    prog = program(tmp_path, FAILER)
+    script = render(tmp_path, "polaris", "job.pbs", "--", str(prog))
+    env = pbs_env(tmp_path)
+    assert run_jobgen("chain", str(script), "--links", "3", env=env).returncode == 0
+    d = f"{script}.chain"
+    res = run_jobgen("cancel", d, env=env)
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.strip() == "cancelled 3 link(s): 3.pbs01 2.pbs01 1.pbs01"
+    state = json.loads((tmp_path / "pbs" / "jobs.json").read_text())
+    assert {j["job_state"] for j in state.values()} == {"F"}
+    assert (Path(d) / "STOPPED").read_text() == "cancelled with jobgen cancel\n"
+    again = run_jobgen("cancel", d, env=env)
+    assert again.returncode == 0 and "nothing to cancel" in again.stderr
+
+
+# ---------------------------------------------------------------- hostile input
+@pytest.mark.parametrize("links", ["0", "10000", "-1"])
+def test_link_counts_out_of_range_are_one_line(gpt_pbs, tmp_path, links):
+    env = pbs_env(tmp_path)
+    line = one_line_error(run_jobgen("chain", str(gpt_pbs), "--links", links, env=env))
+    assert "a chain has 1 to 100 links" in line
+    assert not qsubs(tmp_path) and not Path(f"{gpt_pbs}.chain").exists()
+
+
+def test_a_bundled_app_without_checkpoint_dir_and_a_local_script_are_refused(tmp_path):
+    env = pbs_env(tmp_path)
+    script = render(tmp_path, "polaris", "job.pbs", "--app", "gpt")
+    line = one_line_error(run_jobgen("chain", str(script), "--links", "2", env=env))
+    assert line.endswith("render again with --checkpoint-dir DIR")
+    local = render(tmp_path, "local", "job.sh", "--app", "gpt", "--checkpoint-dir", "ck")
+    line = one_line_error(run_jobgen("chain", str(local), "--links", "2", env=env))
+    assert "has no batch scheduler" in line
+    assert not qsubs(tmp_path) and not list(tmp_path.glob("*.chain"))
+
+
+def test_a_chain_submitted_twice_is_refused_and_force_waits_for_the_old_links(tmp_path):
+    prog = program(tmp_path, FAILER)
+    script = render(tmp_path, "polaris", "job.pbs", "--", str(prog))
+    env = pbs_env(tmp_path)
+    assert run_jobgen("chain", str(script), "--links", "2", env=env).returncode == 0
+    before = (Path(f"{script}.chain") / "chain.json").read_bytes()
+    line = one_line_error(run_jobgen("chain", str(script), "--links", "2", env=env))
+    assert "was chained already" in line and "--force" in line
+    line = one_line_error(run_jobgen("chain", str(script), "--links", "2", "--force",
+                                     env=env))
+    assert "still queued" in line and "jobgen cancel" in line
+    assert len(qsubs(tmp_path)) == 2
+    assert (Path(f"{script}.chain") / "chain.json").read_bytes() == before
+
+
+def test_a_dependency_on_a_job_the_scheduler_does_not_know(tmp_path):
+    prog = program(tmp_path, FAILER)
+    script = render(tmp_path, "polaris", "job.pbs", "--", str(prog))
+    env = pbs_env(tmp_path)
+    line = one_line_error(run_jobgen("chain", str(script), "--links", "2", "--after",
+                                     "999.pbs01", env=env))
+    assert "nothing submitted" in line and "Unknown Job Id 999.pbs01" in line
+    assert not Path(f"{script}.chain").exists()
+
+
+@pytest.mark.parametrize("edit", ["jobs", "chain", "link"])
+def test_an_edited_chain_directory_is_one_line(tmp_path, edit):
+    prog = program(tmp_path, FAILER)
+    script = render(tmp_path, "polaris", "job.pbs", "--", str(prog))
+    env = pbs_env(tmp_path)
+    assert run_jobgen("chain", str(script), "--links", "2", env=env).returncode == 0
+    d = Path(f"{script}.chain")
+    if edit == "jobs":  # someone else's job id put in: a link would cancel it
+        (d / "jobs.txt").write_text("1 1.pbs01\n2 77.pbs01\n")
+    elif edit == "chain":
+        text = (d / "chain.json").read_text().replace('"max_stalled": 2', '"max_stalled": "x"')
+        (d / "chain.json").write_text(text)
+    else:
+        (d / "link-1.json").write_text('{"link": 1, "exit_code": "rm -rf /"}')
+    for command in ("status", "cancel"):
+        line = one_line_error(run_jobgen(command, str(d), env=env))
+        assert str(d) in line
+    state = json.loads((tmp_path / "pbs" / "jobs.json").read_text())
+    assert {j["job_state"] for j in state.values()} <= {"Q", "H"}  # nothing cancelled
+    assert not (d / "STOPPED").exists()
