@@ -266,3 +266,69 @@ def test_an_edited_chain_directory_is_one_line(tmp_path, edit):
     state = json.loads((tmp_path / "pbs" / "jobs.json").read_text())
     assert {j["job_state"] for j in state.values()} <= {"Q", "H"}  # nothing cancelled
     assert not (d / "STOPPED").exists()
+
+
+# ---------------------------------------------------------------- LSF and Cobalt stand-ins
+LSF_STANDIN = Path(__file__).resolve().parent / "emulation" / "lsf"
+COBALT_STANDIN = Path(__file__).resolve().parent / "emulation" / "cobalt"
+
+
+def _standin(kind: str):
+    import importlib.util
+
+    path = (LSF_STANDIN / "lsf.py") if kind == "lsf" else (COBALT_STANDIN / "cobalt.py")
+    spec = importlib.util.spec_from_file_location(f"emu_{kind}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("kind", ["lsf", "cobalt"])
+def test_lsf_and_cobalt_chains_run_to_the_end_and_cancel(tmp_path, kind):
+    """Summit's bsub -w 'ended(ID)' (variables through bsub's environment) and JLSE's Cobalt
+    --dependencies/--env: the trainer chain ends at its last step; a second chain cancels."""
+    bin_dir = install_bin(tmp_path / "bin")
+    standin = LSF_STANDIN if kind == "lsf" else COBALT_STANDIN
+    env = {"PATH": f"{standin}{os.pathsep}{bin_dir}{os.pathsep}{os.environ['PATH']}",
+           f"JOBGEN_EMU_{kind.upper()}": str(tmp_path / kind)}
+    prog = program(tmp_path, TRAINER.format(ck=tmp_path / "ck"))
+    site, name, extra = (("summit", "job.lsf", ()) if kind == "lsf" else
+                         ("jlse-mi250", "job.cobalt", ("--python", "python3")))
+    script = render(tmp_path, site, name, "--ranks-per-node", "1", *extra, "--", str(prog))
+    res = run_jobgen("chain", str(script), "--links", "4", "--checkpoint-dir",
+                     str(tmp_path / "ck"), env=env)
+    assert res.returncode == 0, res.stderr
+    ids = [line.split()[-1] for line in res.stdout.splitlines()]
+    log = [json.loads(x) for x in (tmp_path / kind / "calls.log").read_text().splitlines()]
+    submits = [c for c in log if c[0] in ("bsub", "qsub") and c[1:] not in (["-V"],
+                                                                             ["--version"])]
+    d = f"{script}.chain"
+    if kind == "lsf":
+        assert submits == [["bsub"], ["bsub", "-w", f"ended({ids[0]})"],
+                           ["bsub", "-w", f"ended({ids[1]})"],
+                           ["bsub", "-w", f"ended({ids[2]})"]]
+        hosts = tmp_path / "hosts"
+        hosts.write_text("batch1\n" + "h41n01\n" * 42)
+    else:
+        assert submits[1] == ["qsub", "--dependencies", ids[0], "--env",
+                              f"JOBGEN_CHAIN_DIR={d}:JOBGEN_CHAIN_LINK=2", "job.cobalt"]
+        hosts = _nodefile(tmp_path)
+    module = _standin(kind)
+    ran = module.run_eligible(tmp_path / kind, {"PATH": env["PATH"], "HOME": str(tmp_path),
+                                                "JOBGEN_EMU_LOG": str(tmp_path / "ev.jsonl"),
+                                                "JOBGEN_EMU_OUT": str(tmp_path)}, hosts)
+    assert ran == ids[:3], [p.read_text()[-2000:] for p in tmp_path.glob("*.out*")]
+    rows = json.loads(run_jobgen("status", d, "--format", "json", env=env).stdout)
+    assert [r["exit_code"] for r in rows["links"][:3]] == [1, 1, 0]
+    assert rows["links"][3]["state"] in ("failed", "gone")  # cancelled by link 3
+    assert rows["stopped"] == "link 3: the training is finished"
+    # a second chain, cancelled before it runs: nothing is left to run
+    script2 = render(tmp_path, site, "two." + name.split(".")[1], "--ranks-per-node", "1",
+                     *extra, "--", str(program(tmp_path, FAILER, "f.sh")))
+    res = run_jobgen("chain", str(script2), "--links", "3", env=env)
+    assert res.returncode == 0, res.stderr
+    ids = [line.split()[-1] for line in res.stdout.splitlines()]
+    cancel = run_jobgen("cancel", f"{script2}.chain", env=env)
+    assert cancel.returncode == 0, cancel.stderr
+    assert cancel.stderr.strip() == f"cancelled 3 link(s): {ids[2]} {ids[1]} {ids[0]}"
+    assert module.run_eligible(tmp_path / kind, {"PATH": env["PATH"]}, hosts) == []
