@@ -30,6 +30,8 @@ n=$((n + 1))
 mkdir -p "$ck/$(printf 'step_%09d' "$n")"
 touch "$ck/$(printf 'step_%09d' "$n")/COMPLETE"
 echo "link ${{JOBGEN_CHAIN_LINK:-?}} made step $n"
+printf '{{"app": "mine", "samples_per_sec": 5.0, "elapsed_s": 0, "resumed_from_step": %d, \
+"checkpoint_seconds_max": 0.5, "chain_link": %d}}\n' "$((n - 1))" "${{JOBGEN_CHAIN_LINK:-0}}"
 [ "$n" -ge 3 ]
 """
 FAILER = "#!/bin/bash\necho 'cannot read the data' >&2\nexit 3\n"
@@ -157,6 +159,16 @@ def test_a_pbs_chain_runs_to_the_end_and_cancels_the_links_it_no_longer_needs(tm
     assert "checkpoint step 0 -> 1" in rows[0]["note"]
     table = run_jobgen("status", d, env=env)
     assert "stopped: link 3: the training is finished" in table.stdout
+    found = run_jobgen("collect", d, "--format", "json", env=env)
+    assert found.returncode == 0, found.stderr
+    chain = json.loads(found.stdout)
+    assert [(x["steps"], x["resumed_from_step"], x["chain_link"]) for x in chain["links"]] == [
+        (1, 0, 1), (1, 1, 2), (1, 2, 3), (None, None, None), (None, None, None)]
+    assert (chain["steps"], chain["last_step"], chain["links_run"]) == (3, 3, 3)
+    assert chain["checkpoint_seconds_max"] == 0.5 and chain["restart_lost_s"] >= 0
+    table = run_jobgen("collect", d, env=env)
+    assert table.returncode == 0, table.stderr
+    assert "3 step(s) in all, last step 3; lost to restarts" in table.stdout
 
 
 def _nodefile(tmp: Path) -> Path:

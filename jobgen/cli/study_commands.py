@@ -176,6 +176,38 @@ def _chain_status(directory: Path, fmt: TableFormat) -> None:
     typer.echo(render(title, columns, table, notes, width(), footer), nl=False)
 
 
+def _seconds(value: float | None) -> str:
+    return "?" if value is None else f"{value:.0f} s"
+
+
+def _chain_collect(directory: Path, fmt: TableFormat) -> None:
+    """collect on a chain directory: the links as trained (steps, time, restarts,
+    checkpoints); unknown fields as ?."""
+    import json
+
+    from ..study.chain import collect as chain_collect
+    from ..study.textable import Column, render, width
+
+    found = chain_collect(directory)
+    if fmt is TableFormat.json:
+        typer.echo(json.dumps(found, indent=2, sort_keys=True))
+        return
+    columns = [Column("link", 9), Column("state", 8), Column("exit", 7), Column("steps", 8),
+               Column("wall", 6), Column("not training", 5), Column("waited", 4),
+               Column("slowest checkpoint", 3)]
+    rows = [[str(x["link"]), x["state"], "-" if x["exit_code"] is None else str(x["exit_code"]),
+             "?" if x["steps"] is None else f"{x['step_before']}->{x['step_after']}",
+             _seconds(x["wall_s"]), _seconds(x["not_training_s"]), _seconds(x["wait_s"]),
+             _seconds(x["checkpoint_seconds_max"])] for x in found["links"]]
+    title = (f"jobgen collect: chain {directory} ({found['site']}, {found['links_run']} of "
+             f"{len(rows)} link(s) ran)")
+    footer = (f"{found['steps']} step(s) in all, last step {found['last_step']}; lost to "
+              f"restarts (links 2+ not training): {_seconds(found['restart_lost_s'])}; "
+              f"slowest checkpoint: {_seconds(found['checkpoint_seconds_max'])}; "
+              + (f"stopped: {found['stopped']}" if found["stopped"] else "not stopped"))
+    typer.echo(render(title, columns, rows, [None] * len(rows), width(), footer), nl=False)
+
+
 def _chain_command(app: typer.Typer) -> None:
     @app.command(epilog="Example: jobgen render --site polaris --app gpt -A PROJ "
                  "--checkpoint-dir ckpt > job.pbs; jobgen chain job.pbs --links 4; jobgen "
@@ -241,6 +273,7 @@ def _result_commands(app: typer.Typer) -> None:
         import json
 
         from ..study import manifest as mf
+        from ..study.chain import is_chain
         from ..study.collect import collect as gather
         from ..study.collect import write_files
         from ..study.files import SweepDir
@@ -248,6 +281,9 @@ def _result_commands(app: typer.Typer) -> None:
         from ..study.present import results_table
         from ..study.textable import width
 
+        if len(directories) == 1 and results is None and is_chain(directories[0]):
+            _chain_collect(directories[0], fmt)
+            return
         found = gather(directories)
         in_sweep = results is None and len(directories) == 1
         where_to = results or (directories[0] if in_sweep else Path("."))

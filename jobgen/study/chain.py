@@ -493,3 +493,74 @@ def cancel(directory: Path) -> list[str]:
                 why = one_line((decode(res.stderr) or decode(res.stdout))[:2000])[:300]
                 raise JobgenError(f"{argv[0]} failed: {why}")
         return ids
+
+
+# ---------------------------------------------------------------- collect
+def _result_of(submit: SweepDir, output: str | None) -> dict[str, Any] | None:
+    """The link's last job-level result line (None when it printed none: a link stopped by
+    a signal, or one that never started)."""
+    from ..textfile import MAX_BYTES
+    from .collect import job_result, result_lines
+
+    if not output:
+        return None
+    try:
+        raw = submit.read(output, "a job's output", limit=MAX_BYTES, tail=True)
+    except JobgenError:
+        return None
+    if raw is None:
+        return None
+    return job_result(result_lines(raw.decode("utf-8", "replace"), output))
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(
+        value, bool) else None
+
+
+def collect(directory: Path) -> dict[str, Any]:
+    """The chain as trained: per link the steps it added, its wall time, the time that was
+    not training (start-up, loading the checkpoint, warm-up: what a restart costs), the wait
+    since the link before, the slowest checkpoint write; and the totals. A field the link's
+    result line does not carry (an older app, a link stopped by a signal) is unknown."""
+    with SweepDir.open(directory, lock=False) as where:
+        chain = read_chain(where)
+        rows = _states(where, chain)
+        records = {lk.link: read_link(where, lk.link) for lk in chain.links}
+        stopped = stopped_reason(where)
+    links = []
+    with SweepDir.open(Path(chain.submit_dir), lock=False) as submit:
+        prev_end = None
+        for row, lk in zip(rows, chain.links, strict=True):
+            rec = records[lk.link]
+            result = _result_of(submit, lk.output)
+            wall = (rec["end"] - rec["start"]) if rec else None
+            trained = _number(result.get("elapsed_s")) if result else None
+            links.append({
+                "link": lk.link, "job_id": lk.job_id, "state": row["state"],
+                "exit_code": row["exit_code"],
+                "steps": (rec["step_after"] - rec["step_before"]) if rec else None,
+                "step_before": rec["step_before"] if rec else None,
+                "step_after": rec["step_after"] if rec else None,
+                "resumed_from_step": result.get("resumed_from_step") if result else None,
+                "chain_link": result.get("chain_link") if result else None,
+                "wall_s": wall,
+                "not_training_s": (wall - trained) if wall is not None and trained is not None
+                else None,
+                "wait_s": (rec["start"] - prev_end) if rec and prev_end is not None else None,
+                "checkpoint_seconds_max": _number(result.get("checkpoint_seconds_max"))
+                if result else None,
+                "param_sha256": result.get("param_sha256") if result else None,
+            })
+            prev_end = rec["end"] if rec else prev_end
+    ran = [x for x in links if x["wall_s"] is not None]
+    lost = [x["not_training_s"] for x in ran[1:]]
+    costs = [x["checkpoint_seconds_max"] for x in ran if x["checkpoint_seconds_max"] is not None]
+    return {
+        "chain": str(directory), "site": chain.site, "app": chain.app, "links": links,
+        "links_run": len(ran), "stopped": stopped,
+        "steps": sum(x["steps"] for x in ran if x["steps"] is not None),
+        "last_step": max((x["step_after"] for x in ran), default=None),
+        "restart_lost_s": sum(lost) if lost and None not in lost else None,  # type: ignore
+        "checkpoint_seconds_max": max(costs) if costs else None,
+    }
