@@ -177,7 +177,9 @@ def _chain_status(directory: Path, fmt: TableFormat) -> None:
 
 
 def _seconds(value: float | None) -> str:
-    return "?" if value is None else f"{value:.0f} s"
+    if value is None:
+        return "?"
+    return f"{value:.1f} s" if value < 10 else f"{value:.0f} s"
 
 
 def _chain_collect(directory: Path, fmt: TableFormat) -> None:

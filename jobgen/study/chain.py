@@ -438,15 +438,32 @@ def _states(where: SweepDir, chain: Chain) -> list[dict[str, Any]]:
         else:
             state = GONE
             note = "no longer listed by the scheduler, and no link record (it never ran?)"
+        stopped_at = _stopped_at(where)
+        if record is None and lk.job_id and state not in ACTIVE and (
+                chain.cancelled or (stopped_at is not None and lk.link > stopped_at)):
+            state = "cancelled"
+            note = ("cancelled: the chain stopped at link "
+                    f"{stopped_at}" if stopped_at is not None and lk.link > stopped_at
+                    else "cancelled with jobgen cancel")
+        output = Path(chain.submit_dir) / lk.output if lk.output else None
+        if output is not None and not output.exists():
+            output = None
         if record:
             progress = (f"checkpoint step {record['step_before']} -> {record['step_after']}"
                         + ("; finished" if record["finished"] else ""))
             note = f"{progress}; {note}" if note else progress
         rows.append({"link": lk.link, "job_id": lk.job_id, "state": state,
                      "word": info.word[:40] if info else None, "exit_code": code,
-                     "output": str(Path(chain.submit_dir) / lk.output) if lk.output else None,
+                     "output": str(output) if output else None,
                      "note": note, "foreign": bool(note and note.startswith("not this"))})
     return rows
+
+
+def _stopped_at(where: SweepDir) -> int | None:
+    """The link that stopped the chain (STOPPED's `link K:`), None when none did."""
+    reason = stopped_reason(where)
+    found = re.match(r"link (\d{1,4}): ", reason or "")
+    return int(found.group(1)) if found else None
 
 
 def stopped_reason(where: SweepDir) -> str | None:
