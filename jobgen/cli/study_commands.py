@@ -227,7 +227,8 @@ def _chain_command(app: typer.Typer) -> None:
                                                  "the chain.")] = 2,
         checkpoint_dir: Annotated[Path | None, typer.Option(
             help="For a program of your own: the directory of step_N/COMPLETE checkpoints "
-                 "that shows progress (without it only failures count).")] = None,
+                 "that shows progress (relative to the script's directory, where the links "
+                 "run; without it only failures count).")] = None,
         after: Annotated[str | None, typer.Option(help="Start the first link after this "
                                                   "job ends.")] = None,
         force: Annotated[bool, typer.Option(help="Replace an old chain directory whose "

@@ -258,8 +258,10 @@ def submit_chain(script: Path, links: int, chain_dir: Path | None = None,
                           f"({target.checkpoint_dir}): leave the option out")
     where_dir = Path(os.path.abspath(chain_dir or default_dir(script)))
     chain_text = _safe_path(where_dir, "the chain directory")
-    watch = target.checkpoint_dir if target.app else (
-        _safe_settings_path(checkpoint_dir) if checkpoint_dir else None)
+    # relative to where the links run: the script's directory (the submit directory)
+    given = target.checkpoint_dir if target.app else checkpoint_dir
+    watch = _safe_settings_path(Path(os.path.normpath(script.parent / given))
+                                ) if given else None
     argv_of = [link_command(target.dialect, script.name, chain_text, k,
                             (f"<job id of link {k - 1}>" if k > 1 else after))
                for k in range(1, links + 1)]
