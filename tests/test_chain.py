@@ -344,3 +344,21 @@ def test_lsf_and_cobalt_chains_run_to_the_end_and_cancel(tmp_path, kind):
     assert cancel.returncode == 0, cancel.stderr
     assert cancel.stderr.strip() == f"cancelled 3 link(s): {ids[2]} {ids[1]} {ids[0]}"
     assert module.run_eligible(tmp_path / kind, {"PATH": env["PATH"]}, hosts) == []
+
+
+def test_a_later_link_refused_keeps_the_earlier_ones_and_says_so(tmp_path):
+    """The queue takes 2 jobs: links 1 and 2 stay queued, link 3's refusal is recorded and
+    shown, exit 1 (not 2: something was submitted)."""
+    prog = program(tmp_path, FAILER)
+    script = render(tmp_path, "polaris", "job.pbs", "--", str(prog))
+    env = {**pbs_env(tmp_path), "JOBGEN_EMU_QSUB": "limit=2"}
+    res = run_jobgen("chain", str(script), "--links", "4", env=env)
+    assert res.returncode == 1, res.stderr
+    assert res.stdout.splitlines() == ["link 1: job 1.pbs01", "link 2: job 2.pbs01"]
+    assert res.stderr.strip().splitlines()[-1] == (
+        "jobgen: link 3: qsub failed: qsub: would exceed queue generic's per-user limit")
+    rows = json.loads(run_jobgen("status", f"{script}.chain", "--format", "json",
+                                 env=env).stdout)["links"]
+    assert [r["state"] for r in rows] == ["queued", "held", "not submitted", "not submitted"]
+    assert rows[2]["note"] == "qsub: would exceed queue generic's per-user limit"
+    assert (tmp_path / "job.pbs.chain" / "jobs.txt").read_text() == "1 1.pbs01\n2 2.pbs01\n"

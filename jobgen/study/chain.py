@@ -285,6 +285,9 @@ def submit_chain(script: Path, links: int, chain_dir: Path | None = None,
     created = not where_dir.exists()
     with SweepDir.open(where_dir, lock=True, create=True) as where:
         if where.kind(NAME) is not None:
+            if not force:  # another jobgen chained it since the check above
+                raise JobgenError(f"{where_dir} exists: this script was chained already "
+                                  f"(jobgen status {where_dir})")
             old = read_chain(where)
             live = [r for r in _states(where, old) if r["state"] in ACTIVE]
             if live:
