@@ -131,6 +131,7 @@ def test_a_pbs_chain_runs_to_the_end_and_cancels_the_links_it_no_longer_needs(tm
     res = run_jobgen("chain", str(script), "--links", "5", "--checkpoint-dir",
                      str(tmp_path / "ck"), env=env)
     assert res.returncode == 0, res.stderr
+    assert "jobgen: the chain's bill: at most 2.5 node-hours for 5 jobs" in res.stderr
     ids = [f"{k}.pbs01" for k in range(1, 6)]
     assert res.stdout.splitlines() == [f"link {k}: job {i}" for k, i in enumerate(ids, 1)]
     calls = qsubs(tmp_path)

@@ -270,11 +270,10 @@ def submit_chain(script: Path, links: int, chain_dir: Path | None = None,
     from ..shell import join
 
     lines = [f"cd {join([str(script.parent)])}"] + [shown(a, e, stdin) for a, e in argv_of]
-    if target.bill:
-        lines.append(f"# the chain's bill: {sweep_bill([(target.bill, links)])}; one link: "
-                     f"{target.bill.line}")
+    bill = (f"the chain's bill: {sweep_bill([(target.bill, links)])}; one link: "
+            f"{target.bill.line}") if target.bill else None
     if dry_run:
-        return None, lines, None
+        return None, lines + ([f"# {bill}"] if bill else []), None
     dialect = DIALECTS[target.dialect]
     if where_dir.exists() and any(where_dir.iterdir()) and not force:
         raise JobgenError(f"{where_dir} exists: this script was chained already (jobgen "
@@ -319,6 +318,10 @@ def submit_chain(script: Path, links: int, chain_dir: Path | None = None,
                 with contextlib.suppress(OSError):
                     where_dir.rmdir()
             raise JobgenError(f"nothing submitted: {problem}")
+    if bill:
+        from .progress import note
+
+        note(bill)
     shown_ids = [f"link {lk.link}: job {lk.job_id}" for lk in chain.links if lk.job_id]
     return chain, shown_ids, problem
 
