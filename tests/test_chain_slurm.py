@@ -86,6 +86,13 @@ def test_a_bundled_app_trains_across_three_links_to_one_runs_parameters(slurm, t
     final = result_line(Path(outputs[2]["output"]))
     assert final["resumed_from_step"] == records[1]["step_after"]
     assert final["param_sha256"] == expected
+    found = run_jobgen("collect", str(chain_dir), "--format", "json", env=slurm.env)
+    assert found.returncode == 0, found.stderr
+    chain = json.loads(found.stdout)
+    assert (chain["steps"], chain["last_step"], chain["links_run"]) == (200, 200, 3)
+    assert chain["links"][2]["param_sha256"] == expected
+    assert [x["steps"] for x in chain["links"]] == [r["step_after"] - r["step_before"]
+                                                    for r in records]
 
 
 def test_a_failing_chain_stops_at_the_cap_and_cancel_leaves_nothing_queued(slurm, tmp_path):
