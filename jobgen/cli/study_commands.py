@@ -240,11 +240,12 @@ def _chain_command(app: typer.Typer) -> None:
         import shlex
         import sys
 
+        from ..review.scriptparse import parse_file
         from ..study.chain import submit_chain
 
         record, lines, problem = submit_chain(
-            script, links, dir, max_stalled, checkpoint_dir, after, force, dry_run,
-            command=shlex.join(["jobgen", *sys.argv[1:]]))
+            script, parse_file(script), links, dir, max_stalled, checkpoint_dir, after, force,
+            dry_run, command=shlex.join(["jobgen", *sys.argv[1:]]))
         for text in lines:
             typer.echo(text)
         if record is not None:

@@ -120,17 +120,17 @@ class Target:
     bill: Any  # one link's most charge (jobgen.plan.billing.Bill), None where no rule
 
 
-def read_target(path: Path) -> Target:
+def read_target(path: Path, script: Any) -> Target:
     """The script's provenance, or a one-line refusal (not jobgen's, no scheduler, a bundled
-    app without --checkpoint-dir, rendered before chains)."""
+    app without --checkpoint-dir, rendered before chains). `script`: the script as
+    jobgen.review.scriptparse reads it (its header, directives' dialect and text; the command
+    line reads it: the study does not import the review tools)."""
     from ..plan.billing import bill_for
     from ..plan.build import build_plan
     from ..profiles.load import load_profile
     from ..request.parse import request_from_command_line
-    from ..review.scriptparse import parse_file
     from .schedulers import output_pattern
 
-    script = parse_file(path)
     header = script.header
     if header.regenerate is None or header.site is None:
         raise JobgenError(f"{path}: no jobgen provenance header (`# Regenerate: jobgen render "
@@ -241,7 +241,7 @@ def is_chain(directory: Path) -> bool:
     return (directory / NAME).is_file() and not (directory / mf.NAME).exists()
 
 
-def submit_chain(script: Path, links: int, chain_dir: Path | None = None,
+def submit_chain(script: Path, parsed: Any, links: int, chain_dir: Path | None = None,
                  max_stalled: int = DEFAULT_STALLED, checkpoint_dir: Path | None = None,
                  after: str | None = None, force: bool = False, dry_run: bool = False,
                  command: str = "") -> tuple[Chain | None, list[str], str | None]:
@@ -252,7 +252,7 @@ def submit_chain(script: Path, links: int, chain_dir: Path | None = None,
     if after is not None and not mf.JOB_ID.fullmatch(after):
         raise JobgenError(f"--after {after[:80]!r} is not a job id")
     script = Path(os.path.abspath(script))
-    target = read_target(script)
+    target = read_target(script, parsed)
     if checkpoint_dir is not None and target.app:
         raise JobgenError(f"--checkpoint-dir: the bundled app {target.app} has its own "
                           f"({target.checkpoint_dir}): leave the option out")
