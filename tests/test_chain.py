@@ -79,6 +79,7 @@ def gpt_pbs(tmp_path_factory) -> Path:
 
 
 # ---------------------------------------------------------------- the submit commands
+@pytest.mark.slow
 def test_dry_run_prints_each_schedulers_dependency_and_variables(tmp_path):
     """PBS -W depend=afterany -v; Slurm --dependency=afterany --export=ALL,...; LSF -w
     'ended(ID)' with the variables in bsub's environment; Cobalt --dependencies --env A:B."""
@@ -122,6 +123,7 @@ def test_the_bill_is_links_times_one_link(gpt_pbs):
 
 
 # ---------------------------------------------------------------- chains that run (PBS)
+@pytest.mark.slow
 def test_a_pbs_chain_runs_to_the_end_and_cancels_the_links_it_no_longer_needs(tmp_path):
     bin_dir = install_bin(tmp_path / "bin")
     prog = program(tmp_path, TRAINER.format(ck=tmp_path / "ck"))
@@ -296,6 +298,7 @@ def _standin(kind: str):
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["lsf", "cobalt"])
 def test_lsf_and_cobalt_chains_run_to_the_end_and_cancel(tmp_path, kind):
     """Summit's bsub -w 'ended(ID)' (variables through bsub's environment) and JLSE's Cobalt
