@@ -174,7 +174,7 @@ def _result_commands(app: typer.Typer) -> None:
             typer.echo(results_table(found, width()), nl=False)
             record = provenance_table(found, width())
             if record:
-                typer.echo("\n" + record, nl=False)
+                typer.echo("\n" + record.rstrip("\n"))
         for line in found.software:
             typer.echo(f"jobgen: warning: {line}", err=True)
         typer.echo(f"wrote {' and '.join(map(str, paths))}", err=True)

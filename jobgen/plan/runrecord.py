@@ -83,7 +83,9 @@ def run_record(plan) -> RunRecord:  # noqa: ANN001 (a Plan: build imports this m
         if words and len(words) == len(command):
             if PYTHON.fullmatch(os.path.basename(words[0])):
                 python = (words[0],)
-            program = program_file(words) or ""
+            first = os.path.basename(words[0])  # /path/to/python3 prog.py: the program's prog.py
+            interpreted = INTERPRETERS.fullmatch(first) is not None
+            program = program_file((first, *words[1:]) if interpreted else words) or ""
     kind, name = HOSTS.get(plan.dialect, HOSTS["none"])
     names = [e.name for e in (*plan.env, *plan.observe_env)]
     exports = tuple(dict.fromkeys([*names, *SCRIPT_SET]))
