@@ -22,12 +22,12 @@ pytestmark = pytest.mark.skipif(shutil.which("mpiexec.mpich") is None,
                                 reason="needs MPICH's mpiexec.mpich (apt install mpich)")
 
 PROGRAM = 'import json\nprint(json.dumps({"app": "toy", "samples_per_sec": 10.0}))\n'
-# A stand-in for the job's Python that answers `python -m pip freeze --all` from the run
-# directory's freeze.txt and runs the real interpreter for everything else. The real pip
-# freeze prints one `name==version` line per installed distribution on stdout and exits 0
-# (pip docs, "pip freeze": "Output installed packages in requirements format").
+# A stand-in for the job's Python that answers the package listing (`python -c CODE` with
+# importlib.metadata, jobgen.plan.runrecord.FREEZE) from the run directory's freeze.txt and runs
+# the real interpreter for everything else. The real listing prints one `name==version` line
+# per installed distribution on stdout, as `pip freeze` does, and exits 0.
 FAKE_PYTHON = f"""#!/bin/bash
-if [ "$1 $2 $3" = "-m pip freeze" ]; then
+if [ "$1" = -c ] && [[ $2 == *importlib.metadata* ]]; then
     exec cat freeze.txt
 fi
 exec {sys.executable} "$@"
@@ -93,7 +93,8 @@ def test_a_local_sweep_records_provenance_and_collect_flags_different_packages(
     assert rec["profile"]["site"] == "local-mpich" and len(rec["profile"]["sha256"]) == 64
     assert rec["program"]["commit"] == commit and rec["program"]["dirty"] is True
     assert rec["program"]["toplevel"] == str(toy.parent)
-    assert rec["packages"]["tool"] == "pip freeze" and rec["packages"]["python"] == str(fake)
+    assert rec["packages"]["tool"] == "python importlib.metadata"
+    assert rec["packages"]["python"] == str(fake)
     assert rec["packages"]["list"] == "numpy==1.26.4\ntorch==2.3.0\n"
     assert rec["hosts"] == {"from": "HOSTNAME", "list": [os.uname().nodename]}
     # every byte of a hostile value survives, as bytes (invalid UTF-8 shown as U+FFFD)

@@ -66,21 +66,28 @@ jobgen_preflight 'workloads.anisosgs cannot start under python3' python3 -m work
 # Strings are JSON with every control byte and every byte >= 0x80 as \u00XX (one per byte,
 # whatever the encoding: collect reads the bytes back).
 # shellcheck disable=SC2329  # called below
-jobgen_json() {
+jobgen_json() {  # $1 as a JSON string, in REPLY (no subshell: called once per host)
     local s=$1 h c i
-    s=${s//\\/\\\\}
-    s=${s//\"/\\\"}
-    s=${s//$'\n'/\\n}
-    s=${s//$'\t'/\\t}
-    if [[ $s == *[$'\001'-$'\037'$'\177'-$'\377']* ]]; then
-        for ((i = 1; i < 256; i++)); do
-            ((i < 32 || i > 126)) || continue
-            printf -v h '%02x' "$i"
-            printf -v c %b "\\x$h"
-            [[ $s != *"$c"* ]] || s=${s//"$c"/\\u00$h}
-        done
+    if [[ $s == *[!A-Za-z0-9._,:/@+=-]* ]]; then
+        s=${s//\\/\\\\}
+        s=${s//\"/\\\"}
+        s=${s//$'\n'/\\n}
+        s=${s//$'\t'/\\t}
+        if [[ $s == *[$'\001'-$'\037'$'\177'-$'\377']* ]]; then
+            for ((i = 1; i < 256; i++)); do
+                ((i < 32 || i > 126)) || continue
+                printf -v h '%02x' "$i"
+                printf -v c %b "\\x$h"
+                [[ $s != *"$c"* ]] || s=${s//"$c"/\\u00$h}
+            done
+        fi
     fi
-    printf '"%s"' "$s"
+    REPLY="\"$s\""
+}
+# shellcheck disable=SC2329  # called below
+jobgen_jsonp() {  # $1 as a JSON string, printed
+    jobgen_json "$1"
+    printf '%s' "$REPLY"
 }
 # shellcheck disable=SC2329  # called below
 jobgen_prov_run() {  # SECONDS NAME COMMAND...: stdout to $JOBGEN_DIR/NAME.out, stderr to .err
@@ -106,6 +113,7 @@ jobgen_prov_text() {  # a file's first 4 MiB as a JSON string
     local v=""
     [ ! -f "$1" ] || IFS= read -r -d '' -N 4194304 v < "$1" || true
     jobgen_json "$v"
+    printf '%s' "$REPLY"
 }
 # shellcheck disable=SC2329  # called below
 jobgen_provenance() (
@@ -124,8 +132,10 @@ jobgen_provenance() (
         packages_tool="conda list"  # a conda environment: its non-Python packages too
         st_packages=$(jobgen_prov_run 120 packages "$CONDA_EXE" list --prefix "$CONDA_PREFIX" --export)
     else
-        packages_tool="pip freeze"
-        st_packages=$(jobgen_prov_run 120 packages python3 -m pip freeze --all)
+        # pip freeze's name==version lines from the standard library (0.3 s, not pip's 2 s;
+        # no pip needed), with the job's Python and its PYTHONPATH
+        packages_tool="python importlib.metadata"
+        st_packages=$(jobgen_prov_run 120 packages python3 -c 'import importlib.metadata as m; print('"'"'\n'"'"'.join(sorted({'"'"'%s==%s'"'"' % (d.metadata['"'"'Name'"'"'], d.version) for d in m.distributions()}, key=str.lower)))')
     fi
     program=/path/to/site-packages/workloads
     program_dir=""
@@ -153,25 +163,27 @@ jobgen_provenance() (
     digest=""
     [ "$st_script" != ok ] || read -r digest _ < "$JOBGEN_DIR/script.out" || true
     export LC_ALL=C  # from here on every byte is a character of its own (jobgen_json)
-    hosts=$(jobgen_json "${HOSTNAME:-}")
+    jobgen_json "${HOSTNAME:-}"
+    hosts=$REPLY
     env=""  # each variable jobgen sets: its value here, null when unset
     sep=""
     for name in MASTER_ADDR MASTER_PORT JOBGEN_PORT PYTHONPATH JOBGEN_RUN_ID JOBGEN_RUN_DIR; do
-        if [ -n "${!name+x}" ]; then value=$(jobgen_json "${!name}"); else value=null; fi
+        value=null
+        if [ -n "${!name+x}" ]; then jobgen_json "${!name}" && value=$REPLY; fi
         env+="$sep\"$name\": $value"
         sep=", "
     done
     {
-        printf '{\n  "format": 1,\n  "jobgen_version": %s,\n' "$(jobgen_json 0.1.0)"
-        printf '  "run_id": %s,\n' "$(jobgen_json "$JOBGEN_RUN_ID")"
+        printf '{\n  "format": 1,\n  "jobgen_version": %s,\n' "$(jobgen_jsonp 0.1.0)"
+        printf '  "run_id": %s,\n' "$(jobgen_jsonp "$JOBGEN_RUN_ID")"
         printf '  "time": "%(%Y-%m-%dT%H:%M:%S%z)T",\n' -1
-        printf '  "batch_host": %s,\n' "$(jobgen_json "${HOSTNAME:-}")"
-        printf '  "script": {"path": %s, "sha256": %s, "status": %s},\n' "$(jobgen_json "$0")" "$(jobgen_json "$digest")" "$(jobgen_json "$st_script")"
-        printf '  "profile": {"site": %s, "sha256": %s},\n' "$(jobgen_json local-gpu)" "$(jobgen_json 8f1867c3d4fbc038483924d561f8bb1a2068b760926a427d12a84198c22f2f17)"
-        printf '  "modules": {"tool": "%s", "status": %s, "loaded": %s, "list": %s},\n' "$modules_tool" "$(jobgen_json "$st_modules")" "$(jobgen_json "${LOADEDMODULES:-}")" "$(jobgen_prov_text "$JOBGEN_DIR/modules.err")"
-        printf '  "packages": {"tool": "%s", "status": %s, "python": %s, "list": %s},\n' "$packages_tool" "$(jobgen_json "$st_packages")" "$(jobgen_json python3)" "$(jobgen_prov_text "$JOBGEN_DIR/packages.out")"
-        printf '  "program": {"path": %s, "dir": %s, "status": %s, "toplevel": %s, "commit": %s, "dirty": %s},\n' "$(jobgen_json "$program")" "$(jobgen_json "$program_dir")" "$(jobgen_json "$st_git")" "$(jobgen_json "$top")" "$(jobgen_json "$commit")" "$dirty"
-        printf '  "hosts": {"from": %s, "list": [%s]},\n' "$(jobgen_json HOSTNAME)" "$hosts"
+        printf '  "batch_host": %s,\n' "$(jobgen_jsonp "${HOSTNAME:-}")"
+        printf '  "script": {"path": %s, "sha256": %s, "status": %s},\n' "$(jobgen_jsonp "$0")" "$(jobgen_jsonp "$digest")" "$(jobgen_jsonp "$st_script")"
+        printf '  "profile": {"site": %s, "sha256": %s},\n' "$(jobgen_jsonp local-gpu)" "$(jobgen_jsonp 8f1867c3d4fbc038483924d561f8bb1a2068b760926a427d12a84198c22f2f17)"
+        printf '  "modules": {"tool": "%s", "status": %s, "loaded": %s, "list": %s},\n' "$modules_tool" "$(jobgen_jsonp "$st_modules")" "$(jobgen_jsonp "${LOADEDMODULES:-}")" "$(jobgen_prov_text "$JOBGEN_DIR/modules.err")"
+        printf '  "packages": {"tool": "%s", "status": %s, "python": %s, "list": %s},\n' "$packages_tool" "$(jobgen_jsonp "$st_packages")" "$(jobgen_jsonp python3)" "$(jobgen_prov_text "$JOBGEN_DIR/packages.out")"
+        printf '  "program": {"path": %s, "dir": %s, "status": %s, "toplevel": %s, "commit": %s, "dirty": %s},\n' "$(jobgen_jsonp "$program")" "$(jobgen_jsonp "$program_dir")" "$(jobgen_jsonp "$st_git")" "$(jobgen_jsonp "$top")" "$(jobgen_jsonp "$commit")" "$dirty"
+        printf '  "hosts": {"from": %s, "list": [%s]},\n' "$(jobgen_jsonp HOSTNAME)" "$hosts"
         printf '  "env": %s\n}\n' "{$env}"
     } > "$JOBGEN_RUN_DIR/provenance.json"
 )

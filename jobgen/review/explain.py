@@ -384,8 +384,9 @@ def _provenance(plan: Plan) -> dict[str, Any]:
         f"provenance: $PWD/jobgen-runs/{plan.job_name}.<job id>/provenance.json, once per job",
         f"jobgen {plan.version}; sha256 of this script as run ($0) and of the {plan.site} "
         f"profile ({plan.profile_digest[:12]}); LOADEDMODULES and `module --terse list`; "
-        f"`{join(rec.python)} -m pip freeze --all` (`conda list --export` in a conda "
-        f"environment); {program}; the hosts (${rec.hosts_name}); the values of the "
+        f"`{join(rec.python)}`'s packages as pip freeze lists them (importlib.metadata; "
+        f"`conda list --export` in a conda environment); {program}; the hosts "
+        f"(${rec.hosts_name}); the values of the "
         f"{len(rec.exports)} variables jobgen sets. Bash only, each command under `timeout`, "
         "a missing tool recorded as absent, never fatal; jobgen collect shows the digests",
         "jobgen (docs/study.md, Provenance)", "computed by jobgen", None)
