@@ -159,3 +159,32 @@ def test_missing_git_and_module_tools_are_recorded_as_absent_and_the_job_runs(tm
     assert m.points[0].runs[0].exit_code == 0
     res = run_jobgen("collect", str(out))
     assert res.returncode == 0, res.stderr
+
+
+@pytest.mark.parametrize("site", ["aurora", "lumi", "summit", "jlse-mi250"])
+def test_a_plain_rendered_script_records_its_hosts_from_the_schedulers_list(site, tmp_path):
+    """A `jobgen render` script (no sweep) under the emulated PBS, Slurm, LSF and Cobalt
+    allocations: provenance.json in the submit directory's jobgen-runs, hosts from the
+    scheduler's own list, the script's digest its own bytes."""
+    from emulation.harness import install_bin, run_script
+    from test_site_emulation import SITES, plan_for
+
+    from jobgen.text.render import render
+
+    emu_bin = install_bin(tmp_path / "bin")
+    plan = plan_for(site)
+    text = render(plan)
+    run = run_script(text, SITES[site], tmp_path / "run", emu_bin)
+    [path] = (run.workdir / "jobgen-runs").glob("*/provenance.json")
+    rec = json.loads(path.read_bytes())
+    name = plan.record.hosts_name
+    assert rec["hosts"]["from"] == name
+    if site == "lumi":  # SLURM_JOB_NODELIST as Slurm writes it
+        assert rec["hosts"]["list"] == [SITES[site].nodelist]
+    else:  # the host file's distinct lines (LSF's names its batch host first)
+        assert [h for h in rec["hosts"]["list"] if not h.startswith("batch")] == \
+            list(SITES[site].hosts)
+    assert rec["profile"]["sha256"] == plan.profile_digest
+    assert rec["script"]["status"] == "ok"
+    assert rec["script"]["sha256"] == hashlib.sha256(text.encode()).hexdigest()
+    assert path.parent.name == rec["run_id"] and rec["run_id"].startswith(plan.job_name + ".")
