@@ -123,6 +123,12 @@ def test_a_local_sweep_records_provenance_and_collect_flags_different_packages(
     assert [r["provenance"]["program_dirty"] for r in runs] == [True, True]
     assert [r["provenance"]["script_as_generated"] for r in runs] == [True, True]
 
+    pytest.importorskip("matplotlib")
+    res = run_jobgen("report", str(out), "--out", str(tmp_path / "r.html"))
+    assert res.returncode == 0, res.stderr
+    assert "packages differ (2 digests" in res.stderr
+    assert "packages differ (2 digests" in (tmp_path / "r.html").read_text()
+
     # the same packages again: no warning
     (out / "rpn1/r2/freeze.txt").write_text("numpy==1.26.4\ntorch==2.3.0\n")
     res = run_jobgen("submit", str(out), "--again")
