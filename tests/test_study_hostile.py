@@ -628,6 +628,7 @@ def test_n2_a_linked_jobgen_runs_directory_is_refused(mine, tmp_path):
     elsewhere = tmp_path / "tree" / "job.1" / "monitor"
     elsewhere.mkdir(parents=True)
     (elsewhere / "n.gpu.csv").write_text("t,0,50,31337,40000\n")
+    shutil.rmtree(sweep / "rpn1" / "r1" / "jobgen-runs")  # the run's own (its provenance.json)
     (sweep / "rpn1" / "r1" / "jobgen-runs").symlink_to(tmp_path / "tree")
     assert "does not follow links" in refused(here("collect", str(sweep)))
 

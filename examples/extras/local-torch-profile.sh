@@ -159,6 +159,136 @@ export PYTHONPATH="$JOBGEN_DIR/python${PYTHONPATH:+:$PYTHONPATH}"
 # the app imports with its framework and accepts its arguments, in the job's environment (and container), before any rank starts
 jobgen_preflight 'workloads.ffn cannot start under python3' python3 -m workloads.ffn --check --device cpu --precision fp32 --workers 0 --profile torch --profile-ranks 0 --profile-dir "${JOBGEN_PROFILE_DIR}" --profile-steps 10:20 --tensorboard "${JOBGEN_TENSORBOARD_DIR}"
 
+# ---- provenance: once per job, before the launch, in $JOBGEN_RUN_DIR/provenance.json (jobgen
+# collect reads it): jobgen, this script's and the profile's sha256, the modules, the Python
+# packages, the program's git commit, the hosts and the variables jobgen set. Bash only; every
+# external command under `timeout`; a missing tool is recorded as absent; it never stops the job.
+# Strings are JSON with every control byte and every byte >= 0x80 as \u00XX (one per byte,
+# whatever the encoding: collect reads the bytes back).
+# shellcheck disable=SC2329  # called below
+jobgen_json() {  # $1 as a JSON string, in REPLY (no subshell: called once per host)
+    local s=$1 h c i
+    if [[ $s == *[!A-Za-z0-9._,:/@+=-]* ]]; then
+        s=${s//\\/\\\\}
+        s=${s//\"/\\\"}
+        s=${s//$'\n'/\\n}
+        s=${s//$'\t'/\\t}
+        if [[ $s == *[$'\001'-$'\037'$'\177'-$'\377']* ]]; then
+            for ((i = 1; i < 256; i++)); do
+                ((i < 32 || i > 126)) || continue
+                printf -v h '%02x' "$i"
+                printf -v c %b "\\x$h"
+                [[ $s != *"$c"* ]] || s=${s//"$c"/\\u00$h}
+            done
+        fi
+    fi
+    REPLY="\"$s\""
+}
+# shellcheck disable=SC2329  # called below
+jobgen_jsonp() {  # $1 as a JSON string, printed
+    jobgen_json "$1"
+    printf '%s' "$REPLY"
+}
+# shellcheck disable=SC2329  # called below
+jobgen_prov_run() {  # SECONDS NAME COMMAND...: stdout to $JOBGEN_DIR/NAME.out, stderr to .err
+    local limit=$1 out="$JOBGEN_DIR/$2" status=0
+    shift 2
+    : > "$out.out"
+    : > "$out.err"
+    if ! command -v "$1" > /dev/null 2>&1; then
+        echo "absent: $1 not found"
+    elif ! command -v timeout > /dev/null 2>&1; then
+        echo "absent: no timeout command to run $1 under"
+    else
+        timeout -k 5 "$limit" "$@" > "$out.out" 2> "$out.err" < /dev/null || status=$?
+        case $status in
+            0) echo ok ;;
+            124 | 137) echo "timeout: $1 took more than $limit s" ;;
+            *) echo "failed: $1 exited $status" ;;
+        esac
+    fi
+}
+# shellcheck disable=SC2329  # called below
+jobgen_prov_text() {  # a file's first 4 MiB as a JSON string
+    local v=""
+    [ ! -f "$1" ] || IFS= read -r -d '' -N 4194304 v < "$1" || true
+    jobgen_json "$v"
+    printf '%s' "$REPLY"
+}
+# shellcheck disable=SC2329  # called below
+jobgen_provenance() (
+    mkdir -p "$JOBGEN_RUN_DIR" || exit 1
+    st_script=$(jobgen_prov_run 30 script sha256sum "$0")
+    st_modules="absent: no LMOD_CMD (Lmod) or MODULES_CMD (Environment Modules)"
+    modules_tool=none
+    if [ -n "${LMOD_CMD:-}" ]; then  # Lmod: the list on stderr, shell code on stdout
+        modules_tool=lmod
+        st_modules=$(jobgen_prov_run 30 modules "$LMOD_CMD" bash --terse list)
+    elif [ -n "${MODULES_CMD:-}" ]; then  # Environment Modules 4+: modulecmd.tcl, as Lmod
+        modules_tool=environment-modules
+        st_modules=$(jobgen_prov_run 30 modules "$MODULES_CMD" bash --terse list)
+    fi
+    if [ -n "${CONDA_PREFIX:-}" ] && [ -z "${VIRTUAL_ENV:-}" ] && [ -n "${CONDA_EXE:-}" ]; then
+        packages_tool="conda list"  # a conda environment: its non-Python packages too
+        st_packages=$(jobgen_prov_run 120 packages "$CONDA_EXE" list --prefix "$CONDA_PREFIX" --export)
+    else
+        # pip freeze's name==version lines from the standard library (0.3 s, not pip's 2 s;
+        # no pip needed), with the job's Python and its PYTHONPATH
+        packages_tool="python importlib.metadata"
+        st_packages=$(jobgen_prov_run 120 packages python3 -c 'import importlib.metadata as m; print('"'"'\n'"'"'.join(sorted({'"'"'%s==%s'"'"' % (d.metadata['"'"'Name'"'"'], d.version) for d in m.distributions()}, key=str.lower)))')
+    fi
+    program=/path/to/site-packages/workloads
+    program_dir=""
+    st_git="absent: the program is a command found on PATH"
+    commit=""
+    top=""
+    dirty=null
+    if [ -n "$program" ]; then
+        program_dir=$program
+        if [ ! -d "$program_dir" ]; then
+            case $program_dir in
+                */*) program_dir=${program_dir%/*} ;;
+                *) program_dir=. ;;
+            esac
+        fi
+        st_git=$(jobgen_prov_run 30 git git -C "${program_dir:-/}" rev-parse --show-toplevel HEAD)
+        if [ "$st_git" = ok ]; then
+            { read -r top && read -r commit; } < "$JOBGEN_DIR/git.out" || true
+            st_dirty=$(jobgen_prov_run 30 dirty git --no-optional-locks -C "${program_dir:-/}" status --porcelain --untracked-files=no)
+            if [ "$st_dirty" = ok ]; then
+                if [ -s "$JOBGEN_DIR/dirty.out" ]; then dirty=true; else dirty=false; fi
+            fi
+        fi
+    fi
+    digest=""
+    [ "$st_script" != ok ] || read -r digest _ < "$JOBGEN_DIR/script.out" || true
+    export LC_ALL=C  # from here on every byte is a character of its own (jobgen_json)
+    jobgen_json "${HOSTNAME:-}"
+    hosts=$REPLY
+    env=""  # each variable jobgen sets: its value here, null when unset
+    sep=""
+    for name in JOBGEN_PROFILE_TOOL JOBGEN_PROFILE_RANKS JOBGEN_PROFILE_DIR JOBGEN_PROFILE_TMP JOBGEN_PROFILE_STEPS JOBGEN_TENSORBOARD_DIR MASTER_ADDR MASTER_PORT JOBGEN_PORT PYTHONPATH JOBGEN_RUN_ID JOBGEN_RUN_DIR; do
+        value=null
+        if [ -n "${!name+x}" ]; then jobgen_json "${!name}" && value=$REPLY; fi
+        env+="$sep\"$name\": $value"
+        sep=", "
+    done
+    {
+        printf '{\n  "format": 1,\n  "jobgen_version": %s,\n' "$(jobgen_jsonp 0.1.0)"
+        printf '  "run_id": %s,\n' "$(jobgen_jsonp "$JOBGEN_RUN_ID")"
+        printf '  "time": "%(%Y-%m-%dT%H:%M:%S%z)T",\n' -1
+        printf '  "batch_host": %s,\n' "$(jobgen_jsonp "${HOSTNAME:-}")"
+        printf '  "script": {"path": %s, "sha256": %s, "status": %s},\n' "$(jobgen_jsonp "$0")" "$(jobgen_jsonp "$digest")" "$(jobgen_jsonp "$st_script")"
+        printf '  "profile": {"site": %s, "sha256": %s},\n' "$(jobgen_jsonp local)" "$(jobgen_jsonp e6bc2f33b2dfe0781a4e6856f84142a857c7ee50ac2c560f8aba70a812f13947)"
+        printf '  "modules": {"tool": "%s", "status": %s, "loaded": %s, "list": %s},\n' "$modules_tool" "$(jobgen_jsonp "$st_modules")" "$(jobgen_jsonp "${LOADEDMODULES:-}")" "$(jobgen_prov_text "$JOBGEN_DIR/modules.err")"
+        printf '  "packages": {"tool": "%s", "status": %s, "python": %s, "list": %s},\n' "$packages_tool" "$(jobgen_jsonp "$st_packages")" "$(jobgen_jsonp python3)" "$(jobgen_prov_text "$JOBGEN_DIR/packages.out")"
+        printf '  "program": {"path": %s, "dir": %s, "status": %s, "toplevel": %s, "commit": %s, "dirty": %s},\n' "$(jobgen_jsonp "$program")" "$(jobgen_jsonp "$program_dir")" "$(jobgen_jsonp "$st_git")" "$(jobgen_jsonp "$top")" "$(jobgen_jsonp "$commit")" "$dirty"
+        printf '  "hosts": {"from": %s, "list": [%s]},\n' "$(jobgen_jsonp HOSTNAME)" "$hosts"
+        printf '  "env": %s\n}\n' "{$env}"
+    } > "$JOBGEN_RUN_DIR/provenance.json"
+)
+jobgen_provenance || echo "jobgen: warning: no provenance recorded in $JOBGEN_RUN_DIR (the job runs on)" >&2
+
 # ---- launch: none: no binding
 #   --standalone: single node; torchrun picks the rendezvous
 #   --nnodes=1: one node

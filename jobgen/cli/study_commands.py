@@ -282,7 +282,7 @@ def _result_commands(app: typer.Typer) -> None:
         from ..study.collect import write_files
         from ..study.files import SweepDir
         from ..study.jobs import LOCK_WAIT
-        from ..study.present import results_table
+        from ..study.present import provenance_table, results_table
         from ..study.textable import width
 
         if len(directories) == 1 and results is None and is_chain(directories[0]):
@@ -298,6 +298,11 @@ def _result_commands(app: typer.Typer) -> None:
             typer.echo(json.dumps(found.as_dict()["rows"], indent=2, sort_keys=True))
         else:
             typer.echo(results_table(found, width()), nl=False)
+            record = provenance_table(found, width())
+            if record:
+                typer.echo("\n" + record.rstrip("\n"))
+        for line in found.software:
+            typer.echo(f"jobgen: warning: {line}", err=True)
         typer.echo(f"wrote {' and '.join(map(str, paths))}", err=True)
         if found.incomplete:
             typer.echo(f"jobgen: {len(found.incomplete)} point(s) failed or have no result "
@@ -321,7 +326,10 @@ def _result_commands(app: typer.Typer) -> None:
         kind = check_kind(out.name)
         check_title(title)
         check_target(str(out), force)
-        data, blob = draw(gather(directories), kind, title)
+        found = gather(directories)
+        data, blob = draw(found, kind, title)
+        for line in found.software:
+            typer.echo(f"jobgen: warning: {line}", err=True)
         write_file(str(out), blob, force)
         typer.echo(f"wrote {out}: {len(data.bars)} bar(s), {len(data.lines)} scaling "
                    "line(s)", err=True)

@@ -60,6 +60,7 @@ from .placement import (
 )
 from .profiling import MonitorStep, Observe, ProfileStep, observe, run_steps_of
 from .program import PREFLIGHT_EXIT, Check, ProgramSetup, launcher_words, program_setup
+from .runrecord import RunRecord, run_record
 from .schedulers import DIALECTS, JOB_ID, PREFIX, JobShape, QueueChoice, choose_queue
 from .tuning import Tuning, loader_workers, tune
 
@@ -321,6 +322,11 @@ class Plan(Frozen):
         profiled ranks' TMPDIRs."""
         return (bool(self.stage) or self.profile is not None
                 or (self.uses_port and not (self.port and self.port.fixed)))
+
+    @property
+    def record(self) -> RunRecord:
+        """What the script records of the job in its run directory (provenance.json)."""
+        return run_record(self)
 
     @property
     def literal_dollar(self) -> bool:

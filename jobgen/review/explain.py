@@ -378,7 +378,25 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
     if rs is not None:
         out.append(_fact(f"signals reach the ranks with: {rs.text}", rs.why, rs.source,
                          layers.prov.layer("launcher.signal_ranks"), rs.unconfirmed))
+    out.append(_provenance(plan))
     return out
+
+
+def _provenance(plan: Plan) -> dict[str, Any]:
+    """The record the batch script writes once per job (templates/_provenance.j2)."""
+    rec = plan.record
+    program = f"the git commit and dirty state of {rec.program}" if rec.program else \
+        "no git commit (the program is a command found on PATH)"
+    return _fact(
+        f"provenance: $PWD/jobgen-runs/{plan.job_name}.<job id>/provenance.json, once per job",
+        f"jobgen {plan.version}; sha256 of this script as run ($0) and of the {plan.site} "
+        f"profile ({plan.profile_digest[:12]}); LOADEDMODULES and `module --terse list`; "
+        f"`{join(rec.python)}`'s packages as pip freeze lists them (importlib.metadata; "
+        f"`conda list --export` in a conda environment); {program}; the hosts "
+        f"(${rec.hosts_name}); the values of the "
+        f"{len(rec.exports)} variables jobgen sets. Bash only, each command under `timeout`, "
+        "a missing tool recorded as absent, never fatal; jobgen collect shows the digests",
+        "jobgen (docs/study.md, Provenance)", "computed by jobgen", None)
 
 
 def _profiling(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import JobgenError
 from ..textfile import MAX_BYTES
 from . import manifest as mf
+from . import provenance
 from .files import SweepDir
 from .jsonin import JsonError, drop_unreadable, load_json
 from .sweep import SCRIPT
@@ -77,6 +78,9 @@ class RunResult:
     job_id: str | None
     reason: str | None
     result: dict[str, Any] | None
+    # the job's provenance.json: the digest of its script, profile, modules, packages and
+    # program commit (jobgen.study.provenance); None when the run wrote none
+    provenance: dict[str, Any] | None = None
 
 
 @dataclass
@@ -128,13 +132,16 @@ class Row:
 class Collection:
     rows: list[Row]
     runs: list[RunResult]
+    # one line per kind of software that differs among the runs (provenance.software_warnings)
+    software: list[str] = field(default_factory=list)
 
     @property
     def incomplete(self) -> list[Row]:
         return [r for r in self.rows if r.status not in ("ok", "invalid")]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"rows": [asdict(r) for r in self.rows], "runs": [asdict(r) for r in self.runs]}
+        return {"rows": [asdict(r) for r in self.rows], "runs": [asdict(r) for r in self.runs],
+                "software_warnings": self.software}
 
 
 # ---------------------------------------------------------------- reading outputs
@@ -263,6 +270,8 @@ def collect(directories: list[Path]) -> Collection:
             m = mf.read(where)
             todo = [(p, r) for p in m.valid_points for r in p.runs]
             mine = [read_run(where, p, r) for p, r in todo]  # quick: no progress lines
+            for res, (_, r) in zip(mine, todo, strict=True):
+                res.provenance = provenance.summary(where, r.dir, r.script)
             monitored = {p.id: _monitored(where, p) for p in m.points}
         by_point: dict[str, list[RunResult]] = {}
         for res in mine:
@@ -272,7 +281,11 @@ def collect(directories: list[Path]) -> Collection:
         runs += mine
     _scaling(rows)
     _versus_fp32(rows)
-    return Collection(rows, runs)
+    many = len(directories) > 1
+    software = provenance.software_warnings(
+        [(f"{r.sweep}:{r.point} r{r.repeat}" if many else f"{r.point} r{r.repeat}",
+          r.provenance) for r in runs])
+    return Collection(rows, runs, software)
 
 
 def _row(sweep: str, m: mf.Manifest, point: mf.Point, runs: list[RunResult],

@@ -81,3 +81,33 @@ def status_table(title: str, states: list[dict[str, str | None]], width: int) ->
 
 def _int(value: int | None) -> str:
     return "-" if value is None else str(value)
+
+
+PROVENANCE_COLUMNS = [Column("point", 9), Column("run", 8), Column("script", 6),
+                      Column("profile", 5), Column("modules", 4), Column("packages", 7),
+                      Column("program", 3)]
+PROVENANCE_TITLE = ("provenance (each run's jobgen-runs/*/provenance.json): sha256 of the "
+                    "script, profile, modules and Python packages, the program's git commit")
+PROVENANCE_NOTE = ("script*: not the script jobgen wrote for the run (edited, or the "
+                   "scheduler ran a copy of its own); -: not recorded")
+
+
+def provenance_table(collection: Collection, width: int) -> str | None:
+    """One line per run that wrote a provenance record (None when none did)."""
+    from .provenance import short
+
+    rows, notes = [], []
+    for r in collection.runs:
+        p = r.provenance
+        if not p:
+            continue
+        script = short(p.get("script")) + ("*" if p.get("script_as_generated") is False
+                                           else "")
+        rows.append([r.point, f"r{r.repeat}", script, short(p.get("profile")),
+                     short(p.get("modules")), short(p.get("packages")),
+                     short(p.get("program"))])
+        notes.append(None)
+    if not rows:
+        return None
+    return render(PROVENANCE_TITLE, PROVENANCE_COLUMNS, rows, notes, width,
+                  footer=PROVENANCE_NOTE)

@@ -12,18 +12,13 @@ written, instead of every job failing after its wait in the queue.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from ..errors import JobgenError
 from ..frozen import replace
 from ..plan.build import Request
+from ..plan.runrecord import program_file
 from .progress import note
-
-# Interpreters whose first non-option argument is the program's file.
-INTERPRETERS = re.compile(r"(python[0-9.]*|bash|sh|zsh|Rscript|julia|perl|ruby|node)")
-# Interpreter options that take a value (the value is not the program file).
-VALUE_OPTIONS = {"-W", "-X", "-O", "-e", "-E", "-I", "-l"}
 
 
 def _absolute(word: str, cwd: Path) -> str:
@@ -40,29 +35,6 @@ def _resolve_word(word: str, cwd: Path) -> str:
         key, eq, value = word.partition("=")
         return f"{key}={_absolute(value, cwd)}" if eq and value else word
     return _absolute(word, cwd)
-
-
-def program_file(command: tuple[str, ...]) -> str | None:
-    """The file the program is: a command with a `/`, or the script an interpreter runs
-    (None for `python -m module`, `bash -c ...`, or a command found on PATH)."""
-    if not command:
-        return None
-    first = command[0]
-    if "/" in first:
-        return first
-    if not INTERPRETERS.fullmatch(os.path.basename(first)):
-        return None
-    words = iter(command[1:])
-    for word in words:
-        if word in ("-m", "-c", "--"):
-            return None
-        if word in VALUE_OPTIONS:
-            next(words, None)
-            continue
-        if word.startswith("-"):
-            continue
-        return word
-    return None
 
 
 def resolve_program(base: Request, cwd: Path) -> Request:

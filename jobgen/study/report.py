@@ -308,7 +308,9 @@ def _html_page(title: str, svg: str, collection: Collection) -> str:
         "run. A precision helped or hurt only when its runs and fp32's fall into separate "
         "ranges, and luck would do that at most 1 time in 10; otherwise: within noise.</p>\n"
         "<table>\n<tr>" + "".join(f"<th>{h}</th>" for h in HTML_HEAD) + "</tr>\n" + cells
-        + "</table>\n</body></html>\n"
+        + "</table>\n" + "".join(f"<p>warning: {html.escape(_cell(w))}</p>\n"
+                                  for w in collection.software)
+        + "</body></html>\n"
     )
 
 
