@@ -6,7 +6,6 @@ the NaN guard, precisions and XLA."""
 from __future__ import annotations
 
 import json
-
 import signal
 import subprocess
 import sys
