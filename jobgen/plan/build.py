@@ -712,26 +712,40 @@ DEFAULT_STOP_LEAD = 120
 
 
 class _Stop(Frozen):
+    signals: tuple[str, ...] = ()  # trapped and forwarded to the ranks (_preemption)
+    preemption: Fact | None = None
+    warn: bool = False  # ask for the scheduler's warning signal
     deadline: bool = False
     stop_lead: int = 0
     stop_timer: bool = False
     fact: Fact | None = None
 
+    @property
+    def warn_lead(self) -> int:
+        """The scheduler's warning lead (no timer: Slurm, LSF), else 0."""
+        return 0 if self.stop_timer else self.stop_lead
 
-def _stop(profile: Profile, req: Request, app: App | None, walltime: int,
-          signals: tuple[str, ...], warn: bool) -> _Stop:
+    def plan_fields(self) -> dict[str, object]:
+        return {"signals": self.signals, "preemption": self.preemption,
+                "deadline": self.deadline, "stop_lead": self.stop_lead,
+                "stop_timer": self.stop_timer, "stop_fact": self.fact}
+
+
+def _stop(profile: Profile, req: Request, app: App | None, walltime: int) -> _Stop:
     """JOBGEN_DEADLINE, the lead of the stop signal and where it comes from: the scheduler's
     warning (Slurm --signal, LSF -wa/-wt) where the profile has one, else (PBS, Cobalt) a
     timer in the script that sends the signal the script forwards to the ranks at walltime -
     lead; only for a program known to checkpoint on it (a bundled app, --checkpoint-dir,
     --requeue or --stop-lead), as for the warning (docs/walltime.md)."""
+    signals, preempt_fact, warn = _preemption(profile, req, app)
+    base = {"signals": signals, "preemption": preempt_fact, "warn": warn}
     dialect = profile.scheduler.dialect
     lead = req.stop_lead
     if dialect == "none":
         if lead is not None:
             raise JobgenError(f"--stop-lead: site {profile.name} has no scheduler and no "
                               "walltime to stop before: drop --stop-lead")
-        return _Stop()
+        return _Stop(**base)
     if lead is not None and not 1 <= lead < walltime:
         raise JobgenError(f"--stop-lead {lead}: the lead must be 1 to {walltime - 1} seconds, "
                           f"under the walltime ({hms(walltime)}): lower it or raise --walltime")
@@ -742,23 +756,23 @@ def _stop(profile: Profile, req: Request, app: App | None, walltime: int,
         text = (f"stop signal: the scheduler's SIG{pre.signal} {seconds} s before the "
                 f"walltime's end ({hms(walltime)}), forwarded to the ranks")
         why = (f"--stop-lead {lead}" if lead else f"the profile's warning lead ({pre.why})")
-        return _Stop(deadline=True, stop_lead=seconds, fact=Fact(
+        return _Stop(**base, deadline=True, stop_lead=seconds, fact=Fact(
             text, f"{why}; the program checkpoints and exits on it (docs/walltime.md)",
             given if lead else pre.source, "command line" if lead else "profile",
             None if lead else pre.unconfirmed))
     handled = app is not None or bool(req.requeue) or req.checkpoint_dir is not None \
         or lead is not None
     if dialect not in ("pbs", "cobalt") or not handled:
-        return _Stop(deadline=True)
+        return _Stop(**base, deadline=True)
     seconds = lead or DEFAULT_STOP_LEAD
     if seconds >= walltime:
-        return _Stop(deadline=True)  # a walltime shorter than the default lead: no timer
+        return _Stop(**base, deadline=True)  # a walltime shorter than the default lead: no timer
     text = (f"stop timer: the script sends SIG{signals[0]} to the ranks at "
             f"{hms(walltime - seconds)}, {seconds} s before the walltime's end ({hms(walltime)})")
     why = (f"--stop-lead {lead}" if lead else
            f"jobgen's default lead, {DEFAULT_STOP_LEAD} s (the Slurm and LSF profiles' warning "
            "lead)")
-    return _Stop(deadline=True, stop_lead=seconds, stop_timer=True, fact=Fact(
+    return _Stop(**base, deadline=True, stop_lead=seconds, stop_timer=True, fact=Fact(
         text, f"{why}; {dialect.upper()} sends no warning before the walltime's end, so the "
         "script times it itself, and the program checkpoints and exits on the signal "
         "(docs/walltime.md)", given if lead else "jobgen (docs/walltime.md)",
@@ -1338,12 +1352,10 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     observed = _observe(profile, req, app, size, extras, sched)
     launch = _launch(profile, req, app, size, extras, placed.slots, (*env, *observed.env),
                      partial_cpus)
-    signals, preempt_fact, warn = _preemption(profile, req, app)
-    stop = _stop(profile, req, app, sched.walltime, signals, warn)
+    stop = _stop(profile, req, app, sched.walltime)  # signals, lead, timer: docs/walltime.md
     port = _master_port(profile, env, size.rpn if extras.shared.instances else 0)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
-    job = _job_shape(profile, req, size, sched, extras, launch, used if partial else 0, warn,
-                     stop.stop_lead if warn else 0)
+    job = _job_shape(profile, req, size, sched, extras, launch, used if partial else 0, stop)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
                        observed, stop.stop_lead)
     modules = (*observed.tool_modules, *_modules(
@@ -1379,14 +1391,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         framework_support=support,
         devices_per_node=visible_devices(profile, size.rpn, size.per_dev),
         partial_devices=used if partial else 0,
-        signals=signals,
-        preemption=preempt_fact,
         requeue=req.requeue,
         requeue_method=pre.requeue if pre else "none",
-        deadline=stop.deadline,
-        stop_lead=stop.stop_lead,
-        stop_timer=stop.stop_timer,
-        stop_fact=stop.fact,
+        **stop.plan_fields(),
         master_port=port.base,
         port=port,
         machine_fact=_machine_fact(profile, size.nodes),
@@ -1403,13 +1410,13 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
 
 
 def _job_shape(profile: Profile, req: Request, size: _Size, sched: _Schedule, extras: _Extras,
-               launch: _Launch, partial_devices: int, warn: bool, lead: int = 0) -> JobShape:
+               launch: _Launch, partial_devices: int, stop: _Stop) -> JobShape:
     """The scheduler-facing part of the plan (partial_devices: the GPUs of part of a node)."""
     return JobShape(size.nodes, size.rpn, cpus_per_rank(profile, launch.shape),
                     partial_devices or profile.devices_per_node, sched.walltime,
                     sched.queue.queue, sched.account, sched.job_name, sched.filesystems,
                     _alloc_flags(profile, extras.shared.method, extras.stage), req.requeue,
-                    sched.queue.reason, warn, bool(partial_devices), lead)
+                    sched.queue.reason, stop.warn, bool(partial_devices), stop.warn_lead)
 
 
 def _partial(profile: Profile, sched: _Schedule, size: _Size) -> tuple[Profile, int, bool, int]:
