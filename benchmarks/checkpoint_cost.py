@@ -2,7 +2,7 @@
 (docs/walltime.md, issue 34).
 
     python3 benchmarks/checkpoint_cost.py [--config tiny] [--repeats 3] [--apps gpt,ffn]
-                                          [--tensorflow]
+                                          [--tensorflow] [--app-args '--batch-size 1']
 
 Each app runs as its own process for a few steps with ``--checkpoint-dir`` (a fresh scratch
 directory every run) and ``--checkpoint-every 2``; the run's slowest write,
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -39,7 +40,8 @@ def size_of(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def one_run(app: str, config: str, framework: str, steps: int) -> tuple[float, int]:
+def one_run(app: str, config: str, framework: str, steps: int,
+            extra: list[str]) -> tuple[float, int]:
     """(the run's slowest checkpoint write in seconds, bytes of its newest checkpoint)."""
     scratch = Path(tempfile.mkdtemp(prefix="ckcost-"))
     try:
@@ -48,6 +50,7 @@ def one_run(app: str, config: str, framework: str, steps: int) -> tuple[float, i
                "--checkpoint-dir", str(scratch / "ck"), "--checkpoint-every", "2"]
         if framework != "pytorch":
             cmd += ["--framework", framework]
+        cmd += extra
         env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
                "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1")}
         env.pop("JOBGEN_DEADLINE", None)
@@ -72,6 +75,10 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--steps", type=int, default=4)
     ap.add_argument("--apps", default=",".join(sorted(APPS)))
+    ap.add_argument("--app-args", default="",
+                    help="more arguments for every app, e.g. '--batch-size 1 --grad-accum 1' "
+                         "for a large --config on the CPU (a write's cost does not depend on "
+                         "the batch)")
     ap.add_argument("--tensorflow", action="store_true",
                     help="also the TensorFlow versions (cosmictagger, ffn)")
     args = ap.parse_args()
@@ -85,7 +92,8 @@ def main() -> int:
     for app, framework in runs:
         samples, size = [], 0
         for _ in range(args.repeats):
-            write, size = one_run(app, args.config, framework, args.steps)
+            write, size = one_run(app, args.config, framework, args.steps,
+                                  shlex.split(args.app_args))
             samples.append(write)
         med = statistics.median(samples)
         print(f"{app:<14} {framework:<11} {size / 1e6:>8.2f} {med:>15.3f} "
