@@ -146,3 +146,19 @@ def test_a_link_stopped_by_the_timer_resumes_in_the_next(tmp_path, emu_bin):
         assert sleeps_of(run.emu_dir / "events.jsonl") == []
     assert steps[1] > steps[0] >= 1
     assert not (ck / "FINISHED").exists()
+
+
+def test_requeue_keeps_the_signal_driven_stop_on_slurm_and_lsf():
+    """--requeue: the script requeues itself on the scheduler's warning, so the bundled app
+    gets no deadline to stop before it on its own (it would exit 0 and never be requeued)."""
+    for site in ("lumi", "summit"):
+        kw = dict(site=site, app="gpt", nodes=2, account="MYPROJECT", walltime="01:00:00",
+                  checkpoint_dir="/scratch/ck")
+        if site == "summit":
+            kw["walltime"] = "02:00:00"
+        chained = build_plan(load_profile(site), Request(**kw))
+        assert chained.deadline and "--stop-lead" in chained.command
+        requeued = build_plan(load_profile(site), Request(**kw, requeue=2))
+        assert not requeued.deadline and "--stop-lead" not in requeued.command
+        assert "JOBGEN_DEADLINE" not in render(requeued)
+        assert "requeues itself" in requeued.stop_fact.why

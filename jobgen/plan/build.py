@@ -721,6 +721,11 @@ class _Stop(Frozen):
     fact: Fact | None = None
 
     @property
+    def app_lead(self) -> int:
+        """The bundled app's --stop-lead: the signal's lead where the app has a deadline."""
+        return self.stop_lead if self.deadline else 0
+
+    @property
     def warn_lead(self) -> int:
         """The scheduler's warning lead (no timer: Slurm, LSF), else 0."""
         return 0 if self.stop_timer else self.stop_lead
@@ -756,8 +761,12 @@ def _stop(profile: Profile, req: Request, app: App | None, walltime: int) -> _St
         text = (f"stop signal: the scheduler's SIG{pre.signal} {seconds} s before the "
                 f"walltime's end ({hms(walltime)}), forwarded to the ranks")
         why = (f"--stop-lead {lead}" if lead else f"the profile's warning lead ({pre.why})")
-        return _Stop(**base, deadline=True, stop_lead=seconds, fact=Fact(
-            text, f"{why}; the program checkpoints and exits on it (docs/walltime.md)",
+        # --requeue: the script requeues itself on the warning, so the apps must not stop
+        # before it on their own (no JOBGEN_DEADLINE); a chain needs no requeue
+        return _Stop(**base, deadline=not req.requeue, stop_lead=seconds, fact=Fact(
+            text, f"{why}; the program checkpoints and exits on it"
+            + ("; --requeue: the script then requeues itself" if req.requeue else "")
+            + " (docs/walltime.md)",
             given if lead else pre.source, "command line" if lead else "profile",
             None if lead else pre.unconfirmed))
     handled = app is not None or bool(req.requeue) or req.checkpoint_dir is not None \
@@ -1357,7 +1366,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
     job = _job_shape(profile, req, size, sched, extras, launch, used if partial else 0, stop)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
-                       observed, stop.stop_lead)
+                       observed, stop.app_lead)
     modules = (*observed.tool_modules, *_modules(
         profile, extras.choice.module_line, framework, bool(req.container),
         replaced_modules(profile, req.container)), *extras.modules, *program.modules,
