@@ -201,6 +201,12 @@ def test_own_program_ranks_match_the_plan(site, tmp_path, emu_bin):
     check_cleanup(run)
     for report in run.reports.values():
         assert report["argv"] == [] and report["cwd"] == str(run.workdir)
+    # the placement check ran on every rank and found each where the plan puts it
+    world = plan.world_size
+    assert f"placement check (stop): {world} of {world} ranks reported, all as planned" in \
+        run.proc.stderr, run.explain()
+    assert len([x for x in run.proc.stderr.splitlines() if " as planned: CPUs " in x]) == \
+        plan.nodes
 
 
 @pytest.mark.slow
@@ -211,6 +217,13 @@ def test_bundled_app_wrapper_and_launcher_match_the_plan(site, tmp_path, emu_bin
     check_ranks(plan, run, SITES[site])
     check_software(plan, run)
     check_cleanup(run)
+    # the wrapper passed its check and hands the app its row of the plan to check again
+    for rank, report in run.reports.items():
+        env, row = report["env"], plan.place_rows[rank % plan.ranks_per_node]
+        assert env["JOBGEN_PLACEMENT_CHECK"] == "stop"
+        assert env["JOBGEN_PLACEMENT_CPUS"] == row.cpus and env["JOBGEN_PLACEMENT_MASK"] == \
+            row.mask
+        assert env["JOBGEN_PLACEMENT_HOST"] == env["JOBGEN_EMU_NODE"]
 
 
 VARIANTS = [
@@ -314,11 +327,19 @@ def test_a_failing_rank_fails_the_job_and_cleans_up(site, tmp_path, emu_bin):
 
 
 @pytest.mark.parametrize("site", sorted(SITES))
-def test_the_wrapper_alone_refuses_bad_local_ranks(site, tmp_path):
+def test_the_wrapper_alone_refuses_bad_local_ranks(site, tmp_path, emu_bin):
     plan = plan_for(site)
     text = render(plan)
     names = plan.rank_env
-    ok = run_wrapper(text, tmp_path, {names.local_rank: "0", names.rank: "0"},
+    # bound as the site's launcher binds local rank 0 (the taskset stand-in answers the
+    # placement check with it; jsrun binds whole cores)
+    slot = plan.slots[0]
+    bound = {"PATH": f"{emu_bin}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+             "JOBGEN_EMU_BOUND": "1" if slot.cpus else "0",
+             "JOBGEN_EMU_CPUS": ",".join(map(str, slot.cpus)),
+             "JOBGEN_EMU_AFFINITY": ",".join(str(c * 4 + k) for c in slot.cores for k in range(4))
+             if site == "summit" else ""}
+    ok = run_wrapper(text, tmp_path, {names.local_rank: "0", names.rank: "0", **bound},
                      ("sh", "-c", 'echo "$RANK $LOCAL_RANK $WORLD_SIZE"'))
     assert ok.returncode == 0 and ok.stdout.split() == ["0", "0", str(plan.world_size)]
     outside = run_wrapper(text, tmp_path, {names.local_rank: str(plan.ranks_per_node),

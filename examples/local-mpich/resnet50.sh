@@ -40,9 +40,85 @@ export RANK="${PMI_RANK:?jobgen: PMI_RANK is not set}"
 export LOCAL_RANK="$local_rank"
 export WORLD_SIZE=2
 export LOCAL_WORLD_SIZE=2
+# placement check (stop): this rank's CPU set, NUMA node against the plan's row, before the program starts
+jobgen_want_threads=""
+case "$local_rank" in
+  0) jobgen_want_cpus='' jobgen_want_numa='' jobgen_want_mask='' ;;
+  1) jobgen_want_cpus='' jobgen_want_numa='' jobgen_want_mask='' ;;
+esac
+jobgen_rank="$RANK"
+jobgen_place="${0%/*}/placement"
+[ -d "$jobgen_place" ] || mkdir -p "$jobgen_place"
+# the node as the scheduler names it (Slurm's name: several slurmd may share one host), else the host name
+jobgen_host=${SLURMD_NODENAME:-$(hostname)}
+# the CPU set the launcher left this rank (taskset -cp, util-linux), else the kernel's list
+if jobgen_got_cpus=$(taskset -cp "$$" 2>/dev/null); then
+    jobgen_got_cpus=${jobgen_got_cpus##*: }
+else
+    jobgen_got_cpus="?"
+    while read -r jobgen_key jobgen_value; do
+        [ "$jobgen_key" != Cpus_allowed_list: ] || jobgen_got_cpus=$jobgen_value
+    done < /proc/self/status
+fi
+# the same list as the kernel writes it (taskset writes 0,1 for 0-1), and the NUMA nodes of those CPUs (sysfs: /sys/devices/system/cpu/cpuN/nodeM; empty where sysfs does not say)
+jobgen_got_numa=""
+if [[ "$jobgen_got_cpus" =~ ^[0-9,-]+$ ]]; then
+    IFS=, read -ra jobgen_parts <<< "$jobgen_got_cpus"
+    jobgen_got_cpus=""
+    # appends the run of CPUs from..to to the list
+    jobgen_run() {
+        [ "$jobgen_from" -ge 0 ] || return 0
+        jobgen_got_cpus+="${jobgen_got_cpus:+,}$jobgen_from"
+        [ "$jobgen_to" -eq "$jobgen_from" ] || jobgen_got_cpus+="-$jobgen_to"
+    }
+    jobgen_from=-2
+    jobgen_to=-2
+    for jobgen_part in "${jobgen_parts[@]}"; do
+        for ((jobgen_cpu = ${jobgen_part%-*}; jobgen_cpu <= ${jobgen_part#*-}; jobgen_cpu++)); do
+            if [ "$jobgen_cpu" -ne $((jobgen_to + 1)) ]; then
+                jobgen_run
+                jobgen_from=$jobgen_cpu
+            fi
+            jobgen_to=$jobgen_cpu
+            for jobgen_node in /sys/devices/system/cpu/cpu"$jobgen_cpu"/node[0-9]*; do
+                [ -e "$jobgen_node" ] || continue
+                case ",$jobgen_got_numa," in
+                    *",${jobgen_node##*node},"*) ;;
+                    *) jobgen_got_numa+="${jobgen_got_numa:+,}${jobgen_node##*node}" ;;
+                esac
+            done
+        done
+    done
+    jobgen_run
+fi
+jobgen_got_mask=""
+jobgen_bad=""
+# the plan's CPUs, or the same cores with all their SMT threads (a launcher that binds whole cores)
+if [ -n "$jobgen_want_cpus" ] && [ "$jobgen_got_cpus" != "$jobgen_want_cpus" ] && [ "$jobgen_got_cpus" != "${jobgen_want_threads:-$jobgen_want_cpus}" ]; then
+    jobgen_bad="CPUs expected $jobgen_want_cpus${jobgen_want_threads:+ (or $jobgen_want_threads with their SMT threads)}, got $jobgen_got_cpus"
+fi
+if [ -n "$jobgen_want_numa" ] && [ -n "$jobgen_got_numa" ] && [ "$jobgen_got_numa" != "$jobgen_want_numa" ]; then
+    jobgen_bad+="${jobgen_bad:+; }NUMA node expected $jobgen_want_numa, got $jobgen_got_numa"
+fi
+# one file per node and local rank, made exclusively: a second rank with this local rank on this node (two ranks on one device and one set of cores) fails to make it
+if ! { set -C; : > "$jobgen_place/$jobgen_host.local-$local_rank"; } 2>/dev/null; then
+    jobgen_bad+="${jobgen_bad:+; }local rank $local_rank started twice on $jobgen_host"
+fi
+set +C
+# this rank's line of the job's table: rank, node, local rank, CPUs expected and got, NUMA expected and got, mask expected and got, verdict
+printf '%s %s %s %s %s %s %s %s %s %s\n' "$jobgen_rank" "$jobgen_host" "$local_rank" "${jobgen_want_cpus:--}" "${jobgen_got_cpus:--}" "${jobgen_want_numa:--}" "${jobgen_got_numa:--}" "${jobgen_want_mask:--}" "${jobgen_got_mask:--}" "${jobgen_bad:-ok}" > "$jobgen_place/rank-$jobgen_rank"
+if [ -n "$jobgen_bad" ]; then
+    echo "jobgen: placement check: rank $jobgen_rank (host $jobgen_host, local rank $local_rank): $jobgen_bad; stopped before the program started (exit 2; render with --placement-check warn to run anyway)" >&2
+    exit 2
+fi
+# the app compares again after importing its framework, adds the device it opened, and prints the job's table
+export JOBGEN_PLACEMENT_CHECK=stop JOBGEN_PLACEMENT_HOST="$jobgen_host" JOBGEN_PLACEMENT_CPUS="$jobgen_want_cpus" JOBGEN_PLACEMENT_THREADS="$jobgen_want_threads" JOBGEN_PLACEMENT_NUMA="$jobgen_want_numa" JOBGEN_PLACEMENT_MASK="$jobgen_want_mask"
 exec "$@"
 JOBGEN_EOF
 chmod +x "$JOBGEN_WRAPPER"
+# the placement check's reports: one line per rank (a requeued job keeps its id: start empty)
+rm -rf "$JOBGEN_DIR/placement"
+mkdir -p "$JOBGEN_DIR/placement"
 
 # ---- preflight: the program can start (checked once, here, before any rank; exit 78 if not)
 jobgen_preflight() {

@@ -524,8 +524,9 @@ SHORT_HELP = {
     "verify": "Has a generated script changed since?",
     "sweep": "Render one script per point of a study.",
     "submit": "Submit a sweep's scripts; record the job ids.",
-    "status": "Each run's job as the scheduler sees it.",
-    "cancel": "Cancel a sweep's queued or running jobs.",
+    "chain": "Submit a script as a chain of dependent jobs.",
+    "status": "A sweep's or chain's jobs as the scheduler sees them.",
+    "cancel": "Cancel a sweep's or chain's queued or running jobs.",
     "collect": "Join a sweep's results into one table.",
     "report": "Draw a study's charts (PNG, SVG, HTML).",
 }

@@ -70,6 +70,7 @@ def register(app: typer.Typer, render: Callable[..., Any], command: list[str]) -
             raise typer.Exit(1)
 
     _submit_commands(app)
+    _chain_command(app)
     _result_commands(app)
 
 
@@ -100,17 +101,22 @@ def _submit_commands(app: typer.Typer) -> None:
     @app.command(epilog="States: queued, held, running, done, failed (with the scheduler's "
                  "own word), not submitted, unknown. Exit code 0, 2 on error.")
     def status(
-        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
+        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep "
+                                                  "or jobgen chain.")],
         fmt: Annotated[TableFormat, typer.Option("--format", help="table for people, json "
                                                  "for scripts.")] = TableFormat.table,
     ) -> None:
         """Each run's job as the scheduler sees it (squeue, qstat, bjobs)."""
         import json
 
+        from ..study.chain import is_chain
         from ..study.jobs import status as states_of
         from ..study.present import status_table
         from ..study.textable import width
 
+        if is_chain(directory):
+            _chain_status(directory, fmt)
+            return
         manifest, states = states_of(directory)
         rows = [{k: v for k, v in s.items() if k not in ("key", "foreign")} for s in states]
         if fmt is TableFormat.json:
@@ -122,17 +128,133 @@ def _submit_commands(app: typer.Typer) -> None:
     @app.command(epilog="Exit code 0 when every queued or running job was cancelled (or "
                  "none was left), 2 on error.")
     def cancel(
-        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep.")],
+        directory: Annotated[Path, typer.Argument(help="A directory made by jobgen sweep or "
+                                                  "jobgen chain.")],
     ) -> None:
         """Cancel the sweep's jobs still queued, held or running (scancel, qdel, bkill)."""
+        from ..study.chain import cancel as cancel_chain
+        from ..study.chain import is_chain
         from ..study.jobs import cancel as cancel_jobs
 
+        if is_chain(directory):
+            ids = cancel_chain(directory)
+            typer.echo(f"cancelled {len(ids)} link(s): {' '.join(ids)}" if ids else
+                       "nothing to cancel: no link of this chain is queued or running; the "
+                       "chain is stopped", err=True)
+            return
         cancelled, _ = cancel_jobs(directory)
         if cancelled:
             typer.echo(f"cancelled {len(cancelled)} job(s): {' '.join(cancelled)}", err=True)
         else:
             typer.echo("nothing to cancel: no job of this sweep is queued or running",
                        err=True)
+
+
+def _chain_status(directory: Path, fmt: TableFormat) -> None:
+    """A chain's links: job id, state, exit code, output file, and why it stopped."""
+    import json
+
+    from ..study.chain import status as chain_states
+    from ..study.textable import Column, render, width
+
+    chain, rows, stopped = chain_states(directory)
+    rows = [{k: v for k, v in r.items() if k != "foreign"} for r in rows]
+    if fmt is TableFormat.json:
+        typer.echo(json.dumps({"links": rows, "stopped": stopped, "site": chain.site,
+                               "max_stalled": chain.max_stalled}, indent=2, sort_keys=True))
+        return
+    columns = [Column("link", 9), Column("job id", 8), Column("state", 10), Column("exit", 7),
+               Column("scheduler says", 5)]
+    table = [[str(r["link"]), r["job_id"] or "-", r["state"],
+              "-" if r["exit_code"] is None else str(r["exit_code"]), r["word"] or "-"]
+             for r in rows]
+    notes = ["; ".join(x for x in (r["note"], r["output"] and f"output {r['output']}") if x)
+             or None for r in rows]
+    title = (f"jobgen status: chain {directory} ({chain.site}, {len(rows)} link(s); it "
+             f"stops after {chain.max_stalled} in a row without progress)")
+    footer = f"stopped: {stopped}" if stopped else "not stopped"
+    typer.echo(render(title, columns, table, notes, width(), footer), nl=False)
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "?"
+    return f"{value:.1f} s" if value < 10 else f"{value:.0f} s"
+
+
+def _chain_collect(directory: Path, fmt: TableFormat) -> None:
+    """collect on a chain directory: the links as trained (steps, time, restarts,
+    checkpoints); unknown fields as ?."""
+    import json
+
+    from ..study.chain import collect as chain_collect
+    from ..study.textable import Column, render, width
+
+    found = chain_collect(directory)
+    if fmt is TableFormat.json:
+        typer.echo(json.dumps(found, indent=2, sort_keys=True))
+        return
+    columns = [Column("link", 9), Column("state", 8), Column("exit", 7), Column("steps", 8),
+               Column("wall", 6), Column("not training", 5), Column("waited", 4),
+               Column("slowest checkpoint", 3)]
+    rows = [[str(x["link"]), x["state"], "-" if x["exit_code"] is None else str(x["exit_code"]),
+             "?" if x["steps"] is None else f"{x['step_before']}->{x['step_after']}",
+             _seconds(x["wall_s"]), _seconds(x["not_training_s"]), _seconds(x["wait_s"]),
+             _seconds(x["checkpoint_seconds_max"])] for x in found["links"]]
+    title = (f"jobgen collect: chain {directory} ({found['site']}, {found['links_run']} of "
+             f"{len(rows)} link(s) ran)")
+    footer = (f"{found['steps']} step(s) in all, last step {found['last_step']}; lost to "
+              f"restarts (links 2+ not training): {_seconds(found['restart_lost_s'])}; "
+              f"slowest checkpoint: {_seconds(found['checkpoint_seconds_max'])}; "
+              + (f"stopped: {found['stopped']}" if found["stopped"] else "not stopped"))
+    typer.echo(render(title, columns, rows, [None] * len(rows), width(), footer), nl=False)
+
+
+def _chain_command(app: typer.Typer) -> None:
+    @app.command(epilog="Example: jobgen render --site polaris --app gpt -A PROJ "
+                 "--checkpoint-dir ckpt > job.pbs; jobgen chain job.pbs --links 4; jobgen "
+                 "status job.pbs.chain. Exit code 0 when every link was submitted, 1 when a "
+                 "later link was refused (the earlier ones stay queued), 2 on error (nothing "
+                 "submitted).")
+    def chain(
+        script: Annotated[Path, typer.Argument(help="A script made by jobgen render.")],
+        links: Annotated[int, typer.Option(help="Jobs in the chain, each one walltime "
+                                           "(1 to 100).")],
+        dir: Annotated[Path | None, typer.Option(help="The chain directory (default: "
+                                                 "SCRIPT.chain beside the script).")] = None,
+        max_stalled: Annotated[int, typer.Option(help="Links in a row without progress (no "
+                                                 "new checkpoint, or a failure) that stop "
+                                                 "the chain.")] = 2,
+        checkpoint_dir: Annotated[Path | None, typer.Option(
+            help="For a program of your own: the directory of step_N/COMPLETE checkpoints "
+                 "that shows progress (relative to the script's directory, where the links "
+                 "run; without it only failures count).")] = None,
+        after: Annotated[str | None, typer.Option(help="Start the first link after this "
+                                                  "job ends.")] = None,
+        force: Annotated[bool, typer.Option(help="Replace an old chain directory whose "
+                                            "links have all ended.")] = False,
+        dry_run: Annotated[bool, typer.Option(help="Print the submit commands, submit "
+                                              "nothing.")] = False,
+    ) -> None:
+        """Submit a script N times as a chain of dependent jobs that resume from checkpoints."""
+        import shlex
+        import sys
+
+        from ..review.scriptparse import parse_file
+        from ..study.chain import submit_chain
+
+        record, lines, problem = submit_chain(
+            script, parse_file(script), links, dir, max_stalled, checkpoint_dir, after, force,
+            dry_run, command=shlex.join(["jobgen", *sys.argv[1:]]))
+        for text in lines:
+            typer.echo(text)
+        if record is not None:
+            where = dir or script.parent / f"{script.name}.chain"
+            typer.echo(f"chain: {where} (jobgen status {where}; jobgen cancel {where})",
+                       err=True)
+        if problem:
+            typer.echo(f"jobgen: {problem}", err=True)
+            raise typer.Exit(1)
 
 
 def _result_commands(app: typer.Typer) -> None:
@@ -155,6 +277,7 @@ def _result_commands(app: typer.Typer) -> None:
         import json
 
         from ..study import manifest as mf
+        from ..study.chain import is_chain
         from ..study.collect import collect as gather
         from ..study.collect import write_files
         from ..study.files import SweepDir
@@ -162,6 +285,9 @@ def _result_commands(app: typer.Typer) -> None:
         from ..study.present import results_table
         from ..study.textable import width
 
+        if len(directories) == 1 and results is None and is_chain(directories[0]):
+            _chain_collect(directories[0], fmt)
+            return
         found = gather(directories)
         in_sweep = results is None and len(directories) == 1
         where_to = results or (directories[0] if in_sweep else Path("."))

@@ -43,6 +43,12 @@ from .launchers import (
     single_node_launcher,
 )
 from .launchopts import launcher_args, refuse_nested_launcher
+from .placecheck import (
+    PLACEMENT_EXIT,
+    TABLE_AWK,
+    PlaceRow,
+    placement_fields,
+)
 from .placement import (
     Slot,
     device_blocks,
@@ -107,6 +113,7 @@ class Request(Frozen):
     profile_steps: str | None = None
     monitor: bool = False
     tensorboard: str | None = None
+    placement_check: str = "stop"  # the run-time placement check (jobgen.plan.placecheck)
     # From the user's defaults (jobgen.request.defaults), not the command line: queues to try in
     # order before the automatic choice, and where each defaulted field came from.
     queue_preference: tuple[str, ...] = ()
@@ -132,6 +139,8 @@ class Request(Frozen):
             ("--stop-lead", self.stop_lead),
             ("--profile", self.profile), ("--profile-ranks", self.profile_ranks),
             ("--profile-steps", self.profile_steps), ("--tensorboard", self.tensorboard),
+            ("--placement-check", None if self.placement_check == "stop"
+             else self.placement_check),
         ]
         # --opt=value keeps values that start with '-' (app arguments) attached to their option.
         words += [f"{k}={v}" for k, v in opts if v is not None]
@@ -236,6 +245,29 @@ class Plan(Frozen):
     observe_env: tuple[EnvSetting, ...] = ()
     observe_facts: tuple[Fact, ...] = ()
     bill: Bill | None = None  # what the job is charged at most (jobgen.plan.billing)
+    # the run-time placement check (jobgen.plan.placecheck): stop, warn or off, and why
+    placement_check: str = "stop"
+    placement_fact: Fact | None = None
+    place_rows: tuple[PlaceRow, ...] = ()  # what each local rank should see at run time
+
+    @property
+    def placement_exit(self) -> int:
+        return PLACEMENT_EXIT
+
+    @property
+    def placement_world(self) -> int:
+        """Ranks that report to the placement check (each instance is one)."""
+        return self.instances or self.world_size
+
+    @property
+    def placement_awk(self) -> str:
+        return TABLE_AWK
+
+    @property
+    def placement_in_app(self) -> bool:
+        """The bundled PyTorch app checks its placement itself and prints the job's table
+        (with the device it opened); the wrapper checks each rank and leaves the table to it."""
+        return bool(self.app) and self.framework == "pytorch" and not self.instances
 
     @property
     def launch_line(self) -> str:
@@ -1415,6 +1447,7 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         app_defaults=program.app_defaults,
         container=image_fact,
         **_observe_fields(observed),
+        **placement_fields(req.placement_check, req.origins, profile, placed.slots),
     ))
 
 

@@ -36,6 +36,7 @@ class Opt(Frozen):
 PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
 FRAMEWORKS = ("pytorch", "tensorflow")
 BACKENDS = ("nccl", "gloo", "xccl", "ccl")
+PLACEMENT_CHECKS = ("stop", "warn", "off")
 
 RENDER_OPTIONS: tuple[Opt, ...] = (
     Opt("site", ("--site",), "str", "Site profile name (jobgen sites; default: JOBGEN_SITE or "
@@ -99,6 +100,10 @@ RENDER_OPTIONS: tuple[Opt, ...] = (
         "run.", default=False),
     Opt("tensorboard", ("--tensorboard",), "str",
         "Directory for TensorBoard scalars (loss, throughput, step time) from rank 0."),
+    Opt("placement_check", ("--placement-check",), "choice",
+        "Before the program starts, every rank compares its CPUs, NUMA node and device with "
+        "the plan: stop (default: the job stops with one line, exit 2), warn, or off.",
+        default="stop", choices=PLACEMENT_CHECKS),
     Opt("out", ("--out",), "str", "Write the script here instead of stdout."),
     Opt("force", ("--force",), "bool", "Overwrite --out if it exists.", default=False),
 )

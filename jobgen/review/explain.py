@@ -282,7 +282,14 @@ def _launcher(plan: Plan, layers: _Layers) -> dict[str, Any]:
             for a in plan.launch_args
         ],
         "source": layers.loaded.profile.launcher.source,
+        "placement_check": _placement_check(plan),
     }
+
+
+def _placement_check(plan: Plan) -> dict[str, Any] | None:
+    """--placement-check: what every rank compares with the plan before its program starts."""
+    f = getattr(plan, "placement_fact", None)
+    return None if f is None else _fact(f.text, f.why, f.source, f.layer, f.unconfirmed)
 
 
 def _device_selection(plan: Plan, layers: _Layers) -> dict[str, Any] | None:
@@ -605,6 +612,8 @@ def format_text(report: dict[str, Any], width: int | None = None) -> str:
     la = report["launcher"]
     lines += ["", f"== launcher: {la['command']}"]
     lines += _fmt_fact(la["binding"])
+    if la.get("placement_check"):
+        lines += _fmt_fact(la["placement_check"])
     for a in la["args"]:
         lines += _fmt_fact(a)
     if report["steps"]:

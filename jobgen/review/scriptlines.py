@@ -22,6 +22,11 @@ _WRAPPER = ("writes the per-rank wrapper the launcher starts on every rank: it s
 _NODES = ("the node-count check: the plan's ranks, bindings and world size are for this many "
           "nodes, so a different allocation stops the job with one line before the launch")
 
+_CHAIN = ("the chain hook, inert unless the job is a link of `jobgen chain` "
+          "(JOBGEN_CHAIN_DIR set): a link ends at once when the training is finished, the "
+          "chain was stopped or too many links in a row made no progress, and then cancels the "
+          "later links (docs/chains-reference.md)")
+
 # (the stripped line, as a regular expression) -> what it is for; first match wins
 SKELETON: tuple[tuple[str, str], ...] = (
     (r"#!/bin/bash -l", "the interpreter: bash as a login shell, which reads the system "
@@ -43,6 +48,11 @@ SKELETON: tuple[tuple[str, str], ...] = (
     (r"jobgen_cleanup\(\) \{", "removes the job's directory when the batch shell exits"),
     (r"trap jobgen_cleanup EXIT", "removes the job's directory when the batch shell exits, "
      "whatever the exit"),
+    (r"jobgen_chain_ids=\(\)", _CHAIN),
+    (r'if \[ -n "\$\{JOBGEN_CHAIN_DIR:-\}" \]; then', _CHAIN),
+    (r"jobgen_chain_end\(\) \{", "a link of a chain, at its end (the exit trap): writes "
+     "link-K.json (exit status, checkpoint steps before and after) and stops the chain when "
+     "the training is finished or the stall cap is reached"),
     (r'JOBGEN_WRAPPER=".*"', _WRAPPER),
     (r"cat > \"\$JOBGEN_WRAPPER\" <<'JOBGEN_EOF'", _WRAPPER),
     (r"JOBGEN_EOF", "ends the per-rank wrapper's text"),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..plan.launchers import SPAWN_MODULE, TORCHRUN_MODULE
-from ..shell import split
+from ..shell import quote, split
 from ..textfile import read_text
 from .arith import evaluate
 
@@ -44,6 +44,13 @@ _HEREDOC = re.compile(r"<<-?\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)['\"]?")
 _CASE = re.compile(r"^\s*([0-9]{1,9})\)\s*(?:export\s+([A-Za-z_][A-Za-z0-9_]*)=(\S*?))?\s*;;")
 _SLOT_COMMENT = re.compile(r"^\s*#\s*local rank ([0-9]{1,9}):\s*(.*)$")
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+# `${PPN:-4}`: the value a script falls back to when the name is unset (bash(1) Parameter
+# Expansion), read as the script's own value when nothing in the script sets it first; not for
+# names the scheduler, the launcher or the login sets (those are known at run time only)
+_DEFAULT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?-([\w./:,+@%-]*)\}")
+_PROVIDED = re.compile(r"(?:PBS|SLURM|LSB|LS|JSM|PALS|PMI|PMIX|OMPI|MPI|COBALT|FLUX|CUDA|ROCR|"
+                       r"HIP|ZE|SINGULARITY|APPTAINER)_|(?:HOME|USER|PWD|HOSTNAME|TMPDIR|PATH|"
+                       r"SHELL|LOGNAME)$")
 _ARITH = re.compile(r"\$\(\(([^()]*)\)\)")
 _FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)(?:\s*\(\s*\))?"
                        r"|([A-Za-z_][\w-]*)\s*\(\s*\))\s*\{(.*)$")
@@ -218,7 +225,14 @@ def substitute(text: str, variables: dict[str, str]) -> str:
         budget[0] -= len(value)
         return value
 
-    out = _VAR.sub(var, text)
+    def default(m: re.Match[str]) -> str:
+        name, fallback = m.group(1), m.group(2)
+        if name in variables:
+            return var(m)
+        # unset in the script: the default, unless the scheduler or launcher sets the name
+        return m.group(0) if _PROVIDED.match(name) else fallback
+
+    out = _VAR.sub(var, _DEFAULT.sub(default, text))
 
     def name(m: re.Match[str]) -> str:  # a bare name in $(( )) is a variable (bash(1))
         value = variables.get(m.group(0), "")
@@ -459,10 +473,11 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
     nodes first (staging, cache directories, MPS daemons) and start the training after, and
     a function (a cleanup trap) runs only when called."""
     if stmt.startswith("module ") or stmt == "module":
-        script.modules.append((number, " ".join(stmt.split())))
+        # `MODULE=conda/2022-09-08; module load $MODULE`: the module the variable names
+        script.modules.append((number, " ".join(substitute(stmt, script.variables).split())))
         return
     if stmt.startswith("ml "):  # Lmod's short form: `ml use X`, `ml X Y` (load)
-        words = stmt.split()[1:]
+        words = substitute(stmt, script.variables).split()[1:]
         verb = words[0] if words and words[0] in ("use", "load", "unload", "purge") else "load"
         rest = words[1:] if words and words[0] == verb else words
         script.modules.append((number, " ".join(["module", verb, *rest])))
@@ -523,13 +538,14 @@ _POSITIONAL = re.compile(r"\$\{?([1-9@*])\}?|\"\$([@*])\"")
 def _positional(text: str, args: list[str]) -> str:
     """`$1`, `${2}`, `$@` in a function's body with the words it was called with (literal
     words only: one that needs quoting is left as written)."""
-    if any(not re.fullmatch(r"[\w./:=,+@%-]+", a) for a in args):
-        return text
+    literal = all(re.fullmatch(r"[\w./:=,+@%-]+", a) for a in args)
 
     def value(m: re.Match[str]) -> str:
         which = m.group(1) or m.group(2)
-        if which in "@*":
-            return " ".join(args)
+        if which in "@*":  # `cmd mpiexec -n "$NRANKS" ...` -> `time "$@"`: the words as called
+            return " ".join(args) if literal else " ".join(quote(a) for a in args)
+        if not literal:  # one word of several: left as written
+            return m.group(0)
         n = int(which)
         return args[n - 1] if n <= len(args) else ""
 

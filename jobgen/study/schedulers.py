@@ -170,8 +170,12 @@ PBS_STATES = {**dict.fromkeys("QWTM", QUEUED), **dict.fromkeys("HSU", HELD),
               **dict.fromkeys("REB", RUNNING), "F:0": DONE, "X:0": DONE}
 LSF_STATES = {"PEND": QUEUED, "WAIT": QUEUED, "PROV": QUEUED, "PSUSP": HELD, "USUSP": HELD,
               "SSUSP": HELD, "RUN": RUNNING, "DONE": DONE, "EXIT": FAILED, "ZOMBI": FAILED}
+# dep_fail: a job whose dependency ended with a non-zero status waits for `qrls
+# --dependencies` (ALCF UG @ 64c21ae^ docs/sophia/not_in_nav/queueing-and-running-jobs/
+# job-and-queue-scheduling.md): held, and cancelled with the rest of a chain
 COBALT_STATES = {"queued": QUEUED, "starting": RUNNING, "running": RUNNING,
-                 "exiting": RUNNING, "user_hold": HELD, "dep_hold": HELD, "admin_hold": HELD}
+                 "exiting": RUNNING, "user_hold": HELD, "dep_hold": HELD, "admin_hold": HELD,
+                 "dep_fail": HELD}
 
 
 def state_of(dialect: Dialect, word: str) -> str:

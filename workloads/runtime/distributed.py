@@ -10,7 +10,7 @@ from datetime import timedelta
 import torch
 import torch.distributed as dist
 
-from .device import DeviceInfo
+from .device import DeviceInfo, device_api
 from .ranks import DistEnv, _int, detect_dist_env, export_env, ranks_per_device, started_by
 
 __all__ = ["DistEnv", "detect_dist_env", "export_env", "init_distributed", "ranks_per_device",
@@ -105,6 +105,33 @@ def init_distributed(de: DistEnv, dev: DeviceInfo, timeout_s: float,
     dist.init_process_group(backend=backend, init_method="env://", rank=de.rank,
                             world_size=de.world_size, timeout=timedelta(seconds=timeout_s))
     return DistContext(de, backend, dev)
+
+
+def device_id(dev: DeviceInfo) -> str:
+    """The device this rank opened, as the node knows it: its PCI address (domain:bus:device)
+    where the framework gives it, else its UUID; '' for the CPU."""
+    api = device_api(dev)
+    if api is None or dev.device.index is None:
+        return ""
+    try:
+        props = api.get_device_properties(dev.device.index)
+    except Exception:  # noqa: BLE001 - a device without properties is reported as unknown
+        return ""
+    bus = getattr(props, "pci_bus_id", None)
+    if isinstance(bus, int):
+        return (f"{getattr(props, 'pci_domain_id', 0) or 0:04x}:{bus:02x}:"
+                f"{getattr(props, 'pci_device_id', 0) or 0:02x}")
+    uuid = getattr(props, "uuid", None)
+    return str(uuid) if uuid else ""
+
+
+def all_gather_objects(ctx: DistContext, obj: object) -> list:
+    """Every rank's `obj`, in rank order, on every rank (one all-gather)."""
+    if not ctx.enabled:
+        return [obj]
+    out: list = [None] * ctx.env.world_size
+    dist.all_gather_object(out, obj)
+    return out
 
 
 def shutdown(ctx: DistContext) -> None:

@@ -84,7 +84,7 @@ def _network(ctx: Context) -> Iterator[Hit]:
         c = launch.container
         assert c is not None
         modules, why = _network_modules(ctx.profile, c.image)
-        if any(ctx.loads(m, launch.line) for m in modules):
+        if any(ctx.loads(m, launch.at) for m in modules):
             continue
         bound = set(c.binds()) | {b.split(":", 1)[0] for name in _BIND_VARIABLES
                                   for b in launch.env.get(name, "").split(",") if b}

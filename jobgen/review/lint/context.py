@@ -146,11 +146,21 @@ class Context:
         """A whole batch script (its #! line and its directives): its requirements apply.
         Not one whose guide elides directives (`#SBATCH ...`) or submits it with options on
         the command line (a `qsub -l ...` line in its comments)."""
-        if self.kind != "batch" or any(d.body.strip() in ("...", "\u2026")
-                                       for d in self.own_directives()):
+        if self.kind != "batch" and not self._whole_without_shebang() or any(
+                d.body.strip() in ("...", "\u2026") for d in self.own_directives()):
             return False
         submit = {"pbs": "qsub", "slurm": "sbatch", "lsf": "bsub"}.get(self.dialect, "")
         return not re.search(rf"^#\s*{submit}\s+-", self.script.text, re.M) if submit else True
+
+    def _whole_without_shebang(self) -> bool:
+        """A file that starts with the scheduler's directives, asks for a project and a
+        walltime and then runs its commands, without a #! line: a whole script that qsub runs
+        under the login shell (PBS qsub(1B) -S), not an excerpt."""
+        keys = {"pbs": ("-A", "-l walltime")}.get(self.dialect)
+        own = self.own_directives()
+        return bool(keys and self.kind == "fragment" and own and own[0].line == 1 and
+                    all(self.find(k) for k in keys) and (self.script.launches or
+                                                        self.script.commands))
 
     @property
     def nodes(self) -> int | None:
@@ -204,6 +214,11 @@ def lint_context(script: Script, profile: Profile) -> Context:
     return Context(script, profile)
 
 
+_FRAMEWORK_ARG = re.compile(r"(?i)(?:--)?[\w.]*(?:framework|backend)=(?:torch|pytorch|"
+                            r"tensorflow|tf|jax)")
+_FRAMEWORK_VARS = ("TORCH_", "PYTORCH_", "TF_", "HOROVOD_", "KERAS_", "DEEPSPEED_", "IPEX_")
+
+
 def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     """(ai, collective): whether the launch runs an AI framework, and the collectives library
     its ranks use (oneccl, nccl, rccl), decided from the program, the image, the modules and
@@ -218,11 +233,14 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
         named = prog[2] if DISTRIBUTED.search(prog[2]) else ""
     image = launch.container.image if launch.container else ""
     env = launch.env
-    framework_module = any(ctx.loads(m.name, launch.line) for m in ctx.profile.modules
+    framework_module = any(ctx.loads(m.name, launch.at) for m in ctx.profile.modules
                            if m.framework and m.name and m.action == "load")
     ai = first in AI_LAUNCHERS or launch.shell or (python and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
-        "MASTER_ADDR" in env or framework_module))
+        "MASTER_ADDR" in env or framework_module or
+        # CosmicTagger's `framework=torch`; a framework's own variables set for the ranks
+        any(_FRAMEWORK_ARG.fullmatch(w) for w in prog[1:]) or
+        any(n.startswith(_FRAMEWORK_VARS) for n in env)))
     oneccl_vars = any(n.startswith("CCL_") for n in env)
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
     collective = None
@@ -306,10 +324,10 @@ class LaunchView:
         value = None
         if d == "aprun":
             value = self.flag("-N")
-        elif d == "srun":
-            value = self.flag("--ntasks-per-node")
+        elif d == "srun":  # --tasks-per-node: Slurm's own alias (srun/sbatch long options)
+            value = self.flag("--ntasks-per-node", "--tasks-per-node")
             if value is None:
-                found = self.ctx.find("--ntasks-per-node")
+                found = self.ctx.find("--ntasks-per-node", "--tasks-per-node")
                 value = found[0].value if found else None
         elif d in ("pals", "mpich"):
             value = self.flag("--ppn", "-ppn")

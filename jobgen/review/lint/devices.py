@@ -13,6 +13,7 @@ from ..arith import evaluate
 from ..scriptparse import substitute
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
+from .scope import AI_NAMES
 
 #: What launchers name a rank's index on its node; a wrapper computes its device from these.
 _LOCAL_RANK_VARS = ("PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID",
@@ -51,7 +52,7 @@ def hierarchy(ctx: Context, launch: LaunchView) -> tuple[str | None, str]:
         value = launch.env.get(name, "").upper()
         if value in ("FLAT", "COMPOSITE"):
             return value, f"{name}={value}"
-    for line, module in reversed(ctx.modules_loaded(launch.line)):
+    for line, module in reversed(ctx.modules_loaded(launch.at)):
         for name, mode in h.modules.items():
             if module == name or module.startswith(name + "/"):
                 return mode, f"`module load {module}` (line {line}) sets {mode}"
@@ -79,6 +80,38 @@ def max_per_device(ctx: Context) -> int:
 
 def _uses_devices(launch: LaunchView) -> bool:
     return launch.ai
+
+
+_DEVICE_WRAPPER = re.compile(r"(?i)(gpu|tile|affinity|gcd)")
+_GPU_WORDS = re.compile(r"(?i)gpu|tile|cuda|xpu|sycl|nccl|rccl|oneccl|rocm|hip")
+
+
+def one_rank_per_device_sign(ctx: Context, launch: LaunchView) -> bool:
+    """A launch of a program that is not known as AI but drives the node's devices: a
+    per-rank device wrapper (set_affinity_gpu_polaris.sh, gpu_tile_compact.sh, select_gpu) or
+    a training wrapper (train.sh), or ranks per node a small multiple (1-4) of the node's
+    devices or GPUs, the way GPU programs are launched (one rank per GPU, per tile, or a few
+    sharing one), in a script whose commands speak of GPUs (GPUS_PER_NODE, --device cuda,
+    nccl-tests); an MPI hello world with 16 ranks per node is not one."""
+    names = [w.rsplit("/", 1)[-1] for w in launch.wrappers]
+    if any(_DEVICE_WRAPPER.search(n) or AI_NAMES.search(n) for n in names):
+        return True
+    rpn = launch.ranks_per_node
+    gpus = ctx.profile.node.gpus
+    counts = {devices(ctx, launch), ctx.node.devices, gpus.count if gpus else 0} - {0}
+    return bool(rpn) and any(rpn % n == 0 and rpn <= 4 * n for n in counts) and \
+        _speaks_of_gpus(ctx)
+
+
+def _speaks_of_gpus(ctx: Context) -> bool:
+    """Whether the script's commands (not its comments) speak of GPUs; read once per script
+    (a script may be megabytes long and hold many launches)."""
+    known = getattr(ctx, "_speaks_of_gpus", None)
+    if known is None:
+        known = any(_GPU_WORDS.search(line) for line in ctx.script.lines
+                    if not line.lstrip().startswith("#"))
+        ctx._speaks_of_gpus = known  # type: ignore[attr-defined]
+    return known
 
 
 # ---------------------------------------------------------------- which device each rank gets
@@ -152,7 +185,7 @@ def _mask_for_all(ctx: Context, launch: LaunchView) -> tuple[str, int] | None:
     if in_wrapper:
         found = in_wrapper[0]
     else:
-        top = ctx.script.exported(launch.line).get(var)
+        top = ctx.script.exported(launch.at).get(var)
         found = (top.value, top.line) if top and top.value is not None else None
     return found if found and "$" not in found[0] and "`" not in found[0] else None
 
@@ -329,7 +362,7 @@ def _wrapper(ctx: Context) -> Iterator[Hit]:
         for w in h.wrappers:
             if not any(word.rsplit("/", 1)[-1] == w.name for word in launch.wrappers):
                 continue
-            against = [m for m in w.advised_against_with if ctx.loads(m, launch.line)]
+            against = [m for m in w.advised_against_with if ctx.loads(m, launch.at)]
             if mode != w.requires or against:
                 reason = f"the hierarchy is {mode} ({why})" if mode != w.requires else \
                     f"the docs advise against it with module {against[0]}"
@@ -414,3 +447,98 @@ def _far(ctx: Context, cpus_of: list[list[int]], devices_of: dict[int, int]
             far.append((rank, f"rank {rank} on cores {format_cpu_list(sorted(cores))} drives "
                         f"device {index} ({where}cores {format_cpu_list(sorted(near))})"))
     return far
+
+
+# ---------------------------------------------------------------- devices left idle
+# A program that drives several devices from one rank (a launcher that starts its own
+# processes, JAX, an inference server, tensor or model parallelism, a count of GPUs given to
+# the program, TensorFlow's MirroredStrategy) may use the whole node with fewer ranks.
+_MULTI_DEVICE = re.compile(
+    r"(?i)jax|vllm|sglang|serve|server|tensor.?parallel|model.?parallel|pipeline.?parallel|"
+    r"(?:^|[-_.])tp[=_]|num.?gpus|n.?gpus|gpus.?per|nproc|devices=|--gpus|mirrored|"
+    r"dataparallel\b|accelerate|lightning")
+_MULTI_LAUNCHERS = frozenset({
+    "torchrun", "deepspeed", "accelerate", "horovodrun", "vllm", "ray", "launch.py", "deepy.py"})
+_ONE_PER_DEVICE = re.compile(r"(?i)ddp|distributed|horovod|hvd|allreduce")
+
+
+def _whole_nodes(ctx: Context) -> tuple[str, str] | None:
+    """Why the job has its nodes to itself (and pays for all their devices), and the source
+    that says so; None where it may share them."""
+    billing = ctx.profile.scheduler.billing
+    family = ctx.partition.family
+    if ctx.partition.allocation is not None:
+        if ctx.partition.allocation != "exclusive":
+            return None
+        name = ctx.partition.item.value if ctx.partition.item else "the partition"
+        return f"{name} allocates (and bills) whole nodes", family.source if family else ""
+    if ctx.dialect in ("pbs", "lsf") and billing is not None and "whole nodes" in billing.why:
+        return "the scheduler gives (and charges) the job whole nodes", billing.source
+    return None
+
+
+def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
+    """How many devices each rank drives: 1 for a program launched one rank per device,
+    None where a rank may drive several (or the script says how many, `--gpus-per-task`)."""
+    words = [w.rsplit("/", 1)[-1] for w in launch.program]
+    if not words or words[0] in _MULTI_LAUNCHERS or "-m" in words[1:3] and any(
+            w.startswith(("torch.distributed", "deepspeed", "accelerate", "vllm"))
+            for w in words):
+        return None
+    image = launch.container.image if launch.container else ""
+    if any(_MULTI_DEVICE.search(w) for w in [*launch.program, image, *launch.wrappers]):
+        return None
+    var = ctx.profile.gpu_affinity.variable
+    if var and "," in launch.env.get(var, ""):
+        return None
+    per_task = as_int(launch.flag("--gpus-per-task") or next(
+        (i.value for i in ctx.find("--gpus-per-task")), None))
+    if per_task is not None:
+        return per_task
+    if _device_wrapper(launch):  # the wrapper narrows each rank to one device
+        return 1
+    if launch.ranks_per_node == 1 and not any(_ONE_PER_DEVICE.search(w) for w in
+                                              [*launch.program, *launch.env]):
+        return None  # one process per node may drive all its devices (DataParallel)
+    if launch.ranks_per_node == 1 and re.search(r"(?i)tensorflow|keras|\btf\b",
+                                                " ".join(launch.program)):
+        return None
+    return 1
+
+
+@rule("GPU008", "idle-devices", topic="devices", severity="warning",
+      scope="launches of GPU programs (AI frameworks, per-rank device wrappers) on nodes the "
+      "job has to itself (ALCF and OLCF PBS/LSF jobs, LUMI standard-g or --exclusive), with "
+      "one device per rank; not launchers that start their own processes (torchrun, "
+      "DeepSpeed), JAX, inference servers, tensor parallelism, TensorFlow with one rank per "
+      "node, background per-node launches",
+      source="the site profile's node.gpus (devices per node, in the device hierarchy's "
+      "mode) and scheduler.billing / partition_families (whole-node allocation)",
+      fix="run one rank per device (the node's device count per node), or ask for a "
+      "shared partition with the devices you use", facts=_device_facts,
+      summary="fewer ranks per node than the node's devices, on nodes allocated whole: the "
+      "other devices are billed and idle")
+def _idle_devices(ctx: Context) -> Iterator[Hit]:
+    whole = _whole_nodes(ctx)
+    if whole is None or not ctx.node.devices or any(la.own_hosts for la in ctx.launches):
+        return
+    for launch in ctx.launches:
+        rpn = launch.ranks_per_node
+        if launch.shell or launch.dialect == "spawn" or rpn is None or \
+                not (launch.ai or _device_wrapper(launch)):
+            continue
+        per_rank = _per_rank_devices(ctx, launch)
+        ndev = devices(ctx, launch)
+        if per_rank is None or not ndev or rpn * per_rank >= ndev:
+            continue
+        mode, why = hierarchy(ctx, launch)
+        kind = f" under {mode} ({why})" if mode else ""
+        gpus = ctx.profile.node.gpus
+        yield Hit(launch.line, f"{rpn} rank(s) per node, one device each, on {ndev} devices "
+                  f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
+                  f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
+                  "; ".join(x for x in (gpus.source if gpus else "", whole[1]) if x))
+
+
+def _device_wrapper(launch: LaunchView) -> bool:
+    return any(_DEVICE_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in launch.wrappers)

@@ -61,18 +61,23 @@ or a script whose site it cannot tell (add `--site` or a `# site: NAME` line).
 Rules apply only where their scope says, decided from the script and the site profile:
 
 - **The kind of script.** A whole batch script (a `#!` line and the site's directives) must
-  carry what the site requires (project, walltime, filesystems); a fragment (directives
-  without a `#!` line, as guides show them), a script run inside a job (no directives), or one
+  carry what the site requires (project, walltime, filesystems), and so must a PBS file
+  without a `#!` line that starts with its directives, names a project and a walltime and runs
+  commands (qsub runs it under the login shell); a fragment (directives without a `#!` line,
+  as guides show them), a script run inside a job (no directives), or one
   whose guide elides directives (`#SBATCH ...`) or submits it with options on the command line
   is not held to that.
 - **Directives, as the scheduler reads them:** only those before the first command (later
   ones are reported by SCHED005 and otherwise ignored), never from comments.
-- **Placeholders** (`<queue>`, `HH:MM:SS`, `...`) are reported once (TEXT002) and read by no
-  other rule.
+- **Placeholders** (`<queue>`, `HH:MM:SS`, `...`, a template project such as `YourProject` or
+  `project_number`, `VENV=path`) are reported once (TEXT002) and read by no other rule.
 - **Every launch separately**, each with the environment it gets (the exports before it, its
   own `--env` and its `VAR=value` prefixes, which bash gives that command only): several
   `mpiexec` lines, each with its own device variable, are several launches. A launch in a
-  shell function is read where the function is called (with its arguments); one ending in
+  shell function is read where the function is called (with its arguments, `cmd mpiexec -n
+  "$NRANKS" ...` through `time "$@"` too, and the modules and exports before the call); a
+  value with a default (`PPN=${PPN:-4}`) is its default unless the script sets the name first
+  or the scheduler does; `module load $MODULE` loads the module the variable names; one ending in
   `&` runs beside the others (per-node launches are not held to the whole allocation); a
   quoted string over several lines (`srun bash -c '...'`) is one statement; a trailing
   `# comment` is not part of a value. An AI program the batch shell runs itself (`python
@@ -80,7 +85,10 @@ Rules apply only where their scope says, decided from the script and the site pr
   only at run time is named (LAUNCH006), not skipped silently.
 - **The program**: an AI framework (PyTorch, TensorFlow, vLLM... behind wrappers, `bash -c`
   and containers) and the collectives it uses (oneCCL, NCCL, RCCL), or any other MPI
-  program. Device and collective rules apply to AI frameworks only.
+  program. Device and collective rules apply to AI frameworks only, except CPU009 and GPU008,
+  which also hold GPU programs to binding and to the node's devices (a per-rank device
+  wrapper, or ranks per node 1-4 times the devices in a script that speaks of GPUs). One rank
+  in all (`mpiexec -n 1`) uses no collectives.
 - **The partition family and allocation** (LUMI-G or LUMI-C, whole nodes or shared), with the
   family's own cores and devices; **the device hierarchy** (Aurora FLAT or COMPOSITE: the
   exported variable, else the module that sets it, else the default).

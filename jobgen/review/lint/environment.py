@@ -18,6 +18,7 @@ from .collectives import (
 )
 from .context import Context, LaunchView
 from .core import Hit, as_int, distance, rule
+from .scope import AI_NAMES
 
 _ENV = "the site profile's env (each variable's why and source)"
 
@@ -104,15 +105,26 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
     elif s.applies_to == "miopen":  # several processes share the cache
         gpus = max([as_int(i.value.split(":")[-1]) or 0 for i in ctx.find("--gpus-per-node")],
                    default=0)
-        ok = launch.ai and vendor == "amd" and bool(ctx.node.devices) and \
-            max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1
+        # on a partition shared with other jobs, even one process: the LUMI AI guide moves
+        # the cache "to avoid collisions with other users on the same node" and sets it in its
+        # one-GPU quickstart (LAG 10-LLM-inference/README.md L40, 01-quickstart/run.sh L15-18)
+        ok = launch.ai and vendor == "amd" and bool(ctx.node.devices) and (
+            max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or
+            ctx.partition.allocation == "shared" and _trains(launch))
     else:
         ok = launch.collective == s.applies_to and bool(ctx.node.devices) and \
             not one_rank(launch) and not mpi4py_program(launch)
     nodes = ctx.nodes
     if s.min_nodes is not None and (nodes is None or nodes < s.min_nodes):
         return False
-    return ok and not any(ctx.loads(m, launch.line) for m in s.unless_modules)
+    return ok and not any(ctx.loads(m, launch.at) for m in s.unless_modules)
+
+
+def _trains(launch: LaunchView) -> bool:
+    """The launch runs a Python program named for training (train.py, single_gpu_train.py),
+    not a check of the installed packages."""
+    script = next((w for w in launch.program if w.endswith(".py")), "")
+    return bool(AI_NAMES.search(script.rsplit("/", 1)[-1]))
 
 
 def _sets(profile: Profile) -> list[EnvSet]:
@@ -172,7 +184,7 @@ def _host_only(ctx: Context, name: str, launch: LaunchView) -> bool:
 
 def _preset(ctx: Context, name: str, launch: LaunchView) -> bool:
     var = next((v for v in ctx.profile.env if v.name == name), None)
-    return bool(var and var.preset_by and ctx.loads(var.preset_by, launch.line))
+    return bool(var and var.preset_by and ctx.loads(var.preset_by, launch.at))
 
 
 # /tmp is each compute node's own (in memory on LUMI, the profile says) on every site.
@@ -439,7 +451,7 @@ def _module_needs(ctx: Context) -> Iterator[Hit]:
         for launch in ctx.launches:
             if launch.env.get(need.variable, "").strip("\"'") != need.value:
                 continue
-            gone = _unloaded(ctx, need.module, launch.line)
+            gone = _unloaded(ctx, need.module, launch.at)
             if gone is not None:
                 yield Hit(launch.line, f"{need.variable}={need.value} but module {need.module} "
                           f"is unloaded (line {gone}): the program fails at run time "

@@ -14,6 +14,7 @@ from ...profiles.model import Launcher, Profile
 from ..scriptparse import launcher_name
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
+from .devices import one_rank_per_device_sign
 from .scope import AI_LAUNCHERS, AI_NAMES
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
@@ -210,8 +211,10 @@ def _workers(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("CPU009", "unbound-ranks", topic="placement", severity="warning",
-      scope="AI framework launches with several ranks per node on sites whose guides bind "
-      "ranks (on a shared partition only when every device of the node is used)",
+      scope="AI framework launches, and GPU programs under PALS mpiexec (a per-rank device "
+      "wrapper, or ranks per node 1-4 times the node's devices), with several ranks per "
+      "node, unbound or `--cpu-bind none`, on sites whose guides bind ranks (on a shared "
+      "partition only when every device of the node is used)",
       source="the site profile's cpu_binding (Polaris: --depth=8 --cpu-bind depth; Aurora: "
       "PyTorch page, it is important to set the appropriate CPU affinity; LUMI: GPU binding)",
       fix="bind each rank to the cores next to its device; `jobgen render` writes the binding",
@@ -222,12 +225,17 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
         return
     for launch in ctx.launches:
         rpn = launch.ranks_per_node
-        if not launch.ai or launch.bind is not None or not rpn or rpn < 2 or \
+        # `--cpu-bind none` asks for no binding: the ranks are as unbound as without the flag
+        off = launch.bind is not None and launch.bind.lower() in ("none", "no")
+        # srun binds by default: there only AI launches, whose guides bind them to devices
+        if not (launch.ai or launch.dialect == "pals" and one_rank_per_device_sign(ctx, launch)) \
+                or \
+                launch.bind is not None and not off or not rpn or rpn < 2 or \
                 launch.dialect not in ("pals", "srun"):
             continue
         if launch.dialect == "srun" and rpn < ctx.node.devices:
             continue
-        if launch.dialect == "srun":
+        if launch.dialect == "srun" and not off:
             # srun binds each task to cores of its own unless told otherwise (LUMI's default
             # is --cpu-bind=threads): the ranks are bound, just not next to their devices
             yield Hit(launch.line, f"{rpn} ranks per node with no binding to their devices: "
@@ -237,7 +245,8 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
                       "LUMI-training-materials @ d64bc58c docs/2day-20260422/202-Binding.md "
                       "(--cpu-bind=threads is the default behaviour on LUMI)")
             continue
-        yield Hit(launch.line, f"{rpn} ranks per node with no CPU binding: the OS places them, "
+        how = "--cpu-bind none" if off else "no CPU binding"
+        yield Hit(launch.line, f"{rpn} ranks per node with {how}: the OS places them, "
                   "away from their devices and across each other's cores",
                   source=ctx.profile.cpu_binding.source)
 

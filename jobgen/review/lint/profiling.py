@@ -35,7 +35,8 @@ def _every_rank(ctx: Context) -> Iterator[Hit]:
         if not program:
             continue
         tool = os.path.basename(program[0])
-        if launch.flag("-n", "-np", "--np", "--ntasks") == "1":
+        if launch.flag("-n", "-np", "--np", "--ntasks") == "1" or \
+                launch.ranks_per_node == 1 and launch.nodes == 1:
             continue  # one rank: the profiler is around that rank only
         if tool in VENDOR_PROFILERS:
             yield Hit(launch.line, f"{tool} wraps every rank this launch starts: each writes "

@@ -301,3 +301,33 @@ def _no_gpus(ctx: Context) -> Iterator[Hit]:
     yield Hit(item.line, f"{item.value} allocates by resources and the script asks for no GPUs, "
               f"so the program on line {launch.line} sees none: {family.why}",
               "add `#SBATCH --gpus-per-node=N` (N GPUs per node)", family.source)
+
+
+# A reservation's queue at ALCF is named after the reservation (R123456): not in any table.
+_RESERVATION = re.compile(r"R[0-9]{3,9}")
+
+
+@rule("QUEUE006", "unlisted-queue", topic="queue", severity="info",
+      scope="scripts naming a queue or partition the site profile does not list and that is "
+      "neither a misspelling nor another site's (those are QUEUE002's); not ALCF reservation "
+      "queues (R123456)", source=_QUEUES,
+      fix="use one of the site's queues, or keep it if it is a reservation made for you",
+      summary="a queue the site's queue table does not list: the scheduler refuses it unless "
+      "it is a reservation or special queue made for the project (a note: workshops and "
+      "hackathons run on such queues while they last)", facts=_queue_facts)
+def _unlisted_queue(ctx: Context) -> Iterator[Hit]:
+    item = ctx.partition.item
+    sched = ctx.profile.scheduler
+    if item is None or ctx.partition.queue or ctx.partition.family or not sched.queues or \
+            _RESERVATION.fullmatch(item.value):
+        return
+    names = [q.name for q in sched.queues] + [p for f in ctx.profile.partition_families
+                                              for p in f.partitions]
+    if any(distance(item.value, n) <= 2 for n in names) or \
+            item.value in _other_sites_queues(ctx.profile):
+        return  # QUEUE002's
+    source = next((q.source for q in sched.queues), None)
+    yield Hit(item.line, f"queue {item.value!r} is not in {ctx.profile.name}'s queue table "
+              f"({', '.join(names)}): the scheduler refuses it unless it is a reservation or "
+              "special queue made for your project", f"use one of {', '.join(names)}",
+              f"{_QUEUES}: {source}" if source else None)

@@ -14,10 +14,12 @@ import bisect
 import re
 
 from ...shell import split
-from ..scriptparse import PREFIXES, Script, split_comment
+from ..scriptparse import PREFIXES, Script, directive_items, split_comment
 
 # ---------------------------------------------------------------- what kind of script
-_SHELLS = re.compile(r"^(?:/usr)?/bin/(?:env\s+)?(?:ba|z|k|da|tc|c)?sh\b|^/usr/bin/env\s+\w*sh\b")
+# `#!/usr/bin/env -S bash -e`: env's options (-S splits the rest into words) before the shell
+_SHELLS = re.compile(r"^(?:/usr)?/bin/(?:env\s+(?:-\S+\s+)*)?(?:ba|z|k|da|tc|c)?sh\b"
+                     r"|^/usr/bin/env\s+(?:-\S+\s+)*\w*sh\b")
 
 
 def is_job_script(script: Script) -> bool:
@@ -44,17 +46,41 @@ _PLACEHOLDER = re.compile(
     r"(?<!<)<(?!<|(?:unset|none|null|empty|undefined|not set|missing)>)[A-Za-z_][^<>\n]{0,60}>"
     r"|\b[Hh]{1,2}:[Mm]{2}(?::[Ss]{2})?\b"  # HH:MM:SS
     r"|(?:^|\s)\.\.\.(?:\s|$)"              # #SBATCH ...
-    r"|\bfs[0-9]:fs[0-9]\b")                # filesystems=fs1:fs2
+    r"|\bfs[0-9]:fs[0-9]\b"                 # filesystems=fs1:fs2
+    r"|(?<=[A-Za-z0-9_]=)path(?=$|[\s;])")   # PATH_TO_VENV=path
 
 
 def is_placeholder(value: str) -> bool:
     return bool(_PLACEHOLDER.search(value))
 
 
+# Words a template leaves for the project where the reader was to write theirs, without the
+# guides' angle brackets: YourProject, your_project_number, PROJECTNAME, project_number,
+# PROJECT_ID, project_465XXXXXX. A project is a name the centre gave; none is spelt like these.
+_TEMPLATE_PROJECT = re.compile(
+    r"(?i)your[_-]?(?:project|proj|account|acct|allocation|alloc)\w*"
+    r"|project[_-]?(?:name|number|num|no|id|code)|project|account|allocation"
+    r"|\w*x{4,}\w*|change_?me|fixme|todo")
+_PROJECT_KEYS = {"#PBS": ("-A",), "#SBATCH": ("--account", "-A"), "#BSUB": ("-P",),
+                 "#COBALT": ("-A", "--project")}
+
+
+def _template_projects(script: Script) -> list[tuple[int, int, str]]:
+    """(line, column, value) of each project directive whose value is a template word."""
+    out = []
+    for d in script.directives:
+        for key, value in directive_items(d.body):
+            value = value.strip("\"'")
+            if key in _PROJECT_KEYS.get(d.prefix, ()) and _TEMPLATE_PROJECT.fullmatch(value):
+                line = script.lines[d.line - 1]
+                out.append((d.line, max(line.find(value), 0), value))
+    return out
+
+
 def placeholders(script: Script) -> list[tuple[int, str]]:
     """(line, text) of each placeholder in the directives and commands (not in comments),
     in the order they appear. One pass over the text: a script may be megabytes long."""
-    found: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, str]] = _template_projects(script)
     starts: list[int] | None = None
     for m in _PLACEHOLDER.finditer(script.text):
         if starts is None:
@@ -85,7 +111,7 @@ def _code(line: str) -> str:
 # ---------------------------------------------------------------- the program a launch runs
 AI_LAUNCHERS = {"torchrun", "deepspeed", "accelerate", "vllm", "horovodrun"}
 AI_NAMES = re.compile(
-    r"(?i)(train|ddp|fsdp|torch|tensorflow|keras|horovod|deepspeed|megatron|llm|vllm|gpt|bert|"
+    r"(?i)(train|ddp|fsdp|torch|tensorflow|keras|horovod|hvd|deepspeed|megatron|llm|vllm|gpt|bert|"
     r"llama|resnet|unet|transformer|allreduce|imagenet|cosmictagger|finetun|diffusion|jax)")
 DISTRIBUTED = re.compile(r"(?i)(init_process_group|distributed|ddp|horovod|train)")
 _CONTAINER_VALUE_FLAGS = {"-B", "--bind", "--env", "--pwd", "-H", "--home", "--env-file",
@@ -152,8 +178,10 @@ def _container(words: list[str], k: int) -> tuple[int, ContainerRun]:
 
 def _last_command(text: str) -> list[str]:
     """The command of `bash -c 'export A=1 && python train.py'` that does the work."""
+    text = text.replace("\\\n", " ")  # `\` at a line's end inside "...": bash drops both
     try:
-        parts = [split(p) for p in re.split(r"&&|;|\|\|", text) if p.strip()]
+        parts = [[w for w in split(p) if w.strip()] for p in re.split(r"&&|;|\|\||\n", text)
+                 if p.strip()]
     except ValueError:
         return []
     for words in reversed(parts):
