@@ -132,7 +132,10 @@ def test_slurm_requeue_resumes_with_nothing_lost_or_repeated(slurm, tmp_path):
     out = (tmp_path / f"rq-{job_id}.out").read_text()
     assert job.state == "COMPLETED", out[-3000:]
     assert "requeueing job" in out and "received SIGUSR1" in out
-    result = json_line(out)
+    # the stopped run's result line (issue 34: it says why it stopped), then the resumed run's
+    stopped, result = (json.loads(x) for x in out.splitlines() if x.startswith("{"))
+    assert stopped["stop_reason"] == "SIGUSR1" and stopped["checkpoints_written"] >= 1
+    assert result["stop_reason"] == "finished" and (tmp_path / "ck" / "FINISHED").is_file()
     assert 0 < result["resumed_from_step"] < 40
     assert result["steps"] == expected["steps"] == 40
     assert result["param_sha256"] == expected["param_sha256"]

@@ -13,7 +13,7 @@ from ..errors import JobgenError
 from ..frozen import Frozen, field_names, replace
 from ..profiles.facts import EnvSetting, Fact, with_site_refs
 from ..profiles.load import LoadedProfile
-from ..profiles.walltime import parse_walltime
+from ..profiles.walltime import hms, parse_walltime
 from ..shell import NAME, Expand, Var, Word, join, quote, split
 from .apps import App, check_app_args, load_app
 from .billing import Bill, bill_for
@@ -108,6 +108,7 @@ class Request(Frozen):
     stage_to: str | None = None
     requeue: int = 0
     checkpoint_dir: str | None = None
+    stop_lead: int | None = None  # seconds before the walltime's end the program is told to stop
     profile: str | None = None  # torch or the site's profiler (jobgen.plan.profiling)
     profile_ranks: str | None = None
     profile_steps: str | None = None
@@ -136,6 +137,7 @@ class Request(Frozen):
             ("--framework-module", self.framework_module), ("--container", self.container),
             ("--stage", self.stage), ("--stage-to", self.stage_to),
             ("--requeue", self.requeue or None), ("--checkpoint-dir", self.checkpoint_dir),
+            ("--stop-lead", self.stop_lead),
             ("--profile", self.profile), ("--profile-ranks", self.profile_ranks),
             ("--profile-steps", self.profile_steps), ("--tensorboard", self.tensorboard),
             ("--placement-check", None if self.placement_check == "stop"
@@ -214,6 +216,13 @@ class Plan(Frozen):
     preemption: Fact | None = None
     requeue: int = 0
     requeue_method: str = "none"
+    # The walltime's end exported as JOBGEN_DEADLINE (a scheduler's job); the stop signal's
+    # lead in seconds (the scheduler's warning, or the script's timer where the scheduler has
+    # no warning: PBS, Cobalt), and where that lead comes from (docs/walltime.md)
+    deadline: bool = False
+    stop_lead: int = 0
+    stop_timer: bool = False
+    stop_fact: Fact | None = None
     master_port: int = 29500  # the base of the job's port range (or the fixed port)
     port: PortChoice | None = None  # how MASTER_PORT is chosen at run time
     machine_fact: Fact | None = None  # the machine's size, against which --nodes was checked
@@ -711,15 +720,17 @@ def _preemption(profile: Profile, req: Request, app: App | None
                           "where it stopped")
     if pre is None:
         return ("TERM", "INT"), None, False
-    handled = app is not None or bool(req.requeue) or req.checkpoint_dir is not None
+    handled = app is not None or bool(req.requeue) or req.checkpoint_dir is not None \
+        or req.stop_lead is not None
     if pre.lead_seconds and not handled:
         text = (f"no SIG{pre.signal} warning before the time limit: the program after -- is not "
                 f"known to checkpoint on it, and unhandled it would end the run "
-                f"{pre.lead_seconds} s early (give --checkpoint-dir or --requeue if it does); "
+                f"{pre.lead_seconds} s early (give --checkpoint-dir, --requeue or --stop-lead "
+                "if it does); "
                 "TERM and INT are still forwarded to the ranks")
         return ("TERM", "INT"), Fact(text, pre.why, pre.source, "plan", pre.unconfirmed), False
     signals = tuple(dict.fromkeys([pre.signal, "TERM", "INT"]))
-    when = (f"sent {pre.lead_seconds} s before the end" if pre.lead_seconds
+    when = (f"sent {req.stop_lead or pre.lead_seconds} s before the end" if pre.lead_seconds
             else "sent when the job is preempted or killed")
     text = f"forward {pre.signal} ({when}) to the ranks"
     if req.requeue:
@@ -731,6 +742,90 @@ def _preemption(profile: Profile, req: Request, app: App | None
         text += f"; requeue up to {req.requeue} times ({how})"
     return signals, Fact(text, pre.why, pre.source, "profile", pre.unconfirmed), \
         bool(pre.lead_seconds)
+
+
+#: the stop timer's lead where neither the profile nor --stop-lead gives one (PBS, Cobalt): the
+#: warning lead the Slurm and LSF profiles use (lumi.yaml, summit.yaml)
+DEFAULT_STOP_LEAD = 120
+
+
+class _Stop(Frozen):
+    signals: tuple[str, ...] = ()  # trapped and forwarded to the ranks (_preemption)
+    preemption: Fact | None = None
+    warn: bool = False  # ask for the scheduler's warning signal
+    deadline: bool = False
+    stop_lead: int = 0
+    stop_timer: bool = False
+    fact: Fact | None = None
+
+    @property
+    def app_lead(self) -> int:
+        """The bundled app's --stop-lead: the signal's lead where the app has a deadline."""
+        return self.stop_lead if self.deadline else 0
+
+    @property
+    def warn_lead(self) -> int:
+        """The scheduler's warning lead (no timer: Slurm, LSF), else 0."""
+        return 0 if self.stop_timer else self.stop_lead
+
+    def plan_fields(self) -> dict[str, object]:
+        return {"signals": self.signals, "preemption": self.preemption,
+                "deadline": self.deadline, "stop_lead": self.stop_lead,
+                "stop_timer": self.stop_timer, "stop_fact": self.fact}
+
+
+def _stop(profile: Profile, req: Request, app: App | None, walltime: int) -> _Stop:
+    """JOBGEN_DEADLINE, the lead of the stop signal and where it comes from: the scheduler's
+    warning (Slurm --signal, LSF -wa/-wt) where the profile has one, else (PBS, Cobalt) a
+    timer in the script that sends the signal the script forwards to the ranks at walltime -
+    lead; only for a program known to checkpoint on it (a bundled app, --checkpoint-dir,
+    --requeue or --stop-lead), as for the warning (docs/walltime.md)."""
+    signals, preempt_fact, warn = _preemption(profile, req, app)
+    base = {"signals": signals, "preemption": preempt_fact, "warn": warn}
+    dialect = profile.scheduler.dialect
+    lead = req.stop_lead
+    if dialect == "none":
+        if lead is not None:
+            raise JobgenError(f"--stop-lead: site {profile.name} has no scheduler and no "
+                              "walltime to stop before: drop --stop-lead")
+        return _Stop(**base)
+    if lead is not None and not 1 <= lead < walltime:
+        raise JobgenError(f"--stop-lead {lead}: the lead must be 1 to {walltime - 1} seconds, "
+                          f"under the walltime ({hms(walltime)}): lower it or raise --walltime")
+    pre = profile.scheduler.preemption
+    given = "command line (--stop-lead)"
+    if warn and pre is not None and pre.lead_seconds:
+        seconds = lead or pre.lead_seconds
+        text = (f"stop signal: the scheduler's SIG{pre.signal} {seconds} s before the "
+                f"walltime's end ({hms(walltime)}), forwarded to the ranks")
+        why = (f"--stop-lead {lead}" if lead else f"the profile's warning lead ({pre.why})")
+        # --requeue: the script requeues itself on the warning, so the apps must not stop
+        # before it on their own (no JOBGEN_DEADLINE); a chain needs no requeue
+        return _Stop(**base, deadline=not req.requeue, stop_lead=seconds, fact=Fact(
+            text, f"{why}; the program checkpoints and exits on it"
+            + ("; --requeue: the script then requeues itself" if req.requeue else "")
+            + " (docs/walltime.md)",
+            given if lead else pre.source, "command line" if lead else "profile",
+            None if lead else pre.unconfirmed))
+    handled = app is not None or bool(req.requeue) or req.checkpoint_dir is not None \
+        or lead is not None
+    if dialect not in ("pbs", "cobalt") or not handled:
+        return _Stop(**base, deadline=True)
+    seconds = lead or DEFAULT_STOP_LEAD
+    if seconds >= walltime:
+        return _Stop(**base, deadline=True)  # a walltime shorter than the default lead: no timer
+    text = (f"stop timer: the script sends SIG{signals[0]} to the ranks at "
+            f"{hms(walltime - seconds)}, {seconds} s before the walltime's end ({hms(walltime)})")
+    why = (f"--stop-lead {lead}" if lead else
+           f"jobgen's default lead, {DEFAULT_STOP_LEAD} s (the Slurm and LSF profiles' warning "
+           "lead)")
+    return _Stop(**base, deadline=True, stop_lead=seconds, stop_timer=True, fact=Fact(
+        text, f"{why}; {dialect.upper()} sends no warning before the walltime's end, so the "
+        "script times it itself, and the program checkpoints and exits on the signal "
+        "(docs/walltime.md)", given if lead else "jobgen (docs/walltime.md)",
+        "command line" if lead else "plan",
+        "that PBS and Cobalt send no warning signal of their own is not stated in the sites' "
+        "guides; they document only the walltime limit"))
 
 
 def _queue(profile: Profile, nodes: int, walltime: int, req: Request) -> QueueChoice:
@@ -1079,6 +1174,8 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
             e.name.startswith("JOBGEN_") and e.layer == "observe" for e in env) else []
         # the bundled app's package, put on PYTHONPATH by the script
         names += ["PYTHONPATH"] if app else []
+        # the walltime's end (JOBGEN_DEADLINE): the bundled apps stop before it
+        names += ["JOBGEN_DEADLINE"] if profile.scheduler.dialect != "none" else []
         forwarded = tuple(dict.fromkeys(names))
     rs_cores = len(device_blocks(profile, usable_cores(profile, extras.exclude))[0]) \
         if resource_set_per_device(profile, size.per_dev) else 0
@@ -1142,10 +1239,15 @@ class _Program(Frozen):
 
 def _program(profile: Profile, req: Request, app: App | None, tuning: Tuning | None,
              precision: str, extras: _Extras, slots: tuple[Slot, ...], rpn: int,
-             observed: Observe) -> _Program:
+             observed: Observe, stop_lead: int = 0) -> _Program:
     shared = extras.shared
     prefix, inner_python, container_module = container_prefix(profile, req.container)
-    ckpt = ("--checkpoint-dir", req.checkpoint_dir) if req.checkpoint_dir and app else ()
+    ckpt: tuple[str, ...] = ("--checkpoint-dir", req.checkpoint_dir) \
+        if req.checkpoint_dir and app else ()
+    if ckpt and stop_lead:
+        # the app stops on its own at least this long (plus its margin) before the walltime's
+        # end, so the scheduler's warning or the script's timer stays a backstop
+        ckpt += ("--stop-lead", str(stop_lead))
     backend_args = ("--dist-backend", shared.backend.name) \
         if shared.backend.app_flag and shared.backend.name else ()
     stack_args = backend_args + extras.choice.app_args + ckpt
@@ -1297,12 +1399,12 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
     observed = _observe(profile, req, app, size, extras, sched)
     launch = _launch(profile, req, app, size, extras, placed.slots, (*env, *observed.env),
                      partial_cpus)
-    signals, preempt_fact, warn = _preemption(profile, req, app)
+    stop = _stop(profile, req, app, sched.walltime)  # signals, lead, timer: docs/walltime.md
     port = _master_port(profile, env, size.rpn if extras.shared.instances else 0)
     env = tuple(e for e in env if not (e.name == "MASTER_PORT" and e.layer == "command line"))
-    job = _job_shape(profile, req, size, sched, extras, launch, used if partial else 0, warn)
+    job = _job_shape(profile, req, size, sched, extras, launch, used if partial else 0, stop)
     program = _program(profile, req, app, tuning, precision, extras, placed.slots, size.rpn,
-                       observed)
+                       observed, stop.app_lead)
     modules = (*observed.tool_modules, *_modules(
         profile, extras.choice.module_line, framework, bool(req.container),
         replaced_modules(profile, req.container)), *extras.modules, *program.modules,
@@ -1336,10 +1438,9 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
         framework_support=support,
         devices_per_node=visible_devices(profile, size.rpn, size.per_dev),
         partial_devices=used if partial else 0,
-        signals=signals,
-        preemption=preempt_fact,
         requeue=req.requeue,
         requeue_method=pre.requeue if pre else "none",
+        **stop.plan_fields(),
         master_port=port.base,
         port=port,
         machine_fact=_machine_fact(profile, size.nodes),
@@ -1357,13 +1458,13 @@ def build_plan(loaded: LoadedProfile, req: Request) -> Plan:
 
 
 def _job_shape(profile: Profile, req: Request, size: _Size, sched: _Schedule, extras: _Extras,
-               launch: _Launch, partial_devices: int, warn: bool) -> JobShape:
+               launch: _Launch, partial_devices: int, stop: _Stop) -> JobShape:
     """The scheduler-facing part of the plan (partial_devices: the GPUs of part of a node)."""
     return JobShape(size.nodes, size.rpn, cpus_per_rank(profile, launch.shape),
                     partial_devices or profile.devices_per_node, sched.walltime,
                     sched.queue.queue, sched.account, sched.job_name, sched.filesystems,
                     _alloc_flags(profile, extras.shared.method, extras.stage), req.requeue,
-                    sched.queue.reason, warn, bool(partial_devices))
+                    sched.queue.reason, stop.warn, bool(partial_devices), stop.warn_lead)
 
 
 def _partial(profile: Profile, sched: _Schedule, size: _Size) -> tuple[Profile, int, bool, int]:

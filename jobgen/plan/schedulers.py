@@ -40,6 +40,7 @@ class JobShape(Frozen):
     # On a queue allocated by resource, the job uses fewer devices than its nodes have:
     # gpus_per_node is what it uses, and the queue's full-node directives are left out.
     partial: bool = False
+    lead: int = 0  # the warning's lead in seconds (--stop-lead); 0: the profile's
 
 
 class QueueChoice(Frozen):
@@ -188,6 +189,12 @@ def _fixed(profile: Profile, prefix: str) -> list[Fact]:
     ]
 
 
+def _lead_layer(shape: JobShape, pre: object) -> str:
+    """Who set the warning's lead: --stop-lead, else the profile."""
+    return "command line" if shape.lead and shape.lead != getattr(pre, "lead_seconds", 0) \
+        else "profile"
+
+
 @dialect("pbs")
 def _pbs(profile: Profile, shape: JobShape) -> list[Fact]:
     s = profile.scheduler
@@ -242,9 +249,11 @@ def _slurm(profile: Profile, shape: JobShape) -> list[Fact]:
     out.append(_sched_fact(profile, f"#SBATCH --time={hms(shape.walltime)}", "wall-clock limit"))
     pre = profile.scheduler.preemption
     if pre is not None and pre.lead_seconds and shape.warn:
-        out.append(Fact(f"#SBATCH --signal=B:{pre.signal}@{pre.lead_seconds}",
-                        f"warn the batch shell {pre.lead_seconds} s before the end so the ranks "
-                        f"checkpoint: {pre.why}", pre.source, "profile", pre.unconfirmed))
+        lead = shape.lead or pre.lead_seconds
+        out.append(Fact(f"#SBATCH --signal=B:{pre.signal}@{lead}",
+                        f"warn the batch shell {lead} s before the end so the ranks "
+                        f"checkpoint: {pre.why}", pre.source, _lead_layer(shape, pre),
+                        pre.unconfirmed))
     if pre is not None and shape.requeue:
         out.append(Fact("#SBATCH --requeue", "the job may go back to the queue",
                         pre.source, "command line", pre.unconfirmed))
@@ -275,8 +284,10 @@ def _lsf(profile: Profile, shape: JobShape) -> list[Fact]:
     if pre is not None and pre.lead_seconds and shape.warn:
         out.append(Fact(f"#BSUB -wa {pre.signal}", f"warning action: send SIG{pre.signal} so the "
                         f"ranks checkpoint ({pre.why})", pre.source, "profile", pre.unconfirmed))
-        out.append(Fact(f"#BSUB -wt {-(-pre.lead_seconds // 60)}", "warning time in minutes "
-                        "before the job's end", pre.source, "profile", pre.unconfirmed))
+        lead = shape.lead or pre.lead_seconds
+        out.append(Fact(f"#BSUB -wt {-(-lead // 60)}", "warning time in minutes "
+                        "before the job's end", pre.source, _lead_layer(shape, pre),
+                        pre.unconfirmed))
     if pre is not None and shape.requeue and pre.requeue in ("rerunnable", "brequeue"):
         out.append(Fact("#BSUB -r", "rerunnable: LSF reruns it after preemption", pre.source,
                         "command line", pre.unconfirmed))

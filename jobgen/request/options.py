@@ -85,6 +85,10 @@ RENDER_OPTIONS: tuple[Opt, ...] = (
         "mark the job rerunnable.", default=0),
     Opt("checkpoint_dir", ("--checkpoint-dir",), "str",
         "Where the app checkpoints (needed with --requeue)."),
+    Opt("stop_lead", ("--stop-lead",), "int",
+        "Seconds before the walltime's end the program is told to checkpoint and stop: the "
+        "scheduler's warning (Slurm, LSF) or a timer in the script (PBS, Cobalt); the bundled "
+        "apps stop on their own before it (docs/walltime.md)."),
     Opt("profile", ("--profile",), "choice", "Profile the chosen ranks: torch (the bundled "
         "apps' PyTorch profiler) or the site's profiler (docs/profiling.md).",
         choices=("torch", "nsys", "rocprof", "rocprofv3", "unitrace", "vtune")),

@@ -374,6 +374,10 @@ def _steps(plan: Plan, layers: _Layers) -> list[dict[str, Any]]:
     if pre is not None:
         out.append(_fact(pre.text, pre.why, pre.source, layers.simple(pre.layer,
                          "scheduler.preemption"), pre.unconfirmed))
+    stop = getattr(plan, "stop_fact", None)
+    if stop is not None:
+        out.append(_fact(stop.text, stop.why, stop.source, layers.simple(
+            stop.layer, "scheduler.preemption"), stop.unconfirmed))
     rs = plan.rank_signal_fact
     if rs is not None:
         out.append(_fact(f"signals reach the ranks with: {rs.text}", rs.why, rs.source,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -57,7 +58,11 @@ def test_sigterm_checkpoint_and_resume_is_bit_identical(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=60)
     err = "".join(seen) + err
     assert proc.returncode == 128 + signal.SIGTERM, err
-    assert "received SIGTERM" in err and out.strip() == ""
+    assert "received SIGTERM" in err
+    # the stopped run's result line says why it stopped (issue 34), and wrote no FINISHED
+    stopped_line = json.loads(out.strip())
+    assert stopped_line["stop_reason"] == "SIGTERM" and stopped_line["checkpoints_written"] >= 1
+    assert not (ckdir / "FINISHED").exists()
     stopped = int(err.split("saved a checkpoint at step ")[1].split()[0])
     assert 10 <= stopped < steps
     assert (ckdir / f"step_{stopped:09d}" / "COMPLETE").is_file()

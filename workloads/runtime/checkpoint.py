@@ -4,7 +4,8 @@ Layout: ``<dir>/step_000000120/{state.pt, rng_rank<r>.pt, COMPLETE}`` (TensorFlo
 ``state.npz, rank<r>.npz``). Every file is written to a
 temporary name, fsynced and ``os.replace``-d; ``COMPLETE`` is written by rank 0 only after all
 ranks finished their files (barrier), so a kill at any moment leaves the previous complete
-checkpoint intact and an incomplete directory is ignored on resume.
+checkpoint intact and an incomplete directory is ignored on resume. ``<dir>/FINISHED`` (JSON:
+step, time, param_sha256) says the training reached its last step.
 
 The directory logic is the same for both frameworks; a :class:`Codec` says how one file is
 written and read. Reading never runs code a file carries (issue 36, N1): the PyTorch files
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from .device import DeviceInfo
 
 _PREFIX = "step_"
+#: written by rank 0 in the checkpoint directory when the training reached its last step
+FINISHED = "FINISHED"
 
 
 @dataclass(frozen=True)
@@ -324,6 +327,40 @@ class CheckpointManager:
                     continue
                 if older:
                     shutil.rmtree(p, ignore_errors=True)
+
+    # ---- the FINISHED marker: the training reached its last step (issue 34's contract with
+    # `jobgen chain`, whose links test `<checkpoint-dir>/FINISHED` with `test -f`)
+    @property
+    def finished_path(self) -> Path:
+        return self.dir / FINISHED
+
+    def finished(self) -> dict[str, Any] | None:
+        """The marker's JSON document, or None when there is none (or it cannot be read: a
+        marker that is not one is treated as absent, and rewritten when the run ends)."""
+        try:
+            with open_regular(self.finished_path, "FINISHED marker") as fh:
+                doc = json.loads(fh.read(1 << 16).decode("utf-8"))
+        except (OSError, InputError, ValueError, UnicodeDecodeError):
+            return None
+        return doc if isinstance(doc, dict) else None
+
+    def mark_finished(self, step: int, digest: str | None) -> None:
+        """Rank 0, once the last step's checkpoint is complete: write FINISHED atomically."""
+        import time
+
+        payload = json.dumps({"step": step, "time": time.time(), "param_sha256": digest},
+                             sort_keys=True).encode()
+        self.dir.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.finished_path, lambda fh: fh.write(payload))
+
+    def clear_finished(self) -> bool:
+        """Remove a marker that does not apply to this run (other --steps, --no-resume)."""
+        try:
+            self.finished_path.unlink()
+        except FileNotFoundError:
+            return False
+        _fsync_dir(self.dir)
+        return True
 
     def load_latest(self) -> tuple[int, dict[str, Any], dict[str, Any] | None] | None:
         """(step, state, this rank's own state or None) of the newest loadable checkpoint."""

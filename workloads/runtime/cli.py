@@ -60,6 +60,17 @@ def positive_int(text: str, what: str = "whole number") -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    """``--stop-lead``: seconds, 0 to one day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"{value:g} is not 0 to 86400 seconds")
+    return value
+
+
 def _samples(text: str) -> int:
     from .safeio import MAX_SAMPLES
 
@@ -186,6 +197,11 @@ def _add_options(p: argparse.ArgumentParser, spec: Described) -> None:
     c.add_argument("--keep-checkpoints", type=int, default=2)
     c.add_argument("--no-resume", action="store_true",
                    help="ignore existing checkpoints in --checkpoint-dir")
+    c.add_argument("--stop-lead", type=_seconds, default=None, metavar="SECONDS",
+                   help="with --checkpoint-dir and a job deadline (JOBGEN_DEADLINE, set by "
+                        "jobgen's scripts): stop after a checkpoint when the next would end "
+                        "later than max(2 x the slowest checkpoint, SECONDS) + 30 s before "
+                        "the deadline (default 30; docs/walltime.md)")
     x = p.add_argument_group("distributed / platform")
     if tf:
         x.add_argument("--dist-backend", choices=("auto", "horovod", "multiworker"),

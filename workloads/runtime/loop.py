@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .budget import Budget, chain_link, process_started
 from .exits import EXIT_NONFINITE
 from .metrics import LossTrack, mfu
 from .timing import StepTimer, percentile
@@ -96,6 +97,15 @@ RESULT_FIELDS: tuple[tuple[str, str], ...] = (
      "(the slowest rank's)"),
     ("data_wait_share", "data_wait_s / elapsed_s"),
     ("trials", "the per-trial results when the app ran several trials, else null"),
+    ("chain_link", "this job's link in a `jobgen chain` (JOBGEN_CHAIN_LINK), else null"),
+    ("checkpoint_seconds_max", "the slowest checkpoint write of this run, s (rank 0's), "
+     "or null when it wrote none"),
+    ("checkpoints_written", "checkpoints this run wrote"),
+    ("stop_reason", "why the run ended: finished (its last step), already-finished (the "
+     "FINISHED marker was there: nothing trained), time-budget (stopped after a checkpoint "
+     "before the job's walltime, docs/walltime.md), or the signal's name (SIGTERM, SIGUSR1)"),
+    ("restart_seconds", "a resumed run: seconds from the process's start to its first "
+     "step, else null"),
 )
 #: The keys of the JSON result line, in order (workloads/README.md, "Measurement").
 RESULT_KEYS = tuple(key for key, _ in RESULT_FIELDS)
@@ -171,7 +181,9 @@ class Hooks:
     ``all_reduce(values, op)`` reduces floats over ranks (None: one process); ``save(step,
     first_loss)`` writes a checkpoint on every rank (None: no checkpointing); ``track`` keeps
     the windowed losses (None: a fresh one of ``--loss-window`` steps); ``sync_period``, when
-    set, adds a host sync at every multiple of it (a windowed schedule: plateau).
+    set, adds a host sync at every multiple of it (a windowed schedule: plateau); ``budget``,
+    with a deadline and ``save``, stops the run after a checkpoint before the deadline
+    (runtime/budget.py).
     """
 
     batch: Callable[[int], Any]
@@ -182,6 +194,7 @@ class Hooks:
     timer: StepTimer
     track: LossTrack | None = None
     sync_period: int = 0
+    budget: Budget | None = None
 
 
 @dataclass
@@ -196,6 +209,10 @@ class Outcome:
     step_ms: list[float] = field(default_factory=list)
     track: LossTrack | None = None
     data_wait_s: float = 0.0  # host time spent fetching batches in the timed steps (max of ranks)
+    budget_stop: bool = False  # the ranks agreed to stop for the time budget
+    stop_reason: str | None = None  # finished, time-budget, SIG<name>
+    checkpoint_seconds: list[float] = field(default_factory=list)  # this rank's writes
+    restart_seconds: float | None = None  # resumed: process start to the first step
 
 
 def warmup_steps(args: argparse.Namespace, start_step: int) -> int:
@@ -242,9 +259,15 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
     pause = args.debug_step_sleep
     clock = time.perf_counter
     waited = 0.0  # host time in batch_of during the timed steps
+    budget = hooks.budget if hooks.save is not None else None
+    if budget is not None and budget.deadline is None:
+        budget = None
+    t_run = clock()
+    saving = 0.0  # seconds spent writing checkpoints (left out of the step-time estimate)
+    restart_pending = start_step > 0
 
-    def host_sync(step_done: int) -> None:
-        """Check losses for NaN/inf, agree on signals across ranks, log."""
+    def host_sync(step_done: int, want_stop: float = 0.0) -> None:
+        """Check losses for NaN/inf, agree on signals and the time budget across ranks, log."""
         nonlocal window, window_start
         bad_step, bad_value = math.inf, 0.0
         if window:
@@ -258,11 +281,12 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
             track.add(window_start, vals)
         sig = float(flag.signum)
         if hooks.all_reduce is not None:
-            bad_step, neg_sig = hooks.all_reduce([bad_step, -sig], "min")
-            sig = -neg_sig
+            bad_step, neg_sig, neg_stop = hooks.all_reduce([bad_step, -sig, -want_stop], "min")
+            sig, want_stop = -neg_sig, -neg_stop
         if math.isfinite(bad_step):
             raise NonFiniteLoss(int(bad_step), bad_value if bad_value else math.nan)
         out.stop_signal = int(sig)
+        out.budget_stop = want_stop > 0
         if timer.started:
             timer.collect()
         window = []
@@ -289,6 +313,9 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
                 if fail_at == i + 1:
                     raise RuntimeError(f"injected failure at step {i + 1} on rank {rank}")
                 window.append(train(batch, i))
+            if restart_pending:
+                out.restart_seconds = time.time() - process_started()
+                restart_pending = False
             if pause:
                 time.sleep(pause)
             step = i + 1
@@ -299,17 +326,34 @@ def run_steps(args: argparse.Namespace, hooks: Hooks, log: Logger, flag: SignalF
             out.step = step
             need_ckpt = hooks.save is not None and (
                 (ckpt_every and step % ckpt_every == 0) or step == total)
-            host_sync(step)
+            want_stop = 0.0
+            if budget is not None and step < total:
+                ahead = next_boundary(step, sync_every, ckpt_every, total, period) - step
+                per_step = (clock() - t_run - saving) / (step - start_step)
+                want_stop = float(budget.should_stop(ahead, per_step))
+            host_sync(step, want_stop)
             boundary = next_boundary(step, sync_every, ckpt_every, total, period)
-            if hooks.save is not None and (need_ckpt or out.stop_signal):
+            if hooks.save is not None and (need_ckpt or out.stop_signal or out.budget_stop):
+                t0 = clock()
                 hooks.save(step, out.first_loss)
-            if out.stop_signal:
-                return out
+                spent = clock() - t0
+                saving += spent
+                out.checkpoint_seconds.append(spent)
+                if budget is not None:
+                    budget.record(spent)
+            if out.stop_signal or out.budget_stop:
+                break
     finally:
         gc.unfreeze()
+    if out.stop_signal:
+        out.stop_reason = signal.Signals(out.stop_signal).name
+    elif out.budget_stop:
+        out.stop_reason = "time-budget"
+    else:
+        out.stop_reason = "finished"
     if timer.started:
         timer.stop()
-        out.timed_steps = max(0, total - timed_from)
+        out.timed_steps = max(0, out.step - timed_from)
     out.elapsed_s = timer.elapsed_s
     out.data_wait_s = waited
     if hooks.all_reduce is not None:
@@ -326,6 +370,53 @@ def stop_code(log: Logger, out: Outcome, checkpoint_dir: str | None, saved: bool
              else "no --checkpoint-dir, nothing saved")
     log.info(f"received {name}: {where}; exiting with code {code}")
     return code
+
+
+def finished_before(mgr: Any, loaded: Any,
+                    args: argparse.Namespace, rank: int, log: Logger) -> bool:
+    """True when the checkpoint directory says this training is done: its FINISHED marker is
+    for these --steps and the newest checkpoint is the last step's (the run then trains
+    nothing and exits 0). A marker that does not apply (other --steps, --no-resume) is
+    removed by rank 0, so a chain's `test -f FINISHED` does not see it."""
+    if mgr is None:
+        return False
+    marker = mgr.finished()
+    if marker is None:
+        return False
+    if marker.get("step") == args.steps and loaded is not None and loaded[0] == args.steps:
+        log.info(f"training already finished: {mgr.finished_path} says step {args.steps} of "
+                 f"{args.steps}; nothing to do, exiting with code 0")
+        return True
+    if rank == 0 and mgr.clear_finished():
+        log.info(f"note: removed {mgr.finished_path} (step {marker.get('step')}): this run "
+                 f"trains to step {args.steps}" + (" from scratch (--no-resume)"
+                                                   if args.no_resume else ""))
+    return False
+
+
+def time_budget(args: argparse.Namespace, log: Logger, estimate: float) -> Budget | None:
+    """The run's stop rule from ``JOBGEN_DEADLINE`` and ``--stop-lead`` (runtime/budget.py);
+    None without a deadline or without ``--checkpoint-dir`` (nothing to stop cleanly for)."""
+    from .budget import FLOOR_S, deadline_from_env
+
+    deadline = deadline_from_env()
+    if deadline is None or not args.checkpoint_dir or args.mode != "train":
+        return None
+    lead = getattr(args, "stop_lead", None)
+    budget = Budget(deadline, floor=FLOOR_S if lead is None else float(lead), estimate=estimate)
+    left = deadline - time.time()
+    log.info(f"time budget: the job ends in {left:.0f}s (JOBGEN_DEADLINE); the run stops after "
+             f"a checkpoint once the next one would end later than {budget.describe()} before "
+             "it")
+    return budget
+
+
+def stopped_for_budget(log: Logger, out: Outcome, budget: Budget | None,
+                       checkpoint_dir: str | None) -> None:
+    """Log the stop for the time budget (exit code 0, no FINISHED marker)."""
+    why = budget.describe() if budget is not None else "time budget"
+    log.info(f"stopped at step {out.step} for the time budget ({why}): checkpoint in "
+             f"{checkpoint_dir}; the next job resumes from it; exiting with code 0")
 
 
 def result_line(args: argparse.Namespace, out: Outcome, batch_size: int, world: int,
@@ -372,6 +463,11 @@ def result_line(args: argparse.Namespace, out: Outcome, batch_size: int, world: 
         "final_loss_window_mean": track.last_mean() if track else None,
         "data_wait_s": out.data_wait_s if out.timed_steps else None,
         "data_wait_share": out.data_wait_s / elapsed if elapsed > 0 else None,
+        "chain_link": chain_link(),
+        "checkpoint_seconds_max": max(out.checkpoint_seconds, default=None),
+        "checkpoints_written": len(out.checkpoint_seconds),
+        "stop_reason": out.stop_reason,
+        "restart_seconds": out.restart_seconds,
     }
     merged = {**measured, **values}
     if set(merged) != set(RESULT_KEYS) or len(merged) != len(measured) + len(values):

@@ -17,6 +17,7 @@ from torch import nn
 
 from . import checkpoint as ckpt
 from . import placement
+from .budget import estimate_seconds
 from .contract import (
     Recipe,
     batch_size_of,
@@ -47,10 +48,13 @@ from .loop import (
     NonFiniteLoss,
     SignalFlag,
     emit,
+    finished_before,
     report_nonfinite,
     result_line,
     run_steps,
     stop_code,
+    stopped_for_budget,
+    time_budget,
     warmup_steps,
 )
 from .memory import MemoryFit, fit_batch, headroom
@@ -274,6 +278,7 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
 
     # --- checkpoint: resume before building the data source (its position depends on it) ---
     mgr, loaded = _checkpoints(args, rank, log)
+    done = finished_before(mgr, loaded, args, rank, log)
     batch_note = None
     if args.batch_size != "auto":
         batch_size = args.batch_size or default_batch
@@ -332,6 +337,9 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
     track = LossTrack(args.loss_window, _plateau(schedule, ctx, world) if schedule.windowed
                       else None)
     first_loss = _resume(loaded, optimizer, prec.scaler, schedule, track, dev)
+    # rank 0 writes the model and the optimizer's state (about two moments a parameter)
+    budget = time_budget(args, log, estimate_seconds(3 * sum(
+        p.numel() * p.element_size() for p in raw_model.parameters())))
     if loaded is not None:
         log.info(f"resumed from {mgr.step_dir(start) if mgr else '?'} at step {start}")
 
@@ -376,7 +384,8 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             all_reduce=(lambda v, op: ctx.all_reduce(v, op=op)) if ctx.enabled else None,
             save=save if with_save else None,
             timer=device_timer(dev, pool=max(1, args.sync_every) + 2), track=loss_track,
-            sync_period=loss_track.window if loss_track.on_window is not None else 0)
+            sync_period=loss_track.window if loss_track.on_window is not None else 0,
+            budget=budget)
         return observer.wrap(made, start) if observer is not None else made
 
     trials = None
@@ -389,7 +398,10 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
                         first_loss)
     if observer is not None:
         observer.close()
-    if out.stop_signal:
+    if done:
+        out.stop_reason = "already-finished"
+    stopped = bool(out.stop_signal or out.budget_stop)
+    if stopped and args.mode == "trials":
         shutdown(ctx)
         return stop_code(log, out, args.checkpoint_dir, mgr is not None), None
 
@@ -407,7 +419,13 @@ def _run(spec: AppSpec, args: argparse.Namespace, ctx: DistContext, dev: DeviceI
             emit(result)
         if instance is not None and instance.result_file:
             _write_result(instance.result_file, result)
+        if mgr is not None and out.stop_reason == "finished":
+            mgr.mark_finished(out.step, result["param_sha256"])
     shutdown(ctx)
+    if out.stop_signal:
+        return stop_code(log, out, args.checkpoint_dir, mgr is not None), None
+    if out.budget_stop:
+        stopped_for_budget(log, out, budget, args.checkpoint_dir)
     return 0, result
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from workloads.runtime import checkpoint as ckpt
+from workloads.runtime.budget import estimate_seconds
 from workloads.runtime.contract import (
     Recipe,
     batch_size_of,
@@ -28,10 +29,13 @@ from workloads.runtime.loop import (
     NonFiniteLoss,
     SignalFlag,
     emit,
+    finished_before,
     report_nonfinite,
     result_line,
     run_steps,
     stop_code,
+    stopped_for_budget,
+    time_budget,
     warmup_steps,
 )
 from workloads.runtime.metrics import LossTrack, PlateauRule, peak_for
@@ -311,6 +315,7 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
             loaded = mgr.load_latest()
     elif args.checkpoint_dir:
         log.info(f"note: checkpointing is disabled in --mode {args.mode}")
+    done = finished_before(mgr, loaded, args, rank, log)
 
     scope = dist.strategy.scope() if dist.kind == "multiworker" else contextlib.nullcontext()
     with scope:
@@ -373,6 +378,9 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
                      {"app": spec.name, "size": size, "framework": "tensorflow"})
         log.info(f"checkpoint step {step_done} -> {d} ({time.perf_counter() - t0:.2f}s)")
 
+    # rank 0 writes the variables of the model and the optimizer (their bytes as they are)
+    budget = time_budget(args, log, estimate_seconds(sum(
+        int(np.prod(v.shape)) * v.dtype.size for v in _variables(model) + _variables(opt))))
     log.info(f"{spec.name} ({size}) on {dev.name} [{dev.type}], TensorFlow {tf.__version__}, "
              f"{dist.backend or 'one process'}, world size {world}, batch {batch_size}/rank, "
              f"lr {lr:g} ({recipe.optimizer}, {recipe.schedule}), "
@@ -385,10 +393,10 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
         all_reduce=dist.all_reduce if dist.enabled else None,
         save=save if mgr is not None else None,
         timer=StepTimer(lambda: synchronize(tf, dev)), track=track,
-        sync_period=args.loss_window if plateau is not None else 0)
+        sync_period=args.loss_window if plateau is not None else 0, budget=budget)
     out = run_steps(args, hooks, log, flag, rank, start_step, first_loss)
-    if out.stop_signal:
-        return stop_code(log, out, args.checkpoint_dir, mgr is not None), None
+    if done:
+        out.stop_reason = "already-finished"
 
     result: dict[str, Any] | None = None
     if rank == 0:
@@ -415,4 +423,10 @@ def _run(spec: TFAppSpec, args: argparse.Namespace, be: Backend, dev: TFDevice, 
             peak_source=peak_for(dev.name, dev.type, prec.effective)[1], trials=None)
         if emit_json:
             emit(result)
+        if mgr is not None and out.stop_reason == "finished":
+            mgr.mark_finished(out.step, digest)
+    if out.stop_signal:
+        return stop_code(log, out, args.checkpoint_dir, mgr is not None), None
+    if out.budget_stop:
+        stopped_for_budget(log, out, budget, args.checkpoint_dir)
     return 0, result
