@@ -443,6 +443,38 @@ def test_f13_two_sweeps_into_one_directory_at_once_one_wins_one_is_told(tmp_path
     assert len([r for p in mf.load(out).valid_points for r in p.runs]) == 9
 
 
+def test_f13_a_sweep_that_loses_the_lock_leaves_the_winners_directory(tmp_path, monkeypatch):
+    """The race the test above meets under load, made certain: both sweeps saw no directory,
+    the other one made it and locked it first. The loser used to remove the (still empty)
+    directory under the winner, and both failed."""
+    import fcntl
+
+    from jobgen.errors import JobgenError
+    from jobgen.plan.build import Request
+    from jobgen.study import files
+    from jobgen.study import sweep as sw
+
+    out = tmp_path / "s"
+    made = files._make_dirs
+    held: list[int] = []
+
+    def winner_locks_first(path: Path) -> None:
+        made(path)
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.append(fd)
+
+    monkeypatch.setattr(files, "_make_dirs", winner_locks_first)
+    try:
+        with pytest.raises(JobgenError, match="in use by another jobgen"):
+            sw.sweep(Request(site="polaris", app="qcnn", nodes=1, account="p"),
+                     {"nodes": [1, 2]}, 1, out)
+        assert out.is_dir(), "the losing sweep removed the directory the winner holds"
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (("--repeat", "100000000"), "--repeat must be from 1 to 100, not 100000000"),
     (("--nodes", "²"), "--nodes: '²' is not a whole number from 1 to 9999999"),

@@ -117,14 +117,17 @@ def sweep(base: Request, axes: dict[str, list[Any]], repeat: int, out: Path,
     if not manifest.valid_points and len(reasons) == 1:
         raise JobgenError(str(reasons.pop()))  # the request itself, not an axis: nothing written
     fresh = not out.exists()
-    try:
-        with SweepDir.open(out, lock=True, create=True) as where:
+    with SweepDir.open(out, lock=True, create=True) as where:
+        try:
             _write(where, out, force, drafts, manifest)
-    except JobgenError:
-        if fresh:
-            with contextlib.suppress(OSError):
-                out.rmdir()  # the directory this sweep made, when it stayed empty
-        raise
+        except JobgenError:
+            # Only the holder of the lock tidies up: a sweep that lost the lock to another
+            # one started at the same moment must not remove the winner's (still empty)
+            # directory under it.
+            if fresh:
+                with contextlib.suppress(OSError):
+                    out.rmdir()  # the directory this sweep made, when it stayed empty
+            raise
     warn_queue_limits(manifest)
     total = sweep_bill(bills)
     if total:
