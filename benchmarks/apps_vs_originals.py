@@ -51,7 +51,7 @@ class Case:
 #: sizes a 2-core CPU runs in tens of seconds per run (the full-size GPT and CosmicTagger
 #: default take minutes a step there)
 CASES = (
-    Case("anisosgs", "default", 1, 400, 40),
+    Case("anisosgs", "default", 1, 4000, 200),
     Case("cosmictagger", "tiny", 2, 30, 5),
     Case("cosmictagger", "a21", 1, 4, 1),
     Case("ffn", "default", 4, 12, 2),

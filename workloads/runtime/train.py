@@ -143,7 +143,10 @@ def _build_source(spec: AppSpec, args: argparse.Namespace, cfg: dict[str, Any],
     rank, world = ctx.env.rank, ctx.env.world_size
     if args.data == "synthetic":
         task = spec.make_task(cfg, dev.device)
-        return SyntheticSource(task, batch_size, args.seed, rank, dev.device, fmt)
+        source = SyntheticSource(task, batch_size, args.seed, rank, dev.device, fmt)
+        if args.mode == "train":  # untimed, as the originals make their synthetic batch
+            source.draw_ahead(start_step, args.steps)
+        return source
     dataset = open_data(spec, args.data, cfg)
     return DiskSource(dataset, batch_size, args.seed, rank, world, dev.device, args.workers,
                       start_step, fmt, args.pin_memory)
