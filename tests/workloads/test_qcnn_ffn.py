@@ -261,7 +261,7 @@ def test_make_data_files_train_through_loader_workers(app: str, tmp_path: Path) 
 def test_ffn_synthetic_patches_are_made_before_the_first_step() -> None:
     """train.py's examples come from fixed volumes through an input queue off the training
     step; the bundled data source renders its patch pool when it is built, and a step's batch
-    is drawn from it (fresh Voronoi volumes in every step cost ~20% of the default step)."""
+    is drawn from it (fresh Voronoi volumes in every step cost ~7% of the default step)."""
     from workloads.ffn.config import SIZES
     from workloads.ffn.model import make_task
     from workloads.runtime.data import SyntheticSource

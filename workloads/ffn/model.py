@@ -35,7 +35,7 @@ them over label-fraction partitions instead: not reproduced). Synthetic volumes:
 Voronoi partition (objects), dark membranes where two objects meet, a brightness per object,
 noise; ``--data synthetic`` draws its patches from a pool of ``config.POOL`` rendered before
 the first step (:class:`PatchPool`), as train.py's examples come from fixed volumes through an
-input queue off the training step (rendering new volumes in each step cost ~20% of the
+input queue off the training step (rendering new volumes in each step cost ~7% of the
 default step on 2 CPU cores: docs/benchmarks.md).
 """
 
