@@ -33,7 +33,10 @@ example names them and the coordinates in an HDF5 file (not a TFRecord), sampled
 among voxels at least ``fov // 2 + deltas`` from the border (``build_coordinates.py`` balances
 them over label-fraction partitions instead: not reproduced). Synthetic volumes: a jittered
 Voronoi partition (objects), dark membranes where two objects meet, a brightness per object,
-noise.
+noise; ``--data synthetic`` draws its patches from a pool of ``config.POOL`` rendered before
+the first step (:class:`PatchPool`), as train.py's examples come from fixed volumes through an
+input queue off the training step (rendering new volumes in each step cost ~7% of the
+default step on 2 CPU cores: docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ from workloads.ffn.config import (
     LR,
     MOVE_THRESHOLD,
     NAME,
+    POOL,
+    POOL_SEED,
     RECIPE,
     SEED_CENTER,
     SEED_PAD,
@@ -321,14 +326,46 @@ def _first_fov_labels(x: torch.Tensor, fov: int) -> torch.Tensor:
     return x[:, 1:2, lo:lo + fov, lo:lo + fov, lo:lo + fov]
 
 
+class PatchPool:
+    """``size`` synthetic training patches ``[size, 2, P, P, P]`` on the device; ``draw``
+    gathers a batch of them at random (the model permutes and reflects each example as
+    train.py does). Each patch is rendered from its own seed the first time a draw needs it
+    (so a ``--describe`` renders a batch, not the pool); ``fill`` renders the rest, which a
+    run's data source does before its first step (runtime/data.py ``SyntheticSource``)."""
+
+    def __init__(self, cfg: dict[str, Any], device: torch.device, size: int = POOL) -> None:
+        self.p, self.cell, self.fov = patch_size(cfg), object_cell(cfg), int(cfg["fov"])
+        self.device, self.size = device, size
+        self.x = torch.zeros((size, 2, self.p, self.p, self.p), device=device)
+        self.missing = set(range(size))
+
+    def _fill(self, idx: list[int]) -> None:
+        for i in sorted(set(idx) & self.missing):
+            gen = torch.Generator(device=self.device)
+            gen.manual_seed(POOL_SEED + i)
+            image, labels = voronoi_volumes((self.p,) * 3, self.cell, gen, 1, self.device)
+            self.x[i] = training_patches(image, labels)[0]
+            self.missing.discard(i)
+
+    def fill(self) -> None:
+        if self.missing:
+            self._fill(sorted(self.missing))
+
+    def draw(self, gen: torch.Generator, n: int) -> tuple[torch.Tensor, torch.Tensor]:
+        idx = torch.randint(self.size, (n,), generator=gen, device=self.device)
+        if self.missing:  # until every patch is there: one host sync per draw
+            self._fill(idx.tolist())
+        x = self.x[idx]
+        return x, _first_fov_labels(x, self.fov).clone()
+
+
 def make_task(cfg: dict[str, Any], device: torch.device) -> Task:
-    p, cell, fov = patch_size(cfg), object_cell(cfg), cfg["fov"]
+    pool = PatchPool(cfg, device)
 
     def task(gen: torch.Generator, n: int) -> tuple[torch.Tensor, torch.Tensor]:
-        image, labels = voronoi_volumes((p, p, p), cell, gen, n, device)
-        x = training_patches(image, labels)
-        return x, _first_fov_labels(x, fov).clone()
+        return pool.draw(gen, n)
 
+    task.prefill = pool.fill  # type: ignore[attr-defined] - runtime/data.py SyntheticSource
     return task
 
 
