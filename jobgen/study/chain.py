@@ -37,7 +37,7 @@ from ..errors import JobgenError, counted, one_line
 from . import calls
 from . import manifest as mf
 from .files import SweepDir
-from .jobs import ACTIVE, CHUNK, LOCK_WAIT, TIMEOUT, me, query
+from .jobs import ACTIVE, LOCK_WAIT, me, query, send_cancel
 from .jsonin import JsonError, load_json
 from .schedulers import DIALECTS, DONE, FAILED, GONE, JobInfo, decode
 from .schedulers import state_of as word_state
@@ -504,19 +504,7 @@ def cancel(directory: Path) -> list[str]:
         chain.cancelled = True
         where.write(NAME, chain.to_json().encode(), replace=True)
         ids = [r["job_id"] for r in reversed(live)]
-        dialect = DIALECTS[chain.dialect]
-        for i in range(0, len(ids), CHUNK):
-            argv = [*dialect.cancel, *ids[i:i + CHUNK]]
-            try:
-                res = calls.run(argv, TIMEOUT)
-            except FileNotFoundError:
-                raise JobgenError(f"{argv[0]} not found: cancel from a login node of the "
-                                  "site") from None
-            except subprocess.TimeoutExpired:
-                raise JobgenError(f"{argv[0]} did not answer in {TIMEOUT} s") from None
-            if res.returncode != 0:
-                why = one_line((decode(res.stderr) or decode(res.stdout))[:2000])[:300]
-                raise JobgenError(f"{argv[0]} failed: {why}")
+        send_cancel(DIALECTS[chain.dialect], ids)
         return ids
 
 

@@ -181,19 +181,24 @@ def cancel(directory: Any) -> tuple[list[str], list[dict[str, Any]]]:
             manifest.write(where)
         if not dialect.cancel or not active:
             return [], states
-        for i in range(0, len(active), CHUNK):
-            argv = [*dialect.cancel, *active[i:i + CHUNK]]
-            try:
-                res = calls.run(argv, TIMEOUT)
-            except FileNotFoundError:
-                raise JobgenError(f"{argv[0]} not found: cancel from a login node of the "
-                                  "site") from None
-            except subprocess.TimeoutExpired:
-                raise JobgenError(f"{argv[0]} did not answer in {TIMEOUT} s") from None
-            if res.returncode != 0:
-                why = one_line((decode(res.stderr) or decode(res.stdout))[:2000])[:300]
-                raise JobgenError(f"{argv[0]} failed: {why}")
+        send_cancel(dialect, active)
         return active, states
+
+
+def send_cancel(dialect: Dialect, ids: list[str]) -> None:
+    """The scheduler's cancel for `ids`, CHUNK at a time; any failure is one line."""
+    for i in range(0, len(ids), CHUNK):
+        argv = [*dialect.cancel, *ids[i:i + CHUNK]]
+        try:
+            res = calls.run(argv, TIMEOUT)
+        except FileNotFoundError:
+            raise JobgenError(f"{argv[0]} not found: cancel from a login node of the "
+                              "site") from None
+        except subprocess.TimeoutExpired:
+            raise JobgenError(f"{argv[0]} did not answer in {TIMEOUT} s") from None
+        if res.returncode != 0:
+            why = one_line((decode(res.stderr) or decode(res.stdout))[:2000])[:300]
+            raise JobgenError(f"{argv[0]} failed: {why}")
 
 
 __all__ = ["ACTIVE", "DONE", "FAILED", "GONE", "HELD", "QUEUED", "RUNNING", "cancel",
