@@ -366,3 +366,20 @@ def test_a_later_link_refused_keeps_the_earlier_ones_and_says_so(tmp_path):
     assert [r["state"] for r in rows] == ["queued", "held", "not submitted", "not submitted"]
     assert rows[2]["note"] == "qsub: would exceed queue generic's per-user limit"
     assert (tmp_path / "job.pbs.chain" / "jobs.txt").read_text() == "1 1.pbs01\n2 2.pbs01\n"
+
+
+def test_open_mpi_forwards_the_chain_link_and_deadline_the_ranks_read(tmp_path):
+    """Open MPI's mpirun hands remote ranks only the variables `-x` names (mpirun(1), "-x
+    <env>"), so the link number the apps record (JOBGEN_CHAIN_LINK) must be named, and exported
+    (empty outside a chain) so that `-x` never names an unset variable."""
+    out = tmp_path / "job.sh"
+    r = run_jobgen("render", "--site", "jlse-mi250", "--app", "cosmictagger", "--nodes", "2",
+                   "-A", "proj", "--python", "/x/bin/python", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    launch = [line for line in text.splitlines()
+              if line.startswith("mpirun") and "$JOBGEN_WRAPPER" in line]
+    assert len(launch) == 1, launch
+    for name in ("JOBGEN_CHAIN_LINK", "JOBGEN_DEADLINE"):
+        assert f" -x {name} " in launch[0]
+        assert text.index(f"export {name}=") < text.index(launch[0])

@@ -1175,7 +1175,9 @@ def _launch(profile: Profile, req: Request, app: App | None, size: _Size, extras
         # the bundled app's package, put on PYTHONPATH by the script
         names += ["PYTHONPATH"] if app else []
         # the walltime's end (JOBGEN_DEADLINE): the bundled apps stop before it
-        names += ["JOBGEN_DEADLINE"] if profile.scheduler.dialect != "none" else []
+        # and the link of a `jobgen chain` (base.sh.j2 exports it, empty outside a chain)
+        names += ["JOBGEN_DEADLINE", "JOBGEN_CHAIN_LINK"] \
+            if profile.scheduler.dialect != "none" else []
         forwarded = tuple(dict.fromkeys(names))
     rs_cores = len(device_blocks(profile, usable_cores(profile, extras.exclude))[0]) \
         if resource_set_per_device(profile, size.per_dev) else 0
