@@ -21,20 +21,17 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from lint_users import SEVERE, Run, _key, _pct, figures  # noqa: E402
 
-from jobgen.cli.commands import MAX_GUESSED, _head  # noqa: E402
 from jobgen.errors import JobgenError  # noqa: E402
 from jobgen.profiles.load import load_profile  # noqa: E402
-from jobgen.review.lint import detect_site, guess_site, lint  # noqa: E402
+from jobgen.review.lint import guess_site, lint  # noqa: E402
+from jobgen.review.lint.site import tell_site  # noqa: E402
 from jobgen.review.scriptparse import parse_text  # noqa: E402
 
 
 def cli_site(text: str, name: str) -> str | None:
-    """The site `jobgen lint FILE` picks without --site: from the script's head first, then
-    from the whole script (jobgen/cli/commands.py lint)."""
-    guess = guess_site(parse_text(_head(text), name))
-    if guess.site is None and len(text) <= MAX_GUESSED:
-        guess = guess_site(parse_text(text, name))
-    return guess.site
+    """The site `jobgen lint FILE` picks without --site (jobgen.review.lint.site.tell_site,
+    which the CLI, detect_site and tools/lint_users.py share)."""
+    return tell_site(text, name)[0].site
 
 
 def runs() -> list[Run]:
@@ -46,8 +43,9 @@ def runs() -> list[Run]:
             text = path.read_text()
             script = parse_text(text, str(path))
             r.detected = cli_site(text, str(path))
-            if detect_site(script) != r.detected:
-                print(f"note: {e['file']}: detect_site(whole script) says {detect_site(script)},"
+            whole = guess_site(script).site
+            if whole != r.detected:
+                print(f"note: {e['file']}: the whole script alone says {whole},"
                       f" the CLI {r.detected}")
             site = r.detected or e["site"]
             r.findings = [(f.rule, f.line, f.severity, f.message)
