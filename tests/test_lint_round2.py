@@ -52,3 +52,23 @@ def test_the_cli_tells_the_site_as_detect_site_and_says_its_clues(tmp_path):
     assert any("tegu" in c for c in report["site_clues"]), report["site_clues"]
     text = run_jobgen("lint", str(job))
     assert "for site sunspot (told from: filesystem tegu" in text.stdout + text.stderr
+
+
+# ---- ENV001: a variable the library reads is a setting of its own, never a misspelling
+# (libfabric fi_cxi(7) RUNTIME PARAMETERS lists FI_CXI_DEFAULT_TX_SIZE beside
+# FI_CXI_DEFAULT_CQ_SIZE; fabric(7) FI_PROVIDER selects the provider)
+AURORA_LAUNCH = "#!/bin/bash\n#PBS -l select=2\n#PBS -l filesystems=home:flare\n{env}" \
+    "mpiexec -n 24 --ppn 12 python train.py\n"
+
+
+def test_real_libfabric_variables_are_not_called_misspellings():
+    text = AURORA_LAUNCH.format(env="export FI_CXI_DEFAULT_TX_SIZE=1024\n"
+                                    "export FI_PROVIDER=cxi\n")
+    assert "ENV001" not in _rules(text, "aurora")
+    assert "ENV001" not in _rules(text, "sunspot")
+
+
+def test_a_real_misspelling_is_still_reported():
+    # FI_CXI_DEFAULT_CQ_SIZ: no library reads it; FI_CXI_DEFAULT_CQ_SIZE is one edit away
+    text = AURORA_LAUNCH.format(env="export FI_CXI_DEFAULT_CQ_SIZ=131072\n")
+    assert "ENV001" in _rules(text, "aurora")
