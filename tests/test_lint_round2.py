@@ -72,3 +72,29 @@ def test_a_real_misspelling_is_still_reported():
     # FI_CXI_DEFAULT_CQ_SIZ: no library reads it; FI_CXI_DEFAULT_CQ_SIZE is one edit away
     text = AURORA_LAUNCH.format(env="export FI_CXI_DEFAULT_CQ_SIZ=131072\n")
     assert "ENV001" in _rules(text, "aurora")
+
+
+# ---- ENV002: the oneCCL minimal set is for programs that use oneCCL (UG-ACCL: training
+# workloads on Intel GPUs); an NCCL program (named for NCCL, an nccl-tests binary, or given
+# NCCL's settings and none of oneCCL's) is not one
+SUNSPOT_TORCH = "#!/bin/bash\n#PBS -l select=2\n#PBS -l filesystems=home:tegu\n{env}" \
+    "mpiexec -n 24 --ppn 12 --cpu-bind list:1-8:9-16:17-24:25-32:33-40:41-48:53-60:61-68:" \
+    "69-76:77-84:85-92:93-100 python {program}\n"
+
+
+def _oneccl_set(text: str) -> bool:
+    return any(f.rule == "ENV002" and "oneCCL" in f.message
+               for f in lint(parse_text(text), load_profile("sunspot").profile))
+
+
+def test_the_oneccl_set_is_asked_of_a_torch_training_program():
+    assert _oneccl_set(SUNSPOT_TORCH.format(env="", program="train.py"))
+
+
+def test_the_oneccl_set_is_not_asked_of_an_nccl_program():
+    assert not _oneccl_set(SUNSPOT_TORCH.format(env="", program="torch_nccl.py"))
+    assert not _oneccl_set(SUNSPOT_TORCH.format(
+        env="export NCCL_NET='AWS Libfabric'\nexport NCCL_DEBUG=INFO\n", program="ddp.py"))
+    # oneCCL's own settings beside NCCL's: still a oneCCL program
+    assert _oneccl_set(SUNSPOT_TORCH.format(
+        env="export NCCL_DEBUG=INFO\nexport CCL_KVS_MODE=mpi\n", program="train.py"))

@@ -249,10 +249,25 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     # no collectives across ranks
     if ai and not launch.shell and not snippet:
         collective = {"intel": "oneccl", "nvidia": "nccl", "amd": "rccl"}.get(vendor or "")
+        if vendor == "intel" and _runs_nccl(prog, env, oneccl_vars):
+            collective = "nccl"  # an NCCL program on Intel GPUs is no oneCCL program
     elif oneccl_vars or "oneccl" in first.lower() or "oneccl" in (prog[0].lower() if prog
                                                                    else ""):
         collective = "oneccl"
     return ai, collective
+
+
+# nccl-tests' binaries (NVIDIA/nccl-tests: build/all_reduce_perf, ...), and programs named for
+# NCCL (torch_nccl.py)
+_NCCL_PROGRAM = re.compile(r"(?i)nccl|^(?:all_reduce|all_gather|alltoall|broadcast|reduce|"
+                           r"reduce_scatter|sendrecv|scatter|gather|hypercube)_perf$")
+
+
+def _runs_nccl(prog: list[str], env: dict[str, str], oneccl_vars: bool) -> bool:
+    """The launch runs an NCCL program: one named for NCCL or an nccl-tests binary, or one
+    whose ranks get NCCL's settings (NCCL_NET, NCCL_DEBUG...) and none of oneCCL's."""
+    named = any(_NCCL_PROGRAM.search(w.rsplit("/", 1)[-1]) for w in prog[:3])
+    return named or not oneccl_vars and any(n.startswith("NCCL_") for n in env)
 
 
 # ---------------------------------------------------------------- one launch
