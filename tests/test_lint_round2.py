@@ -98,3 +98,19 @@ def test_the_oneccl_set_is_not_asked_of_an_nccl_program():
     # oneCCL's own settings beside NCCL's: still a oneCCL program
     assert _oneccl_set(SUNSPOT_TORCH.format(
         env="export NCCL_DEBUG=INFO\nexport CCL_KVS_MODE=mpi\n", program="train.py"))
+
+
+# ---- QUEUE005: only a program that uses the GPUs misses them on small-g (LUMI partitions.md:
+# small-g allocates by resources); a CPU step in an AI container asks for none and runs
+SMALL_G = "#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition=small-g\n" \
+    "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=16\n#SBATCH --time=2:00:00\n" \
+    "SIF=/appl/local/containers/sif-images/lumi-pytorch-rocm-6.2.4.sif\n" \
+    "singularity exec $SIF python {program} --input data.jsonl\n"
+
+
+def test_queue005_reports_a_training_program_without_gpus():
+    assert "QUEUE005" in _rules(SMALL_G.format(program="train.py"), "lumi")
+
+
+def test_queue005_is_silent_for_a_cpu_step_in_an_ai_container():
+    assert "QUEUE005" not in _rules(SMALL_G.format(program="tokenize_shards.py"), "lumi")
