@@ -114,3 +114,19 @@ def test_queue005_reports_a_training_program_without_gpus():
 
 def test_queue005_is_silent_for_a_cpu_step_in_an_ai_container():
     assert "QUEUE005" not in _rules(SMALL_G.format(program="tokenize_shards.py"), "lumi")
+
+
+# ---- TEXT002: a project placeholder in other spellings (PROJ_ID, [projid]); a real project
+# (OLCF's ABC123 form, summit_user_guide.rst `#BSUB -P ABC123`) is none
+SUMMIT = "#!/bin/bash\n#BSUB -P {project}\n#BSUB -W 0:30\n#BSUB -nnodes 1\n" \
+    "jsrun -n6 -r6 -a1 -c7 -g1 python train.py\n"
+
+
+def test_project_placeholders_in_other_spellings_are_reported():
+    for project in ("PROJ_ID", "[projid]", "{project}"):
+        assert "TEXT002" in _rules(SUMMIT.format(project=project), "summit"), project
+
+
+def test_real_project_values_are_not_placeholders():
+    for project in ("CSC123", "stf011", "${ACCOUNT}"):
+        assert "TEXT002" not in _rules(SUMMIT.format(project=project), "summit"), project
