@@ -130,3 +130,23 @@ def test_project_placeholders_in_other_spellings_are_reported():
 def test_real_project_values_are_not_placeholders():
     for project in ("CSC123", "stf011", "${ACCOUNT}"):
         assert "TEXT002" not in _rules(SUMMIT.format(project=project), "summit"), project
+
+
+# ---- GPU008: one process narrowed to one device (ZE_AFFINITY_MASK=0) on a whole node, in the
+# batch shell or under the launcher, leaves the others idle (SS-HW: a Sunspot node has 6 PVC
+# GPUs; ALCF bills whole nodes); unnarrowed, one process may drive them all (not reported)
+ONE_PROCESS = "#!/bin/bash\n#PBS -l select=1\n#PBS -l filesystems=home:tegu\n#PBS -q workq\n" \
+    "{mask}PY=/lus/tegu/projects/p/venvs/rl-vllm/bin/python\n{launch}\"$PY\" -u eval_gsm8k.py\n"
+
+
+def test_gpu008_reports_one_masked_process_on_a_whole_node():
+    for launch in ("", "mpiexec -n 1 --ppn 1 "):
+        rules = _rules(ONE_PROCESS.format(mask="export ZE_AFFINITY_MASK=0\n", launch=launch),
+                       "sunspot")
+        assert "GPU008" in rules, launch
+        assert "ENV002" not in rules  # one process: no collectives, no oneCCL set
+
+
+def test_gpu008_is_silent_for_one_process_that_sees_every_device():
+    for launch in ("", "mpiexec -n 1 --ppn 1 "):
+        assert "GPU008" not in _rules(ONE_PROCESS.format(mask="", launch=launch), "sunspot")
