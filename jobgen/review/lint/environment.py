@@ -18,7 +18,7 @@ from .collectives import (
 )
 from .context import Context, LaunchView
 from .core import Hit, as_int, distance, rule
-from .library_variables import CCL_VARIABLES, FI_VARIABLES
+from .library_variables import CCL_VARIABLES, FI_VARIABLES, MPICH_VARIABLES
 from .scope import AI_NAMES
 
 _ENV = "the site profile's env (each variable's why and source)"
@@ -65,8 +65,9 @@ def misspelling(name: str, known: set[str]) -> str | None:
 
 
 def real_variables() -> frozenset[str]:
-    """The variables libfabric, oneCCL and NCCL read (their man pages, sources and docs)."""
-    return FI_VARIABLES | CCL_VARIABLES | NCCL_VARIABLES
+    """The variables libfabric, oneCCL, NCCL and Cray MPICH read (their man pages, sources
+    and docs; MPICH's as the sites' guides name them)."""
+    return FI_VARIABLES | CCL_VARIABLES | NCCL_VARIABLES | MPICH_VARIABLES
 
 
 def _unread_facts(p: Profile) -> list[str]:

@@ -8,7 +8,9 @@ every `*FI_NAME*` entry of libfabric's man/*.7.md (fabric(7), fi_cxi(7), fi_prov
 the other providers' RUNTIME PARAMETERS), every core parameter `fi_param_define(NULL|&core_prov,
 "name", ...)` in src/ and prov/util/ (FI_NAME, as `fi_info -e` lists them: FI_PROVIDER,
 FI_MR_CACHE_MONITOR, ...), and every `constexpr const char* X = "CCL_NAME"` of oneCCL's
-src/common/env/vars.hpp and vars_experimental.hpp.
+src/common/env/vars.hpp and vars_experimental.hpp, and every MPICH_NAME the sites' guides
+set or name (Cray MPICH's variables: `git grep -hoE '\bMPICH_[A-Z0-9_]+\b'` in their .md,
+.rst and .sh files).
 """
 
 from __future__ import annotations
@@ -177,4 +179,16 @@ CCL_VARIABLES = frozenset({
     "CCL_ZE_MULTI_WORKERS", "CCL_ZE_PT2PT_READ", "CCL_ZE_PTR_REGISTER_THRESHOLD",
     "CCL_ZE_QUEUE_INDEX_OFFSET", "CCL_ZE_SERIALIZE", "CCL_ZE_SINGLE_LIST", "CCL_ZE_TMP_BUF_SIZE",
     "CCL_ZE_TYPE2_TUNE_PORTS",
+})
+
+# Cray MPICH's variables as the sites' guides set or name them: argonne-lcf/user-guides @
+# 7d04a3f9, olcf/olcf-user-docs @ 27459031, Lumi-supercomputer/lumi-userguide @
+# 6c3a26c0 (*.md, *.rst, *.sh)
+MPICH_VARIABLES = frozenset({
+    "MPICH_ABORT_ON_ERROR", "MPICH_ASYNC_PROGRESS", "MPICH_COLL_SYNC", "MPICH_DIR",
+    "MPICH_ENV_DISPLAY", "MPICH_GPU_SUPPORT_ENABLED", "MPICH_MPIIO_HINTS", "MPICH_MPIIO_STATS",
+    "MPICH_OFI_CXI_COUNTER_FILE", "MPICH_OFI_CXI_COUNTER_REPORT",
+    "MPICH_OFI_CXI_COUNTER_REPORT_FILE", "MPICH_OFI_CXI_PID_BASE", "MPICH_OFI_NIC_POLICY",
+    "MPICH_RANK_REORDER_DISPLAY", "MPICH_RANK_REORDER_FILE", "MPICH_RANK_REORDER_METHOD",
+    "MPICH_SMP_SINGLE_COPY_MODE", "MPICH_VERSION_DISPLAY",
 })
