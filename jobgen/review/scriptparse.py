@@ -133,6 +133,11 @@ class Script:
     assignments: list[tuple[int, str, str]] = field(default_factory=list)
     # the shell functions the script defines: name -> (line, statement) of their bodies
     functions: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    # `NAME=(a b c)`: the words of arrays whose elements are all literal
+    arrays: dict[str, list[str]] = field(default_factory=dict)
+    # the `for NAME in WORDS` loops open at the statement being read: (name, its values; []
+    # when they are not literal), innermost last (also `while`/`until`, with no name)
+    loops: list[tuple[str | None, list[str]]] = field(default_factory=list)
 
     @property
     def dialect(self) -> str | None:
@@ -328,7 +333,8 @@ def parse_text(text: str, path: str = "<script>") -> Script:
                 _command(script, part, number, launch=False)
             continue
         for part in _split_commands(logical):
-            _command(script, part, number)
+            _command(script, _loop(script, part), number)
+    script.loops.clear()
     return script
 
 
@@ -342,6 +348,15 @@ def _join_continued(lines: list[str], i: int, first: str) -> tuple[str, int]:
     code, _, quote = scan_line(first)
     pieces = [code.rstrip()]
     j = i
+    if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=\(", code) and quote is None \
+            and code.count("(") > code.count(")"):  # an array over lines: `A=(\n 8\n 16\n)`
+        while j < len(lines) and j - i < MAX_JOINED and quote is None:
+            code, _, quote = scan_line(lines[j].strip())
+            pieces.append(" " + code.rstrip())
+            j += 1
+            if ")" in code and "(" not in code:
+                return "".join(pieces).strip(), j
+        return scan_line(first)[0].rstrip(), i
     while j < len(lines) and j - i < MAX_JOINED:
         if quote is not None:
             code, _, quote = scan_line(lines[j], quote)
@@ -357,6 +372,86 @@ def _join_continued(lines: list[str], i: int, first: str) -> tuple[str, int]:
     if quote is not None:  # never closed: read the first line alone, as before
         return scan_line(first)[0].rstrip(), i
     return "".join(pieces).strip(), j
+
+
+MAX_UNROLL = 16  # values of the loops around one launch that lint reads one by one
+_FOR = re.compile(r"^for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.*)$", re.S)
+_LOOP_WORD = re.compile(r"[\w.:,+@%/=-]{1,64}")
+_BRACE_RANGE = re.compile(r"\{(-?[0-9]{1,6})\.\.(-?[0-9]{1,6})(?:\.\.([0-9]{1,6}))?\}")
+_SEQ = re.compile(r"\$\(\s*seq\s+([0-9]{1,6})(?:\s+([0-9]{1,6}))?(?:\s+([0-9]{1,6}))?\s*\)")
+_ARRAY_ALL = re.compile(r'^"?\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}"?$')
+_ARRAY = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)$", re.S)
+
+
+def _loop(script: Script, stmt: str) -> str:
+    """Follow the loops around a statement (bash(1) Compound Commands): `for NAME in WORDS`
+    opens one whose values lint knows when the words are literal, `while`/`until` one it does
+    not, `done` closes the innermost; the reserved word a statement starts with (`do mpiexec
+    ...`, `then srun ...`, `else ...`) is dropped, so the command after it is read."""
+    word = stmt.split(None, 1)[0] if stmt else ""
+    if m := _FOR.match(stmt):
+        script.loops.append((m.group(1), _loop_values(script, m.group(2))))
+    elif word in ("while", "until") or stmt.startswith("for"):
+        script.loops.append((None, []))
+    elif word == "done" or stmt.startswith("done"):
+        if script.loops and re.match(r"^done\b", stmt):
+            script.loops.pop()
+    elif word in ("do", "then", "else"):
+        return stmt[len(word):].strip()
+    return stmt
+
+
+def _loop_values(script: Script, text: str) -> list[str]:
+    """The words a `for` loop takes, when they are literal: words, `{1..4}`, `$(seq 2 8)`,
+    `"${ARRAY[@]}"` of a literal array; [] otherwise (or when there are over MAX_UNROLL)."""
+    text = _SEQ.sub(lambda m: _seq(m), text)
+    try:
+        words = split(substitute(text, script.variables))
+    except ValueError:
+        return []
+    out: list[str] = []
+    for w in words:
+        if m := _ARRAY_ALL.match(w) or _ARRAY_ALL.match(f'"{w}"'):
+            out += script.arrays.get(m.group(1), ["$"])
+        elif m := _BRACE_RANGE.fullmatch(w):
+            start, end, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
+            if step < 1 or abs(end - start) // step >= MAX_UNROLL:
+                return []
+            out += [str(v) for v in range(start, end + (1 if end >= start else -1),
+                                          step if end >= start else -step)]
+        else:
+            out.append(w)
+        if len(out) > MAX_UNROLL:
+            return []
+    return out if out and all(_LOOP_WORD.fullmatch(w) for w in out) else []
+
+
+def _seq(m: re.Match[str]) -> str:
+    """`$(seq LAST)`, `$(seq FIRST LAST)`, `$(seq FIRST STEP LAST)` (coreutils seq(1)) when
+    short, as its words; left as written otherwise."""
+    nums = [int(g) for g in m.groups() if g is not None]
+    first, step, last = (1, 1, nums[0]) if len(nums) == 1 else (nums[0], 1, nums[1]) \
+        if len(nums) == 2 else (nums[0], nums[1], nums[2])
+    if step < 1 or last < first or (last - first) // step >= MAX_UNROLL:
+        return m.group(0)
+    return " ".join(str(v) for v in range(first, last + 1, step))
+
+
+def _bindings(script: Script, stmt: str) -> list[dict[str, str | None]]:
+    """The values of the loop variables a statement reads, one dict per iteration (every
+    combination of nested loops, at most MAX_UNROLL); a variable whose values lint does not
+    know maps to None (it is unknown in the statement, whatever it held before the loop)."""
+    out: list[dict[str, str | None]] = [{}]
+    for name, values in script.loops:
+        if name is None or not re.search(rf"\$\{{?{name}\b", stmt):
+            continue
+        if not values:
+            out = [{**b, name: None} for b in out]
+            continue
+        out = [{**b, name: v} for b in out for v in values]
+        if len(out) > MAX_UNROLL:
+            return [{n: None for n in out[0]}]
+    return out if out != [{}] else []
 
 
 def _split_commands(logical: str) -> list[str]:
@@ -482,9 +577,34 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
         rest = words[1:] if words and words[0] == verb else words
         script.modules.append((number, " ".join(["module", verb, *rest])))
         return
+    if (m := _ARRAY.match(stmt)) and launch:
+        try:
+            words = split(substitute(m.group(2), script.variables))
+        except ValueError:
+            words = ["$"]
+        if all(_LOOP_WORD.fullmatch(w) for w in words):
+            script.arrays[m.group(1)] = words
+        else:
+            script.arrays.pop(m.group(1), None)
     if _settings(script, stmt, number, False) or not launch:
         return
-    _run(script, stmt, number, number)
+    bindings = _bindings(script, stmt) if script.loops else []
+    if not bindings:
+        _run(script, stmt, number, number)
+        return
+    saved = dict(script.variables)
+    for k, binding in enumerate(bindings):  # a launch in a loop: once per value it takes
+        for name, value in binding.items():
+            if value is None:
+                script.variables.pop(name, None)
+            else:
+                script.variables[name] = value
+        mark = len(script.commands)
+        _run(script, stmt, number, number)
+        if k:  # the batch shell's other commands are read once
+            del script.commands[mark:]
+    script.variables.clear()
+    script.variables.update(saved)
 
 
 MAX_CALLS = 4  # functions calling functions: how deep lint follows them
@@ -499,7 +619,8 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
     if args is not None:  # in a function: its positional parameters are the call's words
         text = _positional(text, args)
     try:
-        words, end = command_words_end(_runtime_values(text))
+        # `$(( $(wc -l < $PBS_NODEFILE) * 12 ))` not evaluated: one word known at run time
+        words, end = command_words_end(_runtime_values(_ARITH_ANY.sub("$ARITH", text)))
     except ValueError:
         return
     env: dict[str, str] = {}

@@ -41,7 +41,8 @@ def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[F
     floor = SEVERITIES.index(min_severity)
     found = [f for r in RULES.values() if SEVERITIES.index(r.severity) >= floor
              for f in r.run(ctx) if SEVERITIES.index(f.severity) >= floor]
-    return sorted(found, key=lambda f: (f.line, f.rule, f.message))
+    # a launch in a loop is read once per value: the same finding twice is one
+    return sorted(dict.fromkeys(found), key=lambda f: (f.line, f.rule, f.message))
 
 
 def rule_table() -> list[tuple[str, str]]:
