@@ -138,6 +138,9 @@ class Script:
     # the `for NAME in WORDS` loops open at the statement being read: (name, its values; []
     # when they are not literal), innermost last (also `while`/`until`, with no name)
     loops: list[tuple[str | None, list[str]]] = field(default_factory=list)
+    # the script sourced ezpz's shell helpers (`source .../ezpz/bin/utils.sh`,
+    # `ezpz_setup_env`): its `launch` alias and $LAUNCH start ranks on every GPU of the job
+    ezpz: bool = False
 
     @property
     def dialect(self) -> str | None:
@@ -642,6 +645,9 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         elif words[k + 1:k + 3] == ["-m", SPAWN_MODULE]:  # jobgen's spawner (local TensorFlow)
             _launch(script, number, stmt, [SPAWN_MODULE, *words[k + 3:]], env, end == "&", at)
             return
+        elif (ezpz := ezpz_argv(script, words[k:])) is not None:
+            _launch(script, number, stmt, ezpz, env, end == "&", at)
+            return
         elif word in script.functions and depth < MAX_CALLS:
             for line, part in script.functions[word]:
                 _run(script, part, line, at, depth + 1, words[k + 1:])
@@ -649,8 +655,71 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         elif word not in ("time", "exec", "env", "command", "stdbuf", "nohup"):
             break
         k += 1
+    if words and (words[0] in ("source", ".") and len(words) > 1 and "ezpz" in words[1]
+                  or words[0] in _EZPZ_SETUP):
+        script.ezpz = True
     if words and depth == 0:
         script.commands.append((number, words))
+
+
+# ezpz (saforem2/ezpz), a Python launcher that builds the site's own launch line itself:
+# `ezpz launch`, `ezpz-launch`, `python3 -m ezpz.launch` (pyproject.toml [project.scripts];
+# src/ezpz/launch.py run/parse_args, src/ezpz/cli/flags.py build_launch_parser @ 1229a179).
+EZPZ = "ezpz-launch"
+# its options that take a value, by the name lint reads them as (flags.py build_launch_parser)
+_EZPZ_FLAGS = {
+    **dict.fromkeys(("-n", "-np", "--n", "--np", "--nproc", "--world_size", "--nprocs"), "--np"),
+    **dict.fromkeys(("-ppn", "--ppn", "--nproc_per_node"), "--ppn"),
+    **dict.fromkeys(("-nh", "--nh", "--nhost", "--nnode", "--nnodes", "--nhosts"), "--nhosts"),
+    "--hostfile": "--hostfile", "--cpu-bind": "--cpu-bind", "--timeout": "--timeout",
+    "--retries": "--retries", "--spare-nodes": "--spare-nodes",
+    "--max-failover-retries": "--max-failover-retries", "--filter": "--filter",
+}
+# ezpz's shell helpers that set up its `launch` alias (src/ezpz/bin/utils.sh: `alias
+# launch="${LAUNCH}"`, the job's mpiexec over every GPU of every node, and ezpz_launch)
+_EZPZ_SETUP = frozenset({"ezpz_setup_env", "ezpz_setup_job", "ezpz_setup_alcf",
+                         "ezpz_setup_host", "ezpz_setup_python"})
+_EZPZ_SNIPPET = re.compile(r"from\s+ezpz\.cli\s+import\s+main\b.*\bmain\(\)", re.S)
+
+
+def ezpz_argv(script: Script, words: list[str]) -> list[str] | None:
+    """An ezpz launch as `ezpz-launch [--np N] [--ppn P] [--nhosts H] [...] PROGRAM...`, or
+    None. ezpz takes its own options anywhere before `--` (argparse parse_known_args) and runs
+    the rest; the shell helpers' `launch` and $LAUNCH run on every GPU of the job."""
+    first = words[0].rsplit("/", 1)[-1] if words else ""
+    if first == EZPZ:
+        rest = words[1:]
+    elif first == "ezpz" and words[1:2] == ["launch"]:
+        rest = words[2:]
+    elif re.fullmatch(r"python[0-9.]*", first) and words[1:3] == ["-m", "ezpz.launch"]:
+        rest = words[3:]
+    elif re.fullmatch(r"python[0-9.]*", first) and words[1:2] == ["-c"] and len(words) > 3 \
+            and _EZPZ_SNIPPET.search(words[2]) and words[3] == "launch":
+        rest = words[4:]  # `python -c 'from ezpz.cli import main; main()' launch ...`
+    elif script.ezpz and words[0] in ("launch", "ezpz_launch", "$LAUNCH", "${LAUNCH}",
+                                      "$DIST_LAUNCH", "${DIST_LAUNCH}", "$ezlaunch",
+                                      "${ezlaunch}") and "launch" not in script.functions:
+        return [EZPZ, *words[1:]]
+    else:
+        return None
+    if "--" in rest:
+        own, program = rest[:rest.index("--")], rest[rest.index("--") + 1:]
+    else:
+        own, program = rest, []
+    flags: list[str] = []
+    k = 0
+    unknown: list[str] = []
+    while k < len(own):
+        key, eq, value = own[k].partition("=")
+        name = _EZPZ_FLAGS.get(key)
+        if name is not None and (eq or k + 1 < len(own)):
+            flags += [name, value if eq else own[k + 1]]
+            k += 1 if eq else 2
+            continue
+        unknown.append(own[k])
+        k += 1
+    # without `--` the unknown words are the command; with it, they go to the launcher
+    return [EZPZ, *flags, *(program if program else unknown)]
 
 
 _POSITIONAL = re.compile(r"\$\{?([1-9@*])\}?|\"\$([@*])\"")
@@ -690,8 +759,9 @@ def _unescape(value: str) -> str:
 
 def launcher_name(word: str) -> str:
     """`/usr/bin/mpiexec.mpich` -> `mpiexec`: the launcher a command word names
-    (`workloads.spawn`, the name a spawner launch is read as, stays whole)."""
-    if word == SPAWN_MODULE:
+    (`workloads.spawn` and `ezpz-launch`, the names spawner and ezpz launches are read as,
+    stay whole)."""
+    if word in (SPAWN_MODULE, EZPZ):
         return word
     return word.rsplit("/", 1)[-1].split(".", 1)[0]
 
