@@ -542,6 +542,11 @@ def _words(stmt: str) -> list[str]:
         return []
 
 
+def statement_words(stmt: str) -> list[str]:
+    """The words of a statement, each `$(...)`, `$((...))` and `${...}` one opaque word."""
+    return _words(stmt)
+
+
 def leading_assignments(stmt: str) -> tuple[list[str], int]:
     """The assignment words a statement starts with, and how many words follow them: a
     command after them gets them in its environment only (`OMP_NUM_THREADS=1 srun ...`,

@@ -22,6 +22,7 @@ from . import (
     profiling,
     queue,
     scheduler,
+    shelltext,
     storage,
 )
 from .context import Context, lint_context
@@ -31,7 +32,7 @@ from .site import SiteGuess, detect_site, guess_site
 __all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "SiteGuess",
            "detect_site", "explain", "guess_site", "lint", "rule_table"]
 _TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers, storage,
-                  profiling)
+                  profiling, shelltext)
 
 
 def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[Finding]:
