@@ -82,7 +82,7 @@ def _export_command(ctx: Context) -> Iterator[Hit]:
             if not part.startswith("export "):
                 continue
             words = statement_words(part)[1:]
-            if not words or "=" not in words[0] or words[0].startswith("-"):
+            if not words or not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", words[0]):
                 continue
             rest = [w for w in words if not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", w)]
             if not rest or rest[0] != words[len(words) - len(rest)]:
