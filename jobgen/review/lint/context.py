@@ -324,15 +324,16 @@ class LaunchView:
 
     def _ezpz(self) -> tuple[int | None, int | None, int | None]:
         """(ranks, nodes, ranks per node) of an ezpz launch as ezpz infers them: what is not
-        given fills the job, every node and one rank per GPU (saforem2/ezpz @ 1229a179
+        given fills the job, every node and one rank per device (saforem2/ezpz @ 1229a179
         src/ezpz/pbs.py _infer_topology: `--np` and `--ppn` give the hosts, `--np` alone
         spreads over every host, nothing given uses all resources)."""
         n, ppn, hosts = (as_int(self.flag(f)) for f in ("--np", "--ppn", "--nhosts"))
         if hosts is None:
             hosts = n // ppn if n and ppn and n % ppn == 0 else self.ctx.nodes
-        if ppn is None:
-            ppn = (n // hosts if n % hosts == 0 else None) if n and hosts else \
-                None if n else (self.ctx.node.devices or None)
+        if ppn is None and n and hosts:
+            ppn = n // hosts if n % hosts == 0 else None
+        # with neither, one rank per device it sees (torch's device count: the hierarchy mode
+        # decides it), on every host: the job filled, whatever lint takes the mode for
         if n is None and hosts and ppn:
             n = hosts * ppn
         return n, hosts, ppn
