@@ -440,13 +440,30 @@ def _seq(m: re.Match[str]) -> str:
     return " ".join(str(v) for v in range(first, last + 1, step))
 
 
+def _mentions(text: str, name: str) -> bool:
+    """`$NAME`, `${NAME}`, or a bare NAME in `$(( ))`."""
+    return bool(re.search(rf"\$\{{?{name}\b", text) or any(
+        re.search(rf"\b{name}\b", m.group(0)) for m in _ARITH_ANY.finditer(text)))
+
+
+def _dependants(script: Script, stmt: str, name: str) -> list[str]:
+    """The variables a statement reads whose values were computed from NAME
+    (`NRANKS=$((N * 4))` in the loop over N, then `mpiexec -n $NRANKS`)."""
+    return [v for v in dict.fromkeys(a or b for a, b in _VAR.findall(stmt))
+            if v != name and v in script.variables and _mentions(script.variables[v], name)]
+
+
+def _reads(script: Script, stmt: str, name: str) -> bool:
+    return _mentions(stmt, name) or bool(_dependants(script, stmt, name))
+
+
 def _bindings(script: Script, stmt: str) -> list[dict[str, str | None]]:
     """The values of the loop variables a statement reads, one dict per iteration (every
     combination of nested loops, at most MAX_UNROLL); a variable whose values lint does not
     know maps to None (it is unknown in the statement, whatever it held before the loop)."""
     out: list[dict[str, str | None]] = [{}]
     for name, values in script.loops:
-        if name is None or not re.search(rf"\$\{{?{name}\b", stmt):
+        if name is None or not _reads(script, stmt, name):
             continue
         if not values:
             out = [{**b, name: None} for b in out]
@@ -601,12 +618,19 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
         _run(script, stmt, number, number)
         return
     saved = dict(script.variables)
+    deps = {name: _dependants(script, stmt, name) for name in bindings[0]}
     for k, binding in enumerate(bindings):  # a launch in a loop: once per value it takes
         for name, value in binding.items():
             if value is None:
                 script.variables.pop(name, None)
             else:
                 script.variables[name] = value
+        for name in binding:  # the values computed from the loop's variable, again
+            for dep in deps[name]:
+                if binding[name] is None:
+                    script.variables.pop(dep, None)
+                else:
+                    script.variables[dep] = _expanded(saved[dep], script.variables)
         mark = len(script.commands)
         _run(script, stmt, number, number)
         if k:  # the batch shell's other commands are read once
