@@ -102,3 +102,8 @@ def test_wrapper_scripts_and_programs_in_variables_are_looked_through():
     assert la.program == ["python", "train.py"] and la.ai
     la = _view('CMD="python3 train.py --epochs 2"\nmpiexec -n 16 --ppn 4 ./wrap.sh $CMD\n')[0]
     assert la.program == ["python3", "train.py", "--epochs", "2"] and la.ai
+
+
+def test_a_launch_run_through_eval_is_seen():
+    assert sizes('CMD="mpiexec -n 8 --ppn 4 python train.py"\neval "${CMD}" |& tee log\n') == ["8"]
+    assert argvs('eval "$(conda shell.bash hook)"\n') == []

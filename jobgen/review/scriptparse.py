@@ -677,6 +677,13 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         elif (ezpz := ezpz_argv(script, words[k:])) is not None:
             _launch(script, number, stmt, ezpz, env, end == "&", at)
             return
+        elif word == "eval" and k + 1 < len(words) and depth < MAX_CALLS:
+            # `eval "$CMD"`: bash joins its words with blanks and runs that (bash(1) eval)
+            _run(script, " ".join(words[k + 1:]) + (" &" if end == "&" else ""), number, at,
+                 depth + 1)
+            if depth == 0 and not (script.launches and script.launches[-1].line == number):
+                script.commands.append((number, words))
+            return
         elif word in script.functions and depth < MAX_CALLS:
             for line, part in script.functions[word]:
                 _run(script, part, line, at, depth + 1, words[k + 1:])
