@@ -107,3 +107,22 @@ def test_wrapper_scripts_and_programs_in_variables_are_looked_through():
 def test_a_launch_run_through_eval_is_seen():
     assert sizes('CMD="mpiexec -n 8 --ppn 4 python train.py"\neval "${CMD}" |& tee log\n') == ["8"]
     assert argvs('eval "$(conda shell.bash hook)"\n') == []
+
+
+def _rules(text: str) -> list[tuple[str, int]]:
+    return [(f.rule, f.line) for f in lint(parse_text(HEAD + text), load_profile("polaris").profile)
+            if f.rule in ("TEXT004", "TEXT005", "LAUNCH008")]
+
+
+def test_shell_text_rules_read_functions_and_blank_lines_as_bash_does():
+    # a misspelt launcher in a function the script calls (bash: command not found, 127)
+    assert _rules("run() {\n  mpiexc -n 4 --ppn 4 ./a\n}\nrun\n") == [("LAUNCH008", 5)]
+    # a real launcher of another MPI, a path, a sourced file that may define the name: silent
+    assert _rules("prun -n 4 ./a\n./piexec -n 4 ./a\nsource env.sh\nsrn -n 4 ./a\n") == []
+    # `\ ` before an empty line: the command ends there either way
+    assert _rules("echo a \\  \n\nls\n") == []
+    assert _rules("echo a \\  \nls\n") == [("TEXT004", 4)]
+    # `\\` at the end is an escaped backslash, not a continuation
+    assert _rules("echo a \\\\  \nls\n") == []
+    # export of several names is fine; of a program and its script is not
+    assert _rules("export A=1 B C\nexport A=1 python3 x.py\n") == [("TEXT005", 5)]

@@ -53,8 +53,9 @@ def _blank_after_backslash(ctx: Context) -> Iterator[Hit]:
         m = re.search(r"(\\+)[ \t]+$", code)
         if m is None or len(m.group(1)) % 2 == 0:  # `\\  `: an escaped backslash
             continue
-        after = next((t for t in lines[number:] if t.strip()), None)
-        if after is None or after.lstrip().startswith("#"):
+        # the line right after: a blank one ends the command with or without the blanks
+        after = lines[number] if number < len(lines) else None
+        if after is None or not after.strip() or after.lstrip().startswith("#"):
             continue
         yield Hit(number, "the `\\` is followed by blanks, so it escapes a blank, not the "
                   "line's end: the command ends on this line and the next line "
@@ -135,7 +136,11 @@ def _unsure(ctx: Context, word: str) -> bool:
       fix="spell the launcher's name right",
       summary="a misspelt launcher (`piexec -np 4 ...`): command not found, no rank starts")
 def _misspelt_launcher(ctx: Context) -> Iterator[Hit]:
-    for line, words in ctx.script.commands:
+    in_functions = [(line, statement_words(part)) for body in ctx.script.functions.values()
+                    for line, part in body]
+    for line, words in [*ctx.script.commands, *in_functions]:
+        if not words:
+            continue
         word = words[0]
         if "/" in word or "$" in word or len(word) < 3 or word in _OTHER_LAUNCHERS or \
                 launcher_name(word) in LAUNCHERS:
