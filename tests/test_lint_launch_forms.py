@@ -126,3 +126,26 @@ def test_shell_text_rules_read_functions_and_blank_lines_as_bash_does():
     assert _rules("echo a \\\\  \nls\n") == []
     # export of several names is fine; of a program and its script is not
     assert _rules("export A=1 B C\nexport A=1 python3 x.py\n") == [("TEXT005", 5)]
+
+
+@pytest.mark.parametrize(("head", "count", "total"), [
+    ("#PBS -l select=4:system=polaris\n", "`wc -l < $PBS_NODEFILE`", "16"),
+    ("#PBS -l select=4\n", '"$(sort -u "${PBS_NODEFILE}" | wc -l)"', "16"),
+    ("#PBS -l select=4:mpiprocs=4\n", "$(cat $PBS_NODEFILE | uniq | sed -n $=)", "16"),
+    # four lines per node (mpiprocs=4) in a file not made unique: not the node count
+    ("#PBS -l select=4:mpiprocs=4\n", "$(cat $PBS_NODEFILE | wc -l)", "$ARITH"),
+    ("#PBS -l select=2+1:ngpus=4\n", "$(wc -l < $PBS_NODEFILE)", "$ARITH"),
+    ("#SBATCH --nodes=4\n", "$SLURM_NNODES", "16"),
+    ("#SBATCH --nodes=2-4\n", "$SLURM_NNODES", "$ARITH"),
+])
+def test_the_node_count_read_from_the_node_file_is_the_directives(head, count, total):
+    text = f"#!/bin/bash\n{head}NNODES={count}\nmpiexec -n $(( NNODES * 4 )) --ppn 4 ./a\n"
+    argv = parse_text(text).launches[0].argv
+    assert argv[argv.index("-n") + 1] == total
+
+
+def test_appending_to_a_variable_keeps_what_it_held():
+    text = ('MPI_ARG=" -n 8 --ppn 4 "\nMPI_ARG+=" --cpu-bind list:0:1:2:3 "\n'
+            'COMMAND="mpiexec ${MPI_ARG} ./a"\n${COMMAND}\n')
+    assert argvs(text) == [["mpiexec", "-n", "8", "--ppn", "4", "--cpu-bind", "list:0:1:2:3",
+                            "./a"]]

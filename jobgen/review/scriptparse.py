@@ -497,7 +497,19 @@ def _split_commands(logical: str) -> list[str]:
     return [p for p in parts if p]
 
 
+_APPEND = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+=(.*)$", re.S)
+
+
 def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
+    if (m := _APPEND.match(stmt)) and not in_heredoc and len(_words(stmt)) == 1:
+        # `MPI_ARG+=" --cpu-bind ..."` appends to the value (bash(1) PARAMETERS, +=)
+        name, value = m.group(1), _unquote(m.group(2))
+        if value.startswith("("):  # an array's new elements
+            script.arrays.pop(name, None)
+            return True
+        script.variables[name] = _expanded(script.variables.get(name, "") + value,
+                                           script.variables)
+        return True
     if m := _UNSET.match(stmt):
         for name in m.group(1).split():
             script.settings.append(Setting(number, name, None, "unset", in_heredoc))
@@ -518,7 +530,7 @@ def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
                 name, _, value = w.partition("=")
                 script.settings.append(Setting(number, name, value, "set", in_heredoc))
                 if not in_heredoc:
-                    script.variables[name] = _expanded(value, script.variables)
+                    script.variables[name] = _value(script, value)
             return True
     m = _ASSIGN.match(stmt)
     if m and not stmt.startswith("export "):
@@ -531,12 +543,12 @@ def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
                 if in_heredoc:
                     script.settings.append(Setting(number, name, value, "set", True))
                 else:
-                    script.variables[name] = _expanded(value, script.variables)
+                    script.variables[name] = _value(script, value)
             return True
     if m:
         name, value = m.group(1), _unquote(m.group(2))
         if not in_heredoc:
-            script.variables[name] = _expanded(value, script.variables)
+            script.variables[name] = _value(script, value)
         if stmt.startswith("export ") or in_heredoc:
             script.settings.append(Setting(number, name, value, "set", in_heredoc))
         else:
@@ -576,6 +588,47 @@ def leading_assignments(stmt: str) -> tuple[list[str], int]:
 
 
 MAX_VALUE = 4096  # characters of a variable's value kept expanded for later statements
+# The job's node count read from the node file PBS writes (one line per chunk: per node where
+# a chunk is a node and mpiprocs is 1, or once per node after `sort -u`/`uniq`): `wc -l <
+# $PBS_NODEFILE`, `cat $PBS_NODEFILE | uniq | wc -l`, ... (PBS Professional: PBS_NODEFILE
+# lists each vnode once per MPI process, mpiprocs per chunk, default 1)
+_NODEFILE = r"[\"']?\$\{?PBS_NODEFILE\}?[\"']?"
+_NODE_COUNT = re.compile(
+    rf"^(?:\$\(|`)\s*(?:wc\s+-l\s*<\s*{_NODEFILE}|(?:cat|sort(?:\s+-u)?)\s+{_NODEFILE}"
+    r"(?:\s*\|\s*(?:sort(?:\s+-u)?|uniq))*\s*\|\s*(?:wc\s+-l|sed\s+-n\s+[\"']?\$=[\"']?))\s*"
+    r"(?:\)|`)$")
+# Slurm's own count of the job's nodes (sbatch(1) OUTPUT ENVIRONMENT VARIABLES)
+_SLURM_NODES = re.compile(r"^\$\{?SLURM_(?:JOB_NUM_NODES|NNODES)\}?$")
+
+
+def _value(script: Script, value: str) -> str:
+    """A variable's value for later statements: the job's node count where it is read from
+    the node file or Slurm's variable and the directives fix it, else `_expanded`."""
+    if _NODE_COUNT.match(value) or _SLURM_NODES.match(value):
+        nodes = _job_nodes(script, unique="uniq" in value or "sort -u" in value or
+                           "SLURM" in value)
+        if nodes is not None:
+            return str(nodes)
+    return _expanded(value, script.variables)
+
+
+def _job_nodes(script: Script, unique: bool) -> int | None:
+    """The node count the scheduler's directives ask for (`-l select=N` of one kind of chunk,
+    `--nodes=N`), None when they leave it open (ranges, several chunk kinds, mpiprocs > 1
+    lines per node in a file not made unique)."""
+    for d in script.block_directives:
+        for key, val in directive_items(d.body):
+            if d.prefix == "#PBS" and key == "-l select" and "$" not in val:
+                m = re.fullmatch(r"([0-9]{1,6})((?::[\w.=-]+)*)", val)
+                if not m:
+                    return None
+                procs = re.search(r":mpiprocs=([0-9]+)", m.group(2))
+                if procs and int(procs.group(1)) != 1 and not unique:
+                    return None
+                return int(m.group(1))
+            if d.prefix == "#SBATCH" and key in ("--nodes", "-N"):
+                return int(val) if re.fullmatch(r"[0-9]{1,6}", val) else None
+    return None
 
 
 def _expanded(value: str, variables: dict[str, str]) -> str:
