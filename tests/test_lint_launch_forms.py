@@ -126,6 +126,9 @@ def test_shell_text_rules_read_functions_and_blank_lines_as_bash_does():
     assert _rules("echo a \\\\  \nls\n") == []
     # export of several names is fine; of a program and its script is not
     assert _rules("export A=1 B C\nexport A=1 python3 x.py\n") == [("TEXT005", 5)]
+    # continued lines are one statement: more names, or the command on the next line
+    assert _rules("export A=1 \\\n  B=2\nexport C=1; python x.py\nexport H=1 \\\n  python t.py\n"
+                  ) == [("TEXT005", 7)]
 
 
 @pytest.mark.parametrize(("head", "count", "total"), [

@@ -68,6 +68,23 @@ _PROGRAMS = re.compile(r"(?:python[0-9.]*|bash|sh|env|time|nohup|numactl|singula
                        r"conda|\./.*|.*\.(?:py|sh|x|exe))$")
 
 
+def _statements(ctx: Context) -> Iterator[tuple[int, str]]:
+    """(first line, text) of every statement outside quotes, `\\`-continued lines joined."""
+    start, pieces = 0, []
+    for number, code, quote in _code_lines(ctx):
+        if quote is not None:
+            start, pieces = 0, []
+            continue
+        code = split_comment(code)[0].rstrip()
+        start = start or number
+        m = re.search(r"(\\+)$", code)
+        if m and len(m.group(1)) % 2:
+            pieces.append(code[:-1])
+            continue
+        yield start, " ".join([*pieces, code])
+        start, pieces = 0, []
+
+
 @rule("TEXT005", "export-with-command", topic="scheduler", severity="error",
       scope="any script: an `export NAME=value` statement followed by a command's words",
       source=_BASH_EXPORT,
@@ -76,10 +93,8 @@ _PROGRAMS = re.compile(r"(?:python[0-9.]*|bash|sh|env|time|nohup|numactl|singula
       summary="`export VAR=1 python train.py`: export runs no command, it marks `python` and "
       "`train.py` as variable names and fails")
 def _export_command(ctx: Context) -> Iterator[Hit]:
-    for number, code, quote in _code_lines(ctx):
-        if quote is not None:
-            continue
-        for part in re.split(r"\s*(?:;|&&|\|\|)\s*", split_comment(code)[0].strip()):
+    for number, code in _statements(ctx):
+        for part in re.split(r"\s*(?:;|&&|\|\|)\s*", code.strip()):
             if not part.startswith("export "):
                 continue
             words = statement_words(part)[1:]
