@@ -394,7 +394,7 @@ def _loop(script: Script, stmt: str) -> str:
     word = stmt.split(None, 1)[0] if stmt else ""
     if m := _FOR.match(stmt):
         script.loops.append((m.group(1), _loop_values(script, m.group(2))))
-    elif word in ("while", "until") or stmt.startswith("for"):
+    elif word in ("while", "until") or re.match(r"^for\b", stmt):
         script.loops.append((None, []))
     elif word == "done" or stmt.startswith("done"):
         if script.loops and re.match(r"^done\b", stmt):
