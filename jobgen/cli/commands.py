@@ -400,18 +400,6 @@ class Severity(str, Enum):
     error = "error"
 
 
-MAX_GUESSED = 1 << 20  # characters of a script whose whole text lint reads for its site's clues
-
-
-def _head(text: str) -> str:
-    """A script's first 20 lines and its directive block (up to the first command): all that
-    tells its site (jobgen.review.lint.site.detect_site)."""
-    lines = text.split("\n")
-    end = next((i for i, line in enumerate(lines) if line.strip()
-                and not line.lstrip().startswith("#")), len(lines))
-    return "\n".join(lines[:max(end, 20)])
-
-
 @app.command(epilog="Exit code 0 without errors, 1 with errors (with --strict, with warnings "
              "too), 2 on bad input. Examples: jobgen lint job.pbs (site from the jobgen header, "
              "a `# site: NAME` line or the directives); jobgen lint my-job.slurm --site lumi "
@@ -435,8 +423,9 @@ def lint(
 ) -> None:
     """Check a job script against a site's rules; each finding with its severity, line and fix."""
     from ..profiles.load import load_profile
-    from ..review.lint import explain, guess_site
+    from ..review.lint import explain
     from ..review.lint import lint as lint_script
+    from ..review.lint.site import tell_site
     from ..review.scriptparse import parse_text
     from ..textfile import read_text
 
@@ -449,11 +438,7 @@ def lint(
     # the site first, from the script's head (its header and directive block); the clues in
     # the rest (launchers, modules, paths) are read only for a script of ordinary size, so a
     # 4 MiB script that names no site is refused before it is parsed whole
-    guess = None if site else guess_site(parse_text(_head(text), str(script)))
-    parsed = None
-    if guess is not None and guess.site is None and len(text) <= MAX_GUESSED:
-        parsed = parse_text(text, str(script))
-        guess = guess_site(parsed)
+    guess, parsed = (None, None) if site else tell_site(text, str(script))
     name = site or (guess.site if guess else None)
     if not name:
         seen = f" ({'; '.join(guess.clues)})" if guess and guess.clues else ""

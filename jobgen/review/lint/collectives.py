@@ -21,9 +21,9 @@ def one_rank(launch: LaunchView) -> bool:
     """The launcher starts one process in all (`mpiexec -n 1`, one node at one rank per node)
     and that process is not a launcher itself: no other rank to hold a collective with."""
     ranks = launch.total_ranks
-    if ranks is None and launch.ranks_per_node == 1 and launch.nodes == 1:
-        ranks = 1
-    if ranks != 1 or launch.shell:
+    if ranks is None and launch.ranks_per_node == 1 and launch.nodes == 1 or launch.shell:
+        ranks = 1  # the batch shell runs one process (unless it is a launcher: below)
+    if ranks != 1:
         return False
     prog = launch.program
     first = prog[0].rsplit("/", 1)[-1] if prog else ""

@@ -129,11 +129,17 @@ class Context:
         out = []
         for line, words in self.script.commands:
             program, _, container = unwrap(words)
-            first = program[0].rsplit("/", 1)[-1] if program else ""
+            interpreter = program[0] if program else ""
+            first = interpreter.rsplit("/", 1)[-1]
             rest = [w for w in program[1:] if not w.startswith("-")]
+            # the program named for AI, or run by the python of an environment named for a
+            # framework (PY=$REPO/venvs/rl-vllm/bin/python; "$PY" eval.py: the script's
+            # literal variables are already substituted)
             if re.fullmatch(r"python[0-9.]*", first) and "-c" not in program[1:3] and rest \
                     and (AI_NAMES.search(rest[0].rsplit("/", 1)[-1]) or (container is not None and
-                                                      rest[0].endswith(".py"))):
+                                                      rest[0].endswith(".py")) or
+                         "/" in interpreter and rest[0].endswith(".py") and
+                         AI_NAMES.search(interpreter.rsplit("/", 1)[0])):
                 out.append(Launch(line, " ".join(words), words, shell=True))
         return out
 
@@ -246,6 +252,8 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     ai = first in AI_LAUNCHERS or launch.shell or (python and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
         "MASTER_ADDR" in env or framework_module or
+        # the python of an environment named for a framework (venvs/rl-vllm/bin/python)
+        "/" in prog[0] and bool(AI_NAMES.search(prog[0].rsplit("/", 1)[0])) or
         # CosmicTagger's `framework=torch`; a framework's own variables set for the ranks
         any(_FRAMEWORK_ARG.fullmatch(w) for w in prog[1:]) or
         any(n.startswith(_FRAMEWORK_VARS) for n in env)))
@@ -257,10 +265,25 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     # no collectives across ranks
     if ai and not launch.shell and not snippet:
         collective = {"intel": "oneccl", "nvidia": "nccl", "amd": "rccl"}.get(vendor or "")
+        if vendor == "intel" and _runs_nccl(prog, env, oneccl_vars):
+            collective = "nccl"  # an NCCL program on Intel GPUs is no oneCCL program
     elif oneccl_vars or "oneccl" in first.lower() or "oneccl" in (prog[0].lower() if prog
                                                                    else ""):
         collective = "oneccl"
     return ai, collective
+
+
+# nccl-tests' binaries (NVIDIA/nccl-tests: build/all_reduce_perf, ...), and programs named for
+# NCCL (torch_nccl.py)
+_NCCL_PROGRAM = re.compile(r"(?i)nccl|^(?:all_reduce|all_gather|alltoall|broadcast|reduce|"
+                           r"reduce_scatter|sendrecv|scatter|gather|hypercube)_perf$")
+
+
+def _runs_nccl(prog: list[str], env: dict[str, str], oneccl_vars: bool) -> bool:
+    """The launch runs an NCCL program: one named for NCCL or an nccl-tests binary, or one
+    whose ranks get NCCL's settings (NCCL_NET, NCCL_DEBUG...) and none of oneCCL's."""
+    named = any(_NCCL_PROGRAM.search(w.rsplit("/", 1)[-1]) for w in prog[:3])
+    return named or not oneccl_vars and any(n.startswith("NCCL_") for n in env)
 
 
 # ---------------------------------------------------------------- one launch

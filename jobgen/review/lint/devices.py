@@ -509,9 +509,11 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
 @rule("GPU008", "idle-devices", topic="devices", severity="warning",
       scope="launches of GPU programs (AI frameworks, per-rank device wrappers) on nodes the "
       "job has to itself (ALCF and OLCF PBS/LSF jobs, LUMI standard-g or --exclusive), with "
-      "one device per rank; not launchers that start their own processes (torchrun, "
-      "DeepSpeed), JAX, inference servers, tensor parallelism, TensorFlow with one rank per "
-      "node, background per-node launches",
+      "one device per rank, or one process (also the batch shell's own) narrowed to fewer "
+      "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0); otherwise "
+      "not launchers that start their own processes (torchrun, DeepSpeed), JAX, inference "
+      "servers, tensor parallelism, TensorFlow with one rank per node, background per-node "
+      "launches",
       source="the site profile's node.gpus (devices per node, in the device hierarchy's "
       "mode) and scheduler.billing / partition_families (whole-node allocation)",
       fix="run one rank per device (the node's device count per node), or ask for a "
@@ -520,14 +522,16 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "other devices are billed and idle")
 def _idle_devices(ctx: Context) -> Iterator[Hit]:
     whole = _whole_nodes(ctx)
-    if whole is None or not ctx.node.devices or any(la.own_hosts for la in ctx.launches):
+    if whole is None or not ctx.node.devices or \
+            any(la.own_hosts for la in ctx.launches if not la.shell):
         return
     for launch in ctx.launches:
-        rpn = launch.ranks_per_node
-        if launch.shell or launch.dialect == "spawn" or rpn is None or \
+        rpn = 1 if launch.shell else launch.ranks_per_node
+        masked = _masked_devices(launch) if rpn == 1 else None
+        if launch.shell and masked is None or launch.dialect == "spawn" or rpn is None or \
                 not (launch.ai or _device_wrapper(launch)):
             continue
-        per_rank = _per_rank_devices(ctx, launch)
+        per_rank = masked or _per_rank_devices(ctx, launch)
         ndev = devices(ctx, launch)
         if per_rank is None or not ndev or rpn * per_rank >= ndev:
             continue
@@ -538,6 +542,22 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
                   f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
                   f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
                   "; ".join(x for x in (gpus.source if gpus else "", whole[1]) if x))
+
+
+# The variables that narrow what devices a process sees (Level Zero, CUDA, HIP, ROCr).
+_VISIBLE = ("ZE_AFFINITY_MASK", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
+            "ROCR_VISIBLE_DEVICES")
+
+
+def _masked_devices(launch: LaunchView) -> int | None:
+    """How many devices one process sees when the script narrows them to a literal list
+    (ZE_AFFINITY_MASK=0: one): the process can use no more. None where it is not narrowed
+    (one process may drive all the node's devices) or the list is computed."""
+    for name in _VISIBLE:
+        value = launch.env.get(name, "").strip("\"'")
+        if re.fullmatch(r"[0-9]+(?:\.[0-9]+)?(?:,[0-9]+(?:\.[0-9]+)?)*", value):
+            return len(value.split(","))
+    return None
 
 
 def _device_wrapper(launch: LaunchView) -> bool:

@@ -18,6 +18,7 @@ from .collectives import (
 )
 from .context import Context, LaunchView
 from .core import Hit, as_int, distance, rule
+from .library_variables import CCL_VARIABLES, FI_VARIABLES, MPICH_VARIABLES
 from .scope import AI_NAMES
 
 _ENV = "the site profile's env (each variable's why and source)"
@@ -53,12 +54,20 @@ _CUT = ("_PATH", "_DIR", "_FILE")
 
 
 def misspelling(name: str, known: set[str]) -> str | None:
-    """The documented name `name` misspells, if it is one."""
-    if name in known or len(name) < 8:
+    """The documented name `name` misspells, if it is one. A variable the libraries read
+    (library_variables.py, NCCL_VARIABLES) is a setting of its own, never a misspelling of
+    another, however close the two names are."""
+    if name in known or len(name) < 8 or name in real_variables():
         return None
     cut = sorted(k for k in known if any(k == name + end for end in _CUT))
     close = cut or sorted(k for k in known if distance(name, k) <= 2)
     return close[0] if close else None
+
+
+def real_variables() -> frozenset[str]:
+    """The variables libfabric, oneCCL, NCCL and Cray MPICH read (their man pages, sources
+    and docs; MPICH's as the sites' guides name them)."""
+    return FI_VARIABLES | CCL_VARIABLES | NCCL_VARIABLES | MPICH_VARIABLES
 
 
 def _unread_facts(p: Profile) -> list[str]:

@@ -11,8 +11,9 @@ from ...profiles.load import site_names
 from ...profiles.model import Profile
 from ...profiles.walltime import hms
 from ..scriptparse import directive_items
-from .context import Context, Item
+from .context import Context, Item, LaunchView
 from .core import Hit, as_int, distance, rule
+from .scope import AI_LAUNCHERS, AI_NAMES
 
 _WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),
              "cobalt": ("-t",)}
@@ -283,8 +284,10 @@ def _gpus_on_cpu(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("QUEUE005", "no-gpus-on-shared-partition", topic="queue", severity="error",
-      scope="whole Slurm batch scripts that run an AI framework on a GPU partition allocated "
-      "by resources (LUMI small-g, dev-g) without --exclusive; a whole-node partition "
+      scope="whole Slurm batch scripts that run an AI framework's GPU program (a training or "
+      "inference program by its name or launcher, or one given GPU-library settings; not a "
+      "CPU step such as tokenising in an AI container) on a GPU partition allocated by "
+      "resources (LUMI small-g, dev-g) without --exclusive; a whole-node partition "
       "(standard-g) gives its nodes' GPUs without asking",
       source="the site profile's partition_families (allocation) and "
       "scheduler.gpus_per_node_directive", facts=_family_facts,
@@ -295,12 +298,27 @@ def _no_gpus(ctx: Context) -> Iterator[Hit]:
     if family is None or item is None or not ctx.whole or ctx.partition.allocation != \
             "shared" or not ctx.node.devices or not ctx.profile.scheduler.gpus_per_node_directive:
         return
-    launch = next((la for la in ctx.launches if la.ai), None)
+    launch = next((la for la in ctx.launches if la.ai and _uses_gpu(la)), None)
     if launch is None or _gpu_requests(ctx):
         return
     yield Hit(item.line, f"{item.value} allocates by resources and the script asks for no GPUs, "
               f"so the program on line {launch.line} sees none: {family.why}",
               "add `#SBATCH --gpus-per-node=N` (N GPUs per node)", family.source)
+
+
+# Settings only a program on the GPUs reads (ROCm, MIOpen, RCCL/NCCL, CUDA, Level Zero).
+_GPU_VARS = ("MIOPEN_", "HIP_", "ROCR_", "HSA_", "NCCL_", "RCCL_", "CUDA_", "ZE_")
+
+
+def _uses_gpu(launch: LaunchView) -> bool:
+    """An AI launch whose program uses the GPUs: a launcher of AI programs (torchrun...), a
+    program named for training or inference (train.py, an LLM; `bash -c '... torchrun ...'`),
+    or one whose ranks get GPU-library settings. A CPU step in an AI framework's container
+    (tokenize_shards.py) does not."""
+    prog = [w.rsplit("/", 1)[-1] for w in launch.program[:3]]
+    return launch.command in AI_LAUNCHERS or bool(prog) and (
+        prog[0] in AI_LAUNCHERS or any(AI_NAMES.search(w) for w in prog[1:] or prog)) or \
+        any(n.startswith(_GPU_VARS) for n in launch.env)
 
 
 # A reservation's queue at ALCF is named after the reservation (R123456): not in any table.

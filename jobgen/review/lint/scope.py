@@ -56,11 +56,15 @@ def is_placeholder(value: str) -> bool:
 
 # Words a template leaves for the project where the reader was to write theirs, without the
 # guides' angle brackets: YourProject, your_project_number, PROJECTNAME, project_number,
-# PROJECT_ID, project_465XXXXXX. A project is a name the centre gave; none is spelt like these.
+# PROJECT_ID, PROJ_ID, [projid], project_465XXXXXX. A project is a name the centre gave;
+# none is spelt like these.
 _TEMPLATE_PROJECT = re.compile(
     r"(?i)your[_-]?(?:project|proj|account|acct|allocation|alloc)\w*"
-    r"|project[_-]?(?:name|number|num|no|id|code)|project|account|allocation"
-    r"|\w*x{4,}\w*|change_?me|fixme|todo")
+    r"|proj(?:ect)?[_-]?(?:name|number|num|no|id|code)|project|account|allocation"
+    r"|\w*x{4,}\w*|change_?me|fixme|todo"
+    # the same word in brackets or braces, as some templates mark what to replace: [projid],
+    # {project} (not a shell expansion ${...}: the value starts with the bracket)
+    r"|\[\s*\w+\s*\]|\{\s*\w+\s*\}")
 _PROJECT_KEYS = {"#PBS": ("-A",), "#SBATCH": ("--account", "-A"), "#BSUB": ("-P",),
                  "#COBALT": ("-A", "--project")}
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...profiles.load import load_profile, site_names
 from ...profiles.model import Profile
-from ..scriptparse import PREFIXES, Script, directive_items
+from ..scriptparse import PREFIXES, Script, directive_items, parse_text
 
 
 @dataclass(frozen=True)
@@ -26,10 +26,14 @@ class Clue:
     weight: int  # 3: only this site; 2: this site among few; 1: a hint
     what: str  # how lint names it when it reports which clues it used
     source: str  # where the site documents it
+    # other sites the clue points to as much (a family sharing software): it adds to each
+    # of them alike and makes none of them a strong guess, so it never decides between them
+    also: tuple[str, ...] = ()
 
 
-def _c(site: str, pattern: str, weight: int, what: str, source: str) -> Clue:
-    return Clue(site, re.compile(pattern, re.M), weight, what, source)
+def _c(site: str, pattern: str, weight: int, what: str, source: str,
+       also: tuple[str, ...] = ()) -> Clue:
+    return Clue(site, re.compile(pattern, re.M), weight, what, source, also)
 
 
 _ALCF = "argonne-lcf/user-guides @ 7d04a3f9"
@@ -42,8 +46,15 @@ CLUES: tuple[Clue, ...] = (
        f"{_ALCF} docs/aurora/data-management/lustre/flare.md (Flare, Aurora's Lustre)"),
     _c("aurora", r"\.hsn\.cm\.aurora\.alcf\.anl\.gov", 3, "host *.hsn.cm.aurora.alcf.anl.gov",
        f"{_ALCF} docs/aurora/data-science/frameworks/pytorch.md (MASTER_ADDR)"),
-    _c("aurora", r"/opt/aurora/", 3, "path /opt/aurora",
-       f"{_ALCF} docs/aurora (software under /opt/aurora)"),
+    # Sunspot runs Aurora's programming environment under the same /opt/aurora paths
+    # ("Virtually all hardware and software aspects of Sunspot are identical to Aurora", and
+    # its module listing shows /opt/aurora/23.073.0/...: argonne-lcf/user-guides @ e0a5b88c
+    # docs/aurora/sunspot-to-aurora.md L3, L91, the page's last version before 7fa0e0bc
+    # removed it): a clue to both, deciding neither
+    _c("aurora", r"/opt/aurora/", 3, "path /opt/aurora (Aurora or Sunspot)",
+       f"{_ALCF} docs/aurora (software under /opt/aurora); argonne-lcf/user-guides @ e0a5b88c "
+       "docs/aurora/sunspot-to-aurora.md L3, L91 (Sunspot: the same software)",
+       also=("sunspot",)),
     _c("aurora", r"\bmodule\s+(?:load|add)\s+(?:[^\n;]*\s)?frameworks\b|\bml\s+frameworks\b", 2,
        "module frameworks", f"{_ALCF} docs/aurora/data-science/python.md (module load "
        "frameworks)"),
@@ -205,14 +216,14 @@ def guess_site(script: Script) -> SiteGuess:
         if score >= 3:
             strong.add(name)
     for clue in CLUES:
-        site = clue.site
-        if not site.startswith("other:") and site not in scores:
-            continue
-        if clue.pattern.search(code):
-            scores[site] = scores.get(site, 0) + clue.weight
-            clues.setdefault(site, []).append(clue.what)
-            if clue.weight >= 3:
-                strong.add(site)
+        for site in (clue.site, *clue.also):
+            if not site.startswith("other:") and site not in scores:
+                continue
+            if clue.pattern.search(code):
+                scores[site] = scores.get(site, 0) + clue.weight
+                clues.setdefault(site, []).append(clue.what)
+                if clue.weight >= 3 and not clue.also:
+                    strong.add(site)
     ranked = sorted(((s, n) for n, s in scores.items() if s > 0), reverse=True)
     if not ranked or ranked[0][0] < 2:
         return SiteGuess(None, [], "the script names no site-specific directive, path, "
@@ -229,6 +240,33 @@ def guess_site(script: Script) -> SiteGuess:
     return SiteGuess(name, clues[name])
 
 
+#: Characters of a script whose whole text is read for its site's clues: a longer one that
+#: names no site in its head is refused before it is parsed whole.
+MAX_GUESSED = 1 << 20
+
+
+def head(text: str) -> str:
+    """A script's first 20 lines and its directive block (up to the first command): where a
+    script says its site, read first."""
+    lines = text.split("\n")
+    end = next((i for i, line in enumerate(lines) if line.strip()
+                and not line.lstrip().startswith("#")), len(lines))
+    return "\n".join(lines[:max(end, 20)])
+
+
+def tell_site(text: str, path: str = "<script>") -> tuple[SiteGuess, Script | None]:
+    """The one way lint tells a script's site without --site (`jobgen lint`, detect_site and
+    the corpus measurements): from its head first, then, if that tells none and the script
+    is of ordinary size, from the whole script. Returns the guess and the whole script when
+    it was parsed (for the caller to reuse)."""
+    guess = guess_site(parse_text(head(text), path))
+    if guess.site is None and len(text) <= MAX_GUESSED:
+        whole = parse_text(text, path)
+        return guess_site(whole), whole
+    return guess, None
+
+
 def detect_site(script: Script) -> str | None:
-    """The site the script names, or the one site its clues point to; None if unsure."""
-    return guess_site(script).site
+    """The site the script names, or the one site its clues point to; None if unsure (told
+    as `jobgen lint` tells it: tell_site)."""
+    return tell_site(script.text, script.path)[0].site
