@@ -133,6 +133,14 @@ class Script:
     assignments: list[tuple[int, str, str]] = field(default_factory=list)
     # the shell functions the script defines: name -> (line, statement) of their bodies
     functions: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    # `NAME=(a b c)`: the words of arrays whose elements are all literal
+    arrays: dict[str, list[str]] = field(default_factory=dict)
+    # the `for NAME in WORDS` loops open at the statement being read: (name, its values; []
+    # when they are not literal), innermost last (also `while`/`until`, with no name)
+    loops: list[tuple[str | None, list[str]]] = field(default_factory=list)
+    # the script sourced ezpz's shell helpers (`source .../ezpz/bin/utils.sh`,
+    # `ezpz_setup_env`): its `launch` alias and $LAUNCH start ranks on every GPU of the job
+    ezpz: bool = False
 
     @property
     def dialect(self) -> str | None:
@@ -328,7 +336,8 @@ def parse_text(text: str, path: str = "<script>") -> Script:
                 _command(script, part, number, launch=False)
             continue
         for part in _split_commands(logical):
-            _command(script, part, number)
+            _command(script, _loop(script, part), number)
+    script.loops.clear()
     return script
 
 
@@ -342,6 +351,15 @@ def _join_continued(lines: list[str], i: int, first: str) -> tuple[str, int]:
     code, _, quote = scan_line(first)
     pieces = [code.rstrip()]
     j = i
+    if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=\(", code) and quote is None \
+            and code.count("(") > code.count(")"):  # an array over lines: `A=(\n 8\n 16\n)`
+        while j < len(lines) and j - i < MAX_JOINED and quote is None:
+            code, _, quote = scan_line(lines[j].strip())
+            pieces.append(" " + code.rstrip())
+            j += 1
+            if ")" in code and "(" not in code:
+                return "".join(pieces).strip(), j
+        return scan_line(first)[0].rstrip(), i
     while j < len(lines) and j - i < MAX_JOINED:
         if quote is not None:
             code, _, quote = scan_line(lines[j], quote)
@@ -357,6 +375,103 @@ def _join_continued(lines: list[str], i: int, first: str) -> tuple[str, int]:
     if quote is not None:  # never closed: read the first line alone, as before
         return scan_line(first)[0].rstrip(), i
     return "".join(pieces).strip(), j
+
+
+MAX_UNROLL = 16  # values of the loops around one launch that lint reads one by one
+_FOR = re.compile(r"^for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.*)$", re.S)
+_LOOP_WORD = re.compile(r"[\w.:,+@%/=-]{1,64}")
+_BRACE_RANGE = re.compile(r"\{(-?[0-9]{1,6})\.\.(-?[0-9]{1,6})(?:\.\.([0-9]{1,6}))?\}")
+_SEQ = re.compile(r"\$\(\s*seq\s+([0-9]{1,6})(?:\s+([0-9]{1,6}))?(?:\s+([0-9]{1,6}))?\s*\)")
+_ARRAY_ALL = re.compile(r'^"?\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}"?$')
+_ARRAY = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=\((.*)\)$", re.S)
+
+
+def _loop(script: Script, stmt: str) -> str:
+    """Follow the loops around a statement (bash(1) Compound Commands): `for NAME in WORDS`
+    opens one whose values lint knows when the words are literal, `while`/`until` one it does
+    not, `done` closes the innermost; the reserved word a statement starts with (`do mpiexec
+    ...`, `then srun ...`, `else ...`) is dropped, so the command after it is read."""
+    word = stmt.split(None, 1)[0] if stmt else ""
+    if m := _FOR.match(stmt):
+        script.loops.append((m.group(1), _loop_values(script, m.group(2))))
+    elif word in ("while", "until") or re.match(r"^for\b", stmt):
+        script.loops.append((None, []))
+    elif word == "done" or stmt.startswith("done"):
+        if script.loops and re.match(r"^done\b", stmt):
+            script.loops.pop()
+    elif word in ("do", "then", "else"):
+        return stmt[len(word):].strip()
+    return stmt
+
+
+def _loop_values(script: Script, text: str) -> list[str]:
+    """The words a `for` loop takes, when they are literal: words, `{1..4}`, `$(seq 2 8)`,
+    `"${ARRAY[@]}"` of a literal array; [] otherwise (or when there are over MAX_UNROLL)."""
+    text = _SEQ.sub(lambda m: _seq(m), text)
+    try:
+        words = split(substitute(text, script.variables))
+    except ValueError:
+        return []
+    out: list[str] = []
+    for w in words:
+        if m := _ARRAY_ALL.match(w) or _ARRAY_ALL.match(f'"{w}"'):
+            out += script.arrays.get(m.group(1), ["$"])
+        elif m := _BRACE_RANGE.fullmatch(w):
+            start, end, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
+            if step < 1 or abs(end - start) // step >= MAX_UNROLL:
+                return []
+            out += [str(v) for v in range(start, end + (1 if end >= start else -1),
+                                          step if end >= start else -step)]
+        else:
+            out.append(w)
+        if len(out) > MAX_UNROLL:
+            return []
+    return out if out and all(_LOOP_WORD.fullmatch(w) for w in out) else []
+
+
+def _seq(m: re.Match[str]) -> str:
+    """`$(seq LAST)`, `$(seq FIRST LAST)`, `$(seq FIRST STEP LAST)` (coreutils seq(1)) when
+    short, as its words; left as written otherwise."""
+    nums = [int(g) for g in m.groups() if g is not None]
+    first, step, last = (1, 1, nums[0]) if len(nums) == 1 else (nums[0], 1, nums[1]) \
+        if len(nums) == 2 else (nums[0], nums[1], nums[2])
+    if step < 1 or last < first or (last - first) // step >= MAX_UNROLL:
+        return m.group(0)
+    return " ".join(str(v) for v in range(first, last + 1, step))
+
+
+def _mentions(text: str, name: str) -> bool:
+    """`$NAME`, `${NAME}`, or a bare NAME in `$(( ))`."""
+    return bool(re.search(rf"\$\{{?{name}\b", text) or any(
+        re.search(rf"\b{name}\b", m.group(0)) for m in _ARITH_ANY.finditer(text)))
+
+
+def _dependants(script: Script, stmt: str, name: str) -> list[str]:
+    """The variables a statement reads whose values were computed from NAME
+    (`NRANKS=$((N * 4))` in the loop over N, then `mpiexec -n $NRANKS`)."""
+    return [v for v in dict.fromkeys(a or b for a, b in _VAR.findall(stmt))
+            if v != name and v in script.variables and _mentions(script.variables[v], name)]
+
+
+def _reads(script: Script, stmt: str, name: str) -> bool:
+    return _mentions(stmt, name) or bool(_dependants(script, stmt, name))
+
+
+def _bindings(script: Script, stmt: str) -> list[dict[str, str | None]]:
+    """The values of the loop variables a statement reads, one dict per iteration (every
+    combination of nested loops, at most MAX_UNROLL); a variable whose values lint does not
+    know maps to None (it is unknown in the statement, whatever it held before the loop)."""
+    out: list[dict[str, str | None]] = [{}]
+    for name, values in script.loops:
+        if name is None or not _reads(script, stmt, name):
+            continue
+        if not values:
+            out = [{**b, name: None} for b in out]
+            continue
+        out = [{**b, name: v} for b in out for v in values]
+        if len(out) > MAX_UNROLL:
+            return [{n: None for n in out[0]}]
+    return out if out != [{}] else []
 
 
 def _split_commands(logical: str) -> list[str]:
@@ -382,7 +497,19 @@ def _split_commands(logical: str) -> list[str]:
     return [p for p in parts if p]
 
 
+_APPEND = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+=(.*)$", re.S)
+
+
 def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
+    if (m := _APPEND.match(stmt)) and not in_heredoc and len(_words(stmt)) == 1:
+        # `MPI_ARG+=" --cpu-bind ..."` appends to the value (bash(1) PARAMETERS, +=)
+        name, value = m.group(1), _unquote(m.group(2))
+        if value.startswith("("):  # an array's new elements
+            script.arrays.pop(name, None)
+            return True
+        script.variables[name] = _expanded(script.variables.get(name, "") + value,
+                                           script.variables)
+        return True
     if m := _UNSET.match(stmt):
         for name in m.group(1).split():
             script.settings.append(Setting(number, name, None, "unset", in_heredoc))
@@ -403,7 +530,7 @@ def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
                 name, _, value = w.partition("=")
                 script.settings.append(Setting(number, name, value, "set", in_heredoc))
                 if not in_heredoc:
-                    script.variables[name] = _expanded(value, script.variables)
+                    script.variables[name] = _value(script, value)
             return True
     m = _ASSIGN.match(stmt)
     if m and not stmt.startswith("export "):
@@ -416,12 +543,12 @@ def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
                 if in_heredoc:
                     script.settings.append(Setting(number, name, value, "set", True))
                 else:
-                    script.variables[name] = _expanded(value, script.variables)
+                    script.variables[name] = _value(script, value)
             return True
     if m:
         name, value = m.group(1), _unquote(m.group(2))
         if not in_heredoc:
-            script.variables[name] = _expanded(value, script.variables)
+            script.variables[name] = _value(script, value)
         if stmt.startswith("export ") or in_heredoc:
             script.settings.append(Setting(number, name, value, "set", in_heredoc))
         else:
@@ -444,6 +571,11 @@ def _words(stmt: str) -> list[str]:
         return []
 
 
+def statement_words(stmt: str) -> list[str]:
+    """The words of a statement, each `$(...)`, `$((...))` and `${...}` one opaque word."""
+    return _words(stmt)
+
+
 def leading_assignments(stmt: str) -> tuple[list[str], int]:
     """The assignment words a statement starts with, and how many words follow them: a
     command after them gets them in its environment only (`OMP_NUM_THREADS=1 srun ...`,
@@ -456,6 +588,47 @@ def leading_assignments(stmt: str) -> tuple[list[str], int]:
 
 
 MAX_VALUE = 4096  # characters of a variable's value kept expanded for later statements
+# The job's node count read from the node file PBS writes (one line per chunk: per node where
+# a chunk is a node and mpiprocs is 1, or once per node after `sort -u`/`uniq`): `wc -l <
+# $PBS_NODEFILE`, `cat $PBS_NODEFILE | uniq | wc -l`, ... (PBS Professional: PBS_NODEFILE
+# lists each vnode once per MPI process, mpiprocs per chunk, default 1)
+_NODEFILE = r"[\"']?\$\{?PBS_NODEFILE\}?[\"']?"
+_NODE_COUNT = re.compile(
+    rf"^(?:\$\(|`)\s*(?:wc\s+-l\s*<\s*{_NODEFILE}|(?:cat|sort(?:\s+-u)?)\s+{_NODEFILE}"
+    r"(?:\s*\|\s*(?:sort(?:\s+-u)?|uniq))*\s*\|\s*(?:wc\s+-l|sed\s+-n\s+[\"']?\$=[\"']?))\s*"
+    r"(?:\)|`)$")
+# Slurm's own count of the job's nodes (sbatch(1) OUTPUT ENVIRONMENT VARIABLES)
+_SLURM_NODES = re.compile(r"^\$\{?SLURM_(?:JOB_NUM_NODES|NNODES)\}?$")
+
+
+def _value(script: Script, value: str) -> str:
+    """A variable's value for later statements: the job's node count where it is read from
+    the node file or Slurm's variable and the directives fix it, else `_expanded`."""
+    if _NODE_COUNT.match(value) or _SLURM_NODES.match(value):
+        nodes = _job_nodes(script, unique="uniq" in value or "sort -u" in value or
+                           "SLURM" in value)
+        if nodes is not None:
+            return str(nodes)
+    return _expanded(value, script.variables)
+
+
+def _job_nodes(script: Script, unique: bool) -> int | None:
+    """The node count the scheduler's directives ask for (`-l select=N` of one kind of chunk,
+    `--nodes=N`), None when they leave it open (ranges, several chunk kinds, mpiprocs > 1
+    lines per node in a file not made unique)."""
+    for d in script.block_directives:
+        for key, val in directive_items(d.body):
+            if d.prefix == "#PBS" and key == "-l select" and "$" not in val:
+                m = re.fullmatch(r"([0-9]{1,6})((?::[\w.=-]+)*)", val)
+                if not m:
+                    return None
+                procs = re.search(r":mpiprocs=([0-9]+)", m.group(2))
+                if procs and int(procs.group(1)) != 1 and not unique:
+                    return None
+                return int(m.group(1))
+            if d.prefix == "#SBATCH" and key in ("--nodes", "-N"):
+                return int(val) if re.fullmatch(r"[0-9]{1,6}", val) else None
+    return None
 
 
 def _expanded(value: str, variables: dict[str, str]) -> str:
@@ -482,9 +655,41 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
         rest = words[1:] if words and words[0] == verb else words
         script.modules.append((number, " ".join(["module", verb, *rest])))
         return
+    if (m := _ARRAY.match(stmt)) and launch:
+        try:
+            words = split(substitute(m.group(2), script.variables))
+        except ValueError:
+            words = ["$"]
+        if all(_LOOP_WORD.fullmatch(w) for w in words):
+            script.arrays[m.group(1)] = words
+        else:
+            script.arrays.pop(m.group(1), None)
     if _settings(script, stmt, number, False) or not launch:
         return
-    _run(script, stmt, number, number)
+    bindings = _bindings(script, stmt) if script.loops else []
+    if not bindings:
+        _run(script, stmt, number, number)
+        return
+    saved = dict(script.variables)
+    deps = {name: _dependants(script, stmt, name) for name in bindings[0]}
+    for k, binding in enumerate(bindings):  # a launch in a loop: once per value it takes
+        for name, value in binding.items():
+            if value is None:
+                script.variables.pop(name, None)
+            else:
+                script.variables[name] = value
+        for name in binding:  # the values computed from the loop's variable, again
+            for dep in deps[name]:
+                if binding[name] is None:
+                    script.variables.pop(dep, None)
+                else:
+                    script.variables[dep] = _expanded(saved[dep], script.variables)
+        mark = len(script.commands)
+        _run(script, stmt, number, number)
+        if k:  # the batch shell's other commands are read once
+            del script.commands[mark:]
+    script.variables.clear()
+    script.variables.update(saved)
 
 
 MAX_CALLS = 4  # functions calling functions: how deep lint follows them
@@ -499,7 +704,8 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
     if args is not None:  # in a function: its positional parameters are the call's words
         text = _positional(text, args)
     try:
-        words, end = command_words_end(_runtime_values(text))
+        # `$(( $(wc -l < $PBS_NODEFILE) * 12 ))` not evaluated: one word known at run time
+        words, end = command_words_end(_runtime_values(_ARITH_ANY.sub("$ARITH", text)))
     except ValueError:
         return
     env: dict[str, str] = {}
@@ -521,6 +727,16 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         elif words[k + 1:k + 3] == ["-m", SPAWN_MODULE]:  # jobgen's spawner (local TensorFlow)
             _launch(script, number, stmt, [SPAWN_MODULE, *words[k + 3:]], env, end == "&", at)
             return
+        elif (ezpz := ezpz_argv(script, words[k:])) is not None:
+            _launch(script, number, stmt, ezpz, env, end == "&", at)
+            return
+        elif word == "eval" and k + 1 < len(words) and depth < MAX_CALLS:
+            # `eval "$CMD"`: bash joins its words with blanks and runs that (bash(1) eval)
+            _run(script, " ".join(words[k + 1:]) + (" &" if end == "&" else ""), number, at,
+                 depth + 1)
+            if depth == 0 and not (script.launches and script.launches[-1].line == number):
+                script.commands.append((number, words))
+            return
         elif word in script.functions and depth < MAX_CALLS:
             for line, part in script.functions[word]:
                 _run(script, part, line, at, depth + 1, words[k + 1:])
@@ -528,8 +744,71 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         elif word not in ("time", "exec", "env", "command", "stdbuf", "nohup"):
             break
         k += 1
+    if words and (words[0] in ("source", ".") and len(words) > 1 and "ezpz" in words[1]
+                  or words[0] in _EZPZ_SETUP):
+        script.ezpz = True
     if words and depth == 0:
         script.commands.append((number, words))
+
+
+# ezpz (saforem2/ezpz), a Python launcher that builds the site's own launch line itself:
+# `ezpz launch`, `ezpz-launch`, `python3 -m ezpz.launch` (pyproject.toml [project.scripts];
+# src/ezpz/launch.py run/parse_args, src/ezpz/cli/flags.py build_launch_parser @ 1229a179).
+EZPZ = "ezpz-launch"
+# its options that take a value, by the name lint reads them as (flags.py build_launch_parser)
+_EZPZ_FLAGS = {
+    **dict.fromkeys(("-n", "-np", "--n", "--np", "--nproc", "--world_size", "--nprocs"), "--np"),
+    **dict.fromkeys(("-ppn", "--ppn", "--nproc_per_node"), "--ppn"),
+    **dict.fromkeys(("-nh", "--nh", "--nhost", "--nnode", "--nnodes", "--nhosts"), "--nhosts"),
+    "--hostfile": "--hostfile", "--cpu-bind": "--cpu-bind", "--timeout": "--timeout",
+    "--retries": "--retries", "--spare-nodes": "--spare-nodes",
+    "--max-failover-retries": "--max-failover-retries", "--filter": "--filter",
+}
+# ezpz's shell helpers that set up its `launch` alias (src/ezpz/bin/utils.sh: `alias
+# launch="${LAUNCH}"`, the job's mpiexec over every GPU of every node, and ezpz_launch)
+_EZPZ_SETUP = frozenset({"ezpz_setup_env", "ezpz_setup_job", "ezpz_setup_alcf",
+                         "ezpz_setup_host", "ezpz_setup_python"})
+_EZPZ_SNIPPET = re.compile(r"from\s+ezpz\.cli\s+import\s+main\b.*\bmain\(\)", re.S)
+
+
+def ezpz_argv(script: Script, words: list[str]) -> list[str] | None:
+    """An ezpz launch as `ezpz-launch [--np N] [--ppn P] [--nhosts H] [...] PROGRAM...`, or
+    None. ezpz takes its own options anywhere before `--` (argparse parse_known_args) and runs
+    the rest; the shell helpers' `launch` and $LAUNCH run on every GPU of the job."""
+    first = words[0].rsplit("/", 1)[-1] if words else ""
+    if first == EZPZ:
+        rest = words[1:]
+    elif first == "ezpz" and words[1:2] == ["launch"]:
+        rest = words[2:]
+    elif re.fullmatch(r"python[0-9.]*", first) and words[1:3] == ["-m", "ezpz.launch"]:
+        rest = words[3:]
+    elif re.fullmatch(r"python[0-9.]*", first) and words[1:2] == ["-c"] and len(words) > 3 \
+            and _EZPZ_SNIPPET.search(words[2]) and words[3] == "launch":
+        rest = words[4:]  # `python -c 'from ezpz.cli import main; main()' launch ...`
+    elif script.ezpz and words[0] in ("launch", "ezpz_launch", "$LAUNCH", "${LAUNCH}",
+                                      "$DIST_LAUNCH", "${DIST_LAUNCH}", "$ezlaunch",
+                                      "${ezlaunch}") and "launch" not in script.functions:
+        return [EZPZ, *words[1:]]
+    else:
+        return None
+    if "--" in rest:
+        own, program = rest[:rest.index("--")], rest[rest.index("--") + 1:]
+    else:
+        own, program = rest, []
+    flags: list[str] = []
+    k = 0
+    unknown: list[str] = []
+    while k < len(own):
+        key, eq, value = own[k].partition("=")
+        name = _EZPZ_FLAGS.get(key)
+        if name is not None and (eq or k + 1 < len(own)):
+            flags += [name, value if eq else own[k + 1]]
+            k += 1 if eq else 2
+            continue
+        unknown.append(own[k])
+        k += 1
+    # without `--` the unknown words are the command; with it, they go to the launcher
+    return [EZPZ, *flags, *(program if program else unknown)]
 
 
 _POSITIONAL = re.compile(r"\$\{?([1-9@*])\}?|\"\$([@*])\"")
@@ -569,8 +848,9 @@ def _unescape(value: str) -> str:
 
 def launcher_name(word: str) -> str:
     """`/usr/bin/mpiexec.mpich` -> `mpiexec`: the launcher a command word names
-    (`workloads.spawn`, the name a spawner launch is read as, stays whole)."""
-    if word == SPAWN_MODULE:
+    (`workloads.spawn` and `ezpz-launch`, the names spawner and ezpz launches are read as,
+    stay whole)."""
+    if word in (SPAWN_MODULE, EZPZ):
         return word
     return word.rsplit("/", 1)[-1].split(".", 1)[0]
 

@@ -18,10 +18,12 @@ from . import (
     containers,
     devices,
     environment,
+    pbsplace,
     placement,
     profiling,
     queue,
     scheduler,
+    shelltext,
     storage,
 )
 from .context import Context, lint_context
@@ -31,7 +33,7 @@ from .site import SiteGuess, detect_site, guess_site
 __all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "SiteGuess",
            "detect_site", "explain", "guess_site", "lint", "rule_table"]
 _TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers, storage,
-                  profiling)
+                  profiling, shelltext, pbsplace)
 
 
 def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[Finding]:
@@ -41,7 +43,8 @@ def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[F
     floor = SEVERITIES.index(min_severity)
     found = [f for r in RULES.values() if SEVERITIES.index(r.severity) >= floor
              for f in r.run(ctx) if SEVERITIES.index(f.severity) >= floor]
-    return sorted(found, key=lambda f: (f.line, f.rule, f.message))
+    # a launch in a loop is read once per value: the same finding twice is one
+    return sorted(dict.fromkeys(found), key=lambda f: (f.line, f.rule, f.message))
 
 
 def rule_table() -> list[tuple[str, str]]:

@@ -19,7 +19,15 @@ from ...plan.launchers import SPAWN_MODULE
 from ...plan.schedulers import PREFIX
 from ...profiles.cpus import MAX_CPUS, logical_cpus, parse_cpu_list
 from ...profiles.model import PartitionFamily, Profile, Queue
-from ..scriptparse import Directive, Launch, Script, directive_items, launcher_items, launcher_name
+from ..scriptparse import (
+    EZPZ,
+    Directive,
+    Launch,
+    Script,
+    directive_items,
+    launcher_items,
+    launcher_name,
+)
 from .core import as_int
 from .scope import (
     AI_LAUNCHERS,
@@ -333,13 +341,33 @@ class LaunchView:
             return "aprun"
         if self.command == SPAWN_MODULE:
             return "spawn"
+        if self.command == EZPZ:
+            return "ezpz"
         return self.ctx.profile.launcher.dialect
+
+    def _ezpz(self) -> tuple[int | None, int | None, int | None]:
+        """(ranks, nodes, ranks per node) of an ezpz launch as ezpz infers them: what is not
+        given fills the job, every node and one rank per device (saforem2/ezpz @ 1229a179
+        src/ezpz/pbs.py _infer_topology: `--np` and `--ppn` give the hosts, `--np` alone
+        spreads over every host, nothing given uses all resources)."""
+        n, ppn, hosts = (as_int(self.flag(f)) for f in ("--np", "--ppn", "--nhosts"))
+        if hosts is None:
+            hosts = n // ppn if n and ppn and n % ppn == 0 else self.ctx.nodes
+        if ppn is None and n and hosts:
+            ppn = n // hosts if n % hosts == 0 else None
+        # with neither, one rank per device it sees (torch's device count: the hierarchy mode
+        # decides it), on every host: the job filled, whatever lint takes the mode for
+        if n is None and hosts and ppn:
+            n = hosts * ppn
+        return n, hosts, ppn
 
     @property
     def ranks_per_node(self) -> int | None:
         d = self.dialect
         if d == "shell":
             return 1
+        if d == "ezpz":
+            return self._ezpz()[2]
         if d == "jsrun":
             a, r = as_int(self.flag("-a", "--tasks_per_rs")), as_int(self.flag("-r",
                                                                             "--rs_per_host"))
@@ -370,6 +398,8 @@ class LaunchView:
             return n * a if n and a else None
         if d == "srun":
             return as_int(self.flag("-n", "--ntasks"))
+        if d == "ezpz":
+            return self._ezpz()[0]
         if d == "torchrun":
             return None
         if d in ("spawn", "shell"):  # every rank on the machine the script runs on
@@ -382,6 +412,8 @@ class LaunchView:
         asks for (-N), those a launcher names one by one (--hosts a,b), else the job's."""
         if self.shell:
             return 1
+        if self.dialect == "ezpz":  # the first hosts of the job's hostfile: the rest idle
+            return None if self.own_hosts else self.ctx.nodes
         if self.dialect == "srun" and as_int(self.flag("--nodes", "-N")):
             return as_int(self.flag("--nodes", "-N"))
         hosts = self.flag("--hosts", "-hosts", "--host", "-host", "-w", "--nodelist")

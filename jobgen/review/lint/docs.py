@@ -82,7 +82,15 @@ Rules apply only where their scope says, decided from the script and the site pr
   quoted string over several lines (`srun bash -c '...'`) is one statement; a trailing
   `# comment` is not part of a value. An AI program the batch shell runs itself (`python
   train.py`) is one process on the job's first node; a launch whose ranks per node are known
-  only at run time is named (LAUNCH006), not skipped silently.
+  only at run time is named (LAUNCH006), not skipped silently. A launch in a `for` loop over
+  words lint knows (literal words, `{1..4}`, `$(seq 4)`, a literal array) is read once per
+  value, with the values computed from the loop's variable; `$(( ))` it cannot evaluate is one
+  run-time value and the flags after it are still read; a node count read from
+  `$PBS_NODEFILE` (`wc -l <`, `uniq`) or `$SLURM_NNODES` is the directives' node count;
+  `eval "$CMD"` and `VAR+=...` are read as bash does. ezpz's launcher (`ezpz launch`,
+  `ezpz-launch`, `python -m ezpz.launch`, and its helpers' `launch` once the script sources
+  them) is a launch placed as ezpz places it: the sizes it is given, the rest of the job
+  filled.
 - **The program**: an AI framework (PyTorch, TensorFlow, vLLM... behind wrappers, `bash -c`
   and containers) and the collectives it uses (oneCCL, NCCL, RCCL), or any other MPI
   program. Device and collective rules apply to AI frameworks only, except CPU009 and GPU008,

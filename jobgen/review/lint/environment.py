@@ -270,6 +270,8 @@ def _unexported(ctx: Context) -> Iterator[Hit]:
         if name in exported or re.search(rf"\${{?{name}\b", ctx.script.text) or \
                 re.search(rf"\bexport\s+(?:\w+\s+)*{name}\b", ctx.script.text):
             continue  # exported, or a helper the script reads itself
+        if re.search(r"(?:^|\s)--?[A-Za-z]", value.strip("\"' ")):
+            continue  # launcher options kept for a command line (`OMP_ARG=" --env ..."`)
         yield Hit(number, f"{name} is assigned but not exported: the programs the script "
                   "starts (the launcher, and through it the ranks) get the environment, and "
                   "this shell variable is not in it",

@@ -365,6 +365,8 @@ def _launchers(p: Profile) -> list[Launcher]:
 
 
 def _wrong_command(ctx: Context, launch: LaunchView) -> bool:
+    if launch.dialect == "ezpz":  # it builds the site's own launch line (context.py _ezpz)
+        return False
     command = launch.argv[0].rsplit("/", 1)[-1]
     return not any(command == own.command or
                    launcher_name(command) in _COMMANDS.get(own.dialect, {own.command})

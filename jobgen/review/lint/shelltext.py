@@ -1,0 +1,171 @@
+"""Rules about the shell text itself: mistakes that make bash run something other than what
+the script shows (a line continuation that does not continue, `export` in front of a command,
+a misspelt launcher). Each is what bash itself does with the line, checked with bash 5.2.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..scriptparse import LAUNCHERS, launcher_name, scan_line, split_comment, statement_words
+from .context import Context
+from .core import Hit, distance, rule
+
+_BASH_ESCAPE = ("GNU Bash manual 3.1.2.1 Escape Character (a non-quoted backslash preserves "
+                "the literal value of the next character; only a \\newline pair is a line "
+                "continuation); ShellCheck SC1101")
+_BASH_EXPORT = ("GNU Bash manual 4.1 Bourne Shell Builtins, export (`export [-fn] [-p] "
+                "[name[=value]]`: marks names for the environment of child processes and runs "
+                "nothing; the return status is non-zero when a name is not a valid shell "
+                "variable name)")
+_BASH_NOT_FOUND = ("GNU Bash manual 3.7.2 Command Search and Execution (a name that is no "
+                   "function, builtin or file in $PATH: the shell prints an error and the "
+                   "command's exit status is 127); 6.6 Aliases (not expanded in a "
+                   "non-interactive shell unless expand_aliases is set)")
+
+
+def _code_lines(ctx: Context) -> Iterator[tuple[int, str, str | None]]:
+    """(line, code without comment, the quote still open at its end) of every line bash reads
+    as commands: not the here-documents' text, not comment lines."""
+    quote: str | None = None
+    for number, raw in enumerate(ctx.script.lines, 1):
+        if number in ctx.script.heredoc_lines:
+            continue
+        opened = quote
+        code, _, quote = scan_line(raw, quote)
+        if opened is None and raw.lstrip().startswith("#"):
+            continue
+        yield number, code, quote
+
+
+@rule("TEXT004", "blank-after-continuation", topic="scheduler", severity="warning",
+      scope="any script: a backslash outside quotes followed by blanks at a line's end, with "
+      "more lines after it", source=_BASH_ESCAPE,
+      fix="delete the blanks after the backslash",
+      summary="a line-continuation backslash followed by blanks: the command ends there and "
+      "the next line runs as a command of its own")
+def _blank_after_backslash(ctx: Context) -> Iterator[Hit]:
+    lines = ctx.script.lines
+    for number, code, quote in _code_lines(ctx):
+        if quote is not None:
+            continue
+        m = re.search(r"(\\+)[ \t]+$", code)
+        if m is None or len(m.group(1)) % 2 == 0:  # `\\  `: an escaped backslash
+            continue
+        # the line right after: a blank one ends the command with or without the blanks
+        after = lines[number] if number < len(lines) else None
+        if after is None or not after.strip() or after.lstrip().startswith("#"):
+            continue
+        yield Hit(number, "the `\\` is followed by blanks, so it escapes a blank, not the "
+                  "line's end: the command ends on this line and the next line "
+                  f"(`{after.strip()[:40]}`) runs as a command of its own",
+                  f"delete the blanks after the backslash on line {number}")
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PROGRAMS = re.compile(r"(?:python[0-9.]*|bash|sh|env|time|nohup|numactl|singularity|apptainer|"
+                       r"conda|\./.*|.*\.(?:py|sh|x|exe))$")
+
+
+def _statements(ctx: Context) -> Iterator[tuple[int, str]]:
+    """(first line, text) of every statement outside quotes, `\\`-continued lines joined."""
+    start, pieces = 0, []
+    for number, code, quote in _code_lines(ctx):
+        if quote is not None:
+            start, pieces = 0, []
+            continue
+        code = split_comment(code)[0].rstrip()
+        start = start or number
+        m = re.search(r"(\\+)$", code)
+        if m and len(m.group(1)) % 2:
+            pieces.append(code[:-1])
+            continue
+        yield start, " ".join([*pieces, code])
+        start, pieces = 0, []
+
+
+@rule("TEXT005", "export-with-command", topic="scheduler", severity="error",
+      scope="any script: an `export NAME=value` statement followed by a command's words",
+      source=_BASH_EXPORT,
+      fix="drop `export` to give the command the variable (`NAME=value cmd ...`), or export "
+      "on a line of its own",
+      summary="`export VAR=1 python train.py`: export runs no command, it marks `python` and "
+      "`train.py` as variable names and fails")
+def _export_command(ctx: Context) -> Iterator[Hit]:
+    for number, code in _statements(ctx):
+        for part in re.split(r"\s*(?:;|&&|\|\|)\s*", code.strip()):
+            if not part.startswith("export "):
+                continue
+            words = statement_words(part)[1:]
+            if not words or not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+                continue
+            rest = [w for w in words if not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", w)]
+            if not rest or rest[0] != words[len(words) - len(rest)]:
+                continue  # assignments after the names: `export A=1 B C=2`
+            first = rest[0].rsplit("/", 1)[-1]
+            bad = [w for w in rest if not _IDENT.fullmatch(w)]
+            if not (bad or launcher_name(rest[0]) in LAUNCHERS or _PROGRAMS.match(first)):
+                continue  # `export A=1 B C`: exports B and C
+            yield Hit(number, f"`export` runs no command: `{' '.join(rest)[:60]}` after the "
+                      "assignment are read as names to export" +
+                      (f" (`{bad[0]}` is not a valid one, so export fails)" if bad else "") +
+                      f", and {rest[0]} never runs",
+                      f"write `{words[0]} {' '.join(rest)[:40]}` without `export`, or export "
+                      "on the line before")
+
+
+# Real launchers near the names lint knows (not misspellings): Open MPI/PMIx prun, LLNL lrun,
+# TACC ibrun, Tianhe yhrun, Charm++ charmrun, Cray ccmrun, Sun mprun, IBM poe.
+_OTHER_LAUNCHERS = frozenset({"prun", "lrun", "ibrun", "yhrun", "orterun", "charmrun", "ccmrun",
+                              "mprun", "poe", "mpirun_rsh", "hydra", "tsrun"})
+_RANK_FLAGS = frozenset({"-n", "-np", "--np", "-N", "--ntasks", "--nodes", "--ppn", "-ppn",
+                         "--nnodes", "--nproc_per_node", "--nproc-per-node", "-nnodes",
+                         "--ntasks-per-node", "--cpu-bind", "--cpu_bind", "--depth", "-d",
+                         "--gpus-per-node", "--gpu-bind", "--hostfile", "-hostfile", "-f"})
+# files whose sourcing defines no launcher-like command: a Python virtual environment's
+# activate, conda's shell hook, the modules system's init
+_HARMLESS_SOURCE = re.compile(r"(?:^|/)(?:activate|conda\.sh|mamba\.sh|modules\.sh|lmod\.sh|"
+                              r"bash|profile|\.bashrc|\.bash_profile)$")
+
+
+def _unsure(ctx: Context, word: str) -> bool:
+    """The word may be defined where lint cannot see: a function or alias of the script, or
+    a file it sources that could define one."""
+    text = ctx.script.text
+    if word in ctx.script.functions or re.search(rf"^\s*alias\s+{re.escape(word)}=", text,
+                                                 re.M):
+        return True
+    for _, words in ctx.script.commands:
+        if words[0] in ("source", ".") and len(words) > 1 and \
+                not _HARMLESS_SOURCE.search(words[1]):
+            return True
+    return False
+
+
+@rule("LAUNCH008", "misspelt-launcher", topic="placement", severity="error",
+      scope="commands of the batch shell one or two letters from a launcher's name "
+      "(mpiexec, mpirun, srun, jsrun, aprun, torchrun) with a launcher's rank flags, that "
+      "the script does not define (function, alias, path, or a sourced file other than an "
+      "environment's activate)", source=_BASH_NOT_FOUND,
+      fix="spell the launcher's name right",
+      summary="a misspelt launcher (`piexec -np 4 ...`): command not found, no rank starts")
+def _misspelt_launcher(ctx: Context) -> Iterator[Hit]:
+    in_functions = [(line, statement_words(part)) for body in ctx.script.functions.values()
+                    for line, part in body]
+    for line, words in [*ctx.script.commands, *in_functions]:
+        if not words:
+            continue
+        word = words[0]
+        if "/" in word or "$" in word or len(word) < 3 or word in _OTHER_LAUNCHERS or \
+                launcher_name(word) in LAUNCHERS:
+            continue
+        flags = {w.split("=", 1)[0] for w in words[1:]}
+        if not flags & _RANK_FLAGS:
+            continue
+        near = [name for name in LAUNCHERS if 0 < distance(word, name) <= (1 if len(name) <= 5
+                                                                          else 2)]
+        if not near or _unsure(ctx, word):
+            continue
+        yield Hit(line, f"`{word}` is no command (bash: command not found, exit status 127), "
+                  f"so no rank starts: a misspelt {near[0]}?", f"write {near[0]}")
