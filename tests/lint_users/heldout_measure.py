@@ -84,6 +84,12 @@ def main(here: Path) -> int:
               f" detection {_pct(d[key]['right'], d[key]['total'])}")
     for k in ("refuse", "fail", "waste", "outdated"):
         print(f"kind {k}: {_pct(rc['kind:' + k]['found'], rc['kind:' + k]['total'])}")
+    by = {r.file: r for r in rs}
+    for f, lab in labelled.items():
+        given_rules = {x[0] for x in by[f].findings}
+        for v in lab.get("violations") or []:
+            if not set(v["rules"]) & given_rules:
+                print("missed:", f, v["id"], v["kind"], v["rules"] or v.get("proposed", "[]"))
     for g in gone:
         print("judged finding no longer given:", *g)
     for g in gaps:
