@@ -510,7 +510,9 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       scope="launches of GPU programs (AI frameworks, per-rank device wrappers) on nodes the "
       "job has to itself (ALCF and OLCF PBS/LSF jobs, LUMI standard-g or --exclusive), with "
       "one device per rank, or one process (also the batch shell's own) narrowed to fewer "
-      "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0); otherwise "
+      "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0), or a Slurm "
+      "job asking for fewer devices per node (--gpus-per-node, --gres=gpu:N) than a "
+      "whole-node partition's nodes have, whatever it runs; otherwise "
       "not launchers that start their own processes (torchrun, DeepSpeed), JAX, inference "
       "servers, tensor parallelism, TensorFlow with one rank per node, background per-node "
       "launches",
@@ -522,8 +524,13 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "other devices are billed and idle")
 def _idle_devices(ctx: Context) -> Iterator[Hit]:
     whole = _whole_nodes(ctx)
-    if whole is None or not ctx.node.devices or \
-            any(la.own_hosts for la in ctx.launches if not la.shell):
+    if whole is None or not ctx.node.devices:
+        return
+    asked = list(_asked_fewer_devices(ctx, whole))
+    if asked:  # the job asked for fewer devices than its whole nodes have: whatever it runs
+        yield from asked
+        return
+    if any(la.own_hosts for la in ctx.launches if not la.shell):
         return
     for launch in ctx.launches:
         rpn = 1 if launch.shell else launch.ranks_per_node
@@ -542,6 +549,30 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
                   f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
                   f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
                   "; ".join(x for x in (gpus.source if gpus else "", whole[1]) if x))
+
+
+def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
+    """A Slurm job that asks for K < N devices per node (`--gpus-per-node=K`,
+    `--gres=gpu:K`) on a partition that gives (and bills) whole nodes: N - K stay idle,
+    whatever the script runs (also where lint cannot see the launch: a sourced file)."""
+    family, item = ctx.partition.family, ctx.partition.item
+    if ctx.dialect != "slurm" or not family or not item or \
+            family.partitions.get(item.value) != "exclusive":
+        return  # a shared partition taken whole with --exclusive: chosen for its memory/CPUs
+    ndev = ctx.node.devices
+    for item in ctx.find("--gpus-per-node", "--gres"):
+        value = item.value.strip("\"'")
+        if item.key == "--gres":
+            m = re.fullmatch(r"gpu(?::[A-Za-z0-9_]+)?:([0-9]+)", value)
+            value = m.group(1) if m else ""
+        n = as_int(value.split(":")[-1]) if ctx.value_ok(item) else None
+        if n and ndev and n < ndev:
+            gpus = ctx.profile.node.gpus
+            yield Hit(item.line, f"{item.key}={item.value} on nodes of {ndev} devices: "
+                      f"{ndev - n} device(s) of each node idle, and {whole[0]}",
+                      f"ask for all {ndev} devices and use them, or a shared partition that "
+                      "bills the devices you ask for",
+                      "; ".join(x for x in (gpus.source if gpus else "", whole[1]) if x))
 
 
 # The variables that narrow what devices a process sees (Level Zero, CUDA, HIP, ROCr).

@@ -42,9 +42,10 @@ def walltime_seconds(dialect: str, value: str) -> tuple[int | None, str | None]:
         if not m:
             return None, "format"
         h, mi = int(m.group(1) or 0), int(m.group(2))
-        if m.group(1) is not None and mi >= 60:
-            return None, f"{mi} minutes after the hours"
-        return (h * 60 + mi) * 60, None
+        # minutes over 59 are added up (IBM bsub -W: "The minutes can be specified as a
+        # number greater than 59"): the seconds, and the uncarried field as a style note
+        return (h * 60 + mi) * 60, (f"{mi} minutes after the hours"
+                                    if m.group(1) is not None and mi >= 60 else None)
     if dialect == "slurm":
         return _slurm_seconds(v)
     if dialect == "cobalt" and as_int(v) is not None:
@@ -54,9 +55,12 @@ def walltime_seconds(dialect: str, value: str) -> tuple[int | None, str | None]:
     if not m:
         return None, "format"
     h, mi, s = (int(x or 0) for x in m.groups())
+    # OpenPBS decode_time (src/lib/Libattr/attr_fn_time.c @ 07d7660c) adds the fields with no
+    # upper bound: 0:60:00 is 3600 s; an uncarried field is only a style note
+    note = None
     if m.group(2) is not None and s >= 60 or m.group(1) is not None and mi >= 60:
-        return None, f"{mi} minutes" if m.group(1) is not None and mi >= 60 else f"{s} seconds"
-    return h * 3600 + mi * 60 + s, None
+        note = f"{mi} minutes" if m.group(1) is not None and mi >= 60 else f"{s} seconds"
+    return h * 3600 + mi * 60 + s, note
 
 
 def _slurm_seconds(v: str) -> tuple[int | None, str | None]:
@@ -74,10 +78,10 @@ def _slurm_seconds(v: str) -> tuple[int | None, str | None]:
         h, mi, s = 0, parts[0], parts[1]
     else:
         h, mi, s = parts
-    if (len(parts) >= 2 and (mi >= 60 and len(parts) == 3 or s >= 60)) or \
-            (m.group(1) is not None and h >= 24):
-        return None, "a field out of range"
-    return ((days * 24 + h) * 60 + mi) * 60 + s, None
+    # Slurm time_str2secs (src/common/parse_time.c) adds the fields with no upper bound
+    note = "a field out of range" if (len(parts) >= 2 and (
+        mi >= 60 and len(parts) == 3 or s >= 60)) or (m.group(1) is not None and h >= 24) else None
+    return ((days * 24 + h) * 60 + mi) * 60 + s, note
 
 
 def _walltimes(ctx: Context) -> list[Item]:
@@ -193,16 +197,19 @@ def _walltime_format(ctx: Context) -> Iterator[Hit]:
             yield Hit(item.line, f"walltime {item.value!r} is not a {ctx.dialect} walltime")
 
 
-@rule("WALL003", "walltime-arithmetic", topic="queue", severity="error", scope="any script",
-      source="qsub(1B), sbatch(1): minutes and seconds below 60",
+@rule("WALL003", "walltime-arithmetic", topic="queue", severity="info", scope="any script",
+      source="the schedulers add the fields up: OpenPBS decode_time (src/lib/Libattr/"
+      "attr_fn_time.c @ 07d7660c), Slurm time_str2secs (src/common/parse_time.c), IBM bsub -W "
+      "(\"The minutes can be specified as a number greater than 59\"): style only",
       fix="write minutes and seconds below 60, e.g. 1:30:00 for 90 minutes",
-      summary="a walltime with 60 or more minutes or seconds in a field")
+      summary="a walltime with 60 or more minutes or seconds in a field (accepted and added up; "
+      "a reader misreads it)")
 def _walltime_arith(ctx: Context) -> Iterator[Hit]:
     for item in _walltimes(ctx):
-        problem = walltime_seconds(ctx.dialect, item.value)[1]
-        if problem and problem != "format":
-            yield Hit(item.line, f"walltime {item.value} has {problem}: carry them into the "
-                      "next field")
+        seconds, problem = walltime_seconds(ctx.dialect, item.value)
+        if seconds is not None and problem:
+            yield Hit(item.line, f"walltime {item.value} has {problem}: the scheduler adds the "
+                      f"fields up ({hms(seconds)}); carry them for the reader")
 
 
 @rule("WALL001", "walltime-exceeds-queue", topic="queue", severity="error",
