@@ -67,3 +67,14 @@ def test_a_shared_partition_taken_whole_for_its_memory_is_not_called_idle_device
     text = LUMI.format(part="small-g", gpus="--gpus-per-node=1").replace(
         "#SBATCH --time", "#SBATCH --exclusive\n#SBATCH --mem=0\n#SBATCH --time")
     assert "GPU008" not in _findings(text, "lumi")
+
+
+# LUMI-G nodes leave 56 of 64 cores usable (low-noise mode: LUMI user guide, lumig-job.md
+# "jobs requesting 64 cores/node will never run"); the site profile's reserved cores.
+@pytest.mark.parametrize(("cpus", "tasks", "found"), [
+    ("63", "1", True), ("8", "8", True), ("56", "1", False), ("7", "8", False)])
+def test_a_slurm_request_over_the_usable_cores_is_never_scheduled(cpus, tasks, found):
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+            f"#SBATCH --nodes=1\n#SBATCH --ntasks-per-node={tasks}\n#SBATCH --gpus-per-node=8\n"
+            f"#SBATCH --cpus-per-task={cpus}\n#SBATCH --time=15\npython3 train.py\n")
+    assert ("CPU006" in _findings(text, "lumi")) is found

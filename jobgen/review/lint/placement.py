@@ -147,7 +147,8 @@ def _across_sockets(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("CPU006", "cores-oversubscribed", topic="placement", severity="error",
-      scope="launches whose ranks per node and cores (or threads) per rank are known",
+      scope="launches whose ranks per node and cores (or threads) per rank are known, and "
+      "Slurm jobs with no srun launch by their --ntasks-per-node x --cpus-per-task",
       source=_BINDING, facts=_node_facts, fix="ask for fewer cores per rank or fewer ranks",
       summary="more cores or hardware threads per node than the node has")
 def _oversubscribed(ctx: Context) -> Iterator[Hit]:
@@ -155,6 +156,23 @@ def _oversubscribed(ctx: Context) -> Iterator[Hit]:
     usable = node.cores - len(node.reserved) // node.threads_per_core
     for launch in ctx.launches:
         yield from _oversubscribed_launch(ctx, launch, usable)
+    if ctx.dialect == "slurm" and not any(la.dialect == "srun" for la in ctx.launches):
+        yield from _oversubscribed_request(ctx, usable)
+
+
+def _oversubscribed_request(ctx: Context, usable: int) -> Iterator[Hit]:
+    """A Slurm job whose directives ask more cores per node than a node has usable (tasks per
+    node x --cpus-per-task) is never scheduled, whatever the script runs (an srun launch is
+    checked with its own flags above)."""
+    item = next(iter(ctx.find("--cpus-per-task", "-c")), None)
+    per_task = as_int(item.value) if item and ctx.value_ok(item) else None
+    tasks_item = next(iter(ctx.find("--ntasks-per-node")), None)
+    tasks = as_int(tasks_item.value) if tasks_item and ctx.value_ok(tasks_item) else 1
+    if item and per_task and tasks and per_task * tasks > usable:
+        yield Hit(item.line, f"{tasks} task(s) per node x --cpus-per-task={per_task} = "
+                  f"{tasks * per_task} cores per node, but a {ctx.profile.name} node has "
+                  f"{usable} usable: the job is never scheduled",
+                  f"--cpus-per-task={usable // tasks} or fewer")
 
 
 def _oversubscribed_launch(ctx: Context, launch: LaunchView, usable: int) -> Iterator[Hit]:
