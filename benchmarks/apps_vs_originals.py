@@ -16,7 +16,12 @@ default the first two), ``OMP_NUM_THREADS`` = that many cores and ``OMP_WAIT_POL
 
 Reported per case: the median samples/s of each side with its min and max, the ratio of the
 medians (bundled / original) and the range of the per-round ratios. A ratio whose range
-contains 1.0 does not separate the two: "within noise". Results of a run on the shared 2-core
+contains 1.0 does not separate the two: "within noise". Under the table row, a comment line
+gives each side's minor page faults and CPU seconds (user + system) per run, from the child's
+``getrusage``: glibc's heap trimming makes a fresh process fault 0 to ~250k times a step
+depending on its heap layout (ffn: docs/benchmarks.md), which moves samples/s by several
+percent on either side; ``MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184`` in the
+environment reaches both sides and takes that out. Results of a run on the shared 2-core
 development machine: docs/benchmarks.md.
 """
 
@@ -25,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -33,6 +39,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """A finished run's own CPU seconds (user + system) and minor page faults."""
+
+    cpu_s: float
+    minflt: int
+
+
+def _children() -> tuple[float, int]:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime, r.ru_minflt
+
+
+def _run(cmd: list[str], cores: list[int], timeout: float, what: str
+         ) -> tuple[str, Usage]:
+    """Run one side (the only child at a time, so the children's rusage delta is its own)."""
+    cpu0, flt0 = _children()
+    res = subprocess.run(cmd, cwd=ROOT, env=_env(cores), capture_output=True, text=True,
+                         timeout=timeout)
+    if res.returncode != 0:
+        raise RuntimeError(f"{what}: exit {res.returncode}: {res.stderr[-500:]}")
+    cpu1, flt1 = _children()
+    return res.stdout, Usage(cpu1 - cpu0, flt1 - flt0)
 
 
 @dataclass(frozen=True)
@@ -85,38 +116,47 @@ def _json(out: str) -> dict:
     return json.loads(lines[-1])
 
 
-def bundled(case: Case, cores: list[int], timeout: float) -> float:
+def bundled(case: Case, cores: list[int], timeout: float) -> tuple[float, Usage]:
     cmd = [*_pin(cores), sys.executable, "-m", f"workloads.{case.app}", "--config", case.config,
            "--batch-size", str(case.batch), "--grad-accum", "1", "--steps", str(case.steps),
            "--warmup", str(case.warmup), "--device", "cpu", "--precision", "fp32",
            "--no-compile", "--workers", "0"]
-    res = subprocess.run(cmd, cwd=ROOT, env=_env(cores), capture_output=True, text=True,
-                         timeout=timeout)
-    if res.returncode != 0:
-        raise RuntimeError(f"{case.name} bundled: exit {res.returncode}: {res.stderr[-500:]}")
-    return float(_json(res.stdout)["samples_per_sec"])
+    out, usage = _run(cmd, cores, timeout, f"{case.name} bundled")
+    return float(_json(out)["samples_per_sec"]), usage
 
 
-def original(case: Case, cores: list[int], timeout: float) -> float:
+def original(case: Case, cores: list[int], timeout: float) -> tuple[float, Usage]:
     cmd = [*_pin(cores), sys.executable, str(ROOT / "benchmarks" / "original_steps.py"),
            case.app, case.config, str(case.batch), str(case.steps), str(case.warmup)]
-    res = subprocess.run(cmd, cwd=ROOT, env=_env(cores), capture_output=True, text=True,
-                         timeout=timeout)
-    if res.returncode != 0:
-        raise RuntimeError(f"{case.name} original: exit {res.returncode}: {res.stderr[-500:]}")
-    return float(_json(res.stdout)["samples_per_sec"])
+    out, usage = _run(cmd, cores, timeout, f"{case.name} original")
+    return float(_json(out)["samples_per_sec"]), usage
 
 
 def measure(case: Case, runs: int, cores: list[int], timeout: float
-            ) -> tuple[list[float], list[float]]:
+            ) -> tuple[list[float], list[float], list[Usage], list[Usage]]:
     ours, theirs = [], []
+    our_use, their_use = [], []
     for r in range(runs):
         # alternate which side goes first, so a load trend does not favour one
         order = (bundled, original) if r % 2 == 0 else (original, bundled)
         for side in order:
-            value = side(case, cores, timeout)
+            value, usage = side(case, cores, timeout)
             (ours if side is bundled else theirs).append(value)
-    return ours, theirs
+            (our_use if side is bundled else their_use).append(usage)
+    return ours, theirs, our_use, their_use
+
+
+def usage_line(case: Case, ours: list[Usage], theirs: list[Usage]) -> str:
+    """Each side's minor page faults and CPU seconds a run, median [min, max]."""
+    def spread(values: list[float], fmt: str) -> str:
+        return (f"{statistics.median(values):{fmt}} [{min(values):{fmt}}, "
+                f"{max(values):{fmt}}]")
+
+    return (f"# {case.name}: minor page faults a run, bundled "
+            f"{spread([u.minflt / 1e3 for u in ours], '.0f')} k, original "
+            f"{spread([u.minflt / 1e3 for u in theirs], '.0f')} k; CPU s a run (user + system), "
+            f"bundled {spread([u.cpu_s for u in ours], '.1f')}, original "
+            f"{spread([u.cpu_s for u in theirs], '.1f')}")
 
 
 def report(case: Case, ours: list[float], theirs: list[float]) -> str:
@@ -147,13 +187,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cores = [int(c) for c in args.cores.split(",")]
     print(f"# {args.runs} interleaved runs a side, cores {args.cores}"
-          f"{'' if _pin(cores) else ' (no taskset: not pinned)'}, OMP_NUM_THREADS={len(cores)}")
+          f"{'' if _pin(cores) else ' (no taskset: not pinned)'}, OMP_NUM_THREADS={len(cores)}"
+          + "".join(f", {k}={v}" for k, v in sorted(os.environ.items())
+                    if k.startswith("MALLOC_")))
     print("| case | batch | bundled samples/s median [min, max] | original step samples/s "
           "median [min, max] | bundled / original [per-round range] | |")
     print("|---|---:|---|---|---|---|")
     for case in [known[w] for w in wanted] or list(CASES):
-        ours, theirs = measure(case, args.runs, cores, args.timeout)
+        ours, theirs, our_use, their_use = measure(case, args.runs, cores, args.timeout)
         print(report(case, ours, theirs), flush=True)
+        print(usage_line(case, our_use, their_use), flush=True)
     return 0
 
 
