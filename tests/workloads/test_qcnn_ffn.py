@@ -277,3 +277,28 @@ def test_ffn_synthetic_patches_are_made_before_the_first_step() -> None:
     assert all(any(torch.equal(row, p) for p in before) for row in x)
     again, _ = SyntheticSource(task, 3, 0, 0, torch.device("cpu")).get(0)
     assert torch.equal(again, x)  # the same batch for the same (seed, rank, step)
+
+
+def test_ffn_synthetic_volumes_use_no_integer_matmul() -> None:
+    """CUDA has no integer matrix product: on an H100 (torch 2.11) `make_task` failed with
+    "addmv_impl_cuda" not implemented for 'Long' before the first step. The volumes are made
+    on the run's device, so their arithmetic must avoid it; checked here on the CPU by refusing
+    any matmul of integer tensors while a volume is rendered."""
+    from torch.overrides import TorchFunctionMode
+
+    from workloads.ffn.model import voronoi_volumes
+
+    matmuls = {torch.matmul, torch.Tensor.matmul, torch.Tensor.__matmul__, torch.mm, torch.mv,
+               torch.Tensor.__rmatmul__, torch.bmm, torch.addmv, torch.addmm}
+
+    class NoIntegerMatmul(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            if func in matmuls and any(isinstance(a, torch.Tensor) and not a.is_floating_point()
+                                       for a in args):
+                raise AssertionError(f"integer {func.__name__} (CUDA has none)")
+            return func(*args, **(kwargs or {}))
+
+    gen = torch.Generator().manual_seed(0)
+    with NoIntegerMatmul():
+        image, labels = voronoi_volumes((9, 9, 9), 4, gen, 1, torch.device("cpu"))
+    assert image.shape == (1, 9, 9, 9) and labels.min() >= 1

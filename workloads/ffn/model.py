@@ -296,7 +296,10 @@ def voronoi_volumes(shape: tuple[int, int, int], cell: int, gen: torch.Generator
     image = torch.empty((n, len(vox)), device=device)
     for s in range(0, len(vox), max(1, chunk // (27 * n))):
         v = vox[s:s + max(1, chunk // (27 * n))]
-        cand = ((torch.div(v, cell, rounding_mode="floor") + 1)[:, None] + near) @ strides
+        # a sum of products, not `@`: CUDA has no integer matmul ("addmv_impl_cuda" not
+        # implemented for 'Long', seen on an H100 with torch 2.11)
+        cand = (((torch.div(v, cell, rounding_mode="floor") + 1)[:, None] + near)
+                * strides).sum(-1)
         pos = centres[:, cand]  # [n, V, 27, 3]
         dist = (pos - (v.float() + 0.5)[None, :, None]).norm(dim=-1)
         d, k = dist.topk(2, dim=-1, largest=False)
