@@ -42,7 +42,7 @@ from workloads.cosmictagger.config import (
     units_per_sample,
 )
 from workloads.cosmictagger.loss import make_loss
-from workloads.runtime.spec import AppSpec, Task
+from workloads.runtime.spec import AppSpec, Task, conv_tf32_defaults
 
 Activation = Callable[[torch.Tensor], torch.Tensor]
 
@@ -397,8 +397,12 @@ def run_defaults(dev: Any, config: str) -> dict[str, tuple[Any, str]]:
     """a21 runs at example_submission_scripts/run_ct.sh's ``PRECISION=mixed`` (lines 23-25,
     passed as ``run.precision``): the torch trainer's ``torch.cuda.amp.autocast()`` with a
     ``GradScaler`` only when ``compute_mode == GPU`` (src/utils/torch/trainer.py lines
-    150-151, 201-202, 743-744, 782-784), i.e. fp16 on CUDA; fp32 elsewhere."""
-    if config != "a21" or getattr(dev, "type", "cpu") != "cuda":
+    150-151, 201-202, 743-744, 782-784), i.e. fp16 on CUDA; fp32 elsewhere. Its other
+    configurations run the repository's float32 with no TF32 flag set (`git grep allow_tf32`
+    finds none), i.e. PyTorch's default numerics: cuDNN convolutions in TF32 on NVIDIA GPUs."""
+    if config != "a21":
+        return conv_tf32_defaults("cosmictagger", dev)
+    if getattr(dev, "type", "cpu") != "cuda":
         return {}
     return {"precision": ("fp16", f"{REPOSITORY}@{SOURCE_COMMIT[:7]} run_ct.sh PRECISION=mixed: "
                                   "torch.cuda.amp autocast + GradScaler on GPUs")}

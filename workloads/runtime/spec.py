@@ -78,3 +78,24 @@ class AppSpec:
     #: the options the command line leaves unset (runtime/train.py ``fill_defaults``); the
     #: runtime's are fp32, off, auto
     run_defaults: Callable[[Any, str], dict[str, tuple[Any, str]]] | None = None
+
+
+#: on an NVIDIA GPU, each app's measured speed-up of tf32 over fp32 at its default
+#: configuration (benchmarks/gpu_apps.sh and docs/benchmarks.md, one H100, 2026-11-27, one run
+#: each of 30 timed steps: not repeated)
+TF32_MEASURED = {"unet3d": "3.74x (654 vs 175 samples/s)",
+                 "cosmictagger": "1.45x (10.1 vs 7.0 samples/s)"}
+
+
+def conv_tf32_defaults(app: str, dev: Any) -> dict[str, tuple[Any, str]]:
+    """tf32 as the default precision of a convolutional app on an NVIDIA GPU, where the
+    original's PyTorch script sets no TF32 flag and so runs its cuDNN convolutions in TF32:
+    ``torch.backends.cudnn.allow_tf32`` defaults to True (pytorch/pytorch
+    docs/source/notes/cuda.rst, "TensorFloat-32 (TF32) on Ampere (and later) devices"; True on
+    torch 2.13 here), while the runtime's fp32 turns it off. (tf32 also lets matmuls use TF32,
+    which PyTorch's default does not: these apps' matmuls are their last layers.)"""
+    if getattr(dev, "type", "cpu") != "cuda" or torch.version.hip:
+        return {}
+    return {"precision": ("tf32", "the original's PyTorch runs cuDNN convolutions in TF32 by "
+                          "default (torch.backends.cudnn.allow_tf32 = True); measured on an "
+                          f"H100: tf32 {TF32_MEASURED[app]} fp32")}

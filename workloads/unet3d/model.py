@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from workloads.runtime.spec import AppSpec, Recipe, Source, Task
+from workloads.runtime.spec import AppSpec, Recipe, Source, Task, conv_tf32_defaults
 
 from .data import open_dataset, write_dataset
 
@@ -151,7 +151,14 @@ RECIPE = Recipe(
 )
 
 
+def run_defaults(dev: Any, config: str) -> dict[str, tuple[Any, str]]:
+    """The original (NERSC/sc22-dl-tutorial, train.py and utils/) sets no TF32 flag
+    (`git grep allow_tf32` finds none at the commit read), so on an NVIDIA GPU it runs PyTorch's
+    default numerics: cuDNN convolutions in TF32."""
+    return conv_tf32_defaults("unet3d", dev)
+
+
 APP = AppSpec(name="unet3d", build_model=build_model, make_task=make_task, loss_fn=loss_fn,
               sizes=SIZES, default_batch_size=64, tiny_batch_size=2, lr=2e-4, spatial_dims=3,
               open_dataset=open_dataset, write_dataset=write_dataset, recipe=RECIPE,
-              source=SOURCE)
+              source=SOURCE, run_defaults=run_defaults)
