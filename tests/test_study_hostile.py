@@ -1014,11 +1014,13 @@ def test_minor_a_manifest_claiming_no_scheduler_on_a_pbs_site_runs_nothing_here(
 def test_minor_lint_without_a_site_refuses_a_4_mib_script_before_parsing_it(tmp_path,
                                                                             monkeypatch):
     from jobgen.review import scriptparse
+    from jobgen.review.lint import site
 
     parsed: list[int] = []
     real = scriptparse.parse_text
-    monkeypatch.setattr(scriptparse, "parse_text",
-                        lambda text, path="<script>": parsed.append(len(text)) or real(text, path))
+    spy = lambda text, path="<script>": parsed.append(len(text)) or real(text, path)  # noqa: E731
+    monkeypatch.setattr(scriptparse, "parse_text", spy)
+    monkeypatch.setattr(site, "parse_text", spy)  # lint tells the site there (tell_site)
     script = tmp_path / "big.sh"
     script.write_text("#!/bin/bash\n" + "echo hi\n" * 500_000)
     assert "which site's rules apply" in refused(here("lint", str(script)))

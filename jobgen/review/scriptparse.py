@@ -704,8 +704,9 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
     if args is not None:  # in a function: its positional parameters are the call's words
         text = _positional(text, args)
     try:
-        # `$(( $(wc -l < $PBS_NODEFILE) * 12 ))` not evaluated: one word known at run time
-        words, end = command_words_end(_runtime_values(_ARITH_ANY.sub("$ARITH", text)))
+        # `$(( $(wc -l < $PBS_NODEFILE) * 12 ))` not evaluated: one word known at run time,
+        # kept as written but for its blanks (diff shows it; lint reads no number in it)
+        words, end = command_words_end(_runtime_values(_ARITH_ANY.sub(_one_word, text)))
     except ValueError:
         return
     env: dict[str, str] = {}
@@ -885,6 +886,14 @@ def command_words_end(text: str) -> tuple[list[str], str]:
         words.append(word)
         k += 1
     return words, ""
+
+
+def _one_word(m: re.Match[str]) -> str:
+    """An arithmetic expansion as one word: as written without its blanks, or `$ARITH` where
+    it holds quotes or substitutions that would split or run."""
+    word = re.sub(r"\s+", "", m.group(0))
+    return word if re.fullmatch(r"\$\(\([\w+\-*/%()<>=!&|^~?:,.$]*\)\)", word) and \
+        "$(" not in word[3:] else "$ARITH"
 
 
 def _runtime_values(text: str) -> str:
