@@ -316,7 +316,7 @@ def test_cosmictagger_a21_runs_run_ct_sh_precision_on_cuda() -> None:
         fill_defaults(APP, args, dev)
         seen[(config, dev.type)] = args.precision
     assert seen == {("a21", "cuda"): "fp16", ("a21", "cpu"): "fp32",
-                    ("default", "cuda"): "fp32", ("polaris", "cuda"): "fp32"}
+                    ("default", "cuda"): "tf32", ("polaris", "cuda"): "tf32"}
     given = build_parser(APP).parse_args(["--config", "a21", "--precision", "bf16"])
     fill_defaults(APP, given, cuda)
     assert given.precision == "bf16"
