@@ -544,11 +544,17 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
             continue
         mode, why = hierarchy(ctx, launch)
         kind = f" under {mode} ({why})" if mode else ""
-        gpus = ctx.profile.node.gpus
         yield Hit(launch.line, f"{rpn} rank(s) per node, one device each, on {ndev} devices "
                   f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
                   f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
-                  "; ".join(x for x in (gpus.source if gpus else "", whole[1]) if x))
+                  _idle_source(ctx, whole))
+
+
+def _idle_source(ctx: Context, whole: tuple[str, str]) -> str:
+    """Where an idle-device finding's facts come from: the node's devices and why the job
+    has its nodes whole."""
+    gpus = ctx.profile.node.gpus
+    return "; ".join(x for x in (gpus.source if gpus else "", whole[1]) if x)
 
 
 def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
@@ -567,12 +573,11 @@ def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
             value = m.group(1) if m else ""
         n = as_int(value.split(":")[-1]) if ctx.value_ok(item) else None
         if n and ndev and n < ndev:
-            gpus = ctx.profile.node.gpus
             yield Hit(item.line, f"{item.key}={item.value} on nodes of {ndev} devices: "
                       f"{ndev - n} device(s) of each node idle, and {whole[0]}",
                       f"ask for all {ndev} devices and use them, or a shared partition that "
                       "bills the devices you ask for",
-                      "; ".join(x for x in (gpus.source if gpus else "", whole[1]) if x))
+                      _idle_source(ctx, whole))
 
 
 # The variables that narrow what devices a process sees (Level Zero, CUDA, HIP, ROCr).
