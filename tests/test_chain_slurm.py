@@ -2,7 +2,8 @@
 --dependency=afterany and --export, a bundled app trained across three links (each of the
 first two stopped by the walltime's warning signal, sent early with `scancel --signal=USR1
 --batch`, the signal Slurm sends at `--signal=B:USR1@60`) ending with the parameters of one
-uninterrupted run, the stall cap, and cancel leaving nothing queued. Real jobs: slow."""
+uninterrupted run, the stall cap, cancel leaving nothing queued, and a link killed by the real
+time limit (SIGTERM, then SIGKILL after KillWait: no exit trap runs). Real jobs: slow."""
 
 from __future__ import annotations
 
@@ -134,3 +135,54 @@ def test_a_failing_chain_stops_at_the_cap_and_cancel_leaves_nothing_queued(slurm
     wait_for(lambda: not squeue_ids(slurm, ids) or all(
         slurm.job(i).state == "CANCELLED" for i in ids), what="the cancelled links")
     assert {slurm.job(i).state for i in ids} == {"CANCELLED"}
+
+
+# A program that checkpoints every second and ignores SIGTERM (as a program that needs longer to
+# save than the scheduler's grace time does): in link 1 it never ends by itself, so the real time
+# limit ends it (Slurm: SIGTERM, then SIGKILL after KillWait; slurm.conf(5) KillWait); in link 2
+# it resumes, writes one checkpoint more and exits 0.
+STUBBORN = """#!/bin/bash
+trap '' TERM USR1
+n=0
+for d in ck/step_*/COMPLETE; do [ -f "$d" ] || continue; d=${d%/COMPLETE}; n=$((10#${d##*_})); done
+while :; do
+    sleep 1
+    n=$((n + 1))
+    mkdir -p "ck/step_$(printf %09d "$n")" && : > "ck/step_$(printf %09d "$n")/COMPLETE"
+    [ "$JOBGEN_CHAIN_LINK" = 1 ] || exit 0
+done
+"""
+
+
+def test_a_link_killed_by_the_real_time_limit_is_recorded_by_the_next_and_counts_its_progress(
+        slurm, tmp_path):
+    """Before: the killed link left no link-1.json, so link 2 counted it as a link without
+    progress and, with --max-stalled 1, stopped the chain at its start although link 1 had
+    written dozens of checkpoints."""
+    prog = tmp_path / "stubborn.sh"
+    prog.write_text(STUBBORN)
+    prog.chmod(0o755)
+    script = tmp_path / "job.slurm"
+    render = run_jobgen("render", "--site", "local-slurm", "--nodes", "1", "--walltime",
+                        "00:01:00", "--", str(prog), env=slurm.env)
+    assert render.returncode == 0, render.stderr
+    script.write_text(render.stdout)
+    res = run_jobgen("chain", str(script), "--links", "2", "--max-stalled", "1",
+                     "--checkpoint-dir", "ck", env=slurm.env)
+    assert res.returncode == 0, res.stderr
+    ids = [line.split()[-1] for line in res.stdout.splitlines()]
+    first = slurm.wait(ids[0], timeout=240)
+    assert first.state == "TIMEOUT", first.fields
+    assert slurm.wait(ids[1], timeout=120).state == "COMPLETED"
+    chain_dir = Path(f"{script}.chain")
+    one = json.loads((chain_dir / "link-1.json").read_text())
+    two = json.loads((chain_dir / "link-2.json").read_text())
+    assert one["exit_code"] == 137 and one["progress"] is True and one["step_before"] == 0
+    assert one["step_after"] == two["step_before"] > 20  # ran past 60 s: one step a second
+    assert two["step_after"] == two["step_before"] + 1 and two["exit_code"] == 0
+    assert (chain_dir / "STOPPED").read_text() == "link 2: the training is finished\n"
+    rows = json.loads(run_jobgen("status", str(chain_dir), "--format", "json",
+                                 env=slurm.env).stdout)["links"]
+    out = Path(rows[1]["output"]).read_text()
+    assert "link 1 was killed before it could record its end" in out
+    assert f"checkpoint step 0 -> {one['step_after']}" in rows[0]["note"]

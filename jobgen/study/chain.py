@@ -11,7 +11,9 @@ row without progress. The chain directory (default `SCRIPT.chain/`) holds:
 - `settings.txt` the stall cap, how a finished training shows (`marker`: the bundled apps'
   `<checkpoint-dir>/FINISHED`; `exit0`: a user's program exits 0) and the checkpoint
   directory to watch (empty: none);
-- `link-K.json` written by link K as it ends; `STOPPED` why the chain stopped.
+- `link-K.start` written by link K as it starts (checkpoint step, time); `link-K.json` written
+  by link K as it ends, or by link K+1 when K was killed before its exit trap ran (SIGKILL
+  after the time limit's grace time); `STOPPED` why the chain stopped.
 
 Dependencies and environment, per scheduler (sources in docs/chains-reference.md):
 Slurm `sbatch --dependency=afterany:ID --export=ALL,VAR=...`; PBS `qsub -W depend=afterany:ID
@@ -295,7 +297,7 @@ def submit_chain(script: Path, parsed: Any, links: int, chain_dir: Path | None =
                                   f"the old chain first (jobgen cancel {where_dir})")
             for name, _ in where.files(""):
                 if name in (NAME, JOBS, SETTINGS, STOPPED) or re.fullmatch(
-                        r"\.?link-\d+\.json.*", name):
+                        r"\.?link-\d+\.(json|start).*", name):
                     where.remove(name)
         elif not where.is_empty() and not force:
             raise JobgenError(f"{where_dir} exists and is not a chain directory: choose "
