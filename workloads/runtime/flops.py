@@ -74,23 +74,29 @@ def train_flops(spec: Any, cfg: dict[str, Any], model: nn.Module | None = None,
         return count_params(real), flops // COUNT_BATCH, "cpu"
 
 
+# the batches the run-time count is taken at: 2 and 4, not 1 and 2, because BatchNorm in
+# training refuses one value per channel (pointnet's head: "Expected more than 1 value per
+# channel when training", torch.nn.functional._verify_batch_size)
+COUNT_AT = (2, 4)
+
 RUN_METHOD = ("forward + loss.backward() under torch.utils.flop_counter.FlopCounterMode on the "
-              "meta device at batches of 1 and 2: a fixed cost per step (a model whose work "
+              "meta device at batches of 2 and 4: a fixed cost per step (a model whose work "
               "does not grow with the batch, such as qcnn's quadrature filters) plus a cost "
               "per sample, evaluated at the run's batch (2 FLOPs per multiply-add)")
 
 
 def train_flops_at(spec: Any, cfg: dict[str, Any], batch: int) -> int:
     """Training FLOPs per sample at the run's per-rank ``batch``: counted on the meta device
-    at batches of 1 and 2, per step = fixed + per_sample x batch, so a cost that does not
-    grow with the batch is shared among the batch's samples, not counted per sample."""
+    at batches of 2 and 4 (:data:`COUNT_AT`), per step = fixed + per_sample x batch, so a cost
+    that does not grow with the batch is shared among the batch's samples, not counted per
+    sample."""
     counts = []
-    for n in (1, 2):
+    for n in COUNT_AT:
         x, y = _sample_batch(spec, cfg, n)
         with torch.device("meta"):
             model = spec.build_model(cfg)
         model.train()
         counts.append(_count(model, spec.loss_fn, x.to("meta"), y.to("meta")))
-    per_sample = counts[1] - counts[0]
-    fixed = max(counts[0] - per_sample, 0)
+    per_sample = (counts[1] - counts[0]) / (COUNT_AT[1] - COUNT_AT[0])
+    fixed = max(counts[0] - per_sample * COUNT_AT[0], 0)
     return round(fixed / max(batch, 1) + per_sample)
