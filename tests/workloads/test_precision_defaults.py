@@ -1,7 +1,7 @@
 """Each app's default precision on an NVIDIA GPU is its original's: a PyTorch original that
 sets no TF32 flag runs its cuDNN convolutions in TF32 (torch.backends.cudnn.allow_tf32 defaults
 to True), which the runtime's strict fp32 turns off (measured on an H100: unet3d 3.74x, the
-CosmicTagger default 1.45x slower in fp32; docs/benchmarks.md)."""
+CosmicTagger default 1.45x, resnet50 1.87x slower in fp32; docs/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def test_pytorch_lets_cudnn_use_tf32_by_default():
     assert out == "True"
 
 
-@pytest.mark.parametrize(("app", "config"), [("unet3d", "default"), ("cosmictagger", "default")])
+@pytest.mark.parametrize(("app", "config"), [("unet3d", "default"), ("cosmictagger", "default"),
+                                                  ("resnet50", "default")])
 def test_conv_apps_default_to_tf32_on_cuda_only(app, config, monkeypatch):
     import importlib
 

@@ -29,7 +29,7 @@ from torch import nn
 from torch.utils.data import Dataset
 
 from workloads.runtime.seeds import mix_seed
-from workloads.runtime.spec import AppSpec, Recipe, Source, Task
+from workloads.runtime.spec import AppSpec, Recipe, Source, Task, conv_tf32_defaults
 
 SIZES: dict[str, dict[str, Any]] = {
     # resnet50(): Bottleneck, [3, 4, 6, 3], 1000 classes; train.py -b 32 (images per GPU)
@@ -279,7 +279,16 @@ def open_dataset(path: str, cfg: dict[str, Any]) -> Dataset | None:
     return ImageFolderJPEG(root, cfg["image"], cfg["classes"])
 
 
+def run_defaults(dev: Any, config: str) -> dict[str, tuple[Any, str]]:
+    """The recipe's script (pytorch/vision references/classification/train.py at bde124ee) sets
+    no TF32 flag, only ``torch.backends.cudnn.benchmark = True``, and trains in fp32 unless
+    --apex is given: on an NVIDIA GPU it runs PyTorch's default numerics, cuDNN convolutions
+    in TF32."""
+    return conv_tf32_defaults("resnet50", dev)
+
+
 APP = AppSpec(name="resnet50", build_model=build_model, make_task=make_task, loss_fn=loss_fn,
               sizes=SIZES, default_batch_size=32, tiny_batch_size=8, lr=RECIPE.lr,
               spatial_dims=2, open_dataset=open_dataset, write_dataset=write_dataset,
-              recipe=RECIPE, source=SOURCE, unit="images", units_per_sample=images_per_sample)
+              recipe=RECIPE, source=SOURCE, unit="images", units_per_sample=images_per_sample,
+              run_defaults=run_defaults)

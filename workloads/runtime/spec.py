@@ -84,7 +84,8 @@ class AppSpec:
 #: configuration (benchmarks/gpu_apps.sh and docs/benchmarks.md, one H100, 2026-11-27, one run
 #: each of 30 timed steps: not repeated)
 TF32_MEASURED = {"unet3d": "3.74x (654 vs 175 samples/s)",
-                 "cosmictagger": "1.45x (10.1 vs 7.0 samples/s)"}
+                 "cosmictagger": "1.45x (10.1 vs 7.0 samples/s)",
+                 "resnet50": "1.87x (1348 vs 722 samples/s)"}
 
 
 def conv_tf32_defaults(app: str, dev: Any) -> dict[str, tuple[Any, str]]:
