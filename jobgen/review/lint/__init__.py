@@ -18,6 +18,7 @@ from . import (
     containers,
     devices,
     environment,
+    joboutput,
     pbsplace,
     placement,
     profiling,
@@ -33,7 +34,7 @@ from .site import SiteGuess, detect_site, guess_site
 __all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "SiteGuess",
            "detect_site", "explain", "guess_site", "lint", "rule_table"]
 _TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers, storage,
-                  profiling, shelltext, pbsplace)
+                  profiling, shelltext, pbsplace, joboutput)
 
 
 def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[Finding]:

@@ -1,0 +1,67 @@
+"""Lint round 4, Slurm and LUMI-G side (issue 31): classes of violations users make that lint
+missed on the held-out sets: the scheduler's output file in a directory that cannot exist,
+OpenMP threads on one CPU, AI programs recognised from more of the clues a reader uses, and
+containers started without the filesystems their paths need."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobgen.profiles.load import load_profile
+from jobgen.review.lint import lint
+from jobgen.review.scriptparse import parse_text
+
+
+def _found(text: str, site: str) -> dict[str, str]:
+    return {f.rule: f.severity for f in lint(parse_text(text), load_profile(site).profile)}
+
+
+def _all(text: str, site: str, rule: str) -> list[tuple[int, str]]:
+    return [(f.line, f.severity) for f in lint(parse_text(text), load_profile(site).profile)
+            if f.rule == rule]
+
+
+# ---------------------------------------------------------------- SCHED008: output directory
+LUMI_OUT = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
+            "#SBATCH --nodes=1\n#SBATCH --gpus-per-node=1\n#SBATCH --time=15\n"
+            "#SBATCH --output={out}\n{body}srun python3 train.py\n")
+
+
+@pytest.mark.parametrize("out", ["logs/%j/log_%x.out", "run_%j/out.txt", "logs/%A_%a/o.txt"])
+def test_an_output_directory_named_per_job_fails_the_job(out):
+    text = LUMI_OUT.format(out=out, body="")
+    assert _all(text, "lumi", "SCHED008") == [(7, "error")]
+
+
+@pytest.mark.parametrize("out", ["logs/%x-%j.out", "slurm-%j.out", "/dev/null",
+                                 "$HOME/logs/%j/o.txt", "logs/job.out"])
+def test_an_output_file_named_per_job_in_a_fixed_directory_is_not_reported(out):
+    assert "SCHED008" not in _found(LUMI_OUT.format(out=out, body=""), "lumi")
+
+
+def test_a_directory_the_script_makes_itself_is_a_note_not_an_error():
+    # the mkdir runs after Slurm opened the file: too late if logs/ is missing, but it may
+    # exist from an earlier run (lint cannot see the filesystem)
+    text = LUMI_OUT.format(out="./logs/train.out", body="mkdir -p logs\n")
+    assert _all(text, "lumi", "SCHED008") == [(7, "info")]
+
+
+def test_a_pbs_output_directory_the_script_makes_is_a_note():
+    text = ("#!/bin/bash -l\n#PBS -A proj\n#PBS -l select=1:system=polaris\n"
+            "#PBS -l walltime=01:00:00\n#PBS -l filesystems=home:eagle\n#PBS -q debug\n"
+            "#PBS -o out/job.txt\nmkdir -p out\nmpiexec -n 4 --ppn 4 python3 train.py\n")
+    assert _all(text, "polaris", "SCHED008") == [(7, "info")]
+    assert "SCHED008" not in _found(text.replace("mkdir -p out\n", ""), "polaris")
+
+
+@pytest.mark.slow
+def test_slurm_fails_a_job_whose_output_directory_is_missing(slurm, tmp_path):
+    """The severity's source, on the real Slurm: the output file is opened before the script's
+    first line, so the job fails at launch and its own mkdir never runs."""
+    script = tmp_path / "job.sh"
+    script.write_text("#!/bin/bash\n#SBATCH --output=run_%j/out.txt\n#SBATCH --time=1\n"
+                      "mkdir -p made && echo ran > made/flag\n")
+    assert _all(script.read_text(), "local-slurm", "SCHED008") == [(2, "error")]
+    job = slurm.wait(slurm.submit(script), timeout=60)
+    assert job.state == "FAILED" and job.fields.get("Reason") == "JobLaunchFailure", job.fields
+    assert not (tmp_path / "made").exists()
