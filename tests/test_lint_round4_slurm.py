@@ -65,3 +65,53 @@ def test_slurm_fails_a_job_whose_output_directory_is_missing(slurm, tmp_path):
     job = slurm.wait(slurm.submit(script), timeout=60)
     assert job.state == "FAILED" and job.fields.get("Reason") == "JobLaunchFailure", job.fields
     assert not (tmp_path / "made").exists()
+
+
+# ---------------------------------------------------------------- CPU011: threads on one CPU
+def _lumi_threads(part: str = "standard-g", directives: str = "", body: str = "",
+                  srun: str = "srun ./app") -> str:
+    return ("#!/bin/bash\n#SBATCH --account=project_465000001\n"
+            f"#SBATCH --partition={part}\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n"
+            f"#SBATCH --gpus-per-node=8\n#SBATCH --time=15\n{directives}"
+            f"export OMP_NUM_THREADS=7\n{body}{srun}\n")
+
+
+def test_openmp_threads_on_a_task_of_one_cpu_share_it():
+    assert _all(_lumi_threads(), "lumi", "CPU011") == [(9, "warning")]
+
+
+@pytest.mark.parametrize(("directives", "body", "srun"), [
+    ("", "", "srun --cpus-per-task=7 ./app"),
+    ("", "", "srun -c 7 ./app"),
+    ("#SBATCH --cpus-per-task=7\n", "export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK\n",
+     "srun ./app"),
+    ("", "", "srun --cpu-bind=mask_cpu:fe,fe00,fe0000,fe000000,fe00000000,fe0000000000,"
+             "fe000000000000,fe00000000000000 ./app"),
+])
+def test_tasks_given_their_cores_are_not_reported(directives, body, srun):
+    assert "CPU011" not in _found(_lumi_threads(directives=directives, body=body, srun=srun),
+                                  "lumi")
+
+
+def test_one_thread_per_task_is_not_reported():
+    text = _lumi_threads().replace("OMP_NUM_THREADS=7", "OMP_NUM_THREADS=1")
+    assert "CPU011" not in _found(text, "lumi")
+
+
+def test_the_jobs_cpus_per_task_not_given_to_srun_is_a_note():
+    # Slurm 22.05 and later releases: srun does not inherit the job's --cpus-per-task
+    text = _lumi_threads(directives="#SBATCH --cpus-per-task=7\n")
+    assert _all(text, "lumi", "CPU011") == [(10, "info")]
+
+
+def test_a_hidden_srun_on_a_shared_partition_shares_the_jobs_cpus():
+    # the launch is in a sourced file; on small-g the job holds one CPU per task
+    text = _lumi_threads(part="small-g", srun="source run/common.sh")
+    assert _all(text, "lumi", "CPU011") == [(8, "warning")]
+    # on whole nodes the hidden srun may bind each task to several cores: a note
+    text = _lumi_threads(srun="source run/common.sh")
+    assert _all(text, "lumi", "CPU011") == [(8, "info")]
+    # binding options carried to it in a variable: not reported
+    text = _lumi_threads(body='SRUN_OPTS="--cpu-bind=$CPU_BIND ./wrapper"\n',
+                         srun="source run/common.sh")
+    assert "CPU011" not in _found(text, "lumi")

@@ -26,6 +26,7 @@ from . import (
     scheduler,
     shelltext,
     storage,
+    threads,
 )
 from .context import Context, lint_context
 from .core import RULES, SEVERITIES, TOPICS, Finding, Rule
@@ -34,7 +35,7 @@ from .site import SiteGuess, detect_site, guess_site
 __all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "SiteGuess",
            "detect_site", "explain", "guess_site", "lint", "rule_table"]
 _TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers, storage,
-                  profiling, shelltext, pbsplace, joboutput)
+                  profiling, shelltext, pbsplace, joboutput, threads)
 
 
 def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[Finding]:
