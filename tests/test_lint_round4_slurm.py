@@ -115,3 +115,64 @@ def test_a_hidden_srun_on_a_shared_partition_shares_the_jobs_cpus():
     text = _lumi_threads(body='SRUN_OPTS="--cpu-bind=$CPU_BIND ./wrapper"\n',
                          srun="source run/common.sh")
     assert "CPU011" not in _found(text, "lumi")
+
+
+# ---------------------------------------------------------------- ENV002: AI programs by clues
+LUMI_PY = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+           "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --gpus-per-node=8\n#SBATCH --time=60\n"
+           "{setup}{run}\n")
+
+
+def _miopen(text: str) -> bool:
+    return any(f.rule == "ENV002" and "MIOPEN" in f.message
+               for f in lint(parse_text(text), load_profile("lumi").profile))
+
+
+@pytest.mark.parametrize(("setup", "run"), [
+    # the framework's module (LUMI's EasyBuild PyTorch), then python in the batch shell
+    ("module load LUMI/22.08 partition/G\nmodule load PyTorch/1.12.1-cpeGNU-22.08\n",
+     "python main.py --config cfg.yaml"),
+    # a conda environment named for the framework
+    ("conda activate torch-2.3\n", "python main.py --config cfg.yaml"),
+    ("source /scratch/project_465000001/venvs/pytorch/bin/activate\n", "python run.py"),
+    # a training's own arguments
+    ("", "python main.py --epochs 10 --batch-size 64"),
+    ("", "singularity exec /project/project_465000001/env.sif python main.py trainer=gpu"),
+    # the LUMI AI guide's bindings module for its PyTorch containers
+    ("module use /appl/local/containers/ai-modules\nmodule load singularity-AI-bindings\n",
+     "srun singularity exec $SIF python main.py"),
+])
+def test_a_python_program_a_reader_takes_for_ai_gets_the_miopen_set(setup, run):
+    assert _miopen(LUMI_PY.format(setup=setup, run=run))
+
+
+@pytest.mark.parametrize(("setup", "run"), [
+    ("module load cray-python\n", "python main.py --config cfg.yaml"),
+    ("conda activate analysis\n", "python main.py --input data.h5 --output out.h5"),
+    ("module load LUMI/22.08 partition/G\n", "python postprocess.py --nx 128"),
+])
+def test_a_python_program_with_no_ai_clue_gets_no_miopen_set(setup, run):
+    assert not _miopen(LUMI_PY.format(setup=setup, run=run))
+
+
+POLARIS_SUBMITTED = (
+    "#!/bin/bash -l\n#PBS -A proj\n#PBS -l filesystems=home:eagle\n"
+    "# qsub -V -q debug -l select={a} -l walltime=00:30:00 job.sh\n"
+    "# qsub -V -q prod -l select={b} -l walltime=00:10:00 job.sh\n"
+    "# qsub -V -q debug -l select=1 -l walltime=01:00:00 -I\n"
+    "mpiexec -n $NHOSTS --ppn 1 --depth=64 --cpu-bind depth python -m torch.distributed.run "
+    "--nnodes $NHOSTS --nproc_per_node 4 train.py\n")
+
+
+def test_the_node_count_of_the_submit_lines_in_comments_is_read_for_the_nccl_set():
+    # the job is submitted with -l select on the qsub line (UG-NCCL's set is for 2+ nodes);
+    # the interactive line (-I) is a session, not this job
+    text = POLARIS_SUBMITTED.format(a=2, b=64)
+    assert any("NCCL" in m for m in _messages(text, "polaris", "ENV002"))
+    text = POLARIS_SUBMITTED.format(a=1, b=64)
+    assert not any("NCCL" in m for m in _messages(text, "polaris", "ENV002"))
+
+
+def _messages(text: str, site: str, rule: str) -> list[str]:
+    return [f.message for f in lint(parse_text(text), load_profile(site).profile)
+            if f.rule == rule]
