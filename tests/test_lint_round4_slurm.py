@@ -176,3 +176,46 @@ def test_the_node_count_of_the_submit_lines_in_comments_is_read_for_the_nccl_set
 def _messages(text: str, site: str, rule: str) -> list[str]:
     return [f.message for f in lint(parse_text(text), load_profile(site).profile)
             if f.rule == rule]
+
+
+# ---------------------------------------------------------------- CONT005: filesystems not bound
+LUMI_CONT = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
+             "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --gpus-per-task=1\n"
+             "#SBATCH --time=60\n"
+             "SIF=/appl/local/containers/sif-images/lumi-jax-rocm-6.2.4-python-3.12.sif\n"
+             "INPUT=/scratch/project_465000001/data\n{setup}"
+             "srun singularity exec {flags}$SIF python /project/project_465000001/run.py "
+             "--input $INPUT\n")
+
+
+def test_a_container_given_project_paths_without_binds_cannot_see_them():
+    found = _all(LUMI_CONT.format(setup="", flags=""), "lumi", "CONT005")
+    assert found == [(10, "error")]
+    message = _messages(LUMI_CONT.format(setup="", flags=""), "lumi", "CONT005")[0]
+    assert "/project/project_465000001" in message and "/scratch/project_465000001" in message
+
+
+@pytest.mark.parametrize(("setup", "flags"), [
+    ("", "-B /scratch/project_465000001,/project/project_465000001 "),
+    ("", "--bind=/pfs,/scratch,/project "),
+    ("export SINGULARITY_BIND=/pfs,/scratch,/projappl,/project,/flash\n", ""),
+    ("module use /appl/local/laifs/modules\nmodule load lumi-aif-singularity-bindings\n", ""),
+    ("module use /appl/local/containers/ai-modules\nmodule load singularity-AI-bindings\n", ""),
+    # binds computed at run time: not judged
+    ("", "-B $BINDS "),
+])
+def test_a_container_with_its_filesystems_bound_is_not_reported(setup, flags):
+    assert "CONT005" not in _found(LUMI_CONT.format(setup=setup, flags=flags), "lumi")
+
+
+def test_paths_under_the_working_directory_are_mounted_by_the_runtime():
+    text = LUMI_CONT.format(setup="cd /scratch/project_465000001\n",
+                            flags="-B /project/project_465000001 ")
+    assert "CONT005" not in _found(text, "lumi")
+
+
+def test_only_the_site_that_documents_its_binds_is_checked():
+    text = ("#!/bin/bash -l\n#PBS -A proj\n#PBS -l select=1:system=polaris\n"
+            "#PBS -l walltime=01:00:00\n#PBS -l filesystems=home:eagle\n#PBS -q debug\n"
+            "apptainer exec --fakeroot img.sif python /lus/eagle/projects/p/run.py\n")
+    assert "CONT005" not in _found(text, "polaris")  # ALCF's pages say nothing of it
