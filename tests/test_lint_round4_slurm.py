@@ -219,3 +219,15 @@ def test_only_the_site_that_documents_its_binds_is_checked():
             "#PBS -l walltime=01:00:00\n#PBS -l filesystems=home:eagle\n#PBS -q debug\n"
             "apptainer exec --fakeroot img.sif python /lus/eagle/projects/p/run.py\n")
     assert "CONT005" not in _found(text, "polaris")  # ALCF's pages say nothing of it
+
+
+# ---------------------------------------------------------------- GPU008: --gpus in all
+@pytest.mark.parametrize(("nodes", "gpus", "found"), [
+    ("", "--gpus=1", True), ("#SBATCH --nodes=2\n", "--gpus=8", True),
+    ("", "--gpus=8", False), ("#SBATCH --nodes=2\n", "--gpus=16", False),
+])
+def test_a_job_asking_fewer_gpus_in_all_than_its_whole_nodes_hold(nodes, gpus, found):
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+            f"{nodes}#SBATCH {gpus}\n#SBATCH --ntasks=1\n#SBATCH --time=15\n"
+            "srun singularity exec -B $(pwd):/work img.sif bash -c 'cd /work; python3 main.py'\n")
+    assert ("GPU008" in _found(text, "lumi")) is found
