@@ -511,8 +511,8 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "job has to itself (ALCF and OLCF PBS/LSF jobs, LUMI standard-g or --exclusive), with "
       "one device per rank, or one process (also the batch shell's own) narrowed to fewer "
       "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0), or a Slurm "
-      "job asking for fewer devices per node (--gpus-per-node, --gres=gpu:N, or --gpus in all) than a "
-      "whole-node partition's nodes have, whatever it runs; otherwise "
+      "job asking for fewer devices per node (--gpus-per-node, --gres=gpu:N, or --gpus in "
+      "all) than a whole-node partition's nodes have, whatever it runs; otherwise "
       "not launchers that start their own processes (torchrun, DeepSpeed), JAX, inference "
       "servers, tensor parallelism, TensorFlow with one rank per node, background per-node "
       "launches",
