@@ -231,3 +231,19 @@ def test_a_job_asking_fewer_gpus_in_all_than_its_whole_nodes_hold(nodes, gpus, f
             f"{nodes}#SBATCH {gpus}\n#SBATCH --ntasks=1\n#SBATCH --time=15\n"
             "srun singularity exec -B $(pwd):/work img.sif bash -c 'cd /work; python3 main.py'\n")
     assert ("GPU008" in _found(text, "lumi")) is found
+
+
+@pytest.mark.parametrize(("args", "found"), [
+    ("--num_workers 7", True), ("data.num_workers=8", True), ("--threads=4", True),
+    ("--num_workers 1", False), ("--epochs 7", False)])
+def test_a_programs_own_workers_on_a_task_of_one_cpu_share_it(args, found):
+    # the LUMI AI guide sets the DataLoader's workers to the CPUs the job asks for
+    text = _lumi_threads(srun=f"srun python3 train.py {args}").replace(
+        "export OMP_NUM_THREADS=7\n", "")
+    assert ("CPU011" in _found(text, "lumi")) is found
+
+
+def test_cpus_given_per_gpu_are_not_judged():
+    text = _lumi_threads(directives="#SBATCH --cpus-per-gpu=7\n",
+                         srun="srun python3 train.py --num_workers 10")
+    assert "CPU011" not in _found(text, "lumi")

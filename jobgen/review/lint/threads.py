@@ -25,15 +25,41 @@ _SOURCE = ("sbatch(1)/srun(1) -c, --cpus-per-task (one processor per task by def
            "beginning with 22.05, srun does not inherit --cpus-per-task from sbatch: give it "
            "to srun or set SRUN_CPUS_PER_TASK); Lumi-supercomputer/lumi-userguide @ 6c3a26c0 "
            "docs/runjobs/scheduled-jobs/lumic-job.md L82-98 (--cpus-per-task per hybrid task, "
-           "OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK)")
+           "OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK); Lumi-supercomputer/LUMI-AI-Guide @ a7e3387 "
+           "03-file-formats/README.md L80-81 (DataLoader workers equal to the CPUs requested)")
 # a variable of the script that carries srun options giving each task its CPUs (SRUN_OPTS=
 # "--cpu-bind=mask_cpu:..." passed to an srun lint cannot see)
 _CPU_OPTIONS = re.compile(r"--cpu[-_]bind|--cpus-per-task|(?:^|\s)-c\s*[0-9$]")
 
 
-def _threads(env: dict[str, str]) -> int | None:
+# A program's own threads or data-loading worker processes, from its arguments
+# (`--num_workers 7`, `--threads=8`, Hydra's `data.num_workers=8`): the LUMI AI guide sets
+# the DataLoader's workers "equal to the number of CPUs requested in the allocation"
+# (Lumi-supercomputer/LUMI-AI-Guide @ a7e3387 03-file-formats/README.md L80-81)
+_THREAD_NAMES = r"(?:num[-_]?workers|workers|n(?:um)?[-_]?threads|threads)"
+_PROGRAM_THREADS = re.compile(rf"(?i)^(?:--?{_THREAD_NAMES}(?:=([0-9]{{1,4}}))?|"
+                              rf"(?:[\w]+\.)*{_THREAD_NAMES}=([0-9]{{1,4}}))$")
+
+
+def _threads(env: dict[str, str], program: list[str] | None = None) -> tuple[int, str] | None:
+    """(count, what) of the threads or workers each task runs beside its main thread: the
+    larger of OMP_NUM_THREADS and the program's own argument; None for one."""
+    found = []
     n = as_int(env.get("OMP_NUM_THREADS"))
-    return n if n and n > 1 else None
+    if n:
+        found.append((n, f"OMP_NUM_THREADS={n}"))
+    words = program or []
+    for i, w in enumerate(words[1:], 1):
+        m = _PROGRAM_THREADS.match(w)
+        if not m:
+            continue
+        value = m.group(1) or m.group(2) or (words[i + 1] if i + 1 < len(words) and
+                                             w.startswith("-") and "=" not in w else "")
+        k = as_int(value)
+        if k:
+            found.append((k, f"{w.split('=', 1)[0]} {k}"))
+    best = max(found, default=None)
+    return best if best and best[0] > 1 else None
 
 
 def _cpus_given(ctx: Context, launch: LaunchView | None) -> bool:
@@ -44,7 +70,7 @@ def _cpus_given(ctx: Context, launch: LaunchView | None) -> bool:
     if names & {"SRUN_CPUS_PER_TASK", "SLURM_CPU_BIND", "SLURM_CPUS_PER_TASK"}:
         return True
     if launch is not None:
-        if launch.flag("-c", "--cpus-per-task") is not None:
+        if launch.flag("-c", "--cpus-per-task", "--cpus-per-gpu") is not None:
             return True
         if launch.bind is not None:
             return True
@@ -54,7 +80,8 @@ def _cpus_given(ctx: Context, launch: LaunchView | None) -> bool:
 
 @rule("CPU011", "threads-on-one-cpu", topic="placement", severity="warning",
       scope="Slurm srun launches (and Slurm jobs whose srun lint cannot see, by their "
-      "directives) that export OMP_NUM_THREADS above 1 while each task gets one CPU: no "
+      "directives) that export OMP_NUM_THREADS above 1, or run a program given more threads "
+      "or data-loading workers (--num_workers 7, --threads 8), while each task gets one CPU: no "
       "--cpus-per-task on srun or in the job, no SRUN_CPUS_PER_TASK, no CPU list or mask",
       lowers_to=("info",),
       lowered="the job asks --cpus-per-task but srun does not (Slurm 22.05 and later releases "
@@ -63,26 +90,28 @@ def _cpus_given(ctx: Context, launch: LaunchView | None) -> bool:
       source=_SOURCE,
       fix="give each task its cores: srun --cpus-per-task=N (or #SBATCH --cpus-per-task=N with "
       "export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK), and OMP_NUM_THREADS=N",
-      summary="OpenMP threads on a Slurm task of one CPU: the threads share one core")
+      summary="OpenMP threads (or a program's threads or workers) on a Slurm task of one CPU: "
+      "they share one core")
 def _threads_on_one_cpu(ctx: Context) -> Iterator[Hit]:
-    if ctx.dialect != "slurm":
-        return
+    if ctx.dialect != "slurm" or ctx.find("--cpus-per-gpu"):
+        return  # CPUs given by the devices: what srun's tasks get is not read here
     job_cpus = ctx.find("--cpus-per-task", "-c")
     sruns = [la for la in ctx.launches if la.dialect == "srun" and not la.shell]
     for launch in sruns:
-        threads = _threads(launch.env)
-        if threads is None or _cpus_given(ctx, launch):
+        counted = _threads(launch.env, launch.program)
+        if counted is None or _cpus_given(ctx, launch):
             continue
+        threads, what = counted
         if job_cpus:
-            yield Hit(launch.line, f"OMP_NUM_THREADS={threads} but srun is not given "
+            yield Hit(launch.line, f"{what} but srun is not given "
                       f"--cpus-per-task: since Slurm 22.05 srun does not take the job's "
                       f"--cpus-per-task={job_cpus[0].value}, so each task may get one CPU "
                       "and its threads share it", "add --cpus-per-task to srun, or export "
                       "SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK", severity="info")
         else:
-            yield Hit(launch.line, f"OMP_NUM_THREADS={threads} but no --cpus-per-task: "
-                      f"Slurm gives each task one CPU and binds it there, so the {threads} "
-                      "threads of each task share one core",
+            yield Hit(launch.line, f"{what} but no --cpus-per-task: Slurm gives each task "
+                      f"one CPU and binds it there, so the {threads} threads (or workers) of "
+                      "each task share one core",
                       f"srun --cpus-per-task={threads} (and #SBATCH --cpus-per-task="
                       f"{threads})")
     if sruns or not ctx.whole or job_cpus:
