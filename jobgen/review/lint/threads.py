@@ -9,8 +9,10 @@ docs/runjobs/scheduled-jobs/lumic-job.md L82-98: `#SBATCH --cpus-per-task=8`, `e
 OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK`). Since Slurm 22.05 srun no longer takes the job's
 --cpus-per-task (sbatch(1) NOTE: "Beginning with 22.05, srun will not inherit the
 --cpus-per-task value requested by salloc or sbatch. It must be requested again with the call
-to srun or set with the SRUN_CPUS_PER_TASK environment variable"); whether a later release
-inherits it again is UNCONFIRMED here, so that case is a note.
+to srun or set with the SRUN_CPUS_PER_TASK environment variable"); Slurm 23.11 walked it back
+(srun reads SLURM_CPUS_PER_TASK again: SchedMD slurm-23.11 RELEASE_NOTES, as quoted in
+ULHPC/ulhpc-docs#51 and scalableminds/webknossos-libs#1483; the release notes themselves not
+read here), so on the release a site runs now that case is a note.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from .core import Hit, as_int, rule
 
 _SOURCE = ("sbatch(1)/srun(1) -c, --cpus-per-task (one processor per task by default; NOTE: "
            "beginning with 22.05, srun does not inherit --cpus-per-task from sbatch: give it "
-           "to srun or set SRUN_CPUS_PER_TASK); Lumi-supercomputer/lumi-userguide @ 6c3a26c0 "
+           "to srun or set SRUN_CPUS_PER_TASK; walked back in 23.11, ULHPC/ulhpc-docs#51); "
+           "Lumi-supercomputer/lumi-userguide @ 6c3a26c0 "
            "docs/runjobs/scheduled-jobs/lumic-job.md L82-98 (--cpus-per-task per hybrid task, "
            "OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK); Lumi-supercomputer/LUMI-AI-Guide @ a7e3387 "
            "03-file-formats/README.md L80-81 (DataLoader workers equal to the CPUs requested)")
@@ -84,8 +87,8 @@ def _cpus_given(ctx: Context, launch: LaunchView | None) -> bool:
       "or data-loading workers (--num_workers 7, --threads 8), while each task gets one CPU: no "
       "--cpus-per-task on srun or in the job, no SRUN_CPUS_PER_TASK, no CPU list or mask",
       lowers_to=("info",),
-      lowered="the job asks --cpus-per-task but srun does not (Slurm 22.05 and later releases "
-      "do not pass it on: UNCONFIRMED for the release a site runs), and a job whose srun lint "
+      lowered="the job asks --cpus-per-task but srun does not (Slurm 22.05 to 23.02 do not "
+      "pass it on; 23.11 does again), and a job whose srun lint "
       "cannot see on nodes it has whole (the hidden launch may bind each task to several cores)",
       source=_SOURCE,
       fix="give each task its cores: srun --cpus-per-task=N (or #SBATCH --cpus-per-task=N with "
@@ -104,9 +107,9 @@ def _threads_on_one_cpu(ctx: Context) -> Iterator[Hit]:
         threads, what = counted
         if job_cpus:
             yield Hit(launch.line, f"{what} but srun is not given "
-                      f"--cpus-per-task: since Slurm 22.05 srun does not take the job's "
-                      f"--cpus-per-task={job_cpus[0].value}, so each task may get one CPU "
-                      "and its threads share it", "add --cpus-per-task to srun, or export "
+                      f"--cpus-per-task: Slurm 22.05 to 23.02 do not pass the job's "
+                      f"--cpus-per-task={job_cpus[0].value} on to srun (23.11 does again), so "
+                      "there each task gets one CPU and its threads share it", "add --cpus-per-task to srun, or export "
                       "SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK", severity="info")
         else:
             yield Hit(launch.line, f"{what} but no --cpus-per-task: Slurm gives each task "
