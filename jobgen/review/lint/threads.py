@@ -109,7 +109,8 @@ def _threads_on_one_cpu(ctx: Context) -> Iterator[Hit]:
             yield Hit(launch.line, f"{what} but srun is not given "
                       f"--cpus-per-task: Slurm 22.05 to 23.02 do not pass the job's "
                       f"--cpus-per-task={job_cpus[0].value} on to srun (23.11 does again), so "
-                      "there each task gets one CPU and its threads share it", "add --cpus-per-task to srun, or export "
+                      "there each task gets one CPU and its threads share it",
+                      "add --cpus-per-task to srun, or export "
                       "SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK", severity="info")
         else:
             yield Hit(launch.line, f"{what} but no --cpus-per-task: Slurm gives each task "
