@@ -247,3 +247,16 @@ def test_cpus_given_per_gpu_are_not_judged():
     text = _lumi_threads(directives="#SBATCH --cpus-per-gpu=7\n",
                          srun="srun python3 train.py --num_workers 10")
     assert "CPU011" not in _found(text, "lumi")
+
+
+SUMMIT_OUT = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 0:30\n#BSUB -nnodes 1\n#BSUB -q batch\n"
+              "#BSUB -o {out}\ncd /gpfs/alpine2/abc123/scratch/run\n"
+              "jsrun -n1 -a1 -c1 ./analyse\n")
+
+
+@pytest.mark.parametrize(("out", "found"), [
+    ("logs/%J/out.txt", [(6, "warning")]), ("logs/out.%J", []), ("logs/%J/", [])])
+def test_an_lsf_output_directory_named_per_job_loses_the_output(out, found):
+    # bsub -o: the output is mailed or not stored when the path is not accessible; a path
+    # ending in / is a directory LSF makes itself
+    assert _all(SUMMIT_OUT.format(out=out), "summit", "SCHED008") == found

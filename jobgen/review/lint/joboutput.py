@@ -13,6 +13,10 @@ the script runs, and creates no directory for them:
   fails leaves it in PBS_HOME/undelivered on that host (OpenPBS src/resmom/stage_func.c
   @ cd7ab5ed L905-930: "Output retained on that host in:"): the job runs, its output is not
   where the user looks.
+- LSF: bsub -o "sends the output by mail if the file does not exist, or the system has trouble
+  writing to it"; "if the specified output_file path is not accessible, the output will not be
+  stored" (IBM Spectrum LSF 10.1 command reference, bsub -o); a path ending in / names a
+  directory LSF creates on the execution host.
 """
 
 from __future__ import annotations
@@ -23,15 +27,19 @@ from collections.abc import Iterator
 from .context import Context, Item
 from .core import Hit, rule
 
-_KEYS = {"slurm": ("--output", "-o", "--error", "-e"), "pbs": ("-o", "-e")}
-# sbatch(1) filename patterns that differ per job (not %u the user, %x the job name, fixed by
-# the script): the job id, array ids, node name or number, task, step
-_PER_JOB = re.compile(r"%[0-9]*[jJAaNnts]")
+_KEYS = {"slurm": ("--output", "-o", "--error", "-e"), "pbs": ("-o", "-e"),
+         "lsf": ("-o", "-e", "-oo", "-eo")}
+# Filename patterns that differ per job: sbatch(1)'s job id, array ids, node name or number,
+# task, step (not %u the user, %x the job name, fixed by the script); bsub's %J and %I
+_PER_JOB = {"slurm": re.compile(r"%[0-9]*[jJAaNnts]"), "lsf": re.compile(r"%[JI]")}
 _MEASURED = ("Slurm 22.05.8 of tests/slurm_cluster.py, measured: `#SBATCH -o nodir/%j.out` "
              "gives JobState=FAILED Reason=JobLaunchFailure before the script's first line; "
              "sbatch(1) --output filename patterns")
 _PBS = ("OpenPBS src/resmom/stage_func.c @ cd7ab5ed L905-930 (an output file that cannot be "
         "copied back is kept in PBS_HOME/undelivered on the execution host)")
+_LSF = ("IBM Spectrum LSF 10.1 bsub -o (sends the output by mail if the file does not exist or "
+        "cannot be written; if the output_file path is not accessible, the output is not "
+        "stored; a path ending in / is a directory LSF creates)")
 
 
 def _directory(value: str) -> str | None:
@@ -65,29 +73,33 @@ def _made_by_script(ctx: Context, directory: str) -> int | None:
 
 def _outputs(ctx: Context) -> Iterator[tuple[Item, str]]:
     for item in ctx.find(*_KEYS.get(ctx.dialect, ())):
+        if ctx.dialect == "lsf" and item.value.strip("\"'").endswith("/"):
+            continue  # a directory bsub makes itself
         d = _directory(item.value.strip("\"'"))
         if d is not None and "$" not in d:
             yield item, d
 
 
 @rule("SCHED008", "output-directory-missing", topic="scheduler", severity="error",
-      scope="Slurm and PBS scripts whose output or error file (-o/-e, --output/--error) is in "
-      "a directory named per job (Slurm's %j, %A, %a, %N, %n, %t, %s), which cannot exist "
-      "before the job starts, or in a directory the script makes with its own mkdir (too "
-      "late: the scheduler opens the file first); a directory that may exist already is not "
-      "reported", lowers_to=("info",),
-      lowered="a directory the script makes itself: it may exist already from an earlier run "
-      "or the repository, which lint cannot see (on PBS the job runs then, and its output is "
-      "kept in PBS_HOME/undelivered on the execution host)",
-      source=f"{_MEASURED}; {_PBS}",
+      scope="Slurm, PBS and LSF scripts whose output or error file (-o/-e, --output/--error) "
+      "is in a directory named per job (Slurm's %j, %A, %a, %N, %n, %t, %s; LSF's %J, %I), "
+      "which cannot exist before the job starts, or in a directory the script makes with its "
+      "own mkdir (too late: the scheduler opens the file first); a directory that may exist "
+      "already is not reported", lowers_to=("warning", "info"),
+      lowered="warning for LSF's per-job directory (the job runs, its output is mailed or "
+      "not stored); info for a directory the script makes itself: it may exist already from "
+      "an earlier run or the repository, which lint cannot see (on PBS the job runs then, and "
+      "its output is kept in PBS_HOME/undelivered on the execution host)",
+      source=f"{_MEASURED}; {_PBS}; {_LSF}",
       fix="make the directory before submitting (mkdir -p logs; sbatch job.sh), or write the "
       "file to an existing directory (-o logs/%x-%j.out)",
       summary="the job's output file in a directory that does not exist when the job starts: "
-      "Slurm fails the job before its first line, PBS loses the output")
+      "Slurm fails the job before its first line, PBS and LSF lose the output")
 def _missing_directory(ctx: Context) -> Iterator[Hit]:
     for item, d in _outputs(ctx):
         made = _made_by_script(ctx, d)
-        per_job = ctx.dialect == "slurm" and _PER_JOB.search(d)
+        pattern = _PER_JOB.get(ctx.dialect)
+        per_job = pattern.search(d) if pattern else None
         if not per_job and made is None:
             continue
         how = (f"the directory {d}/ is named per job ({per_job.group(0)}), so it cannot "
@@ -99,11 +111,16 @@ def _missing_directory(ctx: Context) -> Iterator[Hit]:
                       "creates no directory: the job fails at launch (JobLaunchFailure) and "
                       "never runs")
             source = _MEASURED
+        elif ctx.dialect == "lsf":
+            effect = ("LSF then mails the output or does not store it: the job runs, its "
+                      "output is not in the file")
+            source = _LSF
         else:
             effect = ("PBS copies the output there when the job ends and keeps it in "
                       "PBS_HOME/undelivered on the execution host when it cannot")
             source = _PBS
-        severity = "error" if per_job else "info"
+        severity = "info" if not per_job else "error" if ctx.dialect == "slurm" else \
+            "warning"
         fix = (f"name the file per job, not the directory (e.g. {_flat(item.value)}), in a "
                "directory made before submitting" if per_job else
                f"make {d}/ before submitting (mkdir -p {d}; then submit)")
