@@ -260,3 +260,12 @@ def test_an_lsf_output_directory_named_per_job_loses_the_output(out, found):
     # bsub -o: the output is mailed or not stored when the path is not accessible; a path
     # ending in / is a directory LSF makes itself
     assert _all(SUMMIT_OUT.format(out=out), "summit", "SCHED008") == found
+
+
+def test_a_sourced_file_that_may_bind_the_filesystems_lowers_it_to_a_warning():
+    text = LUMI_CONT.format(setup="source ./env_lumi.sh\n", flags="")
+    assert _all(text, "lumi", "CONT005") == [(11, "warning")]
+    # an environment's activate script binds nothing
+    text = LUMI_CONT.format(setup="source /scratch/project_465000001/venv/bin/activate\n",
+                            flags="")
+    assert _all(text, "lumi", "CONT005") == [(11, "error")]

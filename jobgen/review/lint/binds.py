@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from ...profiles.model import Profile
 from .context import Context, LaunchView
 from .core import Hit, rule
+from .shelltext import _HARMLESS_SOURCE
 
 _BIND_VARIABLES = ("SINGULARITY_BIND", "APPTAINER_BIND", "SINGULARITY_BINDPATH",
                    "APPTAINER_BINDPATH")
@@ -70,6 +71,16 @@ def _binds(ctx: Context, launch: LaunchView) -> list[str] | None:
     return out
 
 
+def _sourced(ctx: Context, before: int) -> str | None:
+    """A file the batch shell sources before the launch that may export the bind variables
+    (an environment's activate script apart)."""
+    for line, words in ctx.script.commands:
+        if line < before and words[0] in ("source", ".") and len(words) > 1 and \
+                not _HARMLESS_SOURCE.search(words[1]):
+            return words[1]
+    return None
+
+
 def _working_directories(ctx: Context, before: int) -> list[str]:
     """Directories the batch shell changes to before the launch (the runtime mounts the
     working directory)."""
@@ -90,7 +101,8 @@ def _working_directories(ctx: Context, before: int) -> list[str]:
       fix="bind the directories into the container: -B /scratch/<project>,/project/<project> "
       "(the full project paths: they are symlinks), or load the site's bindings module",
       summary="a container started without the filesystems its paths are on: the program "
-      "cannot see them")
+      "cannot see them", lowers_to=("warning",),
+      lowered="a file sourced before the launch may set SINGULARITY_BIND (lint cannot read it)")
 def _not_bound(ctx: Context) -> Iterator[Hit]:
     facts = ctx.profile.container_facts
     fs = facts.filesystem_binds if facts else None
@@ -118,8 +130,11 @@ def _not_bound(ctx: Context) -> Iterator[Hit]:
         if missing:
             roots = sorted({"/".join(p.split("/")[:3]) for p in missing})
             shown = ", ".join(missing[:3]) + (" ..." if len(missing) > 3 else "")
-            yield Hit(launch.line, f"`{c.runtime} {c.verb}` without binding {', '.join(roots)}: "
-                      f"the program is given {shown}, which the container cannot see: "
-                      f"{fs.why}", f"add -B {','.join(roots)} to `{c.runtime} {c.verb}`, or "
+            sourced = _sourced(ctx, launch.at)
+            unless = f" (unless {sourced}, sourced before it, binds them)" if sourced else ""
+            yield Hit(launch.line, f"`{c.runtime} {c.verb}` without binding {', '.join(roots)}"
+                      f"{unless}: the program is given {shown}, which the container cannot "
+                      f"see: {fs.why}", f"add -B {','.join(roots)} to `{c.runtime} {c.verb}`, or "
                       f"module load {fs.modules[0]}" if fs.modules else
-                      f"add -B {','.join(roots)}", fs.source)
+                      f"add -B {','.join(roots)}", fs.source,
+                      "warning" if sourced else None)
