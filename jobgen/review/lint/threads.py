@@ -1,9 +1,11 @@
 """OpenMP threads of a Slurm task that has one CPU: the threads share it.
 
-Slurm gives each task one CPU unless --cpus-per-task says otherwise (sbatch(1) and srun(1)
--c, --cpus-per-task: "the default is one processor per task"), and binds the task to the CPUs
-it gets. OMP_NUM_THREADS (or a program's own thread count) above that count puts every thread
-on the same CPU. The LUMI user guide gives a hybrid task its cores with --cpus-per-task and
+Slurm gives each task one CPU unless --cpus-per-task says otherwise (sbatch(1) -c,
+--cpus-per-task: "Without this option, the controller will just try to allocate one processor
+per task"); the step's tasks run on the CPUs the step was given (where the site confines or
+binds them to it, as LUMI's full-node partitions bind: lumi-userguide distribution-binding.md
+L57-66). OMP_NUM_THREADS (or a program's own thread count) above that count puts every
+thread on the same CPU. The LUMI user guide gives a hybrid task its cores with --cpus-per-task and
 sets OMP_NUM_THREADS from it (Lumi-supercomputer/lumi-userguide @ 6c3a26c0
 docs/runjobs/scheduled-jobs/lumic-job.md L82-98: `#SBATCH --cpus-per-task=8`, `export
 OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK`). Since Slurm 22.05 srun no longer takes the job's
@@ -23,7 +25,7 @@ from collections.abc import Iterator
 from .context import Context, LaunchView
 from .core import Hit, as_int, rule
 
-_SOURCE = ("sbatch(1)/srun(1) -c, --cpus-per-task (one processor per task by default; NOTE: "
+_SOURCE = ("sbatch(1)/srun(1) -c, --cpus-per-task (without it, one processor per task; NOTE: "
            "beginning with 22.05, srun does not inherit --cpus-per-task from sbatch: give it "
            "to srun or set SRUN_CPUS_PER_TASK; walked back in 23.11, ULHPC/ulhpc-docs#51); "
            "Lumi-supercomputer/lumi-userguide @ 6c3a26c0 "
@@ -114,8 +116,8 @@ def _threads_on_one_cpu(ctx: Context) -> Iterator[Hit]:
                       "SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK", severity="info")
         else:
             yield Hit(launch.line, f"{what} but no --cpus-per-task: Slurm gives each task "
-                      f"one CPU and binds it there, so the {threads} threads (or workers) of "
-                      "each task share one core",
+                      f"one CPU, so the {threads} threads (or workers) of each task share "
+                      "one core",
                       f"srun --cpus-per-task={threads} (and #SBATCH --cpus-per-task="
                       f"{threads})")
     if sruns or not ctx.whole or job_cpus:
