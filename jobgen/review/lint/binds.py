@@ -102,7 +102,8 @@ def _working_directories(ctx: Context, before: int) -> list[str]:
       "(the full project paths: they are symlinks), or load the site's bindings module",
       summary="a container started without the filesystems its paths are on: the program "
       "cannot see them", lowers_to=("warning",),
-      lowered="a file sourced before the launch may set SINGULARITY_BIND (lint cannot read it)")
+      lowered="where a file sourced before the launch may set SINGULARITY_BIND (lint cannot "
+      "read it)")
 def _not_bound(ctx: Context) -> Iterator[Hit]:
     facts = ctx.profile.container_facts
     fs = facts.filesystem_binds if facts else None

@@ -86,10 +86,10 @@ def _outputs(ctx: Context) -> Iterator[tuple[Item, str]]:
       "which cannot exist before the job starts, or in a directory the script makes with its "
       "own mkdir (too late: the scheduler opens the file first); a directory that may exist "
       "already is not reported", lowers_to=("warning", "info"),
-      lowered="warning for LSF's per-job directory (the job runs, its output is mailed or "
-      "not stored); info for a directory the script makes itself: it may exist already from "
-      "an earlier run or the repository, which lint cannot see (on PBS the job runs then, and "
-      "its output is kept in PBS_HOME/undelivered on the execution host)",
+      lowered="for LSF's per-job directory (warning: the job runs, its output is mailed or "
+      "not stored) and for a directory the script makes itself (info: it may exist already "
+      "from an earlier run or the repository, which lint cannot see; on PBS the job runs "
+      "then, and its output is kept in PBS_HOME/undelivered on the execution host)",
       source=f"{_MEASURED}; {_PBS}; {_LSF}",
       fix="make the directory before submitting (mkdir -p logs; sbatch job.sh), or write the "
       "file to an existing directory (-o logs/%x-%j.out)",

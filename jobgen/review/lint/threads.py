@@ -89,9 +89,9 @@ def _cpus_given(ctx: Context, launch: LaunchView | None) -> bool:
       "or data-loading workers (--num_workers 7, --threads 8), while each task gets one CPU: no "
       "--cpus-per-task on srun or in the job, no SRUN_CPUS_PER_TASK, no CPU list or mask",
       lowers_to=("info",),
-      lowered="the job asks --cpus-per-task but srun does not (Slurm 22.05 to 23.02 do not "
-      "pass it on; 23.11 does again), and a job whose srun lint "
-      "cannot see on nodes it has whole (the hidden launch may bind each task to several cores)",
+      lowered="where the job asks --cpus-per-task but srun does not (Slurm 22.05 to 23.02 do "
+      "not pass it on; 23.11 does again), and for a job whose srun lint cannot see on nodes "
+      "it has whole (the hidden launch may bind each task to several cores)",
       source=_SOURCE,
       fix="give each task its cores: srun --cpus-per-task=N (or #SBATCH --cpus-per-task=N with "
       "export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK), and OMP_NUM_THREADS=N",
