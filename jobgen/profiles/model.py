@@ -823,6 +823,15 @@ class FlagResource(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class FilesystemBinds(Sourced):
+    """Filesystems a container sees only when bound into it (LUMI: /project, /scratch, /flash,
+    /appl; Singularity mounts $HOME and /tmp by itself), and the modules that bind them."""
+
+    prefixes: list[Token]
+    modules: list[Token] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ContainerFacts(Sourced):
     """How containers must run on the compute nodes."""
 
@@ -834,6 +843,7 @@ class ContainerFacts(Sourced):
     multi_node_binds: list[Token] = field(default_factory=list)
     runscripts: list[Runscript] = field(default_factory=list)
     flag_resources: list[FlagResource] = field(default_factory=list)
+    filesystem_binds: FilesystemBinds | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

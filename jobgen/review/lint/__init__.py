@@ -15,9 +15,11 @@ from ...errors import JobgenError
 from ...profiles.model import Profile
 from ..scriptparse import Script
 from . import (
+    binds,
     containers,
     devices,
     environment,
+    joboutput,
     pbsplace,
     placement,
     profiling,
@@ -25,6 +27,7 @@ from . import (
     scheduler,
     shelltext,
     storage,
+    threads,
 )
 from .context import Context, lint_context
 from .core import RULES, SEVERITIES, TOPICS, Finding, Rule
@@ -33,7 +36,7 @@ from .site import SiteGuess, detect_site, guess_site
 __all__ = ["RULES", "SEVERITIES", "TOPICS", "Context", "Finding", "Rule", "SiteGuess",
            "detect_site", "explain", "guess_site", "lint", "rule_table"]
 _TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers, storage,
-                  profiling, shelltext, pbsplace)
+                  profiling, shelltext, pbsplace, joboutput, threads, binds)
 
 
 def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[Finding]:

@@ -139,9 +139,18 @@ class Context:
                     and (AI_NAMES.search(rest[0].rsplit("/", 1)[-1]) or (container is not None and
                                                       rest[0].endswith(".py")) or
                          "/" in interpreter and rest[0].endswith(".py") and
-                         AI_NAMES.search(interpreter.rsplit("/", 1)[0])):
+                         AI_NAMES.search(interpreter.rsplit("/", 1)[0]) or
+                         rest[0].endswith(".py") and self._framework_clue(line, program)):
                 out.append(Launch(line, " ".join(words), words, shell=True))
         return out
+
+    def _framework_clue(self, line: int, program: list[str]) -> bool:
+        """A Python program a reader takes for an AI framework's by what is around it: the
+        framework's module or an environment named for it loaded before it, or a training's
+        own arguments (--epochs, trainer=gpu)."""
+        return any(_AI_MODULES.search(m) for _, m in self.modules_loaded(line)) or \
+            _framework_environment(self, line) or \
+            any(TRAINING_ARGS.match(w) for w in program[2:])
 
     # ---------------------------------------------------------------- directives
     def own_directives(self) -> list[Directive]:
@@ -231,6 +240,21 @@ def lint_context(script: Script, profile: Profile) -> Context:
 _FRAMEWORK_ARG = re.compile(r"(?i)(?:--)?[\w.]*(?:framework|backend)=(?:torch|pytorch|"
                             r"tensorflow|tf|jax)")
 _FRAMEWORK_VARS = ("TORCH_", "PYTORCH_", "TF_", "HOROVOD_", "KERAS_", "DEEPSPEED_", "IPEX_")
+# A framework named by what a reader sees around a `python` launch: a module of the framework
+# (LUMI's EasyBuild `PyTorch/1.12.1-cpeGNU-22.08`, `module load pytorch`), a conda or virtual
+# environment named for it (`conda activate torch-env`), or the AI bindings modules that the
+# LUMI AI guide loads for its PyTorch containers (singularity-AI-bindings,
+# lumi-aif-singularity-bindings: LAG 02-setting-up-environment/README.md)
+FRAMEWORK_NAMES = re.compile(r"(?i)(?:py)?torch|tensorflow|keras|jax\b|horovod|deepspeed|"
+                             r"megatron|vllm|lightning")
+_AI_MODULES = re.compile(r"(?i)(?:^|/)(?:(?:py)?torch|tensorflow|jax|horovod|deepspeed)\b|"
+                         r"singularity-ai-bindings|aif-singularity-bindings")
+# A training run's own arguments, as a reader recognises them: epochs, batch size, learning
+# rate, steps, and the Hydra/Lightning trainer groups (`trainer=gpu`, `trainer.devices=4`)
+TRAINING_ARGS = re.compile(
+    r"(?i)^(?:--?(?:n(?:um)?[-_]?epochs|epochs?|(?:micro[-_]|global[-_]|train[-_])?batch[-_]"
+    r"size|lr|learning[-_]rate|max[-_](?:steps|epochs)|warmup[-_]steps|grad(?:ient)?[-_]"
+    r"accumulation[-_]steps)(?:=.*)?|\+?(?:trainer|optimizer)[.=]\S+)$")
 
 
 def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
@@ -248,7 +272,9 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     image = launch.container.image if launch.container else ""
     env = launch.env
     framework_module = any(ctx.loads(m.name, launch.at) for m in ctx.profile.modules
-                           if m.framework and m.name and m.action == "load")
+                           if m.framework and m.name and m.action == "load") or \
+        any(_AI_MODULES.search(m) for _, m in ctx.modules_loaded(launch.at)) or \
+        _framework_environment(ctx, launch.at)
     ai = first in AI_LAUNCHERS or launch.shell or (python and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
         "MASTER_ADDR" in env or framework_module or
@@ -256,6 +282,8 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
         "/" in prog[0] and bool(AI_NAMES.search(prog[0].rsplit("/", 1)[0])) or
         # CosmicTagger's `framework=torch`; a framework's own variables set for the ranks
         any(_FRAMEWORK_ARG.fullmatch(w) for w in prog[1:]) or
+        # a training's own arguments (--epochs 10, trainer=gpu)
+        any(TRAINING_ARGS.match(w) for w in prog[2:]) or
         any(n.startswith(_FRAMEWORK_VARS) for n in env)))
     oneccl_vars = any(n.startswith("CCL_") for n in env)
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
@@ -271,6 +299,24 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
                                                                    else ""):
         collective = "oneccl"
     return ai, collective
+
+
+_ACTIVATE = re.compile(r"^(?:conda|mamba|micromamba)\s+activate\s+(?:-\S+\s+)*(\S+)|"
+                       r"^(?:source|\.)\s+(\S*)/bin/activate\b|^source\s+activate\s+(\S+)")
+
+
+def _framework_environment(ctx: Context, before: int) -> bool:
+    """A conda or virtual environment named for a framework activated before the launch
+    (`conda activate pytorch-2.1`, `source ~/venvs/torch/bin/activate`)."""
+    for line, words in ctx.script.commands:
+        if line >= before:
+            continue
+        m = _ACTIVATE.match(" ".join(words))
+        if m:
+            name = next(g for g in m.groups() if g is not None)
+            if FRAMEWORK_NAMES.search(name):
+                return True
+    return False
 
 
 # nccl-tests' binaries (NVIDIA/nccl-tests: build/all_reduce_perf, ...), and programs named for

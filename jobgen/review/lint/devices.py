@@ -511,8 +511,8 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "job has to itself (ALCF and OLCF PBS/LSF jobs, LUMI standard-g or --exclusive), with "
       "one device per rank, or one process (also the batch shell's own) narrowed to fewer "
       "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0), or a Slurm "
-      "job asking for fewer devices per node (--gpus-per-node, --gres=gpu:N) than a "
-      "whole-node partition's nodes have, whatever it runs; otherwise "
+      "job asking for fewer devices per node (--gpus-per-node, --gres=gpu:N, or --gpus in "
+      "all) than a whole-node partition's nodes have, whatever it runs; otherwise "
       "not launchers that start their own processes (torchrun, DeepSpeed), JAX, inference "
       "servers, tensor parallelism, TensorFlow with one rank per node, background per-node "
       "launches",
@@ -577,6 +577,16 @@ def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
                       f"{ndev - n} device(s) of each node idle, and {whole[0]}",
                       f"ask for all {ndev} devices and use them, or a shared partition that "
                       "bills the devices you ask for",
+                      _idle_source(ctx, whole))
+    # --gpus=N (-G N): the job's devices in all; its nodes (one where it names none) hold more
+    nodes = ctx.nodes if ctx.find("--nodes", "-N") else 1
+    for item in ctx.find("--gpus", "-G"):
+        n = as_int(item.value.strip("\"'").split(":")[-1]) if ctx.value_ok(item) else None
+        if n and ndev and nodes and n < nodes * ndev:
+            yield Hit(item.line, f"{item.key}={item.value} on {nodes} node(s) of {ndev} "
+                      f"devices: {nodes * ndev - n} device(s) idle, and {whole[0]}",
+                      f"ask for all {nodes * ndev} devices and use them, or a shared "
+                      "partition that bills the devices you ask for",
                       _idle_source(ctx, whole))
 
 

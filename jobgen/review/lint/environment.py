@@ -16,7 +16,7 @@ from .collectives import (
     tensorflow_releases,
     unset_by_script,
 )
-from .context import Context, LaunchView
+from .context import TRAINING_ARGS, Context, LaunchView
 from .core import Hit, as_int, distance, rule
 from .library_variables import CCL_VARIABLES, FI_VARIABLES, MPICH_VARIABLES
 from .scope import AI_NAMES
@@ -123,17 +123,38 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
     else:
         ok = launch.collective == s.applies_to and bool(ctx.node.devices) and \
             not one_rank(launch) and not mpi4py_program(launch)
-    nodes = ctx.nodes
+    nodes = ctx.nodes if ctx.nodes is not None else submitted_nodes(ctx)
     if s.min_nodes is not None and (nodes is None or nodes < s.min_nodes):
         return False
     return ok and not any(ctx.loads(m, launch.at) for m in s.unless_modules)
+
+
+_SUBMIT_NODES = {"pbs": ("qsub", re.compile(r"-l\s*select=([0-9]{1,6})\b")),
+                 "slurm": ("sbatch", re.compile(r"(?:-N\s*|--nodes[= ])([0-9]{1,6})\b"))}
+
+
+def submitted_nodes(ctx: Context) -> int | None:
+    """The fewest nodes the script's own comments submit it with (`# qsub -q debug -l select=2
+    ... scripts/polaris.sh`, the node count given on the command line, not in a directive);
+    interactive sessions (-I) apart. None where no such line names a node count."""
+    submit, pattern = _SUBMIT_NODES.get(ctx.dialect, ("", None))
+    if pattern is None:
+        return None
+    counts = []
+    for m in re.finditer(rf"^#+\s*{submit}\s+(.*)$", ctx.script.text, re.M):
+        line = m.group(1)
+        if re.search(r"(?:^|\s)-I(?:\s|$)", line):
+            continue
+        counts += [int(n) for n in pattern.findall(line)]
+    return min(counts) if counts else None
 
 
 def _trains(launch: LaunchView) -> bool:
     """The launch runs a Python program named for training (train.py, single_gpu_train.py),
     not a check of the installed packages."""
     script = next((w for w in launch.program if w.endswith(".py")), "")
-    return bool(AI_NAMES.search(script.rsplit("/", 1)[-1]))
+    return bool(AI_NAMES.search(script.rsplit("/", 1)[-1])) or \
+        any(TRAINING_ARGS.match(w) for w in launch.program[2:])
 
 
 def _sets(profile: Profile) -> list[EnvSet]:
