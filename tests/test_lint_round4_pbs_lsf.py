@@ -32,3 +32,41 @@ def test_a_template_project_on_lsf_is_a_placeholder(project):
 def test_a_real_project_on_lsf_is_no_placeholder(project):
     text = SUMMIT.format(project=project, body="jsrun -n1 -a1 -g1 -c1 ./app")
     assert "TEXT002" not in _findings(text, "summit")
+
+
+POLARIS = ("#!/bin/bash -l\n#PBS -A proj\n#PBS -l select=1:system=polaris\n"
+           "#PBS -l walltime=0:30:00\n#PBS -l filesystems=home:eagle\n#PBS -q debug\n"
+           "module use /soft/modulefiles\n{body}\n")
+
+
+# A build of a dated conda release shares its stack: conda/2024-04-29-aws-nccl is superseded
+# with conda/2024-04-29 (argonne-lcf/user-guides @ 7d04a3f9 docs/polaris/system-updates.md L41-47:
+# "it is recommended that all users of the previous conda/2024-04-29 module switch"), as the
+# guide's own removed list names conda/2022-09-08-hvd-nccl beside conda/2022-09-08.
+@pytest.mark.parametrize(("module", "rule"), [
+    ("conda/2024-04-29-aws-nccl", "MODULE003"), ("conda/2024-04-29", "MODULE003"),
+    ("conda/2023-10-04-foo", "MODULE002")])
+def test_a_build_of_a_superseded_or_removed_conda_release_is_reported(module, rule):
+    found = _findings(POLARIS.format(body=f"module load {module}\npython3 x.py"), "polaris")
+    assert rule in found, found
+
+
+@pytest.mark.parametrize("module", ["conda/2025-09-25", "conda", "conda/2024-04-290"])
+def test_the_current_conda_release_is_not_outdated(module):
+    found = _findings(POLARIS.format(body=f"module load {module}\npython3 x.py"), "polaris")
+    assert "MODULE003" not in found and "MODULE002" not in found, found
+
+
+# /soft was purged with the 2024-04-22 upgrade (system-updates.md L153-155 "/soft has been
+# purged to allow for software to be rebuilt"): the python of a removed conda module, by path.
+def test_the_install_path_of_a_removed_module_is_reported():
+    body = "export PY=/soft/datascience/conda/2022-09-08/mconda3/bin/python\n$PY x.py"
+    assert "MODULE002" in _findings(POLARIS.format(body=body), "polaris")
+
+
+@pytest.mark.parametrize("body", [
+    "export PY=/soft/datascience/conda/2025-09-25/mconda3/bin/python\n$PY x.py",
+    "# was /soft/datascience/conda/2022-09-08/mconda3/bin/python\npython3 x.py",
+    "export PY=/home/me/soft/datascience/conda/2022-09-08/bin/python\n$PY x.py"])
+def test_a_current_install_or_a_comment_or_an_own_tree_is_not_reported(body):
+    assert "MODULE002" not in _findings(POLARIS.format(body=body), "polaris")

@@ -94,12 +94,12 @@ def placeholders(script: Script) -> list[tuple[int, str]]:
         number = bisect.bisect_right(starts, m.start())
         line = script.lines[number - 1] if number <= len(script.lines) else ""
         column = m.start() - starts[number - 1]
-        if column < len(_code(line)):
+        if column < len(command_text(line)):
             found.append((number, column, m.group(0).strip()))
     return [(number, text) for number, _, text in sorted(found)]
 
 
-def _code(line: str) -> str:
+def command_text(line: str) -> str:
     """The part of a line the scheduler or the shell reads: a directive without its trailing
     comment, a command before ` #`, nothing of a comment line."""
     stripped = line.lstrip()
