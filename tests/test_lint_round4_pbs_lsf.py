@@ -70,3 +70,35 @@ def test_the_install_path_of_a_removed_module_is_reported():
     "export PY=/home/me/soft/datascience/conda/2022-09-08/bin/python\n$PY x.py"])
 def test_a_current_install_or_a_comment_or_an_own_tree_is_not_reported(body):
     assert "MODULE002" not in _findings(POLARIS.format(body=body), "polaris")
+
+
+# Summit runs the batch script on a shared launch node (olcf/olcf-user-docs @ 2745903
+# systems/summit_user_guide.rst L93-100 "All commands within your job script ... will run on a
+# launch node"; L3836 "Executing a parallel binary on ... a batch node without using the job
+# step launcher jsrun will result in a segfault"): a program of the user's own run by its path
+# is on the wrong node, whatever it computes.
+@pytest.mark.parametrize("body", [
+    "cd $RUN\n./rrtmgp_clouds in.nc 3500", "time ./ocean_model -n namelist.ocean",
+    "BIN=/gpfs/alpine/cli115/bin\n$BIN/lmp.x -in in.lj", "OMP_NUM_THREADS=4 ./a.out"])
+def test_an_own_program_in_the_summit_batch_shell_runs_on_the_launch_node(body):
+    found = _findings(SUMMIT.format(project="CLI115", body=body), "summit")
+    assert found.get("LAUNCH004") == "warning", found
+
+
+@pytest.mark.parametrize("body", [
+    "jsrun -n1 -a1 -g1 -c1 ./rrtmgp_clouds in.nc", "./run_case.sh\n./post.py out",
+    "./configure --prefix=$HOME/x && make -j 4", "mkdir -p out\n/usr/bin/date",
+    "source ./env/bin/activate\njsrun -n1 -a1 -g1 ./app", "cp ./bin/* out/"])
+def test_launched_programs_scripts_and_build_steps_are_not_on_the_launch_node(body):
+    found = _findings(SUMMIT.format(project="CLI115", body=body), "summit")
+    assert "LAUNCH004" not in found, found
+
+
+def test_a_training_program_in_the_summit_batch_shell_is_still_an_error():
+    found = _findings(SUMMIT.format(project="CLI115", body="python train.py"), "summit")
+    assert found.get("LAUNCH004") == "error", found
+
+
+def test_an_own_program_in_a_polaris_batch_shell_is_not_a_launch_node_finding():
+    found = _findings(POLARIS.format(body="./rrtmgp_clouds in.nc"), "polaris")
+    assert "LAUNCH004" not in found, found
