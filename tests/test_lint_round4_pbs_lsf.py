@@ -102,3 +102,44 @@ def test_a_training_program_in_the_summit_batch_shell_is_still_an_error():
 def test_an_own_program_in_a_polaris_batch_shell_is_not_a_launch_node_finding():
     found = _findings(POLARIS.format(body="./rrtmgp_clouds in.nc"), "polaris")
     assert "LAUNCH004" not in found, found
+
+
+SUMMIT_MPS = ("#!/bin/bash\n#BSUB -P CLI115\n#BSUB -W 30\n#BSUB -nnodes 2\n{flags}\n"
+              "jsrun {rs} ./ocean_model -n namelist.ocean\n")
+
+
+# Summit's V100s are EXCLUSIVE_PROCESS: "the GPU is assigned to only a single process at a
+# time" (olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L957-961); tasks share one
+# only under MPS (-alloc_flags gpumps, L942-953) or the DEFAULT mode (gpudefault, L964-971).
+# Any GPU program: the resource set's -g says its tasks use GPUs.
+@pytest.mark.parametrize(("flags", "rs"), [
+    ("##BSUB -alloc_flags gpumps", "-n 2 -a 8 -c 8 -g 6"),
+    ("", "-n 12 -a 2 -c 2 -g 1"), ("#BSUB -alloc_flags smt4", "-n12 -a2 -c2 -g1"),
+    ("", "-n 2 -p 16 -c 8 -g 6")])
+def test_more_tasks_than_gpus_in_a_resource_set_without_mps_is_an_error(flags, rs):
+    found = _findings(SUMMIT_MPS.format(flags=flags, rs=rs), "summit")
+    assert found.get("GPU004") == "error", found
+
+
+@pytest.mark.parametrize(("flags", "rs"), [
+    ("#BSUB -alloc_flags gpumps", "-n 2 -a 8 -c 8 -g 6"),
+    ('#BSUB -alloc_flags "gpumps smt4"', "-n 12 -a 2 -c 2 -g 1"),
+    ('#BSUB -alloc_flags "gpudefault"', "-n 12 -a 2 -c 2 -g 1"),
+    ("", "-n 12 -a 1 -c 7 -g 1"), ("", "-n 2 -a 6 -c 42 -g 6"), ("", "-n 2 -a 8 -c 8 -g 0"),
+    ("#BSUB -alloc_flags $FLAGS", "-n 12 -a 2 -c 2 -g 1")])
+def test_mps_or_one_task_per_gpu_or_no_gpus_is_no_shared_device(flags, rs):
+    found = _findings(SUMMIT_MPS.format(flags=flags, rs=rs), "summit")
+    assert "GPU004" not in found, found
+
+
+def test_a_jsrun_line_without_directives_is_not_held_to_the_alloc_flags():
+    # a guide's own line (summit_user_guide.rst L1544 `jsrun -n12 -a2 -g1 -c2 -dpacked ./a.out`)
+    found = _findings("jsrun -n12 -a2 -g1 -c2 -dpacked ./a.out\n", "summit")
+    assert "GPU004" not in found, found
+
+
+def test_a_commented_out_gpumps_turns_no_sharing_on_for_a_training_program():
+    text = SUMMIT_MPS.format(flags="##BSUB -alloc_flags gpumps", rs="-n 2 -a 12 -c 12 -g 6")
+    found = _findings(text.replace("./ocean_model -n namelist.ocean", "python train.py"),
+                      "summit")
+    assert found.get("GPU001") == "error", found

@@ -72,10 +72,25 @@ def max_per_device(ctx: Context) -> int:
     sharing = ctx.profile.device_sharing
     if sharing is None:
         return 1
+    if sharing.method == "alloc_flag":  # read from the directives, not a commented-out one
+        on = alloc_flags(ctx)
+        return max([1, *sharing.ranks_per_device]) if on is None or \
+            sharing.alloc_flag in on else 1
     sign = _SHARING_SIGNS.get(sharing.method)
     if sign is None or sign in ctx.script.text:
         return max([1, *sharing.ranks_per_device])
     return 1
+
+
+def alloc_flags(ctx: Context) -> set[str] | None:
+    """The LSF allocation flags the job asks for (`#BSUB -alloc_flags "gpumps smt4"`), none
+    when it names none; None where one is computed at run time (lint cannot tell)."""
+    out: set[str] = set()
+    for item in ctx.find("-alloc_flags"):
+        if not ctx.value_ok(item):
+            return None
+        out |= set(item.value.strip("\"'").lower().split())
+    return out
 
 
 def _uses_devices(launch: LaunchView) -> bool:
@@ -249,6 +264,7 @@ def _shared_device(ctx: Context) -> Iterator[Hit]:
             yield Hit(ctx.script.masks[ranks[limit]][2], f"local ranks "
                       f"{', '.join(map(str, ranks))} all get {var}={value}: they share one "
                       "device and the other devices stay idle", _sharing_fix(ctx))
+    yield from _exclusive_process_shared(ctx)
     for launch in ai:
         common, rpn = _mask_for_all(ctx, launch), launch.ranks_per_node
         if common and rpn:
@@ -259,6 +275,45 @@ def _shared_device(ctx: Context) -> Iterator[Hit]:
                           f"{ctx.profile.gpu_affinity.variable}={value}: {rpn} ranks per node "
                           f"share {seen} device(s) and the other devices stay idle",
                           _sharing_fix(ctx))
+
+
+# Summit's V100s run in EXCLUSIVE_PROCESS mode: "the GPU is assigned to only a single process
+# at a time" (olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L957-961); several
+# processes share one only under MPS (-alloc_flags gpumps, L942-953) or the DEFAULT compute mode
+# (-alloc_flags gpudefault, L964-971). A resource set's tasks see only its GPUs (L1336-1340: a
+# resource set is a cgroup; L1522-1530 "Multiple tasks, single GPU per RS": -a2 -g1, 2 tasks on
+# one GPU): more tasks than GPUs in a set leaves tasks that find every GPU of their set taken.
+# The site profile's device_sharing names the flag. Whole batch scripts only: a launch script
+# or a guide's jsrun line gets its bsub options elsewhere.
+_COMPUTE_MODE_FLAGS = ("gpudefault",)
+
+
+def _exclusive_process_shared(ctx: Context) -> Iterator[Hit]:
+    sharing = ctx.profile.device_sharing
+    if sharing is None or sharing.method != "alloc_flag" or not sharing.alloc_flag or \
+            not ctx.whole:
+        return
+    flags = alloc_flags(ctx)
+    if flags is None or sharing.alloc_flag in flags or any(f in flags for f in
+                                                            _COMPUTE_MODE_FLAGS):
+        return
+    for launch in ctx.launches:
+        if launch.dialect != "jsrun":
+            continue
+        gpus = as_int(launch.flag("-g", "--gpu_per_rs"))
+        tasks = as_int(launch.flag("-a", "--tasks_per_rs"))
+        if tasks is None and launch.flag("-p", "--np") is not None:
+            total, sets = as_int(launch.flag("-p", "--np")), as_int(launch.flag("-n", "--nrs"))
+            tasks = total // sets if total and sets and total % sets == 0 else None
+        if gpus and tasks and tasks > gpus:
+            yield Hit(launch.line, f"{tasks} tasks share the {gpus} GPU(s) of each resource set "
+                      f"(jsrun -a {tasks} -g {gpus}) without -alloc_flags "
+                      f"{sharing.alloc_flag}: the GPUs are in EXCLUSIVE_PROCESS mode, one "
+                      f"process each, so {tasks - gpus} task(s) of each set find no free GPU",
+                      f"add `#BSUB -alloc_flags {sharing.alloc_flag}` (MPS), or use one task "
+                      f"per GPU (-a {gpus})", "OL systems/summit_user_guide.rst @ 2745903 "
+                      "L957-961 (GPU Compute Modes: EXCLUSIVE_PROCESS, the GPU is assigned to "
+                      "only a single process at a time), L942-953 (MPS: -alloc_flags gpumps)")
 
 
 @rule("GPU002", "mask-hierarchy", topic="devices", severity="error",
