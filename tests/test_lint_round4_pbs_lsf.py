@@ -139,7 +139,7 @@ def test_a_jsrun_line_without_directives_is_not_held_to_the_alloc_flags():
 
 
 def test_a_commented_out_gpumps_turns_no_sharing_on_for_a_training_program():
-    text = SUMMIT_MPS.format(flags="##BSUB -alloc_flags gpumps", rs="-n 2 -a 12 -c 12 -g 6")
+    text = SUMMIT_MPS.format(flags="##BSUB -alloc_flags gpumps", rs="-n 2 -r 1 -a 12 -c 12 -g 6")
     found = _findings(text.replace("./ocean_model -n namelist.ocean", "python train.py"),
                       "summit")
     assert found.get("GPU001") == "error", found
