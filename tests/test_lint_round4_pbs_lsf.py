@@ -143,3 +143,37 @@ def test_a_commented_out_gpumps_turns_no_sharing_on_for_a_training_program():
     found = _findings(text.replace("./ocean_model -n namelist.ocean", "python train.py"),
                       "summit")
     assert found.get("GPU001") == "error", found
+
+
+AURORA = ("#!/bin/bash -l\n#PBS -A proj\n#PBS -l select=1\n#PBS -l walltime=0:30:00\n"
+          "#PBS -l filesystems=home:flare\n#PBS -q debug\nmodule load frameworks\n{body}\n")
+
+
+# Aurora: 2 sockets, tiles 0-5 (GPUs 0-2) on socket 0, tiles 6-11 (GPUs 3-5) on socket 1
+# (argonne-lcf/user-guides @ 7d04a3f9 docs/aurora/running-jobs-aurora.md, the site profile's
+# node.gpus.devices). One rank per tile through a wrapper of the user's own: lint cannot see
+# which rank gets which tile, but 12 ranks all bound on socket 0 leave the 6 tiles of socket 1
+# driven from socket 0 whatever the mapping.
+@pytest.mark.parametrize("bind", [
+    "--depth=1 --cpu-bind depth", "--cpu-bind list:1:2:3:4:5:6:7:8:9:10:11:12",
+    "--depth=4 --cpu-bind depth"])
+@pytest.mark.parametrize("program", [
+    "python train.py", "./aurora_train_uno.sh"])
+def test_twelve_ranks_on_one_socket_drive_the_other_sockets_tiles(bind, program):
+    body = f'echo "1 rank per GPU tile"\nmpiexec -n 12 -ppn 12 {bind} {program}'
+    assert _findings(AURORA.format(body=body), "aurora").get("CPU007") == "warning"
+
+
+@pytest.mark.parametrize("body", [
+    "mpiexec -n 12 -ppn 12 --depth=8 --cpu-bind depth python train.py",
+    "mpiexec -n 12 -ppn 12 --cpu-bind list:1-8:9-16:17-24:25-32:33-40:41-48:53-60:61-68:69-76:"
+    "77-84:85-92:93-100 python train.py",
+    "mpiexec -n 6 -ppn 6 --depth=1 --cpu-bind depth python train.py",
+    "mpiexec -n 12 -ppn 12 --depth=1 --cpu-bind depth ./hello_mpi"])
+def test_ranks_on_both_sockets_or_not_one_per_tile_are_not_far(body):
+    assert "CPU007" not in _findings(AURORA.format(body=body), "aurora")
+
+
+def test_polaris_numa_domains_of_one_socket_are_left_to_the_per_rank_check():
+    body = "mpiexec -n 4 --ppn 4 --depth=1 --cpu-bind depth python train_ddp.py"
+    assert "CPU007" not in _findings(POLARIS.format(body=body), "polaris")

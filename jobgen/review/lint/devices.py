@@ -462,6 +462,8 @@ def _far_from_device(ctx: Context) -> Iterator[Hit]:
         cpus_of = rank_cpus(ctx, launch)
         devices_of = rank_devices(ctx, launch) if cpus_of else {}
         if not devices_of:
+            if cpus_of:
+                yield from _far_whatever_the_mapping(ctx, launch, cpus_of)
             continue
         limit = max_per_device(ctx)
         if max(Counter(devices_of.values()).values(), default=0) > limit or (
@@ -480,6 +482,56 @@ def _far_from_device(ctx: Context) -> Iterator[Hit]:
             yield Hit(launch.line, f"{where}; the guide gives this binding on purpose: "
                       f"{doc.why}", f"to keep each rank next to its device with as many "
                       f"threads, --cpu-bind {doc.instead}", doc.source, "info")
+
+
+def _far_whatever_the_mapping(ctx: Context, launch: LaunchView,
+                              cpus_of: list[list[int]]) -> Iterator[Hit]:
+    """One rank per device of a GPU program whose device per rank lint cannot see (a wrapper
+    of the user's own): each device is driven by one rank, so a socket whose devices
+    outnumber the ranks bound to its cores has devices driven from the other socket, whichever
+    rank gets which (Aurora `--cpu-bind depth --depth=1` with 12 ranks: all on cores 1-12 of
+    socket 0, and the 6 tiles of GPUs 3-5 on socket 1 driven from there)."""
+    gpus = ctx.profile.node.gpus
+    rpn, ndev = launch.ranks_per_node, devices(ctx, launch)
+    if gpus is None or not gpus.devices or not rpn or rpn != ndev or len(cpus_of) < rpn or \
+            _mask_for_all(ctx, launch) is not None or \
+            not (launch.ai or one_rank_per_device_sign(ctx, launch)) or \
+            _per_rank_devices(ctx, launch) != 1:
+        return
+    # across sockets only (Aurora, Sunspot: a NUMA domain per socket); the finer domains of
+    # one socket (Polaris, LUMI) are left to the per-rank check, where the mapping is seen
+    node = ctx.profile.node
+    if node.sockets < 2 or len(node.numa) != node.sockets:
+        return
+    domains = {dom.id: frozenset(parse_cpu_list(dom.cores)) for dom in node.numa}
+    near_of: dict[frozenset[int], set[int]] = {}
+    composite = ndev == gpus.count and len(gpus.devices) > gpus.count
+    if ndev != len(gpus.devices) and not composite:
+        return
+    for dev in gpus.devices:
+        near = domains.get(dev.numa) if dev.numa is not None else None
+        if near is None and dev.cores:
+            near = frozenset(parse_cpu_list(dev.cores))
+        if near is None:
+            return
+        near_of.setdefault(near, set()).add(dev.gpu if composite else dev.index)
+    for near, devs in sorted(near_of.items(), key=lambda kv: min(kv[0])):
+        close = sum(1 for cpus in cpus_of[:rpn]
+                    if {ctx.node.core_of(c) for c in cpus if c < ctx.node.logical} & near)
+        if close < len(devs):
+            where = (f"{rpn} ranks per node, one per device: {close} of them bound to cores "
+                     f"near the {len(devs)} device(s) of the socket of cores "
+                     f"{format_cpu_list(sorted(near))}, so at least {len(devs) - close} rank(s) "
+                     f"drive one of those from the other socket, whichever rank gets which "
+                     f"device")
+            doc = _documented(ctx, launch, {})
+            if doc is None:
+                yield Hit(launch.line, where)
+            else:
+                yield Hit(launch.line, f"{where}; the guide gives this binding on purpose: "
+                          f"{doc.why}", f"to keep each rank next to its device with as many "
+                          f"threads, --cpu-bind {doc.instead}", doc.source, "info")
+            return
 
 
 def _far(ctx: Context, cpus_of: list[list[int]], devices_of: dict[int, int]
