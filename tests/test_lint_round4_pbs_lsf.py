@@ -177,3 +177,33 @@ def test_ranks_on_both_sockets_or_not_one_per_tile_are_not_far(body):
 def test_polaris_numa_domains_of_one_socket_are_left_to_the_per_rank_check():
     body = "mpiexec -n 4 --ppn 4 --depth=1 --cpu-bind depth python train_ddp.py"
     assert "CPU007" not in _findings(POLARIS.format(body=body), "polaris")
+
+
+# One process that uses one device: PyTorch's "xpu" / "cuda" without an ordinal is the current
+# device (PyTorch docs tensor_attributes.rst, torch.device), tile 0 of the 12 an Aurora process
+# sees (argonne-lcf/user-guides @ 7d04a3f9 docs/aurora/data-science/frameworks/pytorch.md
+# L37-50). Not "one device per rank": an unnarrowed process sees them all, the claim is that
+# this one uses one. PBS gives whole nodes, so the rest are billed and idle.
+@pytest.mark.parametrize("body", [
+    "./build/pinn_inference --device xpu --epochs 15000",
+    "python3 infer.py --device=xpu:0",
+    "python - <<'EOF'\nimport torch\nmodel = Net().to(\"xpu\")\nmodel(x)\nEOF",
+    "python -c 'import torch; d = torch.device(\"xpu\"); run(d)'"])
+def test_one_process_on_one_aurora_tile_leaves_eleven_idle(body):
+    assert _findings(AURORA.format(body=body), "aurora").get("GPU008") == "warning"
+
+
+@pytest.mark.parametrize("body", [
+    "python - <<'EOF'\nimport torch\nmodel = AutoModel.from_pretrained(p, device_map='auto')\n"
+    "model.to('xpu')\nEOF",
+    "python - <<'EOF'\nimport torch\nprint(torch.xpu.device_count())\nEOF",
+    "python3 infer.py --device=cpu", "python3 infer.py --device xpu --tp 12",
+    "export ZE_AFFINITY_MASK=0,1,2,3,4,5,6,7,8,9,10,11\n./build/pinn_inference --device xpu",
+    "mpiexec -n 12 --ppn 12 ./build/pinn_inference --device xpu"])
+def test_several_devices_or_no_device_or_a_launch_is_not_one_device_process(body):
+    assert "GPU008" not in _findings(AURORA.format(body=body), "aurora")
+
+
+def test_one_cuda_process_on_a_polaris_node():
+    body = "python3 eval.py --device cuda"
+    assert _findings(POLARIS.format(body=body), "polaris").get("GPU008") == "warning"

@@ -13,7 +13,7 @@ from ..arith import evaluate
 from ..scriptparse import substitute
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
-from .scope import AI_NAMES
+from .scope import AI_NAMES, unwrap
 
 #: What launchers name a rank's index on its node; a wrapper computes its device from these.
 _LOCAL_RANK_VARS = ("PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID",
@@ -639,6 +639,7 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
         return
     if any(la.own_hosts for la in ctx.launches if not la.shell):
         return
+    yield from _one_device_processes(ctx, whole)
     for launch in ctx.launches:
         rpn = 1 if launch.shell else launch.ranks_per_node
         masked = _masked_devices(launch) if rpn == 1 else None
@@ -655,6 +656,92 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
                   f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
                   f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
                   _idle_source(ctx, whole))
+
+
+# One process told to use one device: a device argument naming the backend without an index
+# (`--device xpu`, `--device=cuda:0`), or Python code (a here-document, `python -c`) that moves
+# its work to it (`.to("xpu")`, `device = "xpu"`). PyTorch's "xpu" (and "cuda") is the current
+# device, index 0, one tile of the 12 an Aurora process sees (argonne-lcf/user-guides @ 7d04a3f9
+# docs/aurora/data-science/frameworks/pytorch.md L37-50: "Number of tiles = 12", "Current tile
+# = 0"; L131 "training a PyTorch model on a single GPU tile" with model.to("xpu")).
+_BACKENDS = {"intel": "xpu", "nvidia": "cuda", "amd": "cuda"}
+_TORCH_DEVICE = ("PyTorch docs/source/tensor_attributes.rst, torch.device (a device without an "
+                 "ordinal is the current device of its type, e.g. 'cuda' is 'cuda:X' with X "
+                 "torch.cuda.current_device())")
+_ONE_TILE = ("argonne-lcf/user-guides @ 7d04a3f9 docs/aurora/data-science/frameworks/pytorch.md "
+             "L37-50 (one process sees 12 tiles, current tile 0), L131 (model.to(\"xpu\"): a "
+             "model on a single GPU tile)")
+_ONE_DEVICE_CODE = (r"""\.to\(\s*["']{b}(?::0)?["']|torch\.device\(\s*["']{b}(?::0)?["']|"""
+                    r"""\bdevice\s*=\s*["']{b}(?::0)?["']""")
+_MULTI_FLAG = re.compile(r"(?i)--?(?:tp|pp|dp|ws|world[-_]size|ngpu|gpus|devices|nproc\w*)")
+_MULTI_CODE = re.compile(
+    r"(?i)device_map|dataparallel|init_process_group|torch\.distributed|set_device|local_rank|"
+    r"(?:xpu|cuda):[1-9]|tensor.?parallel|deepspeed|accelerate|mpi4py|horovod|\bjax\b|vllm|"
+    r"\bray\b|multiprocessing|spawn")
+
+
+def _one_device_processes(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
+    """A process the batch shell runs itself (on the job's first node) that uses one device
+    (see above) of a whole node, with no device variable narrowing it (GPU008's masked case)
+    and no sign of using several."""
+    gpus, ndev = ctx.profile.node.gpus, ctx.node.devices
+    backend = _BACKENDS.get(gpus.vendor) if gpus else None
+    facts = ctx.profile.launch_facts
+    if backend is None or ndev < 2 or facts is not None and facts.batch_host is not None:
+        return
+    one_code = re.compile(_ONE_DEVICE_CODE.format(b=backend))
+    for line, words in ctx.script.commands:
+        if any(name in ctx.script.exported(line) for name in _VISIBLE):
+            continue
+        program, _, _ = unwrap(words)
+        if not program or any(_MULTI_DEVICE.search(w) or _MULTI_FLAG.fullmatch(w)
+                                  for w in program):
+            continue
+        told = _device_argument(program, backend)
+        if told is None and re.fullmatch(r"python[0-9.]*", program[0].rsplit("/", 1)[-1]):
+            code = _python_code(ctx, line, program)
+            if code and one_code.search(code) and not _MULTI_CODE.search(code):
+                told = f'code that moves its work to "{backend}"'
+        if told is not None:
+            yield Hit(line, f"one process that uses one device ({told}: {backend} is the "
+                      f"current device, index 0) on a node of {ndev} devices: {ndev - 1} "
+                      f"device(s) idle, and {whole[0]}",
+                      f"run one rank per device ({ndev} per node, e.g. mpiexec -n {ndev} "
+                      f"--ppn {ndev} with a device per rank), or use the node's devices from "
+                      "the program", "; ".join((_TORCH_DEVICE, _ONE_TILE) if backend == "xpu"
+                                               else (_TORCH_DEVICE,)) + "; " +
+                      _idle_source(ctx, whole))
+
+
+def _device_argument(program: list[str], backend: str) -> str | None:
+    """`--device xpu` / `--device=xpu:0` / `-d gpu` among a program's words: one device."""
+    one = re.compile(rf"(?i)(?:{backend}|gpu)(?::0)?")
+    for k, w in enumerate(program[1:], 1):
+        key, eq, value = w.partition("=")
+        if key in ("--device", "-device", "--device-type", "--device_type") and not eq and \
+                k + 1 < len(program):
+            value = program[k + 1]
+        elif not (eq and key in ("--device", "-device", "--device-type", "--device_type")):
+            continue
+        if one.fullmatch(value.strip("\"'")):
+            return f"{key} {value}"
+    return None
+
+
+def _python_code(ctx: Context, line: int, program: list[str]) -> str:
+    """The code a python command runs from its words (`python -c CODE`) or from the
+    here-document after its line (`python - <<'EOF'`)."""
+    if "-c" in program[1:3]:
+        k = program.index("-c")
+        return program[k + 1] if k + 1 < len(program) else ""
+    if len(program) > 1 and program[1] != "-":
+        return ""
+    body = []
+    number = line + 1
+    while number in ctx.script.heredoc_lines:
+        body.append(ctx.script.lines[number - 1])
+        number += 1
+    return "\n".join(body)
 
 
 def _idle_source(ctx: Context, whole: tuple[str, str]) -> str:
