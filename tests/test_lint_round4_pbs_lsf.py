@@ -207,3 +207,29 @@ def test_several_devices_or_no_device_or_a_launch_is_not_one_device_process(body
 def test_one_cuda_process_on_a_polaris_node():
     body = "python3 eval.py --device cuda"
     assert _findings(POLARIS.format(body=body), "polaris").get("GPU008") == "warning"
+
+
+POLARIS_NO_SELECT = ("#!/bin/bash -l\n#PBS -A proj\n{select}#PBS -l walltime=0:30:00\n"
+                     "#PBS -l filesystems=home:eagle\n#PBS -q debug-scaling\n{body}\nwait\n")
+_ROLES = ("sed -n 1p $PBS_NODEFILE > ServerNode\nsed -n 2p $PBS_NODEFILE > ClientNode\n"
+          "mpiexec -n 1 --ppn 1 --hostfile ServerNode ./server &\n"
+          "mpiexec -n 1 --ppn 1 --hostfile ClientNode ./client &")
+
+
+# No -l select: OpenPBS makes one chunk from the job-wide resources (src/server/svr_jobfunc.c @
+# cd7ab5ed set_select_and_place: `*cvt = '1'` L1839, place=pack L1895), one whole node at ALCF.
+@pytest.mark.parametrize("body", [_ROLES, "mpiexec -n 8 --ppn 4 ./app"])
+def test_a_pbs_job_without_select_that_uses_several_nodes(body):
+    found = _findings(POLARIS_NO_SELECT.format(select="", body=body), "polaris")
+    assert found.get("PBS007") == "warning", found
+
+
+@pytest.mark.parametrize(("select", "body"), [
+    ("#PBS -l select=2:system=polaris\n", _ROLES),
+    ("#PBS -l select=2\n", "mpiexec -n 8 --ppn 4 ./app"),
+    ("", "mpiexec -n 4 --ppn 4 ./app"),
+    ("", "mpiexec -n 1 --ppn 1 --hostfile A ./server &\nmpiexec -n 1 --ppn 1 --hostfile A ./c &"),
+    ("", "mpiexec -n 4 --ppn 4 --hostfile $PBS_NODEFILE ./a &\nmpiexec -n 4 --ppn 4 ./b &")])
+def test_a_select_or_a_one_node_use_is_not_no_select(select, body):
+    found = _findings(POLARIS_NO_SELECT.format(select=select, body=body), "polaris")
+    assert "PBS007" not in found, found
