@@ -233,3 +233,19 @@ def test_a_pbs_job_without_select_that_uses_several_nodes(body):
 def test_a_select_or_a_one_node_use_is_not_no_select(select, body):
     found = _findings(POLARIS_NO_SELECT.format(select=select, body=body), "polaris")
     assert "PBS007" not in found, found
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    ("mpiexec -n 2 --ppn 1 ./build/pinn_inference --device xpu", True),
+    ("mpiexec -n 2 --ppn 1 ./build/pinn_inference --device xpu --ngpus 12", False),
+    ("mpiexec -n 2 --ppn 1 -env ZE_AFFINITY_MASK=0,1,2,3,4,5,6,7,8,9,10,11 "
+     "./build/pinn_inference --device xpu", False),
+    ("mpiexec -n 24 --ppn 12 ./build/pinn_inference --device xpu", False)])
+def test_one_rank_per_node_told_one_device(body, found):
+    assert ("GPU008" in _findings(AURORA.format(body=body), "aurora")) is found
+
+
+def test_summit_one_rank_per_node_told_one_device():
+    body = "jsrun -n 1 -r 1 -a 1 -g 6 -c 42 ./app --device cuda"
+    text = SUMMIT.format(project="CLI115", body=body)
+    assert _findings(text, "summit").get("GPU008") == "warning"

@@ -681,21 +681,26 @@ _MULTI_CODE = re.compile(
 
 
 def _one_device_processes(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
-    """A process the batch shell runs itself (on the job's first node) that uses one device
-    (see above) of a whole node, with no device variable narrowing it (GPU008's masked case)
-    and no sign of using several."""
+    """A process the batch shell runs itself (on the job's first node), or a launch of one
+    rank per node, that uses one device (see above) of a whole node, with no device variable
+    or wrapper narrowing it (GPU008's masked case) and no sign of using several."""
     gpus, ndev = ctx.profile.node.gpus, ctx.node.devices
     backend = _BACKENDS.get(gpus.vendor) if gpus else None
-    facts = ctx.profile.launch_facts
-    if backend is None or ndev < 2 or facts is not None and facts.batch_host is not None:
+    if backend is None or ndev < 2:
         return
+    facts = ctx.profile.launch_facts
+    candidates: list[tuple[int, list[str], str]] = []
+    if facts is None or facts.batch_host is None:  # Summit's batch shell: LAUNCH004
+        candidates += [(line, unwrap(words)[0], "one process")
+                       for line, words in ctx.script.commands
+                       if not any(name in ctx.script.exported(line) for name in _VISIBLE)]
+    candidates += [(la.line, la.program, "one rank per node") for la in ctx.launches
+                   if not la.shell and la.ranks_per_node == 1 and not la.wrappers and
+                   la.dialect != "spawn" and not any(name in la.env for name in _VISIBLE)]
     one_code = re.compile(_ONE_DEVICE_CODE.format(b=backend))
-    for line, words in ctx.script.commands:
-        if any(name in ctx.script.exported(line) for name in _VISIBLE):
-            continue
-        program, _, _ = unwrap(words)
-        if not program or any(_MULTI_DEVICE.search(w) or _MULTI_FLAG.fullmatch(w)
-                                  for w in program):
+    for line, program, who in candidates:
+        if not program or program[0].rsplit("/", 1)[-1] in _MULTI_LAUNCHERS or any(
+                _MULTI_DEVICE.search(w) or _MULTI_FLAG.fullmatch(w) for w in program):
             continue
         told = _device_argument(program, backend)
         if told is None and re.fullmatch(r"python[0-9.]*", program[0].rsplit("/", 1)[-1]):
@@ -703,9 +708,9 @@ def _one_device_processes(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]
             if code and one_code.search(code) and not _MULTI_CODE.search(code):
                 told = f'code that moves its work to "{backend}"'
         if told is not None:
-            yield Hit(line, f"one process that uses one device ({told}: {backend} is the "
+            yield Hit(line, f"{who} that uses one device ({told}: {backend} is the "
                       f"current device, index 0) on a node of {ndev} devices: {ndev - 1} "
-                      f"device(s) idle, and {whole[0]}",
+                      f"device(s) of each node idle, and {whole[0]}",
                       f"run one rank per device ({ndev} per node, e.g. mpiexec -n {ndev} "
                       f"--ppn {ndev} with a device per rank), or use the node's devices from "
                       "the program", "; ".join((_TORCH_DEVICE, _ONE_TILE) if backend == "xpu"
