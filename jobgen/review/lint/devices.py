@@ -247,8 +247,12 @@ def _launch_devices(ctx: Context, launch: LaunchView) -> Iterator[Hit]:
                       f"{ndev}", f"-g {ndev // r} or fewer per resource set")
 
 
-@rule("GPU004", "shared-device", topic="devices", severity="error", scope=AI_SCOPE,
-      source=_DEVICES, fix="give local rank i its own device", facts=_device_facts,
+@rule("GPU004", "shared-device", topic="devices", severity="error",
+      scope=AI_SCOPE + "; and jsrun resource sets of any program that ask for GPUs (-g) with "
+      "more tasks (-a) than GPUs, in whole LSF batch scripts without -alloc_flags gpumps or "
+      "gpudefault (Summit's EXCLUSIVE_PROCESS V100s)",
+      source=_DEVICES + "; OL systems/summit_user_guide.rst @ 2745903 L957-961 (GPU Compute "
+      "Modes: EXCLUSIVE_PROCESS)", fix="give local rank i its own device", facts=_device_facts,
       summary="several ranks narrowed to one device without the site's sharing")
 def _shared_device(ctx: Context) -> Iterator[Hit]:
     if not ctx.node.devices:
