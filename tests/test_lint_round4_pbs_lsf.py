@@ -249,3 +249,10 @@ def test_summit_one_rank_per_node_told_one_device():
     body = "jsrun -n 1 -r 1 -a 1 -g 6 -c 42 ./app --device cuda"
     text = SUMMIT.format(project="CLI115", body=body)
     assert _findings(text, "summit").get("GPU008") == "warning"
+
+
+def test_a_device_check_before_the_launch_is_not_the_jobs_work():
+    body = ("python -c \"import torch; print(torch.ones(1, device='xpu'))\"\n"
+            "mpiexec -n 12 --ppn 12 --cpu-bind list:1-8:9-16:17-24:25-32:33-40:41-48:53-60:"
+            "61-68:69-76:77-84:85-92:93-100 gpu_tile_compact.sh python train.py")
+    assert "GPU008" not in _findings(AURORA.format(body=body), "aurora")

@@ -696,7 +696,11 @@ def _one_device_processes(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]
         return
     facts = ctx.profile.launch_facts
     candidates: list[tuple[int, list[str], str]] = []
-    if facts is None or facts.batch_host is None:  # Summit's batch shell: LAUNCH004
+    # the batch shell's own process is the job's work only where no launch starts ranks (a
+    # check such as `python -c "...device='xpu'..."` before an mpiexec is not); Summit's
+    # batch shell runs on the launch node (LAUNCH004)
+    if (facts is None or facts.batch_host is None) and \
+            all(la.shell for la in ctx.launches):
         candidates += [(line, unwrap(words)[0], "one process")
                        for line, words in ctx.script.commands
                        if not any(name in ctx.script.exported(line) for name in _VISIBLE)]
