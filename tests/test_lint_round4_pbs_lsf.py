@@ -88,7 +88,8 @@ def test_an_own_program_in_the_summit_batch_shell_runs_on_the_launch_node(body):
 @pytest.mark.parametrize("body", [
     "jsrun -n1 -a1 -g1 -c1 ./rrtmgp_clouds in.nc", "./run_case.sh\n./post.py out",
     "./configure --prefix=$HOME/x && make -j 4", "mkdir -p out\n/usr/bin/date",
-    "source ./env/bin/activate\njsrun -n1 -a1 -g1 ./app", "cp ./bin/* out/"])
+    "source ./env/bin/activate\njsrun -n1 -a1 -g1 ./app", "cp ./bin/* out/",
+    "jsrun -n1 -a1 -g1 -c1 ./app in.nc\n./post_process out.nc"])
 def test_launched_programs_scripts_and_build_steps_are_not_on_the_launch_node(body):
     found = _findings(SUMMIT.format(project="CLI115", body=body), "summit")
     assert "LAUNCH004" not in found, found

@@ -581,9 +581,9 @@ def own_program_by_path(words: list[str]) -> str | None:
 
 @rule("LAUNCH004", "program-on-launch-node", topic="placement", severity="error",
       scope="whole batch scripts on sites whose batch shell runs on a shared launch node "
-      "(Summit), for AI framework programs started without the launcher, and programs of the "
-      "user's own run by their path (`./app`, `$RUN/app`; not scripts, build steps or system "
-      "tools)",
+      "(Summit), for AI framework programs started without the launcher, and, in scripts that "
+      "launch nothing, programs of the user's own run by their path (`./app`, `$RUN/app`; not "
+      "scripts, build steps or system tools)",
       source="the site profile's launch_facts.batch_host", facts=_launch_facts,
       fix="start it with the site's launcher (jsrun)",
       summary="a training or compute program run by the batch shell itself, on the launch "
@@ -595,12 +595,15 @@ def _on_launch_node(ctx: Context) -> Iterator[Hit]:
     host = ctx.profile.launch_facts.batch_host if ctx.profile.launch_facts else None
     if host is None or not ctx.whole:
         return
+    # an own program is the job's work where nothing is launched on the compute nodes (one
+    # after a jsrun may be a light serial step: left alone)
+    launched = any(not la.shell for la in ctx.launches)
     for line, words in ctx.script.commands:
         if _runs_ai(words):
             yield Hit(line, f"`{' '.join(words[:3])}` runs in the batch shell, on the shared "
                       f"launch node and not on the job's compute nodes: {host.why}",
                       f"launch it with {ctx.profile.launcher.command}", host.source)
-        elif (path := own_program_by_path(words)) is not None:
+        elif not launched and (path := own_program_by_path(words)) is not None:
             yield Hit(line, f"`{path}` (a program of your own, run by its path) runs in the "
                       f"batch shell, on the shared launch node and not on the job's compute "
                       f"nodes: {host.why}", f"launch it with {ctx.profile.launcher.command}",
