@@ -257,3 +257,13 @@ def test_a_device_check_before_the_launch_is_not_the_jobs_work():
             "mpiexec -n 12 --ppn 12 --cpu-bind list:1-8:9-16:17-24:25-32:33-40:41-48:53-60:"
             "61-68:69-76:77-84:85-92:93-100 gpu_tile_compact.sh python train.py")
     assert "GPU008" not in _findings(AURORA.format(body=body), "aurora")
+
+
+# The 2024-04-22 upgrade's whole removed list, not only its conda modules (argonne-lcf/
+# user-guides @ 7d04a3f9 docs/polaris/system-updates.md L150-184).
+@pytest.mark.parametrize(("module", "removed"), [
+    ("cudatoolkit-standalone/11.4.4", True), ("cmake/3.23.2", True), ("singularity/3.8.7", True),
+    ("cudatoolkit-standalone/12.2.2", False), ("spack-pe-base/0.6.1", False)])
+def test_every_module_the_polaris_upgrade_removed(module, removed):
+    found = _findings(POLARIS.format(body=f"module load {module}\n./app"), "polaris")
+    assert ("MODULE002" in found) is removed, found
