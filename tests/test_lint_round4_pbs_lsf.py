@@ -267,3 +267,18 @@ def test_a_device_check_before_the_launch_is_not_the_jobs_work():
 def test_every_module_the_polaris_upgrade_removed(module, removed):
     found = _findings(POLARIS.format(body=f"module load {module}\n./app"), "polaris")
     assert ("MODULE002" in found) is removed, found
+
+
+# "On Polaris and Aurora, the PBS 'ncpus' and 'ngpus' values are PER-NODE, not total for the
+# job" (argonne-lcf/user-guides @ 7d04a3f9 docs/running-jobs/known-issues.md L67-69): 8 GPUs
+# asked of 4-GPU Polaris nodes is a chunk no node holds.
+@pytest.mark.parametrize(("select", "found"), [
+    ("select=2:ngpus=8", True), ("select=1:ncpus=64:ngpus=4", False), ("select=2:ngpus=4", False)])
+def test_ngpus_over_a_polaris_node_never_runs(select, found):
+    text = POLARIS.replace("select=1:system=polaris", select).format(body="./app")
+    assert ("PBS002" in _findings(text, "polaris")) is found
+
+
+def test_ngpus_6_is_an_aurora_node():
+    text = AURORA.replace("select=1", "select=1:ngpus=6").format(body="./app")
+    assert "PBS002" not in _findings(text, "aurora")
