@@ -282,3 +282,17 @@ def test_ngpus_over_a_polaris_node_never_runs(select, found):
 def test_ngpus_6_is_an_aurora_node():
     text = AURORA.replace("select=1", "select=1:ngpus=6").format(body="./app")
     assert "PBS002" not in _findings(text, "aurora")
+
+
+# Part-node chunks without place=scatter may share a node: "on a host with ncpus=64, if you
+# requested -l select=8:ncpus=8 you could end up with all of our chunks on one node"
+# (argonne-lcf/user-guides @ 7d04a3f9 docs/running-jobs/index.md L168); PBS's place is free
+# when none is named (OpenPBS src/server/svr_jobfunc.c @ cd7ab5ed L2219-2227).
+@pytest.mark.parametrize(("select", "found"), [
+    ("select=8:ncpus=8", True), ("select=2:ngpus=2", True),
+    ("select=8:ncpus=8\n#PBS -l place=free", True),
+    ("select=8:ncpus=8\n#PBS -l place=scatter", False), ("select=2:ncpus=64:ngpus=4", False),
+    ("select=2:system=polaris", False), ("select=1:ncpus=8", False)])
+def test_part_node_chunks_without_scatter_may_share_a_node(select, found):
+    text = POLARIS.replace("select=1:system=polaris", select).format(body="./app")
+    assert ("PBS008" in _findings(text, "polaris")) is found

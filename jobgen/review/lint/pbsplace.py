@@ -140,3 +140,48 @@ def _own_hostfile(launch: LaunchView) -> str | None:
     hosts = launch.flag("--hostfile", "-hostfile", "-f", "--machinefile", "-machinefile",
                         "--hosts", "-hosts", "--host", "-host")
     return hosts if hosts is not None and "PBS_NODEFILE" not in hosts else None
+
+
+# Chunks of part of a node without `place=scatter`: PBS sets place=free where the job names no
+# place (OpenPBS src/server/svr_jobfunc.c @ cd7ab5ed L2219-2227, "if place still not set, force
+# to free"), and free may put several chunks on one host: "on a host with ncpus=64, if you
+# requested -l select=8:ncpus=8 you could end up with all of our chunks on one node" (ALCF user
+# guide docs/running-jobs/index.md L168 @ 7d04a3f9). Chunks of a whole node (ncpus the node's
+# threads, or no ncpus/ngpus: ALCF gives whole nodes) cannot share one.
+_ALCF_SCATTER = ("ALCF user guide docs/running-jobs/index.md L168 (set place to scatter, "
+                 "otherwise select=8:ncpus=8 could end up with all chunks on one node) @ "
+                 "7d04a3f9; OpenPBS src/server/svr_jobfunc.c L2219-2227 (no place: free) @ "
+                 "cd7ab5ed")
+
+
+@rule("PBS008", "part-node-chunks-not-scattered", topic="scheduler", severity="warning",
+      scope="PBS scripts whose select asks for two or more chunks of part of a node (ncpus or "
+      "ngpus below the node's) with no -l place or place=free",
+      source=_ALCF_SCATTER, fix="add #PBS -l place=scatter (one chunk per node)",
+      summary="several chunks of part of a node without place=scatter: PBS may put them on "
+      "one node, and the job gets fewer nodes than its chunks")
+def _part_chunks(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "pbs":
+        return
+    selects = [i for i in ctx.find("-l select") if ctx.value_ok(i)]
+    places = _place(ctx)
+    if not selects or any(a in words for _, words in places for a in
+                          ("scatter", "vscatter", "pack")):
+        return
+    if places and not any("free" in words for _, words in places):
+        return  # a group or sharing only: PBS005
+    threads = ctx.node.logical
+    gpus = ctx.profile.node.gpus.count if ctx.profile.node.gpus else 0
+    item = selects[0]
+    chunks = _chunks(item.value)
+    part = [(n, res) for n, res in chunks if
+            (res.get("ncpus", "").isdigit() and int(res["ncpus"]) < threads) or
+            (gpus and res.get("ngpus", "").isdigit() and 0 < int(res["ngpus"]) < gpus)]
+    if sum(n for n, _ in chunks) < 2 or not part:
+        return
+    n, res = part[0]
+    what = ", ".join(f"{k}={res[k]}" for k in ("ncpus", "ngpus") if k in res)
+    yield Hit(item.line, f"{sum(c for c, _ in chunks)} chunks, {what} each (a {ctx.profile.name} "
+              f"node has {threads} hardware threads, {gpus} GPUs), and no place=scatter: PBS "
+              "places them freely and may put several on one node, so the job gets fewer "
+              "nodes than chunks")
