@@ -494,10 +494,13 @@ def test_the_guides_own_binding_is_info_with_the_list_that_keeps_ranks_near_thei
 
 
 def test_the_tensorflow_module_itself_is_not_called_the_pytorch_stack():
-    assert _review("clean/summit_c01_wmlce_horovod.lsf", "summit") == []
+    # the script charges the guide's template project ABC123: a TEXT002 note, nothing else
+    assert [f.rule for f in _review("clean/summit_c01_wmlce_horovod.lsf", "summit")] == \
+        ["TEXT002"]
     text = (REVIEW / "clean" / "summit_c01_wmlce_horovod.lsf").read_text()
     plain = text.replace("module load open-ce/1.10.0-py311-ibm", "module load open-ce")
-    found = lint(parse_text(plain), load_profile("summit").profile)
+    found = [f for f in lint(parse_text(plain), load_profile("summit").profile)
+             if f.rule != "TEXT002"]
     assert [f.rule for f in found] == ["MODULE001"]
     assert "open-ce/1.10.0-py311-ibm" in found[0].fix
 

@@ -13,7 +13,7 @@ from ..arith import evaluate
 from ..scriptparse import substitute
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
-from .scope import AI_NAMES
+from .scope import AI_NAMES, unwrap
 
 #: What launchers name a rank's index on its node; a wrapper computes its device from these.
 _LOCAL_RANK_VARS = ("PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID",
@@ -72,10 +72,25 @@ def max_per_device(ctx: Context) -> int:
     sharing = ctx.profile.device_sharing
     if sharing is None:
         return 1
+    if sharing.method == "alloc_flag":  # read from the directives, not a commented-out one
+        on = alloc_flags(ctx)
+        return max([1, *sharing.ranks_per_device]) if on is None or \
+            sharing.alloc_flag in on else 1
     sign = _SHARING_SIGNS.get(sharing.method)
     if sign is None or sign in ctx.script.text:
         return max([1, *sharing.ranks_per_device])
     return 1
+
+
+def alloc_flags(ctx: Context) -> set[str] | None:
+    """The LSF allocation flags the job asks for (`#BSUB -alloc_flags "gpumps smt4"`), none
+    when it names none; None where one is computed at run time (lint cannot tell)."""
+    out: set[str] = set()
+    for item in ctx.find("-alloc_flags"):
+        if not ctx.value_ok(item):
+            return None
+        out |= set(item.value.strip("\"'").lower().split())
+    return out
 
 
 def _uses_devices(launch: LaunchView) -> bool:
@@ -232,8 +247,12 @@ def _launch_devices(ctx: Context, launch: LaunchView) -> Iterator[Hit]:
                       f"{ndev}", f"-g {ndev // r} or fewer per resource set")
 
 
-@rule("GPU004", "shared-device", topic="devices", severity="error", scope=AI_SCOPE,
-      source=_DEVICES, fix="give local rank i its own device", facts=_device_facts,
+@rule("GPU004", "shared-device", topic="devices", severity="error",
+      scope=AI_SCOPE + "; and jsrun resource sets of any program that ask for GPUs (-g) with "
+      "more tasks (-a) than GPUs, in whole LSF batch scripts without -alloc_flags gpumps or "
+      "gpudefault (Summit's EXCLUSIVE_PROCESS V100s)",
+      source=_DEVICES + "; OL systems/summit_user_guide.rst @ 2745903 L957-961 (GPU Compute "
+      "Modes: EXCLUSIVE_PROCESS)", fix="give local rank i its own device", facts=_device_facts,
       summary="several ranks narrowed to one device without the site's sharing")
 def _shared_device(ctx: Context) -> Iterator[Hit]:
     if not ctx.node.devices:
@@ -249,6 +268,7 @@ def _shared_device(ctx: Context) -> Iterator[Hit]:
             yield Hit(ctx.script.masks[ranks[limit]][2], f"local ranks "
                       f"{', '.join(map(str, ranks))} all get {var}={value}: they share one "
                       "device and the other devices stay idle", _sharing_fix(ctx))
+    yield from _exclusive_process_shared(ctx)
     for launch in ai:
         common, rpn = _mask_for_all(ctx, launch), launch.ranks_per_node
         if common and rpn:
@@ -259,6 +279,45 @@ def _shared_device(ctx: Context) -> Iterator[Hit]:
                           f"{ctx.profile.gpu_affinity.variable}={value}: {rpn} ranks per node "
                           f"share {seen} device(s) and the other devices stay idle",
                           _sharing_fix(ctx))
+
+
+# Summit's V100s run in EXCLUSIVE_PROCESS mode: "the GPU is assigned to only a single process
+# at a time" (olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L957-961); several
+# processes share one only under MPS (-alloc_flags gpumps, L942-953) or the DEFAULT compute mode
+# (-alloc_flags gpudefault, L964-971). A resource set's tasks see only its GPUs (L1336-1340: a
+# resource set is a cgroup; L1522-1530 "Multiple tasks, single GPU per RS": -a2 -g1, 2 tasks on
+# one GPU): more tasks than GPUs in a set leaves tasks that find every GPU of their set taken.
+# The site profile's device_sharing names the flag. Whole batch scripts only: a launch script
+# or a guide's jsrun line gets its bsub options elsewhere.
+_COMPUTE_MODE_FLAGS = ("gpudefault",)
+
+
+def _exclusive_process_shared(ctx: Context) -> Iterator[Hit]:
+    sharing = ctx.profile.device_sharing
+    if sharing is None or sharing.method != "alloc_flag" or not sharing.alloc_flag or \
+            not ctx.whole:
+        return
+    flags = alloc_flags(ctx)
+    if flags is None or sharing.alloc_flag in flags or any(f in flags for f in
+                                                            _COMPUTE_MODE_FLAGS):
+        return
+    for launch in ctx.launches:
+        if launch.dialect != "jsrun":
+            continue
+        gpus = as_int(launch.flag("-g", "--gpu_per_rs"))
+        tasks = as_int(launch.flag("-a", "--tasks_per_rs"))
+        if tasks is None and launch.flag("-p", "--np") is not None:
+            total, sets = as_int(launch.flag("-p", "--np")), as_int(launch.flag("-n", "--nrs"))
+            tasks = total // sets if total and sets and total % sets == 0 else None
+        if gpus and tasks and tasks > gpus:
+            yield Hit(launch.line, f"{tasks} tasks share the {gpus} GPU(s) of each resource set "
+                      f"(jsrun -a {tasks} -g {gpus}) without -alloc_flags "
+                      f"{sharing.alloc_flag}: the GPUs are in EXCLUSIVE_PROCESS mode, one "
+                      f"process each, so {tasks - gpus} task(s) of each set find no free GPU",
+                      f"add `#BSUB -alloc_flags {sharing.alloc_flag}` (MPS), or use one task "
+                      f"per GPU (-a {gpus})", "OL systems/summit_user_guide.rst @ 2745903 "
+                      "L957-961 (GPU Compute Modes: EXCLUSIVE_PROCESS, the GPU is assigned to "
+                      "only a single process at a time), L942-953 (MPS: -alloc_flags gpumps)")
 
 
 @rule("GPU002", "mask-hierarchy", topic="devices", severity="error",
@@ -407,6 +466,8 @@ def _far_from_device(ctx: Context) -> Iterator[Hit]:
         cpus_of = rank_cpus(ctx, launch)
         devices_of = rank_devices(ctx, launch) if cpus_of else {}
         if not devices_of:
+            if cpus_of:
+                yield from _far_whatever_the_mapping(ctx, launch, cpus_of)
             continue
         limit = max_per_device(ctx)
         if max(Counter(devices_of.values()).values(), default=0) > limit or (
@@ -425,6 +486,56 @@ def _far_from_device(ctx: Context) -> Iterator[Hit]:
             yield Hit(launch.line, f"{where}; the guide gives this binding on purpose: "
                       f"{doc.why}", f"to keep each rank next to its device with as many "
                       f"threads, --cpu-bind {doc.instead}", doc.source, "info")
+
+
+def _far_whatever_the_mapping(ctx: Context, launch: LaunchView,
+                              cpus_of: list[list[int]]) -> Iterator[Hit]:
+    """One rank per device of a GPU program whose device per rank lint cannot see (a wrapper
+    of the user's own): each device is driven by one rank, so a socket whose devices
+    outnumber the ranks bound to its cores has devices driven from the other socket, whichever
+    rank gets which (Aurora `--cpu-bind depth --depth=1` with 12 ranks: all on cores 1-12 of
+    socket 0, and the 6 tiles of GPUs 3-5 on socket 1 driven from there)."""
+    gpus = ctx.profile.node.gpus
+    rpn, ndev = launch.ranks_per_node, devices(ctx, launch)
+    if gpus is None or not gpus.devices or not rpn or rpn != ndev or len(cpus_of) < rpn or \
+            _mask_for_all(ctx, launch) is not None or \
+            not (launch.ai or one_rank_per_device_sign(ctx, launch)) or \
+            _per_rank_devices(ctx, launch) != 1:
+        return
+    # across sockets only (Aurora, Sunspot: a NUMA domain per socket); the finer domains of
+    # one socket (Polaris, LUMI) are left to the per-rank check, where the mapping is seen
+    node = ctx.profile.node
+    if node.sockets < 2 or len(node.numa) != node.sockets:
+        return
+    domains = {dom.id: frozenset(parse_cpu_list(dom.cores)) for dom in node.numa}
+    near_of: dict[frozenset[int], set[int]] = {}
+    composite = ndev == gpus.count and len(gpus.devices) > gpus.count
+    if ndev != len(gpus.devices) and not composite:
+        return
+    for dev in gpus.devices:
+        near = domains.get(dev.numa) if dev.numa is not None else None
+        if near is None and dev.cores:
+            near = frozenset(parse_cpu_list(dev.cores))
+        if near is None:
+            return
+        near_of.setdefault(near, set()).add(dev.gpu if composite else dev.index)
+    for near, devs in sorted(near_of.items(), key=lambda kv: min(kv[0])):
+        close = sum(1 for cpus in cpus_of[:rpn]
+                    if {ctx.node.core_of(c) for c in cpus if c < ctx.node.logical} & near)
+        if close < len(devs):
+            where = (f"{rpn} ranks per node, one per device: {close} of them bound to cores "
+                     f"near the {len(devs)} device(s) of the socket of cores "
+                     f"{format_cpu_list(sorted(near))}, so at least {len(devs) - close} rank(s) "
+                     f"drive one of those from the other socket, whichever rank gets which "
+                     f"device")
+            doc = _documented(ctx, launch, {})
+            if doc is None:
+                yield Hit(launch.line, where)
+            else:
+                yield Hit(launch.line, f"{where}; the guide gives this binding on purpose: "
+                          f"{doc.why}", f"to keep each rank next to its device with as many "
+                          f"threads, --cpu-bind {doc.instead}", doc.source, "info")
+            return
 
 
 def _far(ctx: Context, cpus_of: list[list[int]], devices_of: dict[int, int]
@@ -510,9 +621,11 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       scope="launches of GPU programs (AI frameworks, per-rank device wrappers) on nodes the "
       "job has to itself (ALCF and OLCF PBS/LSF jobs, LUMI standard-g or --exclusive), with "
       "one device per rank, or one process (also the batch shell's own) narrowed to fewer "
-      "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0), or a Slurm "
-      "job asking for fewer devices per node (--gpus-per-node, --gres=gpu:N, or --gpus in "
-      "all) than a whole-node partition's nodes have, whatever it runs; otherwise "
+      "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0) or told to use "
+      "one (`--device xpu`, Python code moving its work to \"xpu\"/\"cuda\": the current "
+      "device), or a Slurm job asking for fewer devices per node (--gpus-per-node, "
+      "--gres=gpu:N, or --gpus in all) than a whole-node partition's nodes have, whatever it "
+      "runs; otherwise "
       "not launchers that start their own processes (torchrun, DeepSpeed), JAX, inference "
       "servers, tensor parallelism, TensorFlow with one rank per node, background per-node "
       "launches",
@@ -532,6 +645,7 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
         return
     if any(la.own_hosts for la in ctx.launches if not la.shell):
         return
+    yield from _one_device_processes(ctx, whole)
     for launch in ctx.launches:
         rpn = 1 if launch.shell else launch.ranks_per_node
         masked = _masked_devices(launch) if rpn == 1 else None
@@ -548,6 +662,101 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
                   f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
                   f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
                   _idle_source(ctx, whole))
+
+
+# One process told to use one device: a device argument naming the backend without an index
+# (`--device xpu`, `--device=cuda:0`), or Python code (a here-document, `python -c`) that moves
+# its work to it (`.to("xpu")`, `device = "xpu"`). PyTorch's "xpu" (and "cuda") is the current
+# device, index 0, one tile of the 12 an Aurora process sees (argonne-lcf/user-guides @ 7d04a3f9
+# docs/aurora/data-science/frameworks/pytorch.md L37-50: "Number of tiles = 12", "Current tile
+# = 0"; L131 "training a PyTorch model on a single GPU tile" with model.to("xpu")).
+_BACKENDS = {"intel": "xpu", "nvidia": "cuda", "amd": "cuda"}
+_TORCH_DEVICE = ("PyTorch docs/source/tensor_attributes.rst, torch.device (a device without an "
+                 "ordinal is the current device of its type, e.g. 'cuda' is 'cuda:X' with X "
+                 "torch.cuda.current_device())")
+_ONE_TILE = ("argonne-lcf/user-guides @ 7d04a3f9 docs/aurora/data-science/frameworks/pytorch.md "
+             "L37-50 (one process sees 12 tiles, current tile 0), L131 (model.to(\"xpu\"): a "
+             "model on a single GPU tile)")
+_ONE_DEVICE_CODE = (r"""\.to\(\s*["']{b}(?::0)?["']|torch\.device\(\s*["']{b}(?::0)?["']|"""
+                    r"""\bdevice\s*=\s*["']{b}(?::0)?["']""")
+_MULTI_FLAG = re.compile(r"(?i)--?(?:tp|pp|dp|ws|world[-_]size|ngpu|gpus|devices|nproc\w*)")
+_MULTI_CODE = re.compile(
+    r"(?i)device_map|dataparallel|init_process_group|torch\.distributed|set_device|local_rank|"
+    r"(?:xpu|cuda):[1-9]|tensor.?parallel|deepspeed|accelerate|mpi4py|horovod|\bjax\b|vllm|"
+    r"\bray\b|multiprocessing|spawn")
+
+
+def _one_device_processes(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
+    """A process the batch shell runs itself (on the job's first node), or a launch of one
+    rank per node, that uses one device (see above) of a whole node, with no device variable
+    or wrapper narrowing it (GPU008's masked case) and no sign of using several."""
+    gpus, ndev = ctx.profile.node.gpus, ctx.node.devices
+    backend = _BACKENDS.get(gpus.vendor) if gpus else None
+    if backend is None or ndev < 2:
+        return
+    facts = ctx.profile.launch_facts
+    candidates: list[tuple[int, list[str], str]] = []
+    # the batch shell's own process is the job's work only where no launch starts ranks (a
+    # check such as `python -c "...device='xpu'..."` before an mpiexec is not); Summit's
+    # batch shell runs on the launch node (LAUNCH004)
+    if (facts is None or facts.batch_host is None) and \
+            all(la.shell for la in ctx.launches):
+        candidates += [(line, unwrap(words)[0], "one process")
+                       for line, words in ctx.script.commands
+                       if not any(name in ctx.script.exported(line) for name in _VISIBLE)]
+    candidates += [(la.line, la.program, "one rank per node") for la in ctx.launches
+                   if not la.shell and la.ranks_per_node == 1 and not la.wrappers and
+                   la.dialect != "spawn" and not any(name in la.env for name in _VISIBLE)]
+    one_code = re.compile(_ONE_DEVICE_CODE.format(b=backend))
+    for line, program, who in candidates:
+        if not program or program[0].rsplit("/", 1)[-1] in _MULTI_LAUNCHERS or any(
+                _MULTI_DEVICE.search(w) or _MULTI_FLAG.fullmatch(w) for w in program):
+            continue
+        told = _device_argument(program, backend)
+        if told is None and re.fullmatch(r"python[0-9.]*", program[0].rsplit("/", 1)[-1]):
+            code = _python_code(ctx, line, program)
+            if code and one_code.search(code) and not _MULTI_CODE.search(code):
+                told = f'code that moves its work to "{backend}"'
+        if told is not None:
+            yield Hit(line, f"{who} that uses one device ({told}: {backend} is the "
+                      f"current device, index 0) on a node of {ndev} devices: {ndev - 1} "
+                      f"device(s) of each node idle, and {whole[0]}",
+                      f"run one rank per device ({ndev} per node, e.g. mpiexec -n {ndev} "
+                      f"--ppn {ndev} with a device per rank), or use the node's devices from "
+                      "the program", "; ".join((_TORCH_DEVICE, _ONE_TILE) if backend == "xpu"
+                                               else (_TORCH_DEVICE,)) + "; " +
+                      _idle_source(ctx, whole))
+
+
+def _device_argument(program: list[str], backend: str) -> str | None:
+    """`--device xpu` / `--device=xpu:0` / `-d gpu` among a program's words: one device."""
+    one = re.compile(rf"(?i)(?:{backend}|gpu)(?::0)?")
+    for k, w in enumerate(program[1:], 1):
+        key, eq, value = w.partition("=")
+        if key in ("--device", "-device", "--device-type", "--device_type") and not eq and \
+                k + 1 < len(program):
+            value = program[k + 1]
+        elif not (eq and key in ("--device", "-device", "--device-type", "--device_type")):
+            continue
+        if one.fullmatch(value.strip("\"'")):
+            return f"{key} {value}"
+    return None
+
+
+def _python_code(ctx: Context, line: int, program: list[str]) -> str:
+    """The code a python command runs from its words (`python -c CODE`) or from the
+    here-document after its line (`python - <<'EOF'`)."""
+    if "-c" in program[1:3]:
+        k = program.index("-c")
+        return program[k + 1] if k + 1 < len(program) else ""
+    if len(program) > 1 and program[1] != "-":
+        return ""
+    body = []
+    number = line + 1
+    while number in ctx.script.heredoc_lines:
+        body.append(ctx.script.lines[number - 1])
+        number += 1
+    return "\n".join(body)
 
 
 def _idle_source(ctx: Context, whole: tuple[str, str]) -> str:

@@ -95,8 +95,12 @@ Rules apply only where their scope says, decided from the script and the site pr
   and containers) and the collectives it uses (oneCCL, NCCL, RCCL), or any other MPI
   program. Device and collective rules apply to AI frameworks only, except CPU009 and GPU008,
   which also hold GPU programs to binding and to the node's devices (a per-rank device
-  wrapper, or ranks per node 1-4 times the devices in a script that speaks of GPUs). One rank
-  in all (`mpiexec -n 1`) uses no collectives.
+  wrapper, or ranks per node 1-4 times the devices in a script that speaks of GPUs), and
+  GPU004, which holds any jsrun resource set that asks for GPUs (`-g`) to one task per GPU
+  without MPS. A process told to use one device (`--device xpu`, Python code moving its work
+  to `"xpu"`/`"cuda"`) uses the current one, not the node's others (GPU008). A program of the
+  user's own that the batch shell runs by its path (`./app`) runs where the batch shell does
+  (Summit: the launch node, LAUNCH004). One rank in all (`mpiexec -n 1`) uses no collectives.
 - **The partition family and allocation** (LUMI-G or LUMI-C, whole nodes or shared), with the
   family's own cores and devices; **the device hierarchy** (Aurora FLAT or COMPOSITE: the
   exported variable, else the module that sets it, else the default).

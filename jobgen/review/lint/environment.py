@@ -19,7 +19,7 @@ from .collectives import (
 from .context import TRAINING_ARGS, Context, LaunchView
 from .core import Hit, as_int, distance, rule
 from .library_variables import CCL_VARIABLES, FI_VARIABLES, MPICH_VARIABLES
-from .scope import AI_NAMES
+from .scope import AI_NAMES, command_text
 
 _ENV = "the site profile's env (each variable's why and source)"
 
@@ -501,15 +501,46 @@ def _module_facts(p: Profile) -> list[str]:
                                     f"{x.why} ({x.source})" for x in m.paths]
 
 
+_DATED = re.compile(r".*[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _status_name(module: str, names: list[str]) -> str | None:
+    """The listed module `module` is, or is a build of: `conda/2024-04-29-aws-nccl` is the
+    2024-04-29 conda release with another NCCL, as the guide's own list names
+    `conda/2022-09-08-hvd-nccl` beside `conda/2022-09-08`. Only a dated release: its builds
+    share its stack, so they are superseded or removed with it."""
+    for name in names:
+        if module == name or (_DATED.fullmatch(name) and module.startswith(name + "-")):
+            return name
+    return None
+
+
 def _loaded_statuses(ctx: Context, status: str) -> Iterator[Hit]:
     facts = ctx.profile.module_facts
     if facts is None:
         return
     for line, module in ctx.modules_loaded():
         for s in facts.statuses:
-            if s.status == status and module in s.names:
-                yield Hit(line, f"`module load {module}`: {s.why}", f"load {s.instead}",
+            name = _status_name(module, s.names) if s.status == status else None
+            if name is not None:
+                build = "" if name == module else f" (a build of {name})"
+                yield Hit(line, f"`module load {module}`{build}: {s.why}", f"load {s.instead}",
                           s.source)
+    if status != "removed":
+        return
+    # The install tree of a removed module, used without `module load` (its python by path):
+    # the site's software tree was purged with it (Polaris: /soft, the 2024-04-22 upgrade).
+    trees = {x.path.rstrip("/").rsplit("/", 1)[0] for x in facts.paths}
+    for number, text in enumerate(ctx.script.lines, 1):
+        code = command_text(text)
+        for tree in trees:
+            for m in re.finditer(rf"(?<![\w/]){re.escape(tree)}/\S*", code):
+                for s in facts.statuses:
+                    name = next((n for n in s.names if f"/{n}/" in m.group(0) + "/"), None)
+                    if s.status == "removed" and name is not None:
+                        yield Hit(number, f"{m.group(0)} is the install of {name}: {s.why}",
+                                  f"use {s.instead}", s.source)
+                        break
 
 
 @rule("MODULE002", "removed-module", topic="environment", severity="error",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .context import Context
+from .context import Context, LaunchView
 from .core import Hit, rule
 
 _ALCF_PLACE = ("ALCF user guide docs/running-jobs/index.md L170 (`pack` means all chunks from "
@@ -95,3 +95,93 @@ def _array_rerun(ctx: Context) -> Iterator[Hit]:
         if item.value == "n":
             yield Hit(item.line, "-r n on a job array (-J): qsub refuses it (\"cannot submit "
                       "non-rerunable Array Job\")", "write #PBS -r y")
+
+
+# A PBS job with no `-l select` (nor `-l nodes`): the server makes its select from the job-wide
+# resources, "1" and then ncpus/mem... (`1:ncpus=1` without them), place=pack: one chunk on one
+# host (OpenPBS src/server/svr_jobfunc.c @ cd7ab5ed set_select_and_place L1750-1900: `*cvt =
+# '1'` L1839, `ncpus=1` L1888, place pack L1895; called at L2208-2215 when no select is set
+# after the queue's and server's resources_default). ALCF schedules whole nodes
+# (docs/running-jobs/index.md L157), so the job gets one node. Whether an ALCF queue sets a
+# default select of its own is UNCONFIRMED (no guide says): a warning.
+_PBS_DEFAULT_SELECT = (
+    "OpenPBS src/server/svr_jobfunc.c set_select_and_place L1750-1900 and L2208-2215 (no "
+    "select: one chunk from the job-wide resources, place=pack) @ cd7ab5ed; ALCF user guide "
+    "docs/running-jobs/index.md L82, L157 (-l select=<# of nodes>; whole-node scheduling) @ "
+    "7d04a3f9; an ALCF queue default for select is UNCONFIRMED")
+
+
+@rule("PBS007", "no-select-several-nodes", topic="scheduler", severity="warning",
+      scope="whole PBS batch scripts without -l select or -l nodes whose launches need several "
+      "nodes: a launch of more ranks than it puts on a node, or several background launches "
+      "each on its own hostfile or hosts (roles on different nodes)",
+      source=_PBS_DEFAULT_SELECT, fix="ask for the nodes the script uses: #PBS -l select=N",
+      summary="no -l select: PBS gives the job one chunk, one node, and the launches that "
+      "count on more find none")
+def _no_select(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "pbs" or not ctx.whole or ctx.find("-l select", "-l nodes"):
+        return
+    for launch in ctx.launches:
+        total, rpn = launch.total_ranks, launch.ranks_per_node
+        if not launch.shell and total and rpn and total > rpn:
+            yield Hit(launch.line, f"{total} ranks at {rpn} per node need "
+                      f"{-(-total // rpn)} nodes, and without -l select PBS gives the job one "
+                      "chunk (one node)")
+            return
+    roles = [la for la in ctx.launches if la.background and not la.shell and _own_hostfile(la)]
+    if len({_own_hostfile(la) for la in roles}) > 1:
+        yield Hit(roles[0].line, f"{len(roles)} background launches, each on its own hostfile "
+                  f"or hosts ({', '.join(sorted({_own_hostfile(la) or '' for la in roles}))}), "
+                  "are roles on different nodes, and without -l select PBS gives the job one "
+                  "chunk (one node), which they all share")
+
+
+def _own_hostfile(launch: LaunchView) -> str | None:
+    hosts = launch.flag("--hostfile", "-hostfile", "-f", "--machinefile", "-machinefile",
+                        "--hosts", "-hosts", "--host", "-host")
+    return hosts if hosts is not None and "PBS_NODEFILE" not in hosts else None
+
+
+# Chunks of part of a node without `place=scatter`: PBS sets place=free where the job names no
+# place (OpenPBS src/server/svr_jobfunc.c @ cd7ab5ed L2219-2227, "if place still not set, force
+# to free"), and free may put several chunks on one host: "on a host with ncpus=64, if you
+# requested -l select=8:ncpus=8 you could end up with all of our chunks on one node" (ALCF user
+# guide docs/running-jobs/index.md L168 @ 7d04a3f9). Chunks of a whole node (ncpus the node's
+# threads, or no ncpus/ngpus: ALCF gives whole nodes) cannot share one.
+_ALCF_SCATTER = ("ALCF user guide docs/running-jobs/index.md L168 (set place to scatter, "
+                 "otherwise select=8:ncpus=8 could end up with all chunks on one node) @ "
+                 "7d04a3f9; OpenPBS src/server/svr_jobfunc.c L2219-2227 (no place: free) @ "
+                 "cd7ab5ed")
+
+
+@rule("PBS008", "part-node-chunks-not-scattered", topic="scheduler", severity="warning",
+      scope="PBS scripts whose select asks for two or more chunks of part of a node (ncpus or "
+      "ngpus below the node's) with no -l place or place=free",
+      source=_ALCF_SCATTER, fix="add #PBS -l place=scatter (one chunk per node)",
+      summary="several chunks of part of a node without place=scatter: PBS may put them on "
+      "one node, and the job gets fewer nodes than its chunks")
+def _part_chunks(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "pbs":
+        return
+    selects = [i for i in ctx.find("-l select") if ctx.value_ok(i)]
+    places = _place(ctx)
+    if not selects or any(a in words for _, words in places for a in
+                          ("scatter", "vscatter", "pack")):
+        return
+    if places and not any("free" in words for _, words in places):
+        return  # a group or sharing only: PBS005
+    threads = ctx.node.logical
+    gpus = ctx.profile.node.gpus.count if ctx.profile.node.gpus else 0
+    item = selects[0]
+    chunks = _chunks(item.value)
+    part = [(n, res) for n, res in chunks if
+            (res.get("ncpus", "").isdigit() and int(res["ncpus"]) < threads) or
+            (gpus and res.get("ngpus", "").isdigit() and 0 < int(res["ngpus"]) < gpus)]
+    if sum(n for n, _ in chunks) < 2 or not part:
+        return
+    n, res = part[0]
+    what = ", ".join(f"{k}={res[k]}" for k in ("ncpus", "ngpus") if k in res)
+    yield Hit(item.line, f"{sum(c for c, _ in chunks)} chunks, {what} each (a {ctx.profile.name} "
+              f"node has {threads} hardware threads, {gpus} GPUs), and no place=scatter: PBS "
+              "places them freely and may put several on one node, so the job gets fewer "
+              "nodes than chunks")

@@ -11,7 +11,7 @@ from ...plan.launchers import SPAWN_MODULE
 from ...plan.launchopts import nested_launcher
 from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
 from ...profiles.model import Launcher, Profile
-from ..scriptparse import launcher_name
+from ..scriptparse import HOUSEKEEPING, launcher_name
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
 from .devices import one_rank_per_device_sign
@@ -549,21 +549,65 @@ def _runs_ai(words: list[str]) -> bool:
                  rest[0] in ("torch.distributed.run",)))
 
 
+# A program the job runs by its path (`./rrtmgp_clouds`, `$RUN/ocean_model`, `/gpfs/.../lmp`):
+# a build of the user's own, the compute program of the job, unless its name says it is a
+# script (run by an interpreter: it may itself call the launcher), a build step or a system
+# tool. Bash runs a word with a `/` as that file (GNU Bash manual 3.7.2: no $PATH search).
+_SCRIPT_EXT = re.compile(r"(?i)\.(?:sh|bash|csh|tcsh|ksh|zsh|py|pl|rb|r|awk|sed|lua|tcl|jl|m)$")
+_BUILD_STEPS = re.compile(r"(?i)^(?:configure|config\.status|autogen|bootstrap|make|gmake|cmake|"
+                          r"ninja|install|setup|build|compile|clean|env|activate)\b")
+_SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/etc/", "/opt/ibm/", "/opt/lsf")
+_PREFIX_WORDS = ("time", "exec", "env", "command", "stdbuf", "nohup", "nice")
+
+
+def own_program_by_path(words: list[str]) -> str | None:
+    """The path of a program of the user's own that a batch-shell command runs (see above),
+    or None."""
+    k = 0
+    while k < len(words) and (words[k] in _PREFIX_WORDS or
+                              re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[k])):
+        k += 1
+    if k >= len(words) or "/" not in words[k]:
+        return None
+    path = words[k]
+    base = path.rstrip("/").rsplit("/", 1)[-1]
+    if not base or path.endswith("/") or _SCRIPT_EXT.search(base) or \
+            _BUILD_STEPS.match(base) or _PYTHON.fullmatch(base) or \
+            path.startswith(_SYSTEM_DIRS) or base in HOUSEKEEPING or \
+            re.search(r"[*?\[]", path):
+        return None
+    return path
+
+
 @rule("LAUNCH004", "program-on-launch-node", topic="placement", severity="error",
       scope="whole batch scripts on sites whose batch shell runs on a shared launch node "
-      "(Summit), for AI framework programs started without the launcher",
+      "(Summit), for AI framework programs started without the launcher, and, in scripts that "
+      "launch nothing, programs of the user's own run by their path (`./app`, `$RUN/app`; not "
+      "scripts, build steps or system tools)",
       source="the site profile's launch_facts.batch_host", facts=_launch_facts,
       fix="start it with the site's launcher (jsrun)",
-      summary="a training program run by the batch shell itself, on the launch node")
+      summary="a training or compute program run by the batch shell itself, on the launch "
+      "node", lowers_to=("warning",),
+      lowered="a program of the user's own run by its path, not a training program: an MPI "
+      "build of it segfaults on the launch node, a serial one runs there on a shared node "
+      "and leaves the job's compute nodes idle (which it is, the script does not say)")
 def _on_launch_node(ctx: Context) -> Iterator[Hit]:
     host = ctx.profile.launch_facts.batch_host if ctx.profile.launch_facts else None
     if host is None or not ctx.whole:
         return
+    # an own program is the job's work where nothing is launched on the compute nodes (one
+    # after a jsrun may be a light serial step: left alone)
+    launched = any(not la.shell for la in ctx.launches)
     for line, words in ctx.script.commands:
         if _runs_ai(words):
             yield Hit(line, f"`{' '.join(words[:3])}` runs in the batch shell, on the shared "
                       f"launch node and not on the job's compute nodes: {host.why}",
                       f"launch it with {ctx.profile.launcher.command}", host.source)
+        elif not launched and (path := own_program_by_path(words)) is not None:
+            yield Hit(line, f"`{path}` (a program of your own, run by its path) runs in the "
+                      f"batch shell, on the shared launch node and not on the job's compute "
+                      f"nodes: {host.why}", f"launch it with {ctx.profile.launcher.command}",
+                      host.source, severity="warning")
 
 
 @rule("CPU010", "default-binding", topic="placement", severity="warning",

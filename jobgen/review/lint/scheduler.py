@@ -241,12 +241,13 @@ def _shebang(ctx: Context) -> Iterator[Hit]:
       source="ALCF user guide docs/running-jobs/known-issues.md (ncpus and ngpus are per node: "
       "an ncpus greater than the node's CPUs, e.g. ncpus=256, and the job will never run) @ "
       "7d04a3f9", fix="ask for at most the node's hardware threads, or leave ncpus out",
-      summary="a select chunk asking for more CPUs per node than a node has: the job never "
-      "runs")
+      summary="a select chunk asking for more CPUs (or GPUs) per node than a node has: the "
+      "job never runs")
 def _ncpus(ctx: Context) -> Iterator[Hit]:
     if ctx.dialect != "pbs":
         return
     threads = ctx.node.logical
+    gpus = ctx.profile.node.gpus.count if ctx.profile.node.gpus else 0
     for item in ctx.find("-l select"):
         m = re.search(r"(?:^|:)ncpus=([0-9]{1,9})\b", item.value)
         if m and int(m.group(1)) > threads:
@@ -254,6 +255,13 @@ def _ncpus(ctx: Context) -> Iterator[Hit]:
                       f"has {threads} hardware threads (PBS counts ncpus per node): the job "
                       "waits for nodes that do not exist and never runs",
                       f"ncpus={threads} or leave it out")
+        # "the PBS 'ncpus' and 'ngpus' values are PER-NODE" (the same known-issues note, L67)
+        g = re.search(r"(?:^|:)ngpus=([0-9]{1,9})\b", item.value)
+        if g and gpus and int(g.group(1)) > gpus:
+            yield Hit(item.line, f"ngpus={g.group(1)} per node, but a {ctx.profile.name} node "
+                      f"has {gpus} GPUs (PBS counts ngpus per node, not for the job): the job "
+                      "waits for nodes that do not exist and never runs",
+                      f"ngpus={gpus} or leave it out (the job gets whole nodes)")
 
 
 def _array_facts(p: Profile) -> list[str]:

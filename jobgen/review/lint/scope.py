@@ -57,11 +57,13 @@ def is_placeholder(value: str) -> bool:
 # Words a template leaves for the project where the reader was to write theirs, without the
 # guides' angle brackets: YourProject, your_project_number, PROJECTNAME, project_number,
 # PROJECT_ID, PROJ_ID, [projid], project_465XXXXXX. A project is a name the centre gave;
-# none is spelt like these.
+# none is spelt like these. The OLCF Summit guide's own (olcf/olcf-user-docs @ 2745903
+# systems/summit_user_guide.rst): `#BSUB -P ABC123` (L759, L784 "This job will charge to the
+# ABC123 project"), `-P project123` (L3581), `-P xxx` (L3635); `-P XX` is the same X's.
 _TEMPLATE_PROJECT = re.compile(
     r"(?i)your[_-]?(?:project|proj|account|acct|allocation|alloc)\w*"
-    r"|proj(?:ect)?[_-]?(?:name|number|num|no|id|code)|project|account|allocation"
-    r"|\w*x{4,}\w*|change_?me|fixme|todo"
+    r"|proj(?:ect)?[_-]?(?:name|number|num|no|id|code|123)|project|account|allocation"
+    r"|\w*x{4,}\w*|x{2,3}|abc[_-]?123|change_?me|fixme|todo"
     # the same word in brackets or braces, as some templates mark what to replace: [projid],
     # {project} (not a shell expansion ${...}: the value starts with the bracket)
     r"|\[\s*\w+\s*\]|\{\s*\w+\s*\}")
@@ -92,12 +94,12 @@ def placeholders(script: Script) -> list[tuple[int, str]]:
         number = bisect.bisect_right(starts, m.start())
         line = script.lines[number - 1] if number <= len(script.lines) else ""
         column = m.start() - starts[number - 1]
-        if column < len(_code(line)):
+        if column < len(command_text(line)):
             found.append((number, column, m.group(0).strip()))
     return [(number, text) for number, _, text in sorted(found)]
 
 
-def _code(line: str) -> str:
+def command_text(line: str) -> str:
     """The part of a line the scheduler or the shell reads: a directive without its trailing
     comment, a command before ` #`, nothing of a comment line."""
     stripped = line.lstrip()
