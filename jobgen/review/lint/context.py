@@ -275,7 +275,13 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
                            if m.framework and m.name and m.action == "load") or \
         any(_AI_MODULES.search(m) for _, m in ctx.modules_loaded(launch.at)) or \
         _framework_environment(ctx, launch.at)
-    ai = first in AI_LAUNCHERS or launch.shell or (python and bool(
+    # a shell script of the user's own run in an image named for a framework (the LUMI
+    # PyTorch containers' `singularity exec ... lumi-pytorch-rocm-*.sif ./train.sh`): the
+    # script is the image's python run by a wrapper
+    wrapped = bool(image) and bool(AI_NAMES.search(image)) and (
+        first.endswith(".sh") or first in ("bash", "sh") and len(prog) > 1 and
+        prog[1].endswith(".sh"))
+    ai = first in AI_LAUNCHERS or launch.shell or wrapped or (python and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
         "MASTER_ADDR" in env or framework_module or
         # the python of an environment named for a framework (venvs/rl-vllm/bin/python)

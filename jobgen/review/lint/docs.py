@@ -54,9 +54,11 @@ or a script whose site it cannot tell (add `--site` or a `# site: NAME` line).
   every clue the script gives, weighed: its directives (a PBS `system=`, a filesystem, a queue
   or partition only one site has, a LUMI `project_46...` account, `#BSUB -nnodes`), its
   launcher (`jsrun`), modules (`frameworks`, `open-ce`, `LUMI/24.03`), paths (`/lus/flare`,
-  `/lus/eagle`, `/gpfs/alpine`, `/appl/local`) and host names. Clues of sites jobgen has no
-  profile for (Frontier, Perlmutter, Lassen...) count against a guess. Lint names the clues it
-  used, and asks for `--site` only when they are absent or point to several sites.
+  `/lus/eagle`, `/gpfs/alpine`, `/appl/local`), host names, and a site's name as a word of the
+  file's own name (`launch_polaris.sh`, `run_gpu_Sunspot.sh`; a weak clue). Clues of sites
+  jobgen has no profile for (Frontier, Perlmutter, Lassen...) count against a guess. Lint names
+  the clues it used, and asks for `--site` only when they are absent or point to several
+  sites.
 
 Rules apply only where their scope says, decided from the script and the site profile:
 

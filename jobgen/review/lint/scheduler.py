@@ -111,6 +111,44 @@ def _directive_comment(ctx: Context) -> Iterator[Hit]:
                   "trailing comment, which PBS may take as part of the directive")
 
 
+# The #SBATCH options whose value sbatch checks (or a job needs as written): taken literally,
+# a $ expansion there is refused at submission or breaks the job (the output file's directory).
+_CHECKED_SBATCH = {"-A", "--account", "-p", "--partition", "-t", "--time", "-a", "--array",
+                   "-N", "--nodes", "-n", "--ntasks", "--ntasks-per-node", "-c",
+                   "--cpus-per-task", "--gres", "--gpus", "-G", "--gpus-per-node",
+                   "--gpus-per-task", "--mem", "--mem-per-cpu", "--mem-per-gpu", "-q", "--qos",
+                   "-C", "--constraint", "-o", "--output", "-e", "--error", "-D", "--chdir"}
+_EXPANSION = re.compile(r"\$(?:\{|\(|[A-Za-z_])")
+
+
+@rule("SCHED009", "directive-expansion", topic="scheduler", severity="error",
+      lowers_to=("info",), lowered="for an option whose text sbatch passes on unchecked "
+      "(--job-name, --mail-user, --comment): the job runs with the text as written",
+      scope="Slurm scripts (#SBATCH lines sbatch reads)",
+      source="Slurm 22.05.8 of tests/slurm_cluster.py, measured: sbatch refuses "
+      "`--time=${TIME_LIMIT:-00:05:00}` (Invalid --time specification), "
+      "`--partition=${PARTITION:-debug}` (invalid partition specified) and "
+      "`--array=0-${ARRAY_MAX:-1}` (Invalid job array specification); sbatch(1): #SBATCH "
+      "lines are read by sbatch, not by a shell, so nothing in them is expanded",
+      fix="write the value itself, or give it on the command line (sbatch --time=\"$T\" job.sh)",
+      summary="a shell expansion ($VAR, ${VAR:-default}, $(cmd)) in an #SBATCH line: sbatch "
+      "takes it as text")
+def _directive_expansion(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "slurm":
+        return
+    for d in ctx.own_directives():
+        for key, value in directive_items(d.body):
+            if not _EXPANSION.search(value):
+                continue
+            checked = key in _CHECKED_SBATCH
+            yield Hit(d.line, f"{key} {value}: sbatch does not expand shell variables in "
+                      "#SBATCH lines, so " + (
+                          "it takes this text as the value and refuses the job or runs it "
+                          "with a wrong one" if checked else
+                          "the job gets this text as written"),
+                      severity=None if checked else "info")
+
+
 @rule("PBS001", "one-select", topic="scheduler", severity="warning", scope="PBS scripts",
       source="PBS Professional: one select statement per job",
       fix="merge the chunks into one `-l select=N:...` line",

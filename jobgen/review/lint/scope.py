@@ -56,13 +56,14 @@ def is_placeholder(value: str) -> bool:
 
 # Words a template leaves for the project where the reader was to write theirs, without the
 # guides' angle brackets: YourProject, your_project_number, PROJECTNAME, project_number,
-# PROJECT_ID, PROJ_ID, [projid], project_465XXXXXX. A project is a name the centre gave;
+# PROJECT_ID, PROJ_ID, [projid], project_465XXXXXX, and LUMI's prefix without its number
+# (`-A project_`). A project is a name the centre gave;
 # none is spelt like these. The OLCF Summit guide's own (olcf/olcf-user-docs @ 2745903
 # systems/summit_user_guide.rst): `#BSUB -P ABC123` (L759, L784 "This job will charge to the
 # ABC123 project"), `-P project123` (L3581), `-P xxx` (L3635); `-P XX` is the same X's.
 _TEMPLATE_PROJECT = re.compile(
     r"(?i)your[_-]?(?:project|proj|account|acct|allocation|alloc)\w*"
-    r"|proj(?:ect)?[_-]?(?:name|number|num|no|id|code|123)|project|account|allocation"
+    r"|proj(?:ect)?[_-]?(?:name|number|num|no|id|code|123)|project[_-]?|account|allocation"
     r"|\w*x{4,}\w*|x{2,3}|abc[_-]?123|change_?me|fixme|todo"
     # the same word in brackets or braces, as some templates mark what to replace: [projid],
     # {project} (not a shell expansion ${...}: the value starts with the bracket)

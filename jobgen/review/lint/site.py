@@ -11,6 +11,7 @@ point to two sites, is not guessed: lint asks for `--site`.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from dataclasses import dataclass
 
@@ -194,6 +195,20 @@ def _code(script: Script) -> str:
                      line.lstrip().split(None, 1)[0] in PREFIXES)
 
 
+def _named_in_file_name(path: str) -> set[str]:
+    """Sites whose name is a word of the script's file name (`run_gpu_Sunspot.sh`,
+    `lumi-launch.sh`, `submit_polaris.pbs`): users name scripts for the machine they wrote
+    them for. Only the file's own name, not its folders, and a clue of weight 2, not strong:
+    it decides a script whose code names no site (a launch script run inside a job), and
+    breaks a tie, but never outweighs a directive or a path of another site."""
+    words = {w.lower() for w in re.split(r"[^A-Za-z0-9]+", os.path.basename(path)) if w}
+    return words & _FILE_NAME_SITES
+
+
+#: the site names a file name may carry (the profiles' names; JLSE's MI250 by "jlse")
+_FILE_NAME_SITES = {"polaris", "aurora", "sunspot", "summit", "lumi"}
+
+
 def guess_site(script: Script) -> SiteGuess:
     """The site the script names, or the one its clues point to, with the clues used."""
     for named in (script.header.site, script.header.named_site):
@@ -224,6 +239,10 @@ def guess_site(script: Script) -> SiteGuess:
                 clues.setdefault(site, []).append(clue.what)
                 if clue.weight >= 3 and not clue.also:
                     strong.add(site)
+    for site in _named_in_file_name(script.path):
+        if site in scores:
+            scores[site] += 2
+            clues[site].append(f"the file name ({os.path.basename(script.path)})")
     ranked = sorted(((s, n) for n, s in scores.items() if s > 0), reverse=True)
     if not ranked or ranked[0][0] < 2:
         return SiteGuess(None, [], "the script names no site-specific directive, path, "
