@@ -107,3 +107,41 @@ def test_a_shell_script_in_another_image_does_not():
 def test_lumis_project_prefix_without_its_number_is_a_placeholder(account, found):
     text = SBATCH.format(extra="").replace("project_465000001", account)
     assert _all(text, "lumi", "TEXT002") == found
+
+
+# ---------------------------------------------------------------- MIOpen for one training
+ONE_GCD = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+           "#SBATCH --nodes=1\n#SBATCH --time=15\n"
+           "srun --ntasks=1 singularity exec /appl/local/containers/sif-images/"
+           "lumi-pytorch-rocm-6.2.4-python-3.12-pytorch-v2.7.1.sif python {prog}\n")
+
+
+def test_one_training_process_on_a_whole_node_gets_the_miopen_cache_set():
+    # the LUMI AI guide sets the cache in its one-GPU quickstart; without it MIOpen's tuning
+    # results are not kept (its database falls back from Lustre to a temporary directory)
+    found = [f for f in lint(parse_text(ONE_GCD.format(prog="train.py --epochs 3")),
+                             load_profile("lumi").profile) if f.rule == "ENV002"]
+    assert any("MIOpen" in f.message for f in found)
+
+
+def test_one_process_that_is_no_training_does_not():
+    found = [f for f in lint(parse_text(ONE_GCD.format(prog="check_env.py")),
+                             load_profile("lumi").profile) if f.rule == "ENV002"]
+    assert not any("MIOpen" in f.message for f in found)
+
+
+# ---------------------------------------------------------------- jsrun sets under the nodes
+SUMMIT = ("#!/bin/bash\n#BSUB -P CSC123\n#BSUB -W 10\n#BSUB -nnodes {nodes}\n"
+          "module load cuda\n{launch}\n")
+
+
+@pytest.mark.parametrize(("nodes", "launch", "found"), [
+    (1, "jsrun -n 1 -g 1 ./app", [(6, "warning")]),
+    (2, "jsrun -n 2 -r 1 -a 1 -g 1 -c 7 ./bench", [(6, "warning")]),
+    (1, "jsrun -n 6 -a 1 -g 1 -c 7 ./app", []),
+    (2, "jsrun -n 2 -a 1 -g 6 -c 42 ./app", []),
+    (1, "jsrun -n 1 -g 1 ./a &\njsrun -n 5 -g 1 ./b &\nwait", []),  # they may share the node
+    (1, "jsrun -n $N -g 1 ./app", []),
+])
+def test_jsrun_resource_sets_asking_fewer_gpus_than_the_nodes_hold(nodes, launch, found):
+    assert _all(SUMMIT.format(nodes=nodes, launch=launch), "summit", "GPU008") == found

