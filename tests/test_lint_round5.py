@@ -145,3 +145,25 @@ SUMMIT = ("#!/bin/bash\n#BSUB -P CSC123\n#BSUB -W 10\n#BSUB -nnodes {nodes}\n"
 ])
 def test_jsrun_resource_sets_asking_fewer_gpus_than_the_nodes_hold(nodes, launch, found):
     assert _all(SUMMIT.format(nodes=nodes, launch=launch), "summit", "GPU008") == found
+
+
+# ---------------------------------------------------------------- PBS008: whole-node chunks
+@pytest.mark.parametrize(("select", "found"), [
+    ("10:ncpus=32:ngpus=4", []),               # all 4 GPUs of a Polaris node: one per node
+    ("10:ncpus=64", []),
+    ("10:ncpus=32:ngpus=2", [(3, "warning")]),  # two such chunks fit one node
+    ("10:ncpus=16", [(3, "warning")]),
+])
+def test_chunks_asking_a_whole_nodes_gpus_cannot_share_a_node(select, found):
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=" + select + "\n#PBS -l walltime=1:00:00\n"
+            "#PBS -l filesystems=home:eagle\nmpiexec -n 40 --ppn 4 ./app\n")
+    assert _all(text, "polaris", "PBS008") == found
+
+
+# ---------------------------------------------------------------- options after $SMPIARGS
+def test_a_variable_of_launcher_options_does_not_end_jsruns_options():
+    line = "jsrun -n4 -r1 -a6 -c42 -g6 $SMPIARGS --bind packed:7 python3 main.py"
+    assert _all(SUMMIT.format(nodes=4, launch=line), "summit", "CPU010") == []
+    # a variable that is the program still ends them: its own flags are not jsrun's
+    line = "jsrun -n4 -r1 -a6 -c42 -g6 $EXE --bind packed:7"
+    assert _all(SUMMIT.format(nodes=4, launch=line), "summit", "CPU010") != []

@@ -953,6 +953,12 @@ def directive_items(body: str) -> list[tuple[str, str]]:
     return out
 
 
+# A variable standing for more launcher options (`$SMPIARGS`, `${MPI_OPTS}`, `$SRUN_FLAGS`):
+# named so, and followed by options, it does not end the launcher's options (a variable that
+# is the program, `$EXE --input f`, does).
+_OPTION_BUNDLE = re.compile(r"\$\{?[A-Za-z_]\w*(?:ARGS|OPTS|OPTIONS|FLAGS)\}?", re.I)
+
+
 def launcher_items(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
     """Launcher flags as (flag, value) and the rest of the line (the program and its args)."""
     items: list[tuple[str, str]] = []
@@ -961,6 +967,10 @@ def launcher_items(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
     k = 1
     while k < len(argv):
         w = argv[k]
+        if _OPTION_BUNDLE.fullmatch(w) and k + 1 < len(argv) and argv[k + 1].startswith("-"):
+            items.append((w, ""))  # `jsrun -n4 $SMPIARGS --bind packed:7 prog`: more options
+            k += 1
+            continue
         if not w.startswith("-"):
             break
         if "=" in w and w.startswith("-"):

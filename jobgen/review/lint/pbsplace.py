@@ -174,9 +174,14 @@ def _part_chunks(ctx: Context) -> Iterator[Hit]:
     gpus = ctx.profile.node.gpus.count if ctx.profile.node.gpus else 0
     item = selects[0]
     chunks = _chunks(item.value)
-    part = [(n, res) for n, res in chunks if
+    def whole(res: dict[str, str]) -> bool:  # a chunk asking all of one of a node's counts
+        return (res.get("ncpus", "").isdigit() and int(res["ncpus"]) >= threads) or \
+            bool(gpus) and res.get("ngpus", "").isdigit() and int(res["ngpus"]) >= gpus
+
+    # a chunk that asks all of a node's GPUs (or threads) cannot share a node with another
+    part = [(n, res) for n, res in chunks if not whole(res) and (
             (res.get("ncpus", "").isdigit() and int(res["ncpus"]) < threads) or
-            (gpus and res.get("ngpus", "").isdigit() and 0 < int(res["ngpus"]) < gpus)]
+            (gpus and res.get("ngpus", "").isdigit() and 0 < int(res["ngpus"]) < gpus))]
     if sum(n for n, _ in chunks) < 2 or not part:
         return
     n, res = part[0]
