@@ -167,3 +167,15 @@ def test_a_variable_of_launcher_options_does_not_end_jsruns_options():
     # a variable that is the program still ends them: its own flags are not jsrun's
     line = "jsrun -n4 -r1 -a6 -c42 -g6 $EXE --bind packed:7"
     assert _all(SUMMIT.format(nodes=4, launch=line), "summit", "CPU010") != []
+
+
+# ---------------------------------------------------------------- CONT002: libcxi copied
+def test_libcxi_copied_into_a_bound_directory_is_the_network_bound_by_hand():
+    base = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+            "#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+            "#SBATCH --time=15\nwd=$(pwd)\n{copy}"
+            "srun singularity exec -B /opt/cray:/opt/cray -B \"$wd/cray-deps\":/opt/cray-deps "
+            "/scratch/project_465000001/pytorch.sif python train.py\n")
+    copied = base.format(copy="mkdir -p $wd/cray-deps\ncp /usr/lib64/libcxi* $wd/cray-deps\n")
+    assert _all(copied, "lumi", "CONT002") == []
+    assert _all(base.format(copy=""), "lumi", "CONT002") != []

@@ -3,6 +3,7 @@ bindings a multi-node run needs, and image runscripts that change the ranks' env
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...errors import nodes_word
@@ -89,7 +90,7 @@ def _network(ctx: Context) -> Iterator[Hit]:
         bound = set(c.binds()) | {b.split(":", 1)[0] for name in _BIND_VARIABLES
                                   for b in launch.env.get(name, "").split(",") if b}
         missing = [b for b in facts.multi_node_binds if not _covered(b, bound)]
-        if missing and _hand_made_network(bound):
+        if missing and _hand_made_network(bound, _libcxi_copies(ctx)):
             continue  # the Slingshot stack bound by hand: /opt/cray and libcxi
         if missing or not facts.multi_node_binds:
             how = " or ".join(filter(None, [
@@ -130,11 +131,19 @@ def _required(ctx: Context) -> Iterator[Hit]:
                       f"{facts.why}", f"write `{c.runtime} {c.verb} {' '.join(missing)} ...`")
 
 
-def _hand_made_network(bound: set[str]) -> bool:
+def _hand_made_network(bound: set[str], copies: frozenset[str] | set[str] = frozenset()) -> bool:
     """The high-speed network's libraries bound by hand, as LUMI's workshop reference solution
     and OLMo's LUMI scripts do: /opt/cray (or parts of it) and libcxi (LWS 05 reference
-    solution: -B /var/spool/slurmd,/opt/cray,/usr/lib64/libcxi.so.1)."""
-    return _covered("/opt/cray", bound) and any("libcxi" in b for b in bound)
+    solution: -B /var/spool/slurmd,/opt/cray,/usr/lib64/libcxi.so.1), also from a directory
+    the script copies libcxi into and binds (`cp /usr/lib64/libcxi* $wd/cray-deps`,
+    `-B $wd/cray-deps:/opt/cray-deps`)."""
+    return _covered("/opt/cray", bound) and any("libcxi" in b or b in copies for b in bound)
+
+
+def _libcxi_copies(ctx: Context) -> set[str]:
+    """Directories the script copies the host's libcxi into (as written, quotes dropped)."""
+    return {m.group(1).strip("\"'").rstrip("/") for m in re.finditer(
+        r"\bcp\s+(?:-\w+\s+)*\S*libcxi\S*\s+(\S+)", ctx.script.text)}
 
 
 def _covered(path: str, bound: set[str]) -> bool:
