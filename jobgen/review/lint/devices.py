@@ -815,8 +815,8 @@ def _jsrun_fewer_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
     for launch in jsruns:
         sets = as_int(launch.flag("-n", "--nrs"))
         gpus = as_int(launch.flag("-g", "--gpu_per_rs"))
-        if not sets or gpus is None or not ndev:
-            continue
+        if not sets or not gpus or not ndev:
+            continue  # -g 0: a CPU program, which asks for no GPU
         idle = ctx.nodes * ndev - sets * gpus
         if idle > 0:
             yield Hit(launch.line, f"jsrun -n {sets} -g {gpus}: {sets * gpus} GPU(s) of the "
