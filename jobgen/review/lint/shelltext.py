@@ -169,3 +169,43 @@ def _misspelt_launcher(ctx: Context) -> Iterator[Hit]:
             continue
         yield Hit(line, f"`{word}` is no command (bash: command not found, exit status 127), "
                   f"so no rank starts: a misspelt {near[0]}?", f"write {near[0]}")
+
+
+# ---------------------------------------------------------------- TEXT006: bash refuses it
+_BASH_SYNTAX = ("GNU Bash manual 6.1 Invoking Bash (-n: read commands but do not execute them, "
+                "to check a script for syntax errors); 3.7.5 Exit Status / POSIX 2.8.1 (a "
+                "non-interactive shell exits on a syntax error: the commands after it never "
+                "run); checked with bash 5.2 here")
+_SHELL_LINE = re.compile(r"#!\s*(?:/usr)?/bin/(?:env\s+)?(bash|sh)\b")
+_SYNTAX_ERROR = re.compile(r"line ([0-9]+): (syntax error.*)")
+
+
+@rule("TEXT006", "shell-syntax", topic="scheduler", severity="error",
+      scope="bash and sh scripts (a #!/bin/bash or #!/bin/sh line); not where the line bash "
+      "stops at holds a placeholder (<...>, TEXT002's) or a jobgen-unreadable template",
+      source=_BASH_SYNTAX, fix="fix the line bash names (quote the parentheses, close the "
+      "quote or the block); `bash -n SCRIPT` checks it",
+      summary="a syntax error bash stops at (`bash -n` refuses the script): the job runs the "
+      "commands before it, then the shell exits")
+def _shell_syntax(ctx: Context) -> Iterator[Hit]:
+    import shutil
+    import subprocess
+
+    lines = ctx.script.lines
+    if not lines or not _SHELL_LINE.match(lines[0]) or shutil.which("bash") is None:
+        return
+    try:
+        res = subprocess.run(["bash", "-n"], input=ctx.script.text, capture_output=True,
+                             text=True, timeout=10, env={"PATH": "/usr/bin:/bin"})
+    except (OSError, subprocess.TimeoutExpired):
+        return
+    m = _SYNTAX_ERROR.search(res.stderr) if res.returncode != 0 else None
+    if m is None:
+        return
+    number = int(m.group(1))
+    text = lines[number - 1] if 0 < number <= len(lines) else ""
+    from .scope import is_placeholder
+    if is_placeholder(text) or "{{" in text or "{%" in text:
+        return  # a template line: TEXT002 reports the placeholder once
+    yield Hit(number, f"bash stops here: {m.group(2)[:120]}; the job runs the commands before "
+              "this line, then the shell exits with status 2")
