@@ -179,3 +179,21 @@ def test_libcxi_copied_into_a_bound_directory_is_the_network_bound_by_hand():
     copied = base.format(copy="mkdir -p $wd/cray-deps\ncp /usr/lib64/libcxi* $wd/cray-deps\n")
     assert _all(copied, "lumi", "CONT002") == []
     assert _all(base.format(copy=""), "lumi", "CONT002") != []
+
+
+# ---------------------------------------------------------------- RANK002: no launch at all
+PBS_MANY = ("#!/bin/bash -l\n#PBS -A P\n#PBS -l select=10:system=polaris\n"
+            "#PBS -l walltime=1:00:00\n#PBS -l filesystems=home:eagle\n#PBS -q prod\n"
+            "module use /soft/modulefiles\nmodule load conda\n{body}\n")
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    ("python /home/u/fit.py --data x", [(9, "warning")]),
+    ("./solver.x input.dat", [(9, "warning")]),
+    ("mpiexec -n 40 --ppn 4 python fit.py", []),               # a launch: RANK002's own arithmetic
+    ("source launch_env.sh\npython fit.py", []),                # a sourced file may launch
+    ("python -m parsl_driver run.py", []),                      # python -m: a tool, not checked
+    ("python submit_ensemble.py", []),                          # a driver that starts the work
+])
+def test_a_multi_node_job_that_starts_no_launcher(body, found):
+    assert _all(PBS_MANY.format(body=body), "polaris", "RANK002") == found

