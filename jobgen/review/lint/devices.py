@@ -479,13 +479,18 @@ def _far_from_device(ctx: Context) -> Iterator[Hit]:
         ranks = ", ".join(str(r) for r, _ in far)
         where = f"local rank(s) {ranks}: the device is on a different NUMA domain from the " \
             f"rank's cores ({'; '.join(t for _, t in far)})"
-        doc = _documented(ctx, launch, devices_of)
-        if doc is None:
-            yield Hit(launch.line, where)
-        else:
-            yield Hit(launch.line, f"{where}; the guide gives this binding on purpose: "
-                      f"{doc.why}", f"to keep each rank next to its device with as many "
-                      f"threads, --cpu-bind {doc.instead}", doc.source, "info")
+        yield _far_hit(ctx, launch, where, devices_of)
+
+
+def _far_hit(ctx: Context, launch: LaunchView, where: str,
+             devices_of: dict[int, int]) -> Hit:
+    """CPU007's finding: a warning, or info where the guide gives this binding on purpose."""
+    doc = _documented(ctx, launch, devices_of)
+    if doc is None:
+        return Hit(launch.line, where)
+    return Hit(launch.line, f"{where}; the guide gives this binding on purpose: {doc.why}",
+               f"to keep each rank next to its device with as many threads, --cpu-bind "
+               f"{doc.instead}", doc.source, "info")
 
 
 def _far_whatever_the_mapping(ctx: Context, launch: LaunchView,
@@ -528,13 +533,7 @@ def _far_whatever_the_mapping(ctx: Context, launch: LaunchView,
                      f"{format_cpu_list(sorted(near))}, so at least {len(devs) - close} rank(s) "
                      f"drive one of those from the other socket, whichever rank gets which "
                      f"device")
-            doc = _documented(ctx, launch, {})
-            if doc is None:
-                yield Hit(launch.line, where)
-            else:
-                yield Hit(launch.line, f"{where}; the guide gives this binding on purpose: "
-                          f"{doc.why}", f"to keep each rank next to its device with as many "
-                          f"threads, --cpu-bind {doc.instead}", doc.source, "info")
+            yield _far_hit(ctx, launch, where, {})
             return
 
 
