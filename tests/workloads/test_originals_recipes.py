@@ -259,7 +259,7 @@ def test_gpt_defaults_are_nanogpts_on_cuda(monkeypatch: pytest.MonkeyPatch, bf16
     import torch
 
     from workloads.gpt.model import APP
-    from workloads.resnet50.model import APP as RESNET
+    from workloads.qcnn.model import APP as QCNN
     from workloads.runtime.cli import build_parser
     from workloads.runtime.device import DeviceInfo
     from workloads.runtime.train import fill_defaults
@@ -274,9 +274,10 @@ def test_gpt_defaults_are_nanogpts_on_cuda(monkeypatch: pytest.MonkeyPatch, bf16
     given = build_parser(APP).parse_args(["--precision", "fp32", "--no-compile"])
     fill_defaults(APP, given, cuda)
     assert (given.precision, given.compile, given.optimizer_impl) == ("fp32", False, "fused")
-    # another app keeps the runtime's defaults on CUDA
-    other = build_parser(RESNET).parse_args([])
-    assert fill_defaults(RESNET, other, cuda) == []
+    # another app keeps the runtime's defaults on CUDA (qcnn: no run defaults; resnet50 now
+    # takes tf32 there, tests/workloads/test_precision_defaults.py)
+    other = build_parser(QCNN).parse_args([])
+    assert fill_defaults(QCNN, other, cuda) == []
     assert (other.precision, other.compile, other.optimizer_impl) == ("fp32", False, "auto")
 
 
