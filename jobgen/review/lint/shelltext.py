@@ -6,11 +6,14 @@ a misspelt launcher). Each is what bash itself does with the line, checked with 
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 
 from ..scriptparse import LAUNCHERS, launcher_name, scan_line, split_comment, statement_words
 from .context import Context
 from .core import Hit, distance, rule
+from .scope import is_placeholder
 
 _BASH_ESCAPE = ("GNU Bash manual 3.1.2.1 Escape Character (a non-quoted backslash preserves "
                 "the literal value of the next character; only a \\newline pair is a line "
@@ -188,9 +191,6 @@ _SYNTAX_ERROR = re.compile(r"line ([0-9]+): (syntax error.*)")
       summary="a syntax error bash stops at (`bash -n` refuses the script): the job runs the "
       "commands before it, then the shell exits")
 def _shell_syntax(ctx: Context) -> Iterator[Hit]:
-    import shutil
-    import subprocess
-
     lines = ctx.script.lines
     if not lines or not _SHELL_LINE.match(lines[0]) or shutil.which("bash") is None:
         return
@@ -204,7 +204,6 @@ def _shell_syntax(ctx: Context) -> Iterator[Hit]:
         return
     number = int(m.group(1))
     text = lines[number - 1] if 0 < number <= len(lines) else ""
-    from .scope import is_placeholder
     if is_placeholder(text) or "{{" in text or "{%" in text:
         return  # a template line: TEXT002 reports the placeholder once
     yield Hit(number, f"bash stops here: {m.group(2)[:120]}; the job runs the commands before "
