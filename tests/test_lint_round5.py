@@ -197,3 +197,16 @@ PBS_MANY = ("#!/bin/bash -l\n#PBS -A P\n#PBS -l select=10:system=polaris\n"
 ])
 def test_a_multi_node_job_that_starts_no_launcher(body, found):
     assert _all(PBS_MANY.format(body=body), "polaris", "RANK002") == found
+
+
+# ---------------------------------------------------------------- CPU006: --ntasks on one node
+@pytest.mark.parametrize(("tasks", "nodes", "found"), [
+    ("--ntasks=8", "1", [(7, "error")]),    # 8 x 8 = 64 cores on a node of 56 usable
+    ("--ntasks=8", "2", []),                # 4 per node x 8 = 32
+    ("--ntasks=7", "1", []),                # 56
+])
+def test_ntasks_on_the_job_nodes_times_cpus_per_task(tasks, nodes, found):
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
+            f"#SBATCH --nodes={nodes}\n#SBATCH {tasks}\n#SBATCH --gpus-per-node=8\n"
+            "#SBATCH --cpus-per-task=8\n#SBATCH --time=15\nsource run_env.sh\n")
+    assert _all(text, "lumi", "CPU006") == found

@@ -148,15 +148,19 @@ def _across_sockets(ctx: Context) -> Iterator[Hit]:
 
 @rule("CPU006", "cores-oversubscribed", topic="placement", severity="error",
       scope="launches whose ranks per node and cores (or threads) per rank are known, and "
-      "Slurm jobs with no srun launch by their --ntasks-per-node x --cpus-per-task",
+      "Slurm jobs by their directives' --ntasks-per-node (or --ntasks over --nodes) x "
+      "--cpus-per-task, where no launch was reported for it",
       source=_BINDING, facts=_node_facts, fix="ask for fewer cores per rank or fewer ranks",
       summary="more cores or hardware threads per node than the node has")
 def _oversubscribed(ctx: Context) -> Iterator[Hit]:
     node = ctx.node
     usable = node.cores - len(node.reserved) // node.threads_per_core
-    for launch in ctx.launches:
-        yield from _oversubscribed_launch(ctx, launch, usable)
-    if ctx.dialect == "slurm" and not any(la.dialect == "srun" for la in ctx.launches):
+    hits = [h for launch in ctx.launches for h in _oversubscribed_launch(ctx, launch, usable)]
+    yield from hits
+    # the job's own request is never scheduled whatever its sruns ask (`--ntasks=8
+    # --cpus-per-task=8` on one node of 56, each srun then taking one task): unless a launch
+    # was already reported for the same cores
+    if ctx.dialect == "slurm" and not hits:
         yield from _oversubscribed_request(ctx, usable)
 
 
@@ -168,6 +172,12 @@ def _oversubscribed_request(ctx: Context, usable: int) -> Iterator[Hit]:
     per_task = as_int(item.value) if item and ctx.value_ok(item) else None
     tasks_item = next(iter(ctx.find("--ntasks-per-node")), None)
     tasks = as_int(tasks_item.value) if tasks_item and ctx.value_ok(tasks_item) else 1
+    total_item = next(iter(ctx.find("--ntasks", "-n")), None)
+    if tasks_item is None and total_item is not None and ctx.value_ok(total_item) and \
+            ctx.find("--nodes", "-N") and ctx.nodes:
+        # --ntasks on N nodes: at least ceil(ntasks / N) of them on one node
+        total = as_int(total_item.value)
+        tasks = -(-total // ctx.nodes) if total else tasks
     if item and per_task and tasks and per_task * tasks > usable:
         yield Hit(item.line, f"{tasks} task(s) per node x --cpus-per-task={per_task} = "
                   f"{tasks * per_task} cores per node, but a {ctx.profile.name} node has "
