@@ -210,3 +210,17 @@ def test_ntasks_on_the_job_nodes_times_cpus_per_task(tasks, nodes, found):
             f"#SBATCH --nodes={nodes}\n#SBATCH {tasks}\n#SBATCH --gpus-per-node=8\n"
             "#SBATCH --cpus-per-task=8\n#SBATCH --time=15\nsource run_env.sh\n")
     assert _all(text, "lumi", "CPU006") == found
+
+
+# ---------------------------------------------------------------- TEXT007: ((N++)) under set -e
+@pytest.mark.parametrize(("head", "step", "found"), [
+    ("set -e", "((N++))", [(4, "warning")]),
+    ("set -euo pipefail", "let N--", [(4, "warning")]),
+    ("set -o errexit", "((N++))", [(4, "warning")]),
+    ("set -e", "((N++)) || true", []),      # tested: set -e does not apply
+    ("set -e", "((N += 1))", []),           # 1 from 0: status 0
+    ("", "((N++))", []),                    # no errexit
+])
+def test_a_post_increment_under_errexit(head, step, found):
+    text = f"#!/bin/bash\n{head}\nN=0\n{step}\necho done\n"
+    assert _all(text, "lumi", "TEXT007") == found

@@ -208,3 +208,36 @@ def _shell_syntax(ctx: Context) -> Iterator[Hit]:
         return  # a template line: TEXT002 reports the placeholder once
     yield Hit(number, f"bash stops here: {m.group(2)[:120]}; the job runs the commands before "
               "this line, then the shell exits with status 2")
+
+
+# ---------------------------------------------------------------- TEXT007: ((N++)) under set -e
+_BASH_ERREXIT = ("GNU Bash manual 3.2.5.2 Conditional Constructs, ((expression)): the return "
+                 "status is 1 when the expression's value is 0; 4.3.1 The Set Builtin, -e: exit "
+                 "when a command returns non-zero, unless it is tested (if, while, &&, ||); "
+                 "6.5 Shell Arithmetic: id++ is the value before the increment (checked with "
+                 "bash 5.2 here: `set -e; n=0; ((n++)); echo never`)")
+_ERREXIT = re.compile(r"^\s*set\s+(?:-[A-Za-z]*e[A-Za-z]*\b|-o\s+errexit\b)")
+_POST_STEP = re.compile(r"^\(\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--)\s*\)\)$|"
+                        r"^let\s+[\"']?([A-Za-z_][A-Za-z0-9_]*)(?:\+\+|--)[\"']?$")
+
+
+@rule("TEXT007", "errexit-post-increment", topic="scheduler", severity="warning",
+      scope="bash scripts with set -e (or errexit, or `#!/bin/bash -e`) before a statement that "
+      "is only `((N++))`, `((N--))` or `let N++`, not tested by if, while, && or ||",
+      source=_BASH_ERREXIT, fix="write ((N += 1)) or N=$((N + 1)), whose status is 0, or "
+      "((++N)) where N starts at 0 or more",
+      summary="`((N++))` under set -e: when N was 0 the statement returns 1 and the script "
+      "exits there")
+def _errexit_increment(ctx: Context) -> Iterator[Hit]:
+    lines = ctx.script.lines
+    errexit = bool(lines) and bool(re.match(r"#!\s*\S*bash\s+-\w*e", lines[0]))
+    for number, code in _statements(ctx):
+        if _ERREXIT.match(code):
+            errexit = True
+            continue
+        m = _POST_STEP.match(code.strip())
+        if errexit and m:
+            name = m.group(1) or m.group(2)
+            yield Hit(number, f"`{code.strip()}` under set -e: the value before the step is "
+                      f"the statement's result, so when {name} is 0 it returns 1 and the "
+                      "script exits here")
