@@ -192,6 +192,7 @@ PBS_MANY = ("#!/bin/bash -l\n#PBS -A P\n#PBS -l select=10:system=polaris\n"
     ("./solver.x input.dat", [(9, "warning")]),
     ("mpiexec -n 40 --ppn 4 python fit.py", []),               # a launch: RANK002's own arithmetic
     ("source launch_env.sh\npython fit.py", []),                # a sourced file may launch
+    ("source ./venvs/x/bin/activate\npython3 -u fit.py", [(10, "warning")]),  # a venv does not
     ("python -m parsl_driver run.py", []),                      # python -m: a tool, not checked
     ("python submit_ensemble.py", []),                          # a driver that starts the work
 ])

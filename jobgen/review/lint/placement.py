@@ -343,8 +343,10 @@ def _idle(ctx: Context) -> Iterator[Hit]:
 # A program the batch shell runs itself: a path to an executable (python X.py: below).
 _OWN_PROGRAM = re.compile(r"\./\S+|/\S+/[^/\s]+\.(?:x|exe|py)")
 # Signs that the script's work may start processes on the other nodes after all: a sourced
-# file or a function (a hidden launch), a workflow tool, ssh/pdsh, a background job.
-_ELSEWHERE = re.compile(r"(?im)^\s*(?:source|\.)\s|parsl|dask|\bray\b|balsam|ensemble|mpi4py|"
+# file (not a virtual environment's bin/activate) or a function (a hidden launch), a workflow
+# tool, ssh/pdsh, a background job.
+_ELSEWHERE = re.compile(r"(?im)^\s*(?:source|\.)\s+(?!\S*/bin/activate\s*$)|parsl|dask|\bray\b|"
+                        r"balsam|ensemble|mpi4py|"
                         r"\bssh\b|pdsh|pbsdsh|clush|\bparallel\b|launch|workflow|driver|"
                         r"submit|qsub|sbatch|bsub|\(\)\s*\{|&\s*$")
 
