@@ -136,17 +136,15 @@ _EXPANSION = re.compile(r"\$(?:\{|\(|[A-Za-z_])")
 def _directive_expansion(ctx: Context) -> Iterator[Hit]:
     if ctx.dialect != "slurm":
         return
-    for d in ctx.own_directives():
-        for key, value in directive_items(d.body):
-            if not _EXPANSION.search(value):
-                continue
-            checked = key in _CHECKED_SBATCH
-            yield Hit(d.line, f"{key} {value}: sbatch does not expand shell variables in "
-                      "#SBATCH lines, so " + (
-                          "it takes this text as the value and refuses the job or runs it "
-                          "with a wrong one" if checked else
-                          "the job gets this text as written"),
-                      severity=None if checked else "info")
+    for item in ctx.items:
+        if not _EXPANSION.search(item.value):
+            continue
+        checked = item.key in _CHECKED_SBATCH
+        yield Hit(item.line, f"{item.key} {item.value}: sbatch does not expand shell variables "
+                  "in #SBATCH lines, so " + (
+                      "it takes this text as the value and refuses the job or runs it with a "
+                      "wrong one" if checked else "the job gets this text as written"),
+                  severity=None if checked else "info")
 
 
 @rule("PBS001", "one-select", topic="scheduler", severity="warning", scope="PBS scripts",

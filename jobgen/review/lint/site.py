@@ -196,17 +196,13 @@ def _code(script: Script) -> str:
 
 
 def _named_in_file_name(path: str) -> set[str]:
-    """Sites whose name is a word of the script's file name (`run_gpu_Sunspot.sh`,
-    `lumi-launch.sh`, `submit_polaris.pbs`): users name scripts for the machine they wrote
-    them for. Only the file's own name, not its folders, and a clue of weight 2, not strong:
-    it decides a script whose code names no site (a launch script run inside a job), and
-    breaks a tie, but never outweighs a directive or a path of another site."""
-    words = {w.lower() for w in re.split(r"[^A-Za-z0-9]+", os.path.basename(path)) if w}
-    return words & _FILE_NAME_SITES
-
-
-#: the site names a file name may carry (the profiles' names; JLSE's MI250 by "jlse")
-_FILE_NAME_SITES = {"polaris", "aurora", "sunspot", "summit", "lumi"}
+    """The words of the script's file name: one that is a site's profile name is a clue
+    (`run_gpu_Sunspot.sh`, `lumi-launch.sh`, `submit_polaris.pbs`): users name scripts for the
+    machine they wrote them for. Only the file's own name, not its folders, and a clue of
+    weight 2, not strong: it decides a script whose code names no site (a launch script run
+    inside a job), and breaks a tie, but never outweighs a directive or a path of another
+    site."""
+    return {w.lower() for w in re.split(r"[^A-Za-z0-9]+", os.path.basename(path)) if w}
 
 
 def guess_site(script: Script) -> SiteGuess:
