@@ -265,6 +265,9 @@ class Queue(Sourced):
     min_walltime: str | None = None
     # Per-user and per-project job limits (optional: a queue without them is not checked).
     job_limits: list[JobLimit] = field(default_factory=list)
+    # The queue's nodes may run other jobs beside this one (Aurora's debug queue: "64 nodes
+    # (non-exclusive)"), so devices a job leaves unused are not held idle for it.
+    shared_nodes: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

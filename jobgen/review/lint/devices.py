@@ -577,6 +577,8 @@ def _whole_nodes(ctx: Context) -> tuple[str, str] | None:
     that says so; None where it may share them."""
     billing = ctx.profile.scheduler.billing
     family = ctx.partition.family
+    if ctx.partition.queue is not None and ctx.partition.queue.shared_nodes:
+        return None  # the queue's nodes may run other jobs: unused devices are not held
     if ctx.partition.allocation is not None:
         if ctx.partition.allocation != "exclusive":
             return None
@@ -618,7 +620,8 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
 
 @rule("GPU008", "idle-devices", topic="devices", severity="warning",
       scope="launches of GPU programs (AI frameworks, per-rank device wrappers) on nodes the "
-      "job has to itself (ALCF and OLCF PBS/LSF jobs, LUMI standard-g or --exclusive), with "
+      "job has to itself (ALCF and OLCF PBS/LSF jobs outside queues of shared nodes such as "
+      "Aurora's debug, LUMI standard-g or --exclusive), with "
       "one device per rank, or one process (also the batch shell's own) narrowed to fewer "
       "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0) or told to use "
       "one (`--device xpu`, Python code moving its work to \"xpu\"/\"cuda\": the current "
