@@ -341,6 +341,10 @@ def parse_text(text: str, path: str = "<script>") -> Script:
     return script
 
 
+def _odd_backslashes(text: str) -> bool:
+    return (len(text) - len(text.rstrip("\\"))) % 2 == 1
+
+
 MAX_JOINED = 200  # lines one quoted string may span before lint reads the lines one by one
 
 
@@ -362,8 +366,13 @@ def _join_continued(lines: list[str], i: int, first: str) -> tuple[str, int]:
         return scan_line(first)[0].rstrip(), i
     while j < len(lines) and j - i < MAX_JOINED:
         if quote is not None:
+            joined = quote == '"' and _odd_backslashes(pieces[-1])
             code, _, quote = scan_line(lines[j], quote)
-            pieces.append("\n" + code.rstrip())
+            if joined:  # backslash-newline in double quotes is removed (bash(1) QUOTING)
+                pieces[-1] = pieces[-1][:-1]
+                pieces.append(code.rstrip())
+            else:
+                pieces.append("\n" + code.rstrip())
             j += 1
             continue
         if not pieces[-1].endswith("\\"):

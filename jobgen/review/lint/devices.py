@@ -13,6 +13,7 @@ from ..arith import evaluate
 from ..scriptparse import substitute
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
+from .pbsplace import select_chunks
 from .scope import AI_NAMES, unwrap
 
 #: What launchers name a rank's index on its node; a wrapper computes its device from these.
@@ -577,8 +578,17 @@ def _whole_nodes(ctx: Context) -> tuple[str, str] | None:
     that says so; None where it may share them."""
     billing = ctx.profile.scheduler.billing
     family = ctx.partition.family
-    if ctx.partition.queue is not None and ctx.partition.queue.shared_nodes:
-        return None  # the queue's nodes may run other jobs: unused devices are not held
+    queue = ctx.partition.queue
+    if queue is not None and queue.shared_nodes:
+        # the queue's nodes may run other jobs: the devices a job does not use are not held
+        # for it, unless its chunks ask for every GPU of the node (ngpus=6 on Aurora)
+        gpus = ctx.profile.node.gpus.count if ctx.profile.node.gpus else 0
+        select = [i for i in ctx.find("-l select") if ctx.value_ok(i)]
+        chunks = select_chunks(select[-1].value) if select else []
+        if not gpus or not chunks or any(r.get("ngpus") != str(gpus) for _, r in chunks):
+            return None
+        return (f"its chunks ask for every GPU of the node (ngpus={gpus}), which it then "
+                "holds", queue.source)
     if ctx.partition.allocation is not None:
         if ctx.partition.allocation != "exclusive":
             return None

@@ -23,7 +23,7 @@ _PBS_ARRAY = ("OpenPBS src/cmds/qsub.c NO_RERUN_ARRAY (\"qsub: cannot submit non
 _ARRANGEMENTS = ("free", "pack", "scatter", "vscatter")
 
 
-def _chunks(value: str) -> list[tuple[int, dict[str, str]]]:
+def select_chunks(value: str) -> list[tuple[int, dict[str, str]]]:
     """`2:ncpus=64+1:host=x` -> [(2, {'ncpus': '64'}), (1, {'host': 'x'})]."""
     out = []
     for chunk in value.split("+"):
@@ -52,7 +52,7 @@ def _pack(ctx: Context) -> Iterator[Hit]:
     select = [i for i in ctx.find("-l select") if ctx.value_ok(i)]
     if not packed or not select:
         return
-    chunks = _chunks(select[-1].value)
+    chunks = select_chunks(select[-1].value)
     count = sum(n for n, _ in chunks)
     if count < 2:
         return
@@ -173,7 +173,7 @@ def _part_chunks(ctx: Context) -> Iterator[Hit]:
     threads = ctx.node.logical
     gpus = ctx.profile.node.gpus.count if ctx.profile.node.gpus else 0
     item = selects[0]
-    chunks = _chunks(item.value)
+    chunks = select_chunks(item.value)
     def whole(res: dict[str, str]) -> bool:  # a chunk asking all of one of a node's counts
         return (res.get("ncpus", "").isdigit() and int(res["ncpus"]) >= threads) or \
             bool(gpus) and res.get("ngpus", "").isdigit() and int(res["ngpus"]) >= gpus
