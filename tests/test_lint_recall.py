@@ -96,7 +96,7 @@ def test_idle_devices_on_whole_nodes():
     assert "GPU008" in _rules(POLARIS + "mpiexec -n 2 --ppn 1 --cpu-bind depth -d 32 python "
                               "ddp_train.py\n", "polaris")
     aurora = ("#!/bin/bash\n#PBS -A p\n#PBS -l select=1\n#PBS -l walltime=1:00:00\n"
-              "#PBS -l filesystems=home:flare\n#PBS -q debug\nmodule load frameworks\n")
+              "#PBS -l filesystems=home:flare\n#PBS -q capacity\nmodule load frameworks\n")
     assert "GPU008" in _rules(aurora + "mpiexec -n 4 --ppn 4 --cpu-bind list:1-8:9-16:17-24:"
                               "25-32 python train.py\n", "aurora")
     lumi = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition={p}\n"

@@ -146,8 +146,9 @@ def test_a_commented_out_gpumps_turns_no_sharing_on_for_a_training_program():
     assert found.get("GPU001") == "error", found
 
 
+# capacity: whole nodes (the debug queue's are shared: round 6, test_lint_round6.py)
 AURORA = ("#!/bin/bash -l\n#PBS -A proj\n#PBS -l select=1\n#PBS -l walltime=0:30:00\n"
-          "#PBS -l filesystems=home:flare\n#PBS -q debug\nmodule load frameworks\n{body}\n")
+          "#PBS -l filesystems=home:flare\n#PBS -q capacity\nmodule load frameworks\n{body}\n")
 
 
 # Aurora: 2 sockets, tiles 0-5 (GPUs 0-2) on socket 0, tiles 6-11 (GPUs 3-5) on socket 1

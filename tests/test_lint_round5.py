@@ -6,6 +6,7 @@ launch, and LUMI's project prefix without its number is a placeholder."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
@@ -90,14 +91,25 @@ WRAPPED = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partitio
            "0xfe,0xfe00,0xfe00000000,0xfe0000000000 singularity exec {image} ./train.sh\n")
 
 
-def test_a_shell_script_in_a_pytorch_image_gets_the_ai_sets():
-    text = WRAPPED.format(image="/appl/local/containers/sif-images/"
-                          "lumi-pytorch-rocm-6.2.4-python-3.12-pytorch-v2.7.1.sif")
-    assert (10, "warning") in _all(text, "lumi", "ENV002")
+PYTORCH_IMAGE = ("/appl/local/containers/sif-images/"
+                 "lumi-pytorch-rocm-6.2.4-python-3.12-pytorch-v2.7.1.sif")
+UNBOUND = re.compile(r"--cpu-bind=\S+ ")
 
 
-def test_a_shell_script_in_another_image_does_not():
-    text = WRAPPED.format(image="/project/project_465000001/gromacs-2024.sif")
+def test_a_shell_script_in_a_pytorch_image_is_an_ai_launch():
+    # AI launches on LUMI are bound next to their GCDs (CPU009); the sets of variables are
+    # asked only of a script the job writes itself (round 6: train.sh, not in the job
+    # script, may export them)
+    text = UNBOUND.sub("", WRAPPED.format(image=PYTORCH_IMAGE))
+    assert _all(text, "lumi", "CPU009") == [(10, "warning")]
+    written = WRAPPED.format(image=PYTORCH_IMAGE).replace(
+        "srun", "cat > train.sh << 'EOF'\npython train.py\nEOF\nsrun")
+    assert (13, "warning") in _all(written, "lumi", "ENV002")
+
+
+def test_a_shell_script_in_another_image_is_not():
+    text = UNBOUND.sub("", WRAPPED.format(image="/project/project_465000001/gromacs-2024.sif"))
+    assert _all(text, "lumi", "CPU009") == []
     assert _all(text, "lumi", "ENV002") == []
 
 

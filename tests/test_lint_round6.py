@@ -59,3 +59,32 @@ def test_an_escaped_backslash_at_the_end_of_a_quoted_line_is_no_continuation():
     lines = ['X="a \\', 'b"', 'Y="a \\\\', 'b"']
     assert _join_continued(lines, 1, lines[0]) == ('X="a b"', 2)  # \<newline>: removed
     assert _join_continued(lines, 3, lines[2]) == ('Y="a \\\\\nb"', 4)  # \\: a backslash
+
+
+# ---------------------------------------------------------------- a wrapper named for PyTorch
+LUMI_WRAPPED = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+                "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+                "#SBATCH --time=01:00:00\n"
+                "CONTAINER_SCRIPT=$(pwd -P)/run_pytorch.sh\n"
+                "srun singularity exec -B /pfs:/pfs $CONTAINER $CONTAINER_SCRIPT $CFG main.yaml\n")
+
+
+def test_a_script_named_for_a_framework_that_srun_runs_through_a_variable_is_an_ai_launch():
+    # eight ranks on a standard-g node with srun's default binding: CPU009; the MIOpen cache
+    # is not asked for, as run_pytorch.sh (not in the script) may set it
+    assert _all(LUMI_WRAPPED, "lumi", "CPU009") == [(9, "warning")]
+    assert _all(LUMI_WRAPPED, "lumi", "ENV002") == []
+
+
+def test_a_script_the_job_writes_itself_is_read_for_the_settings():
+    written = LUMI_WRAPPED.replace(
+        "CONTAINER_SCRIPT=$(pwd -P)/run_pytorch.sh\n",
+        "CONTAINER_SCRIPT=$(pwd -P)/run_pytorch.sh\ncat > $(pwd -P)/run_pytorch.sh << 'EOF'\n"
+        "#!/bin/bash\npython train.py --epochs 3\nEOF\n")
+    assert [r for r, _ in _all(written, "lumi", "ENV002")] == [13]
+
+
+def test_a_per_rank_device_wrapper_is_no_script_that_hides_settings():
+    text = LUMI_WRAPPED.replace("$CONTAINER_SCRIPT $CFG main.yaml",
+                                "./select_gpu.sh python train.py --epochs 3")
+    assert [r for r, _ in _all(text, "lumi", "ENV002")] == [9]

@@ -278,9 +278,14 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     # a shell script of the user's own run in an image named for a framework (the LUMI
     # PyTorch containers' `singularity exec ... lumi-pytorch-rocm-*.sif ./train.sh`): the
     # script is the image's python run by a wrapper
-    wrapped = bool(image) and bool(AI_NAMES.search(image)) and (
-        first.endswith(".sh") or first in ("bash", "sh") and len(prog) > 1 and
-        prog[1].endswith(".sh"))
+    # (or any image, for a script named for a framework: `run_pytorch.sh`, `train_ddp.sh`)
+    shell_script = first if first.endswith(".sh") else (
+        prog[1].rsplit("/", 1)[-1] if first in ("bash", "sh") and len(prog) > 1 and
+        prog[1].endswith(".sh") else "")
+    wrapped = bool(shell_script) and (bool(image) and bool(AI_NAMES.search(image)) or
+                                      bool(FRAMEWORK_NAMES.search(shell_script))) or any(
+        name.endswith(".sh") and FRAMEWORK_NAMES.search(name)
+        for name in (_named(ctx, w).rsplit("/", 1)[-1] for w in launch.wrappers))
     ai = first in AI_LAUNCHERS or launch.shell or wrapped or (python and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
         "MASTER_ADDR" in env or framework_module or
@@ -305,6 +310,13 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
                                                                    else ""):
         collective = "oneccl"
     return ai, collective
+
+
+def _named(ctx: Context, word: str) -> str:
+    """A word, or the value the script gives the variable it is (`$CONTAINER_SCRIPT`, set to
+    `$(pwd -P)/run_pytorch.sh`: known by its name though not by its directory)."""
+    m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", word)
+    return ctx.script.variables.get(m.group(1), word) if m else word
 
 
 _ACTIVATE = re.compile(r"^(?:conda|mamba|micromamba)\s+activate\s+(?:-\S+\s+)*(\S+)|"

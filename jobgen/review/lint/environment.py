@@ -106,6 +106,8 @@ def _misspelt(ctx: Context) -> Iterator[Hit]:
 
 
 def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
+    if _runs_own_script(ctx, launch):
+        return False
     if s.not_for_programs and program_names(launch) & set(s.not_for_programs):
         return False
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
@@ -130,6 +132,38 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
     if s.min_nodes is not None and (nodes is None or nodes < s.min_nodes):
         return False
     return ok and not any(ctx.loads(m, launch.at) for m in s.unless_modules)
+
+
+# Per-rank device wrappers, which set a device and exec the program after them
+_DEVICE_WRAPPER = re.compile(r"(?i)affinity|select|compact|gpu|gcd|tile|numa|bind|mask|rank")
+
+
+def _runs_own_script(ctx: Context, launch: LaunchView) -> bool:
+    """The launch runs a shell script of the user's own, which lint cannot read, as its
+    program (`srun singularity exec IMAGE $CONTAINER_SCRIPT config.yaml`, `srun ./run.sh`):
+    the variables a set asks for may be exported there (the LUMI EasyBuild PyTorch page's
+    run-pytorch.sh sets the MIOpen cache itself)."""
+    names = [launch.program[1] if launch.program[:1] in (["bash"], ["sh"]) and
+             len(launch.program) > 1 else (launch.program[0] if launch.program else "")]
+    # a script in a variable followed by its data (`$CONTAINER_SCRIPT $CFG main.yaml`), not
+    # one that runs the program after it (`${LOG_WRAPPER} python train.py`)
+    if not launch.program or launch.program[0].startswith("$") or re.search(
+            r"(?i)\.(?:ya?ml|json|toml|cfg|conf|ini|txt)$", launch.program[0]):
+        names += [w for w in launch.wrappers if w.startswith("$")]
+    for word in names:
+        m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", word)
+        name = (ctx.script.variables.get(m.group(1), "") if m else word).rsplit("/", 1)[-1]
+        if name.endswith(".sh") and not _DEVICE_WRAPPER.search(name) and not _written_here(
+                ctx, name):
+            return True
+    return False
+
+
+def _written_here(ctx: Context, name: str) -> bool:
+    """The job writes the script itself from a here-document (`cat > train.sh << 'EOF'`):
+    lint reads its lines, and a setting it lacks is missing."""
+    target = rf">[^<|;&]*{re.escape(name)}\b"
+    return any(re.search(target, line) and "<<" in line for line in ctx.script.lines)
 
 
 _SUBMIT_NODES = {"pbs": ("qsub", re.compile(r"-l\s*select=([0-9]{1,6})\b")),
@@ -188,7 +222,9 @@ def _set_facts(p: Profile) -> list[str]:
       "AI frameworks), from its node count, unless a module provides it; a collectives set "
       "not for a launch of one rank (no other rank to talk to), nor for a program filed under "
       "mpi4py (MPI's collectives), nor where the script unsets members of the set (turned off "
-      "on purpose, as ALCF's NCCL page says to for applications that hang with it)",
+      "on purpose, as ALCF's NCCL page says to for applications that hang with it), nor "
+      "where the program is a shell script of the user's that the job does not write itself "
+      "(`srun singularity exec IMAGE run-pytorch.sh`: the script may export the set)",
       source="the site profile's env_sets", fix="export the missing variables",
       summary="a documented set of variables (oneCCL minimal set, NCCL over Slingshot...) "
       "with members missing", facts=_set_facts)
