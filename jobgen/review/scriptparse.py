@@ -56,6 +56,9 @@ _FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)(?:\s*\(\s*\))?"
                        r"|([A-Za-z_][\w-]*)\s*\(\s*\))\s*\{(.*)$")
 _SHEBANG_TYPO = re.compile(r"^\s*(?:#\s*/|!\s*#\s*!?\s*/|#\s+!\s*/|!\s*/)(?:usr/)?(?:local/)?bin/"
                            r"(?:env\s+)?\w*sh\b")
+# `#!bin/bash`: a shell named by a path relative to the directory the job starts in (the
+# kernel's execve(2) resolves the interpreter like any path), so no shell a #! line can start
+_RELATIVE_SHELL = re.compile(r"^#!\s*(?:usr/)?(?:local/)?bin/(?:env\s+)?\w*sh\b")
 MAX_EXPANDED = 1 << 20  # characters one statement may grow to by variable substitution
 
 
@@ -273,9 +276,9 @@ def parse_text(text: str, path: str = "<script>") -> Script:
     if lines[-1] == "":
         lines.pop()
     script = Script(path=path, text=text, lines=lines)
-    if lines and lines[0].startswith("#!"):
+    if lines and lines[0].startswith("#!") and not _RELATIVE_SHELL.match(lines[0]):
         script.shebang = lines[0][2:].strip()
-    elif lines and _SHEBANG_TYPO.match(lines[0]):
+    elif lines and (_SHEBANG_TYPO.match(lines[0]) or _RELATIVE_SHELL.match(lines[0])):
         script.shebang_typo = lines[0].strip()
     script.header = _header(lines)
     heredoc_end: str | None = None
@@ -709,7 +712,7 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
     """A command as it runs: a launch of ranks (behind `VAR=value` prefixes and `env`, `time`,
     `exec`), a call of a function the script defines (its launches are read with the
     environment of the call), or another command the batch shell runs itself."""
-    text = substitute(stmt, script.variables)
+    text = substitute(_command_variable(stmt, script.variables), script.variables)
     if args is not None:  # in a function: its positional parameters are the call's words
         text = _positional(text, args)
     try:
@@ -759,6 +762,23 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         script.ezpz = True
     if words and depth == 0:
         script.commands.append((number, words))
+
+
+_COMMAND_VAR = re.compile(r'^(eval\s+)?"?\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|'
+                          r'([A-Za-z_][A-Za-z0-9_]*))"?(?=\s|$|\|)')
+
+
+def _command_variable(stmt: str, variables: dict[str, str]) -> str:
+    """A command kept in a variable and run from it (`run_cmd="mpiexec -n $NTOTRANKS ..."`;
+    `eval $run_cmd`, `$CMD`): the command as its value spells it, run-time parts and all
+    (substitute() puts only literal values in; these stay words known at run time)."""
+    m = _COMMAND_VAR.match(stmt)
+    if not m:
+        return stmt
+    value = variables.get(m.group(2) or m.group(3))
+    if value is None or "$" not in value or "`" in value or len(value) > MAX_EXPANDED:
+        return stmt
+    return (m.group(1) or "") + value + stmt[m.end():]
 
 
 # ezpz (saforem2/ezpz), a Python launcher that builds the site's own launch line itself:

@@ -99,6 +99,11 @@ class Partition:
     allocation: str | None = None  # exclusive | shared, as the script asks or the partition is
 
 
+_OPTIONS_GIVEN = re.compile(
+    r"(?im)^#(?!PBS|SBATCH|BSUB|COBALT).*\b(?:submit|qsub|sbatch|bsub)\w*\b.*\b(?:inject|pass|add|"
+    r"suppl|provid|give)\w*\s+(?:the\s+)?-[A-Za-z]")
+
+
 class Context:
     """The script read against one profile, with what the rules share: the directives the
     scheduler reads, every launch, the partition and its node, what kind of script it is."""
@@ -173,7 +178,11 @@ class Context:
                 d.body.strip() in ("...", "\u2026") for d in self.own_directives()):
             return False
         submit = {"pbs": "qsub", "slurm": "sbatch", "lsf": "bsub"}.get(self.dialect, "")
-        return not re.search(rf"^#\s*{submit}\s+-", self.script.text, re.M) if submit else True
+        if submit and re.search(rf"^#\s*{submit}\s+-", self.script.text, re.M):
+            return False
+        # a comment saying the submitting wrapper gives the options (`# Submit with
+        # submit_train.sh, which injects -A / -q / -l filesystems`)
+        return not _OPTIONS_GIVEN.search(self.script.text)
 
     def _whole_without_shebang(self) -> bool:
         """A file that starts with the scheduler's directives, asks for a project and a

@@ -68,6 +68,17 @@ def devices(ctx: Context, launch: LaunchView) -> int:
     return found if found is not None else ctx.node.devices
 
 
+def _default_mode_only(ctx: Context, launch: LaunchView, rpn: int) -> bool:
+    """The ranks exceed the devices only under the hierarchy mode lint assumes because the
+    script sets none (Aurora's default COMPOSITE, 6 devices), and fit under another (FLAT, 12):
+    the mode is set where lint cannot see it, in a file the script sources or the frameworks
+    module loaded before the job (a venv made from it, a shell profile)."""
+    h = ctx.profile.device_hierarchy
+    mode, why = hierarchy(ctx, launch)
+    return h is not None and mode == h.default and why == f"the default {h.default}" and (
+        rpn <= max((m.devices for m in h.modes), default=0) * max_per_device(ctx))
+
+
 def max_per_device(ctx: Context) -> int:
     """Ranks a device takes: more than one only where the script turns the site's sharing on."""
     sharing = ctx.profile.device_sharing
@@ -214,7 +225,9 @@ def _sharing_fix(ctx: Context) -> str:
 
 
 # ---------------------------------------------------------------- rules
-@rule("GPU001", "ranks-exceed-devices", topic="devices", severity="error", scope=AI_SCOPE,
+@rule("GPU001", "ranks-exceed-devices", topic="devices", severity="error",
+      scope=AI_SCOPE + "; under the device hierarchy the script (or a module it loads) sets: "
+      "ranks that fit another mode are not reported under a default lint only assumes",
       source=_DEVICES, fix="use one rank per device, or the site's device sharing",
       summary="more ranks per node than devices, without the site's sharing",
       facts=_device_facts)
@@ -234,6 +247,8 @@ def _launch_devices(ctx: Context, launch: LaunchView) -> Iterator[Hit]:
     if not ndev or not _uses_devices(launch):
         return
     limit = ndev * max_per_device(ctx)
+    if rpn is not None and rpn > limit and _default_mode_only(ctx, launch, rpn):
+        return
     if rpn is not None and rpn > limit:
         mode, why = hierarchy(ctx, launch)
         kind = f" under {mode} ({why})" if mode else ""
@@ -377,7 +392,8 @@ def _hierarchy_flag(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("GPU006", "device-list-length", topic="devices", severity="warning",
-      scope="Intel GPU sites: ZEX_NUMBER_OF_CCS and --gpu-bind lists",
+      scope="Intel GPU sites: ZEX_NUMBER_OF_CCS and --gpu-bind lists (not a CCS list of ones, "
+      "every device's default)",
       source="ALCF Aurora guide docs/aurora/running-jobs-aurora.md (Running with multiple "
       "CCSs: under FLAT the list names 12 tiles, under COMPOSITE 6 GPUs)", facts=_device_facts,
       fix="list every device of the hierarchy in force (0-11 under FLAT, 0-5 under COMPOSITE)",
@@ -391,9 +407,13 @@ def _device_list(ctx: Context) -> Iterator[Hit]:
         mode, why = hierarchy(ctx, launch)
         ndev = counts.get(mode or "")
         value = launch.env.get("ZEX_NUMBER_OF_CCS", "")
-        pairs = re.findall(r"(\d+):\d+", value)
-        indices = sorted({int(i) for i in pairs})
+        pairs = re.findall(r"(\d+):(\d+)", value)
+        indices = sorted({int(i) for i, _ in pairs})
         if not ndev or not indices:
+            continue
+        # every listed count 1: the default for every device ("By default, all EUs are
+        # assigned to a single CCS"), listed or not
+        if all(int(n) == 1 for _, n in pairs) and max(indices) < ndev:
             continue
         others = [n for m, n in counts.items() if m != mode]
         if max(indices) >= ndev:

@@ -81,9 +81,10 @@ def _unread_facts(p: Profile) -> list[str]:
 @rule("ENV001", "misspelt-variable", topic="environment", severity="error",
       scope="variables the script sets", source=_ENV, fix="rename it",
       summary="a variable one or two letters (or a _PATH/_DIR ending) away from a documented "
-      "one: the library never reads it", facts=_unread_facts, lowers_to=("warning",),
-      lowered="where the profile's env_facts.unread say the library falls back to a working "
-      "default without it (MIOpen's user database)")
+      "one: the library never reads it", facts=_unread_facts, lowers_to=("warning", "info"),
+      lowered="warning where the profile's env_facts.unread say the library falls back to a "
+      "working default without it (MIOpen's user database); info where the script sets the "
+      "right name too (a dead duplicate line)")
 def _misspelt(ctx: Context) -> Iterator[Hit]:
     known = _known_names(ctx.profile)
     by_name = {v.name: v for v in _profile_env(ctx.profile)}
@@ -96,7 +97,14 @@ def _misspelt(ctx: Context) -> Iterator[Hit]:
         seen.add((s.name, s.line))
         var, effect = by_name.get(right), unread.get(right)
         what = f" ({var.why})" if var else ""
-        if effect is not None:
+        also = next((o.line for o in ctx.script.settings
+                     if o.name == right and o.action == "set"), None)
+        if also is not None:  # the right name is set too: a dead duplicate line, no harm
+            yield Hit(s.line, f"{s.name} is never read: the library reads {right}, which the "
+                      f"script sets too (line {also}): this line does nothing",
+                      f"delete it (or rename it to {right})", var.source if var else None,
+                      "info")
+        elif effect is not None:
             yield Hit(s.line, f"{s.name} is never read: the library reads {right}{what}; "
                       f"without it, {effect.effect}", f"rename it to {right}",
                       effect.source, effect.severity)
@@ -106,7 +114,7 @@ def _misspelt(ctx: Context) -> Iterator[Hit]:
 
 
 def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
-    if _runs_own_script(ctx, launch):
+    if _runs_own_script(ctx, launch) or _sources_environment(ctx, launch):
         return False
     if s.not_for_programs and program_names(launch) & set(s.not_for_programs):
         return False
@@ -127,7 +135,8 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
             max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or _trains(launch))
     else:
         ok = launch.collective == s.applies_to and bool(ctx.node.devices) and \
-            not one_rank(launch) and not mpi4py_program(launch)
+            not one_rank(launch) and not mpi4py_program(launch) and (
+                s.applies_to != "oneccl" or not _inference(launch))
     nodes = ctx.nodes if ctx.nodes is not None else submitted_nodes(ctx)
     if s.min_nodes is not None and (nodes is None or nodes < s.min_nodes):
         return False
@@ -136,6 +145,11 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
 
 # Per-rank device wrappers, which set a device and exec the program after them
 _DEVICE_WRAPPER = re.compile(r"(?i)affinity|select|compact|gpu|gcd|tile|numa|bind|mask|rank")
+
+
+# A word that runs something (a path, an interpreter, a launcher), not data given to a script
+_EXECUTABLE = re.compile(r"^(?:\./|/|~)|python|^(?:bash|sh|torchrun|deepspeed|accelerate|numactl|"
+                         r"env|apptainer|singularity)$|\.(?:py|sh)$")
 
 
 def _runs_own_script(ctx: Context, launch: LaunchView) -> bool:
@@ -147,7 +161,7 @@ def _runs_own_script(ctx: Context, launch: LaunchView) -> bool:
              len(launch.program) > 1 else (launch.program[0] if launch.program else "")]
     # a script in a variable followed by its data (`$CONTAINER_SCRIPT $CFG main.yaml`), not
     # one that runs the program after it (`${LOG_WRAPPER} python train.py`)
-    if not launch.program or launch.program[0].startswith("$") or re.search(
+    if not launch.program or not _EXECUTABLE.search(launch.program[0]) or re.search(
             r"(?i)\.(?:ya?ml|json|toml|cfg|conf|ini|txt)$", launch.program[0]):
         names += [w for w in launch.wrappers if w.startswith("$")]
     for word in names:
@@ -155,6 +169,22 @@ def _runs_own_script(ctx: Context, launch: LaunchView) -> bool:
         name = (ctx.script.variables.get(m.group(1), "") if m else word).rsplit("/", 1)[-1]
         if name.endswith(".sh") and not _DEVICE_WRAPPER.search(name) and not _written_here(
                 ctx, name):
+            return True
+    return False
+
+
+_ACTIVATION = re.compile(r"(?:^|/)(?:activate|conda\.sh|mamba\.sh|modules\.sh|lmod\.sh|"
+                         r"bashrc|\.bashrc|\.bash_profile|\.profile|utils\.sh)$|ezpz")
+
+
+def _sources_environment(ctx: Context, launch: LaunchView) -> bool:
+    """The script sources, before the launch, a file of its own that lint cannot read
+    (`source ${SCRIPTS}/distributed_env/aurora.sh`): a set may be exported there. A
+    virtual or conda environment's activation, a shell profile and ezpz's helpers are not."""
+    for line, words in ctx.script.commands:
+        if line < launch.at and len(words) > 1 and words[0] in ("source", ".") and \
+                words[1].endswith(".sh") and not _ACTIVATION.search(words[1]) and \
+                not _written_here(ctx, words[1].rsplit("/", 1)[-1]):
             return True
     return False
 
@@ -184,6 +214,22 @@ def submitted_nodes(ctx: Context) -> int | None:
             continue
         counts += [int(n) for n in pattern.findall(line)]
     return min(counts) if counts else None
+
+
+# Programs named for inference or screening: `python -m gpt_oss.generate`, `infer.py`,
+# `incite_bench.fold` (one structure prediction per rank). ALCF's oneCCL minimal set is
+# "essential for functionality for training workloads" (UG docs/aurora/data-science/frameworks/
+# oneCCL.md L32-33) and leaves inference services to the frameworks module's own settings (L46).
+_INFERENCE = re.compile(r"(?i)generat|infer|predict|sampl|screen|(?:^|[._/-])fold(?:$|[._-])|"
+                        r"serv(?:e|ing)\b")
+
+
+def _inference(launch: LaunchView) -> bool:
+    """The launch runs a program named for inference (see _INFERENCE), not for training."""
+    prog = launch.program
+    named = prog[2] if len(prog) > 2 and prog[1] == "-m" else next(
+        (w for w in prog[1:] if w.endswith(".py")), prog[0] if prog else "")
+    return bool(_INFERENCE.search(named.rsplit("/", 1)[-1])) and not _trains(launch)
 
 
 def _trains(launch: LaunchView) -> bool:
@@ -224,7 +270,9 @@ def _set_facts(p: Profile) -> list[str]:
       "mpi4py (MPI's collectives), nor where the script unsets members of the set (turned off "
       "on purpose, as ALCF's NCCL page says to for applications that hang with it), nor "
       "where the program is a shell script of the user's that the job does not write itself "
-      "(`srun singularity exec IMAGE run-pytorch.sh`: the script may export the set)",
+      "(`srun singularity exec IMAGE run-pytorch.sh`: the script may export the set), or "
+      "after the script sources a file of its own lint cannot read (`source env/aurora.sh`); "
+      "the oneCCL set not for a program named for inference (generate, infer, predict, fold)",
       source="the site profile's env_sets", fix="export the missing variables",
       summary="a documented set of variables (oneCCL minimal set, NCCL over Slingshot...) "
       "with members missing", facts=_set_facts)
@@ -360,15 +408,26 @@ def _master_suffix(ctx: Context) -> Iterator[Hit]:
 
 
 def _tensorflow(ctx: Context) -> bool:
-    """The script runs TensorFlow: a TensorFlow-only variable (ITEX_*) or program."""
-    if any(s.name.startswith("ITEX_") for s in ctx.script.settings):
+    """The script runs TensorFlow: a TensorFlow program, or a TensorFlow-only variable
+    (ITEX_*) in a script that names TensorFlow, Keras or Horovod somewhere (ALCF's example
+    environments carry ITEX_ lines that PyTorch jobs copy unchanged)."""
+    if any(s.name.startswith("ITEX_") for s in ctx.script.settings) and \
+            re.search(r"(?i)tensorflow|keras|horovod|hvd|(?<![\w-])tf(?![a-z0-9])",
+                      "\n".join(_code_lines(ctx))):
         return True
     return any(re.search(r"(?i)tensorflow|(^|[/_])tf[_.]", " ".join(launch.program[:2]))
                for launch in ctx.launches)
 
 
+def _code_lines(ctx: Context) -> list[str]:
+    """The script's lines without their comments, and without its ITEX_ settings themselves."""
+    return [command_text(line) for line in ctx.script.lines
+            if "ITEX_" not in line]
+
+
 @rule("MODULE001", "other-framework-module", topic="environment", severity="warning",
-      scope="scripts that run TensorFlow (an ITEX_ variable or a TensorFlow program)",
+      scope="scripts that run TensorFlow (a TensorFlow program, or an ITEX_ variable beside "
+      "a sign of TensorFlow, Keras or Horovod: PyTorch jobs copy ALCF's ITEX_ lines too)",
       source="the site profile's modules (their framework)", fix="load the framework's module",
       summary="the PyTorch stack's module loaded for a TensorFlow job (not a release of it "
       "that carries TensorFlow too)",
@@ -541,15 +600,19 @@ def _module_facts(p: Profile) -> list[str]:
 
 
 _DATED = re.compile(r".*[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_RELEASE = re.compile(r"[^/]+/[0-9]+(?:\.[0-9]+)+")
 
 
 def _status_name(module: str, names: list[str]) -> str | None:
     """The listed module `module` is, or is a build of: `conda/2024-04-29-aws-nccl` is the
     2024-04-29 conda release with another NCCL, as the guide's own list names
-    `conda/2022-09-08-hvd-nccl` beside `conda/2022-09-08`. Only a dated release: its builds
-    share its stack, so they are superseded or removed with it."""
+    `conda/2022-09-08-hvd-nccl` beside `conda/2022-09-08`, and `open-ce/1.1.3-py38-0` a Python
+    build of open-ce 1.1.3. Only a dated or numbered release: its builds share its stack, so
+    they are superseded or removed with it. A name without a version (`ibm-wml-ce`) is every
+    version of the module."""
     for name in names:
-        if module == name or (_DATED.fullmatch(name) and module.startswith(name + "-")):
+        if module == name or (_DATED.fullmatch(name) or _RELEASE.fullmatch(name)) and \
+                module.startswith(name + "-") or "/" not in name and module.startswith(name + "/"):
             return name
     return None
 
@@ -562,7 +625,8 @@ def _loaded_statuses(ctx: Context, status: str) -> Iterator[Hit]:
         for s in facts.statuses:
             name = _status_name(module, s.names) if s.status == status else None
             if name is not None:
-                build = "" if name == module else f" (a build of {name})"
+                build = "" if name == module else f" (a build of {name})" if "/" in name \
+                    else f" (a version of {name})"
                 yield Hit(line, f"`module load {module}`{build}: {s.why}", f"load {s.instead}",
                           s.source)
     if status != "removed":
@@ -600,15 +664,30 @@ def _outdated_module(ctx: Context) -> Iterator[Hit]:
     return _loaded_statuses(ctx, "outdated")
 
 
+_START_DIR = re.compile(r"^\$\{?(?:PBS_O_WORKDIR|SLURM_SUBMIT_DIR|LS_SUBCWD)\}?/?$")
+
+
+def _submitted_itself(ctx: Context) -> bool:
+    """A script without directives whose first command is `cd $PBS_O_WORKDIR` (the batch
+    shell's move to the submit directory): the job script itself, its directives given on the
+    qsub command line, with the environment a job starts with, not a caller's."""
+    if ctx.kind != "launch" or not ctx.script.commands:
+        return False
+    words = ctx.script.commands[0][1]
+    return len(words) == 2 and words[0] == "cd" and bool(_START_DIR.match(words[1].strip('"')))
+
+
 @rule("MODULE004", "module-path-not-used", topic="environment", severity="warning",
-      scope="whole batch scripts that load a module from a tree outside the default "
-      "MODULEPATH without `module use` before it (your shell profile may add it: lint cannot "
-      "see it)", source="the site profile's module_facts.paths", facts=_module_facts,
+      scope="whole batch scripts (and job scripts submitted with their directives on the "
+      "command line, which start with `cd $PBS_O_WORKDIR`) that load a module from a tree "
+      "outside the default MODULEPATH without `module use` before it (your shell profile may "
+      "add it: lint cannot see it)", source="the site profile's module_facts.paths",
+      facts=_module_facts,
       fix="add `module use PATH` before the load",
       summary="a module loaded from a tree the script never adds to MODULEPATH")
 def _module_path(ctx: Context) -> Iterator[Hit]:
     facts = ctx.profile.module_facts
-    if facts is None or not ctx.whole:
+    if facts is None or not (ctx.whole or _submitted_itself(ctx)):
         return
     for need in facts.paths:
         used = [line for line, text in ctx.script.modules

@@ -149,7 +149,8 @@ def _across_sockets(ctx: Context) -> Iterator[Hit]:
 @rule("CPU006", "cores-oversubscribed", topic="placement", severity="error",
       scope="launches whose ranks per node and cores (or threads) per rank are known, and "
       "Slurm jobs by their directives' --ntasks-per-node (or --ntasks over --nodes) x "
-      "--cpus-per-task, where no launch was reported for it",
+      "--cpus-per-task, where no launch was reported for it; not a PALS --depth under "
+      "`--cpu-bind none` (no rank is held to its depth)",
       source=_BINDING, facts=_node_facts, fix="ask for fewer cores per rank or fewer ranks",
       summary="more cores or hardware threads per node than the node has")
 def _oversubscribed(ctx: Context) -> Iterator[Hit]:
@@ -198,7 +199,10 @@ def _oversubscribed_launch(ctx: Context, launch: LaunchView, usable: int) -> Ite
     elif d == "pals":
         depth, threads = as_int(launch.flag("--depth", "-d")), ctx.node.logical - len(
             ctx.node.reserved)
-        if depth and tasks and depth * tasks > threads:
+        # --depth sizes each rank's set of CPUs for a binding to use ("useful with --cpu-bind",
+        # ALCF's Polaris page); under `--cpu-bind none` no rank is held to one
+        unbound = (launch.bind or "").lower() in ("none", "no")
+        if depth and tasks and depth * tasks > threads and not unbound:
             yield Hit(launch.line, f"{tasks} ranks x --depth={depth} = {tasks * depth} "
                       f"hardware threads per node, but a {name} node has {threads} usable",
                       f"--depth={threads // tasks} or fewer")
