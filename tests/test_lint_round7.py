@@ -159,3 +159,36 @@ def test_a_comment_saying_the_submitting_wrapper_gives_the_options_makes_no_whol
     said = "# Submit with submit_train.sh, which injects -A / -q / -l filesystems from env.sh"
     assert _all(pbs.format(comment=said), "polaris", "ALCF002") == []
     assert _all(pbs.format(comment="# train the model"), "polaris", "ALCF002") == [(2, "error")]
+
+
+# ---------------------------------------------------------------- rules written in round 7
+WRAPPER = '#!/bin/sh\nexport RANK=$PMI_RANK\nexport CUDA_LAUNCH_BLOCKING={v}\nexec "$@"\n'
+
+
+@pytest.mark.parametrize(("value", "found"), [("1", [(3, "warning")]), ("0", [])])
+def test_a_per_rank_wrapper_exporting_cuda_launch_blocking(value, found):
+    assert _all(WRAPPER.format(v=value), "polaris", "ENV009") == found
+    assert _all(WRAPPER.format(v=value), "aurora", "ENV009") == []  # not a CUDA site
+
+
+@pytest.mark.parametrize(("test", "found"), [
+    ("[ -n $WANDB ]", [(3, "warning")]), ("[ -n ${WANDB} ]", [(3, "warning")]),
+    ("[ -n WANDB ]", [(3, "warning")]), ('[ -n "$WANDB" ]', []), ("[[ -n $WANDB ]]", []),
+    ("[ -z $WANDB ]", [])])
+def test_a_test_n_that_is_always_true(test, found):
+    text = f"#!/bin/bash\nA=1\nif {test}; then echo on; fi\n"
+    assert _all(text, "polaris", "TEXT008") == found
+
+
+@pytest.mark.parametrize(("flags", "found"), [
+    ("-r1 -g2 -a6 -c42", [(6, "warning")]), ("-r2 -g3 -a3 -c21", []),
+    ("-n1 -g6 -a6 -c42", [])])
+def test_jsrun_with_sets_per_host_and_no_count_holds_those_sets_on_every_node(flags, found):
+    text = SUMMIT.format(module="open-ce").replace("-n1 -a6 -c42 -g6 -r1 -bpacked:7", flags)
+    assert _all(text, "summit", "GPU008") == found
+
+
+def test_a_your_value_left_to_replace_is_a_placeholder():
+    text = "#!/bin/bash\nCONFIG_NAME=YOUR-CONFIG #Change this\npython train.py $CONFIG_NAME\n"
+    assert _all(text, "lumi", "TEXT002") == [(2, "info")]
+    assert _all(text.replace("YOUR-CONFIG", "your_config"), "lumi", "TEXT002") == []

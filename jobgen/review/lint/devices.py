@@ -846,15 +846,23 @@ def _jsrun_fewer_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
     ndev = ctx.node.devices
     for launch in jsruns:
         sets = as_int(launch.flag("-n", "--nrs"))
+        per_host = as_int(launch.flag("-r", "--rs_per_host"))
+        if sets is None and per_host and not launch.flag("-n", "--nrs"):
+            sets = per_host * ctx.nodes  # -r alone: that many sets on every node of the job
         gpus = as_int(launch.flag("-g", "--gpu_per_rs"))
         if not sets or not gpus or not ndev:
             continue  # -g 0: a CPU program, which asks for no GPU
         idle = ctx.nodes * ndev - sets * gpus
         if idle > 0:
-            yield Hit(launch.line, f"jsrun -n {sets} -g {gpus}: {sets * gpus} GPU(s) of the "
+            # GPUs per set that divide the node's (6: 1, 2, 3 or 6), sets to fill every node
+            fit = max(d for d in range(1, min(gpus, ndev) + 1) if ndev % d == 0)
+            shown = f"-n {sets} -g {gpus}" if launch.flag("-n", "--nrs") else \
+                f"-r {per_host} -g {gpus}"
+            yield Hit(launch.line, f"jsrun {shown}: {sets * gpus} GPU(s) of the "
                       f"{ctx.nodes * ndev} on {ctx.nodes} node(s), {idle} idle, and {whole[0]}",
-                      f"use all {ndev} GPUs of each node (-n {ctx.nodes * ndev // (gpus or 1)}"
-                      f" -g {gpus}), or ask for fewer nodes", _idle_source(ctx, whole))
+                      f"use all {ndev} GPUs of each node (-n {ctx.nodes * ndev // fit} -g {fit}"
+                      f", {ndev // fit} resource set(s) per node), or ask for fewer nodes",
+                      _idle_source(ctx, whole))
 
 
 # The variables that narrow what devices a process sees (Level Zero, CUDA, HIP, ROCr).

@@ -800,3 +800,47 @@ def _per_rank(ctx: Context) -> Iterator[Hit]:
                       "same value (empty or the first rank's) and the ranks collide",
                       f"set {s.name} inside the launch: srun bash -c 'export {s.name}="
                       f"${m.group(1)}; ...' or in a per-rank wrapper")
+
+
+# Settings made for debugging that serialise the GPU's work: every kernel launch waits for the
+# one before it. NVIDIA CUDA C++ Programming Guide, Asynchronous Concurrent Execution:
+# "Programmers can globally disable asynchronicity of kernel launches for all CUDA applications
+# running on a system by setting the CUDA_LAUNCH_BLOCKING environment variable to 1. This
+# feature is provided for debugging purposes only and should not be used as a way to make
+# production software run reliably." (as quoted by PyTorch's maintainers,
+# discuss.pytorch.org/t/cuda-launch-blocking-1-reduces-the-training-speed/160924).
+_DEBUG_ONLY = {"CUDA_LAUNCH_BLOCKING": "nvidia"}
+
+
+@rule("ENV009", "debug-only-setting", topic="environment", severity="warning",
+      scope="launches of AI programs on a site of the setting's GPUs (CUDA_LAUNCH_BLOCKING=1 "
+      "on NVIDIA) whose environment carries it, exported or as a command prefix",
+      source="NVIDIA CUDA C++ Programming Guide, Asynchronous Concurrent Execution "
+      "(CUDA_LAUNCH_BLOCKING=1 disables asynchronous kernel launches: \"provided for debugging "
+      "purposes only\")", fix="drop it from production runs (set it only to debug a crash)",
+      summary="a debugging setting that serialises every kernel launch, left in a run")
+def _debug_only(ctx: Context) -> Iterator[Hit]:
+    vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
+    # a per-rank wrapper (`export CUDA_LAUNCH_BLOCKING=1; exec "$@"`): what it exports
+    # reaches the program the launcher gives it
+    runs = next((line for line, words in ctx.script.commands
+                 if [w for w in words if w != "exec"][:1] in (['"$@"'], ["$@"])), None)
+    if runs is not None and not ctx.launches:
+        for s in ctx.script.settings:
+            gpus = _DEBUG_ONLY.get(s.name)
+            if gpus == vendor and s.line < runs and s.action == "set" and \
+                    (s.value or "").strip("\"'") not in ("", "0") and \
+                    s.name in ctx.script.exported(runs):
+                yield Hit(s.line, f"{s.name}={s.value} in a per-rank wrapper (line {runs} runs "
+                          "the program): every kernel launch waits for the one before it (CUDA "
+                          "provides it \"for debugging purposes only\"), which slows training")
+    for launch in ctx.launches:
+        if not launch.ai:
+            continue
+        for name, gpus in _DEBUG_ONLY.items():
+            value = launch.env.get(name, "").strip("\"'")
+            if vendor == gpus and value not in ("", "0"):
+                yield Hit(launch.line, f"{name}={value} reaches the ranks: every kernel launch "
+                          "waits for the one before it (CUDA provides it \"for debugging "
+                          "purposes only\"), which slows training")
+                break

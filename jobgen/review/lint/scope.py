@@ -47,7 +47,8 @@ _PLACEHOLDER = re.compile(
     r"|\b[Hh]{1,2}:[Mm]{2}(?::[Ss]{2})?\b"  # HH:MM:SS
     r"|(?:^|\s)\.\.\.(?:\s|$)"              # #SBATCH ...
     r"|\bfs[0-9]:fs[0-9]\b"                 # filesystems=fs1:fs2
-    r"|(?<=[A-Za-z0-9_]=)path(?=$|[\s;])")   # PATH_TO_VENV=path
+    r"|(?<=[A-Za-z0-9_]=)path(?=$|[\s;])"    # PATH_TO_VENV=path
+    r"|(?<==)[\"']?YOUR[-_][A-Z][A-Z0-9_-]*")  # CONFIG_NAME=YOUR-CONFIG
 
 
 def is_placeholder(value: str) -> bool:

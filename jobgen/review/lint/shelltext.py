@@ -241,3 +241,33 @@ def _errexit_increment(ctx: Context) -> Iterator[Hit]:
             yield Hit(number, f"`{code.strip()}` under set -e: the value before the step is "
                       f"the statement's result, so when {name} is 0 it returns 1 and the "
                       "script exits here")
+
+
+_BASH_TEST = ("GNU Bash manual 4.1 Bourne Shell Builtins, test/[ (\"1 argument: The expression "
+              "is true if and only if the argument is not null\"; \"2 arguments ... If the first "
+              "argument is one of the unary conditional operators, the expression is true if the "
+              "unary test is true\"), 6.4 Bash Conditional Expressions (-n string: True if the "
+              "length of string is non-zero); ShellCheck SC2070 (-n doesn't work with unquoted "
+              "arguments) and SC2157 (argument to -n is always true due to literal strings); "
+              "checked with bash 5.2 and dash 0.5.12 here")
+# `[ -n $VAR ]` (unquoted: empty makes it `[ -n ]`, one non-null argument, true) and
+# `[ -n WORD ]` (a literal word, never empty): a test that is true whatever the variable holds
+_ALWAYS_TRUE = re.compile(r"(?<!\[)\[\s+-n\s+(\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|"
+                          r"[A-Za-z_][A-Za-z0-9_]*)\s+\](?!\])")
+
+
+@rule("TEXT008", "test-always-true", topic="scheduler", severity="warning",
+      scope="any script: `[ -n $VAR ]` with the variable unquoted, or `[ -n WORD ]` with a bare "
+      "word where a variable was meant (not `[[ ... ]]`, which does not split words)",
+      source=_BASH_TEST, fix='quote the variable: [ -n "$VAR" ] (or [[ -n $VAR ]])',
+      summary="a `[ -n ... ]` test that is always true, so its branch always runs")
+def _always_true(ctx: Context) -> Iterator[Hit]:
+    for number, code in _statements(ctx):
+        for m in _ALWAYS_TRUE.finditer(code):
+            word = m.group(1)
+            why = (f"unquoted, an empty {word} leaves `[ -n ]`, one non-empty argument, which "
+                   "is true") if word.startswith("$") else \
+                f"{word} is a literal word, never empty (the $ is missing)"
+            shown = f'"{word}"' if word.startswith("$") else f'"${word}"'
+            yield Hit(number, f"`{m.group(0)}` is always true: {why}, so the branch runs "
+                      "whatever the variable holds", f"write [ -n {shown} ]")
