@@ -192,3 +192,14 @@ def test_a_your_value_left_to_replace_is_a_placeholder():
     text = "#!/bin/bash\nCONFIG_NAME=YOUR-CONFIG #Change this\npython train.py $CONFIG_NAME\n"
     assert _all(text, "lumi", "TEXT002") == [(2, "info")]
     assert _all(text.replace("YOUR-CONFIG", "your_config"), "lumi", "TEXT002") == []
+
+
+def test_a_variable_inside_the_command_variable_and_a_profiler_before_the_program():
+    # run_cmd="mpiexec ... $NSYS_ARGS python ..."; eval $run_cmd: bash expanded NSYS_ARGS when
+    # it assigned run_cmd; the program nsys runs is python, an AI launch (ENV009 applies)
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=2:system=polaris\n#PBS -l walltime=1:00:00\n"
+            "#PBS -l filesystems=home:eagle\n#PBS -q debug-scaling\nexport CUDA_LAUNCH_BLOCKING=1\n"
+            'NSYS_ARGS="--cpu-bind=numa nsys profile -o ${PBS_O_WORKDIR}/nsys/ --stats=true"\n'
+            'run_cmd="mpiexec -n 8 -ppn 4 $NSYS_ARGS python train.py --epochs 3"\neval $run_cmd\n')
+    assert _all(text, "polaris", "PROF001") == [(10, "warning")]
+    assert _all(text, "polaris", "ENV009") == [(10, "warning")]

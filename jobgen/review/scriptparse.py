@@ -778,6 +778,16 @@ def _command_variable(stmt: str, variables: dict[str, str]) -> str:
     value = variables.get(m.group(2) or m.group(3))
     if value is None or "$" not in value or "`" in value or len(value) > MAX_EXPANDED:
         return stmt
+
+    def inner(v: re.Match[str]) -> str:  # `$NSYS_ARGS` inside it: bash expanded it already
+        name = v.group(1) or v.group(2)
+        text = variables.get(name)
+        if text is None or "$(" in text or "`" in text or len(text) > 4096 or \
+                re.search(r"\$\{?" + name + r"\b", text):
+            return v.group(0)
+        return text
+
+    value = re.sub(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))", inner, value)
     return (m.group(1) or "") + value + stmt[m.end():]
 
 

@@ -266,11 +266,27 @@ TRAINING_ARGS = re.compile(
     r"accumulation[-_]steps)(?:=.*)?|\+?(?:trainer|optimizer)[.=]\S+)$")
 
 
+# Vendor profilers that run the program after their own options (`nsys profile -o X python
+# train.py`): the program is the one they run (profiling.VENDOR_PROFILERS reads them as tools)
+_PROFILERS = frozenset({"nsys", "ncu", "rocprof", "rocprofv2", "rocprofv3", "unitrace", "vtune"})
+
+
+def _past_profiler(prog: list[str]) -> list[str]:
+    if not prog or prog[0].rsplit("/", 1)[-1] not in _PROFILERS:
+        return prog
+    for k, word in enumerate(prog[1:], 1):
+        base = word.rsplit("/", 1)[-1]
+        if re.fullmatch(r"python[0-9.]*", base) or base in AI_LAUNCHERS or \
+                word.startswith("./") or base.endswith(".py"):
+            return prog[k:]
+    return prog
+
+
 def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     """(ai, collective): whether the launch runs an AI framework, and the collectives library
     its ranks use (oneccl, nccl, rccl), decided from the program, the image, the modules and
     the variables the script sets."""
-    prog = launch.program
+    prog = _past_profiler(launch.program)
     if launch.command == "torchrun":
         prog = ["torchrun", *prog]
     first = prog[0].rsplit("/", 1)[-1] if prog else ""
