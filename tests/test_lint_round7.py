@@ -203,3 +203,13 @@ def test_a_variable_inside_the_command_variable_and_a_profiler_before_the_progra
             'run_cmd="mpiexec -n 8 -ppn 4 $NSYS_ARGS python train.py --epochs 3"\neval $run_cmd\n')
     assert _all(text, "polaris", "PROF001") == [(10, "warning")]
     assert _all(text, "polaris", "ENV009") == [(10, "warning")]
+
+
+@pytest.mark.parametrize(("program", "found"), [
+    ("pack_hdf5.py", []), ("test_h5_buffer_io.py", []), ("stage_pack_to_local.py", []),
+    ("train.py --epochs 3", [(8, "warning")]), ("main.py", [(8, "warning")])])
+def test_a_python_program_named_for_moving_data_is_no_gpu_program(program, found):
+    text = AURORA_12.format(setup="module load frameworks", program=f"python {program}").replace(
+        " --cpu-bind list:1-8:9-16:17-24:25-32:33-40:41-48:53-60:61-68:69-76:77-84:85-92:93-100",
+        "")
+    assert _all(text, "aurora", "CPU009") == found

@@ -32,6 +32,7 @@ from .core import as_int
 from .scope import (
     AI_LAUNCHERS,
     AI_NAMES,
+    DATA_PROGRAM,
     DISTRIBUTED,
     is_job_script,
     is_placeholder,
@@ -271,6 +272,13 @@ TRAINING_ARGS = re.compile(
 _PROFILERS = frozenset({"nsys", "ncu", "rocprof", "rocprofv2", "rocprofv3", "unitrace", "vtune"})
 
 
+def _data_script(prog: list[str]) -> str:
+    """The Python script a launch runs when it is named for moving or packing data and not for
+    an AI framework (pack_hdf5.py), else ''."""
+    script = next((w.rsplit("/", 1)[-1] for w in prog[1:] if w.endswith(".py")), "")
+    return script if DATA_PROGRAM.search(script[:-3]) and not AI_NAMES.search(script) else ""
+
+
 def _past_profiler(prog: list[str]) -> list[str]:
     if not prog or prog[0].rsplit("/", 1)[-1] not in _PROFILERS:
         return prog
@@ -311,7 +319,8 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
                                       bool(FRAMEWORK_NAMES.search(shell_script))) or any(
         name.endswith(".sh") and FRAMEWORK_NAMES.search(name)
         for name in (_named(ctx, w).rsplit("/", 1)[-1] for w in launch.wrappers))
-    ai = first in AI_LAUNCHERS or launch.shell or wrapped or (python and bool(
+    data = python and bool(_data_script(prog))
+    ai = first in AI_LAUNCHERS or launch.shell or wrapped or (python and not data and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
         "MASTER_ADDR" in env or framework_module or
         # the python of an environment named for a framework (venvs/rl-vllm/bin/python)

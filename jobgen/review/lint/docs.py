@@ -126,6 +126,9 @@ Rules apply only where their scope says, decided from the script and the site pr
   to `"xpu"`/`"cuda"`) uses the current one, not the node's others (GPU008). A program of the
   user's own that the batch shell runs by its path (`./app`) runs where the batch shell does
   (Summit: the launch node, LAUNCH004). One rank in all (`mpiexec -n 1`) uses no collectives.
+  A Python program named for moving or packing data (`pack_hdf5.py`, `test_h5_buffer_io.py`,
+  `stage_pack_to_local.py`) is CPU work, not an AI or GPU program; a profiler before the
+  program (`nsys profile ... python train.py`) is looked through.
 - **The partition family and allocation** (LUMI-G or LUMI-C, whole nodes or shared), with the
   family's own cores and devices; **the device hierarchy** (Aurora FLAT or COMPOSITE: the
   exported variable, else the module that sets it, else the default).

@@ -121,6 +121,10 @@ AI_LAUNCHERS = {"torchrun", "deepspeed", "accelerate", "vllm", "horovodrun"}
 AI_NAMES = re.compile(
     r"(?i)(train|ddp|fsdp|torch|tensorflow|keras|horovod|hvd|deepspeed|megatron|llm|vllm|gpt|bert|"
     r"llama|resnet|unet|transformer|allreduce|imagenet|cosmictagger|finetun|diffusion|jax)")
+# A Python program named for moving or packing data, not for computing on GPUs
+# (pack_hdf5.py, test_h5_buffer_io.py, stage_pack_to_local.py, preprocess.py): CPU work
+DATA_PROGRAM = re.compile(r"(?i)(?:^|[_.-])(?:h5|hdf5|pack|shard|stage|preprocess|convert|io|copy|"
+                          r"download|untar|tar)(?=[_.-]|$)")
 DISTRIBUTED = re.compile(r"(?i)(init_process_group|distributed|ddp|horovod|train)")
 _CONTAINER_VALUE_FLAGS = {"-B", "--bind", "--env", "--pwd", "-H", "--home", "--env-file",
                           "-W", "--workdir", "-o", "--overlay", "--mount", "-e"}
