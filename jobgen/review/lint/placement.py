@@ -242,9 +242,18 @@ def _workers(ctx: Context) -> Iterator[Hit]:
                       "threads and the ranks compete for them")
 
 
+def _gpu_per_task(ctx: Context, launch: LaunchView) -> bool:
+    """A Slurm launch whose tasks each get a GPU (`--gpus-per-task=1` on the srun line or in the
+    directives): a GPU program, whatever its name, one rank per device."""
+    value = launch.flag("--gpus-per-task") or next(
+        (i.value for i in ctx.find("--gpus-per-task")), None)
+    return (as_int(value) or 0) >= 1
+
+
 @rule("CPU009", "unbound-ranks", topic="placement", severity="warning",
-      scope="AI framework launches, and GPU programs under PALS mpiexec (a per-rank device "
-      "wrapper, or ranks per node 1-4 times the node's devices), with several ranks per "
+      scope="AI framework launches, GPU programs under PALS mpiexec (a per-rank device "
+      "wrapper, or ranks per node 1-4 times the node's devices) and Slurm launches of one GPU "
+      "per task (--gpus-per-task), with several ranks per "
       "node, unbound or `--cpu-bind none`, on sites whose guides bind ranks (on a shared "
       "partition only when every device of the node is used)",
       source="the site profile's cpu_binding (Polaris: --depth=8 --cpu-bind depth; Aurora: "
@@ -260,7 +269,8 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
         # `--cpu-bind none` asks for no binding: the ranks are as unbound as without the flag
         off = launch.bind is not None and launch.bind.lower() in ("none", "no")
         # srun binds by default: there only AI launches, whose guides bind them to devices
-        if not (launch.ai or launch.dialect == "pals" and one_rank_per_device_sign(ctx, launch)) \
+        if not (launch.ai or launch.dialect == "pals" and one_rank_per_device_sign(ctx, launch)
+                or launch.dialect == "srun" and _gpu_per_task(ctx, launch)) \
                 or \
                 launch.bind is not None and not off or not rpn or rpn < 2 or \
                 launch.dialect not in ("pals", "srun"):

