@@ -71,7 +71,12 @@ def test_other_rank_counts_and_node_counts_lint_clean(site, ranks):
 def test_bundled_examples_lint_clean(path):
     script = parse_file(path)
     profile = load_profile(script.header.site or path.parent.name).profile
-    assert [f.format(path.name) for f in lint(script, profile)] == []
+    # an example that pins an older framework module on purpose (--framework-module=...,
+    # extras/aurora-frameworks-2024.pbs) is told, at info, that the site has moved on
+    pinned = re.search(r"--framework-module=(\S+)", script.header.regenerate or "")
+    assert [f.format(path.name) for f in lint(script, profile)
+            if not (pinned and f.rule == "MODULE003" and f.severity == "info" and
+                    pinned.group(1) in f.message)] == []
 
 
 REFERENCE_SITES = {

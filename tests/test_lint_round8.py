@@ -42,3 +42,28 @@ def test_a_slurm_launch_of_one_gpu_per_task_is_a_gpu_program_held_to_binding(ext
             "srun --ntasks=8 python render_cells.py --label a\n")
     lines = text.count("\n")
     assert _all(text, "lumi", "CPU009") == [(lines, sev) for _, sev in found]
+
+
+@pytest.mark.parametrize(("name", "found"), [("CUDA_CONTAINER", []), ("CUDA_HOST", []),
+                                             ("CUDA_VISIBLE_DEVICES", [(3, "warning")]),
+                                             ("NCCL_DEBUG", [(3, "warning")])])
+def test_only_cudas_own_variables_are_library_settings_to_export(name, found):
+    text = ("#!/bin/bash\n#BSUB -P ABC123\n" f"{name}=x\n#BSUB -W 0:30\n"
+            "jsrun -n6 -a1 -c7 -g1 -bpacked:7 ./app\n")
+    assert _all(text, "summit", "ENV004") == [(3, sev) for _, sev in found]
+
+
+SERVER = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+          "#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n#SBATCH --time=1:00:00\n"
+          "stop_srun() {\n  kill \"$SRUN_PID\" || true\n  wait \"$SRUN_PID\" || true\n}\n"
+          "cleanup() {\n  stop_srun\n}\n{trap}"
+          "srun --ntasks=1 vllm serve model &\nSRUN_PID=$!\ncurl localhost:8000\n{call}")
+
+
+@pytest.mark.parametrize(("trap", "call", "found"), [
+    ("trap cleanup EXIT\n", "", []), ("", "stop_srun\n", []), ("", "", [(14, "error")]),
+    ("trap cleanup INT\n", "", [(15, "error")])])
+def test_a_background_server_waited_for_in_a_function_the_script_calls_or_traps(trap, call,
+                                                                                 found):
+    text = SERVER.replace("{trap}", trap).replace("{call}", call)
+    assert _all(text, "lumi", "LAUNCH007") == found

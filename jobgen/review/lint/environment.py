@@ -355,9 +355,15 @@ def _node_local(ctx: Context) -> Iterator[Hit]:
 
 
 #: Prefixes of variables a library reads from the environment of the ranks.
+# CUDA's own variables by name (CUDA C++ Programming Guide, CUDA Environment Variables), not
+# every CUDA_ name: scripts keep their own (CUDA_HOST, CUDA_CONTAINER: paths for a build)
 _LIBRARY_VARS = re.compile(r"^(CCL_|NCCL_|RCCL_|FI_|MIOPEN_|HOROVOD_|ZE_|ZEX_|MPICH_|MPIR_CVAR_|"
-                           r"I_MPI_|OMP_|KMP_|HSA_|HIP_|ROCR_|CUDA_|TORCH_|PYTORCH_|"
-                           r"TF_|ITEX_|IPEX_|SYCL_|ONEAPI_)")
+                           r"I_MPI_|OMP_|KMP_|HSA_|HIP_|ROCR_|TORCH_|PYTORCH_|"
+                           r"TF_|ITEX_|IPEX_|SYCL_|ONEAPI_|"
+                           r"CUDA_(?:VISIBLE_DEVICES|DEVICE_ORDER|LAUNCH_BLOCKING|"
+                           r"DEVICE_MAX_CONNECTIONS|CACHE_|FORCE_PTX_JIT|DISABLE_PTX_JIT|"
+                           r"MODULE_LOADING|MPS_|ENABLE_|COREDUMP_|AUTO_BOOST|SCALE_LAUNCH_QUEUES|"
+                           r"DEVICE_WAITS_ON_EXCEPTION))")
 
 
 @rule("ENV004", "unexported-setting", topic="environment", severity="warning",

@@ -15,7 +15,7 @@ from ..scriptparse import HOUSEKEEPING, launcher_name
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
 from .devices import one_rank_per_device_sign
-from .scope import AI_LAUNCHERS, AI_NAMES
+from .scope import AI_LAUNCHERS, AI_NAMES, command_text
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
 
@@ -743,7 +743,9 @@ def _tasks_per_rs(launch: LaunchView) -> int | None:
 
 
 @rule("LAUNCH007", "background-without-wait", topic="placement", severity="error",
-      scope="whole batch scripts that start launches in the background (`&`)",
+      scope="whole batch scripts that start launches in the background (`&`), with no "
+      "`wait` after them, in the batch shell or in a function it calls after them or runs "
+      "from its EXIT trap (a server stopped and waited for at the end)",
       source="OLCF Summit user guide systems/summit_user_guide.rst (Simultaneous job steps: a "
       "wait command must follow all backgrounded processes to prevent the job from appearing "
       "completed and ending) @ 2745903; bash(1): the script's end ends the job",
@@ -756,7 +758,22 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
         return
     last = max(la.at for la in background)
     waits = [line for line, words in ctx.script.commands if words[:1] == ["wait"]]
-    if not any(w > last for w in waits):
+    # a function that waits (`stop_server() { kill $PID; wait $PID; }`), called after the
+    # launch or run by the EXIT trap: the batch shell waits there
+    waiting = {name for name, parts in ctx.script.functions.items()
+               if any(re.match(r"^(?:\S+\s*&&\s*)?wait\b", part.strip()) or
+                      re.search(r"(?:;|&&|\|\|)\s*wait\b", part) for _, part in parts)}
+    for _ in range(4):  # functions calling a waiting function wait too (cleanup -> stop_srun)
+        waiting |= {name for name, parts in ctx.script.functions.items()
+                    if any(part.strip().split(" ", 1)[0] in waiting for _, part in parts)}
+    trapped = any(words[:1] == ["trap"] and ("EXIT" in words[1:] or "0" in words[1:]) and any(
+        re.search(rf"\b{re.escape(n)}\b", " ".join(words[1:])) for n in waiting)
+        for _, words in ctx.script.commands)
+    # a call of a waiting function after the launch (calls run the body; read them by line)
+    called = any(number > last and re.match(rf"^\s*(?:{'|'.join(map(re.escape, waiting))})\s*$",
+                                            command_text(text))
+                 for number, text in enumerate(ctx.script.lines, 1)) if waiting else False
+    if not trapped and not called and not any(w > last for w in waits):
         yield Hit(background[0].line, f"{len(background)} launch(es) run in the background "
                   "(`&`) and no `wait` follows: the batch script reaches its end, the job ends "
                   "and the scheduler kills them")
