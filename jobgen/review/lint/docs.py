@@ -33,18 +33,19 @@ them, each set run once, blind, with the lint of its day:
 |---|---|---|---|---|
 | 2026-11-27b, 107 scripts | 56 | 78/89 = 88% (79-93%) | 76/133 = 57% (49-65%) | 98/107 = 92% |
 | 2026-11-27c, 70 scripts | 29 | 68/92 = 74% (64-82%) | 48/72 = 67% (55-76%) | 67/70 = 96% |
+| 2026-11-27d, 68 scripts | 26 | 40/52 = 77% (64-86%) | 35/70 = 50% (39-61%) | 62/68 = 91% |
 
 (precision: the warnings and errors that were right; recall: the violations the readers found
-that lint reported.)
-
-(95% Wilson intervals in brackets; findings judged unsure are counted in neither.) Each set's
+that lint reported; 95% Wilson intervals in brackets; findings judged unsure are counted in
+neither.) Each set's
 false findings and missed violations were then fixed where the script says enough, so the later
-figures are no longer blind: 2026-11-27b 95%, 76%, 97%; 2026-11-27c 99%, 90%, 96%; on the 120
-users' scripts the rules were developed on (tests/lint_users) 100%, 98%, 96%. So: the blind
-precision of a new set has been 74-88%, and its recall 57-67%. A finding is likely, not certainly,
-real: lint reads one file, and what a sourced file, a wrapper or your shell profile sets is
-invisible to it; a clean result does not mean a script wastes nothing, least of all CPU binding
-and idle devices on hand-written layouts.
+figures are no longer blind: 2026-11-27b 99%, 76%, 97%; 2026-11-27c 99%, 92%, 96%; 2026-11-27d
+86%, 64%, 93%; on the 120 users' scripts the rules were developed on (tests/lint_users) 100%, 98%,
+96%. So: the blind precision of a new set has been 74-88%, and its recall 50-67% (on
+2026-11-27d, 19 of the 70 violations were plain shell bugs or site habits no rule covers). A
+finding is likely, not certainly, real: lint reads one file, and what a sourced file, a
+wrapper or your shell profile sets is invisible to it; a clean result does not mean a script
+wastes nothing, least of all CPU binding and idle devices on hand-written layouts.
 
 ## Severity and exit code
 
