@@ -787,7 +787,7 @@ def _command_variable(stmt: str, variables: dict[str, str]) -> str:
             return v.group(0)
         return text
 
-    value = re.sub(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))", inner, value)
+    value = _VAR.sub(inner, value)
     return (m.group(1) or "") + value + stmt[m.end():]
 
 

@@ -11,6 +11,7 @@ what the rules share, decided from the script and the profile's facts.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -32,8 +33,9 @@ from .core import as_int
 from .scope import (
     AI_LAUNCHERS,
     AI_NAMES,
-    DATA_PROGRAM,
     DISTRIBUTED,
+    VENDOR_PROFILERS,
+    data_script,
     is_job_script,
     is_placeholder,
     normalise,
@@ -170,7 +172,7 @@ class Context:
         """False for a value that is a documentation placeholder or computed at run time."""
         return not is_placeholder(item.value) and "$" not in item.value
 
-    @property
+    @functools.cached_property
     def whole(self) -> bool:
         """A whole batch script (its #! line and its directives): its requirements apply.
         Not one whose guide elides directives (`#SBATCH ...`) or submits it with options on
@@ -267,20 +269,9 @@ TRAINING_ARGS = re.compile(
     r"accumulation[-_]steps)(?:=.*)?|\+?(?:trainer|optimizer)[.=]\S+)$")
 
 
-# Vendor profilers that run the program after their own options (`nsys profile -o X python
-# train.py`): the program is the one they run (profiling.VENDOR_PROFILERS reads them as tools)
-_PROFILERS = frozenset({"nsys", "ncu", "rocprof", "rocprofv2", "rocprofv3", "unitrace", "vtune"})
-
-
-def _data_script(prog: list[str]) -> str:
-    """The Python script a launch runs when it is named for moving or packing data and not for
-    an AI framework (pack_hdf5.py), else ''."""
-    script = next((w.rsplit("/", 1)[-1] for w in prog[1:] if w.endswith(".py")), "")
-    return script if DATA_PROGRAM.search(script[:-3]) and not AI_NAMES.search(script) else ""
-
-
 def _past_profiler(prog: list[str]) -> list[str]:
-    if not prog or prog[0].rsplit("/", 1)[-1] not in _PROFILERS:
+    """The program a vendor profiler runs (`nsys profile -o X python train.py`)."""
+    if not prog or prog[0].rsplit("/", 1)[-1] not in VENDOR_PROFILERS:
         return prog
     for k, word in enumerate(prog[1:], 1):
         base = word.rsplit("/", 1)[-1]
@@ -318,8 +309,8 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     wrapped = bool(shell_script) and (bool(image) and bool(AI_NAMES.search(image)) or
                                       bool(FRAMEWORK_NAMES.search(shell_script))) or any(
         name.endswith(".sh") and FRAMEWORK_NAMES.search(name)
-        for name in (_named(ctx, w).rsplit("/", 1)[-1] for w in launch.wrappers))
-    data = python and bool(_data_script(prog))
+        for name in (variable_value(ctx, w).rsplit("/", 1)[-1] for w in launch.wrappers))
+    data = python and bool(data_script(prog))
     ai = first in AI_LAUNCHERS or launch.shell or wrapped or (python and not data and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
         "MASTER_ADDR" in env or framework_module or
@@ -346,7 +337,7 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     return ai, collective
 
 
-def _named(ctx: Context, word: str) -> str:
+def variable_value(ctx: Context, word: str) -> str:
     """A word, or the value the script gives the variable it is (`$CONTAINER_SCRIPT`, set to
     `$(pwd -P)/run_pytorch.sh`: known by its name though not by its directory)."""
     m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", word)

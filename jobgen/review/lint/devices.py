@@ -14,7 +14,7 @@ from ..scriptparse import substitute
 from .context import Context, LaunchView, rank_cpus
 from .core import Hit, as_int, rule
 from .pbsplace import select_chunks
-from .scope import AI_NAMES, DATA_PROGRAM, unwrap
+from .scope import AI_NAMES, data_script, unwrap
 
 #: What launchers name a rank's index on its node; a wrapper computes its device from these.
 _LOCAL_RANK_VARS = ("PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID",
@@ -123,8 +123,7 @@ def one_rank_per_device_sign(ctx: Context, launch: LaunchView) -> bool:
     names = [w.rsplit("/", 1)[-1] for w in launch.wrappers]
     if any(_DEVICE_WRAPPER.search(n) or AI_NAMES.search(n) for n in names):
         return True
-    script = next((w.rsplit("/", 1)[-1] for w in launch.program if w.endswith(".py")), "")
-    if DATA_PROGRAM.search(script[:-3]) and not AI_NAMES.search(script):
+    if data_script(launch.program):
         return False  # pack_hdf5.py, test_h5_buffer_io.py: data work on the CPUs
     rpn = launch.ranks_per_node
     gpus = ctx.profile.node.gpus

@@ -16,7 +16,7 @@ from .collectives import (
     tensorflow_releases,
     unset_by_script,
 )
-from .context import TRAINING_ARGS, Context, LaunchView
+from .context import TRAINING_ARGS, Context, LaunchView, variable_value
 from .core import Hit, as_int, distance, rule
 from .library_variables import CCL_VARIABLES, FI_VARIABLES, MPICH_VARIABLES
 from .scope import AI_NAMES, command_text
@@ -144,7 +144,7 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
 
 
 # Per-rank device wrappers, which set a device and exec the program after them
-_DEVICE_WRAPPER = re.compile(r"(?i)affinity|select|compact|gpu|gcd|tile|numa|bind|mask|rank")
+_RANK_WRAPPER = re.compile(r"(?i)affinity|select|compact|gpu|gcd|tile|numa|bind|mask|rank")
 
 
 # A word that runs something (a path, an interpreter, a launcher), not data given to a script
@@ -165,9 +165,8 @@ def _runs_own_script(ctx: Context, launch: LaunchView) -> bool:
             r"(?i)\.(?:ya?ml|json|toml|cfg|conf|ini|txt)$", launch.program[0]):
         names += [w for w in launch.wrappers if w.startswith("$")]
     for word in names:
-        m = re.fullmatch(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", word)
-        name = (ctx.script.variables.get(m.group(1), "") if m else word).rsplit("/", 1)[-1]
-        if name.endswith(".sh") and not _DEVICE_WRAPPER.search(name) and not _written_here(
+        name = variable_value(ctx, word).rsplit("/", 1)[-1]
+        if name.endswith(".sh") and not _RANK_WRAPPER.search(name) and not _written_here(
                 ctx, name):
             return True
     return False
@@ -419,13 +418,13 @@ def _tensorflow(ctx: Context) -> bool:
     environments carry ITEX_ lines that PyTorch jobs copy unchanged)."""
     if any(s.name.startswith("ITEX_") for s in ctx.script.settings) and \
             re.search(r"(?i)tensorflow|keras|horovod|hvd|(?<![\w-])tf(?![a-z0-9])",
-                      "\n".join(_code_lines(ctx))):
+                      "\n".join(_lines_but_itex(ctx))):
         return True
     return any(re.search(r"(?i)tensorflow|(^|[/_])tf[_.]", " ".join(launch.program[:2]))
                for launch in ctx.launches)
 
 
-def _code_lines(ctx: Context) -> list[str]:
+def _lines_but_itex(ctx: Context) -> list[str]:
     """The script's lines without their comments, and without its ITEX_ settings themselves."""
     return [command_text(line) for line in ctx.script.lines
             if "ITEX_" not in line]

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from ...profiles.model import Profile
 from .context import Context
 from .core import Hit, rule
+from .scope import VENDOR_PROFILERS
 
-VENDOR_PROFILERS = ("nsys", "ncu", "rocprof", "rocprofv2", "rocprofv3", "unitrace", "vtune")
 _SOURCE = ("ALCF user-guides docs/polaris/data-science/profiling_dl.md and "
            "docs/aurora/data-science/profiling_dl.md (nsys_wrapper.sh, unitrace_wrapper.sh: "
            "PROFRANK, RANKCUTOFF); Lumi-supercomputer/Getting_Started_with_AI_workshop "

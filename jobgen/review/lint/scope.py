@@ -126,6 +126,16 @@ AI_NAMES = re.compile(
 DATA_PROGRAM = re.compile(r"(?i)(?:^|[_.-])(?:h5|hdf5|pack|shard|stage|preprocess|convert|io|copy|"
                           r"download|untar|tar)(?=[_.-]|$)")
 DISTRIBUTED = re.compile(r"(?i)(init_process_group|distributed|ddp|horovod|train)")
+# Vendor profilers that run the program after their own options (`nsys profile -o X python
+# train.py`): PROF rules read them as the tool, classify() looks past them to the program
+VENDOR_PROFILERS = ("nsys", "ncu", "rocprof", "rocprofv2", "rocprofv3", "unitrace", "vtune")
+
+
+def data_script(words: list[str]) -> str:
+    """The Python script a launch runs when it is named for moving or packing data and not for
+    an AI framework (pack_hdf5.py), else ''."""
+    script = next((w.rsplit("/", 1)[-1] for w in words if w.endswith(".py")), "")
+    return script if DATA_PROGRAM.search(script[:-3]) and not AI_NAMES.search(script) else ""
 _CONTAINER_VALUE_FLAGS = {"-B", "--bind", "--env", "--pwd", "-H", "--home", "--env-file",
                           "-W", "--workdir", "-o", "--overlay", "--mount", "-e"}
 _PASS_THROUGH = {"env", "time", "stdbuf", "numactl", "nice", "exec", "command", "taskset"}

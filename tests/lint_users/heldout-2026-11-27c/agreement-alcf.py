@@ -1,80 +1,14 @@
 """Agreement of the two blind passes on heldout-2026-11-27c, ALCF part (Polaris: SUFFIX
-polaris; Aurora and Sunspot: SUFFIX aurora), recomputed from the files: the violations of
-blind-A-*.yaml and blind-B-*.yaml and the per-script `alignment` of disagreements-alcf.yaml
-("a-id = b-id" where the ids differ). Prints, per site, per suffix and for the part: A, B, both,
-raw agreement both/(A+B-both), and Cohen's kappa on each script's verdict (clean or not). Reads
-no lint code and runs no lint: `python3 tests/lint_users/heldout-2026-11-27c/agreement-alcf.py`."""
+polaris; Aurora and Sunspot: SUFFIX aurora): tests/lint_users/heldout_agreement.py. Reads no lint
+code and runs no lint: `python3 tests/lint_users/heldout-2026-11-27c/agreement-alcf.py`."""
 
-from __future__ import annotations
-
+import sys
 from pathlib import Path
 
-import yaml
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
 
-HERE = Path(__file__).parent
-SUFFIXES = ("polaris", "aurora")
-
-
-def _ids(side: str) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for suffix in SUFFIXES:
-        labels = yaml.safe_load((HERE / f"blind-{side}-{suffix}.yaml").read_text())["scripts"]
-        for script, entry in labels.items():
-            out[script] = [v["id"] for v in entry["violations"]]
-    return out
-
-
-Ids = dict[str, list[str]]
-
-
-def _aligned(align: dict) -> tuple[Ids, Ids, dict[str, int]] | str:
-    """A's and B's ids per script and the count matched per script, or what is inconsistent."""
-    a, b = _ids("A"), _ids("B")
-    if set(a) != set(b) or set(a) != set(align):
-        return "the blind files and the alignment do not list the same scripts"
-    both: dict[str, int] = {}
-    for script, entry in align.items():
-        entry = entry or {}
-        pairs = [(p.split(" = ") + p.split(" = "))[:2] for p in entry.get("both", [])]
-        only_a, only_b = entry.get("only-A", []), entry.get("only-B", [])
-        if sorted([x for x, _ in pairs] + only_a) != sorted(a[script]) or \
-                sorted([y for _, y in pairs] + only_b) != sorted(b[script]):
-            return f"{script}: the alignment does not cover the blind labels exactly"
-        both[script] = len(pairs)
-    return a, b, both
-
-
-def main() -> int:
-    doc = yaml.safe_load((HERE / "disagreements-alcf.yaml").read_text())
-    got = _aligned(doc["alignment"])
-    if isinstance(got, str):
-        print(got)
-        return 1
-    a, b, both = got
-    groups = [("alcf part", lambda s: True),
-              ("polaris", lambda s: s.startswith("polaris/")),
-              ("aurora+sunspot", lambda s: not s.startswith("polaris/")),
-              ("aurora", lambda s: s.startswith("aurora/")),
-              ("sunspot", lambda s: s.startswith("sunspot/"))]
-    for name, keep in groups:
-        scripts = [s for s in a if keep(s)]
-        n_a = sum(len(a[s]) for s in scripts)
-        n_b = sum(len(b[s]) for s in scripts)
-        n_both = sum(both[s] for s in scripts)
-        n = len(scripts)
-        bad_a = sum(1 for s in scripts if a[s]) / n
-        bad_b = sum(1 for s in scripts if b[s]) / n
-        agree = sum(1 for s in scripts if bool(a[s]) == bool(b[s]))
-        po = agree / n
-        pe = bad_a * bad_b + (1 - bad_a) * (1 - bad_b)
-        kappa = f"{(po - pe) / (1 - pe):.2f}" if pe < 1 else "undefined"
-        clean = f"{sum(1 for s in scripts if not a[s])}/{sum(1 for s in scripts if not b[s])}"
-        union = n_a + n_b - n_both
-        print(f"{name:15s} scripts {n:3d}  A {n_a:3d}  B {n_b:3d}  both {n_both:3d}  raw "
-              f"{n_both}/{union} = {n_both / union:.2f}  clean A/B {clean}  verdicts agree "
-              f"{agree}/{n}  po {po:.2f}  pe {pe:.2f}  kappa {kappa}")
-    return 0
-
+from heldout_agreement import main  # noqa: E402
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main(HERE, ("polaris", "aurora"), "alcf"))

@@ -1,0 +1,75 @@
+"""Agreement of the two blind passes on a part of a held-out set (issue 31), recomputed from the
+files: the violations of blind-A-*.yaml and blind-B-*.yaml and the per-script `alignment` of
+disagreements-PART.yaml ("a-id = b-id" where the ids differ). Prints, per site, per suffix and for
+the part: A, B, both, raw agreement both/(A+B-both), and Cohen's kappa on each script's verdict
+(clean or not). Reads no lint code and runs no lint; each folder's agreement-alcf.py calls it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+
+def _ids(here: Path, suffixes: tuple[str, ...], side: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for suffix in suffixes:
+        labels = yaml.safe_load((here / f"blind-{side}-{suffix}.yaml").read_text())["scripts"]
+        for script, entry in labels.items():
+            out[script] = [v["id"] for v in entry["violations"]]
+    return out
+
+
+Ids = dict[str, list[str]]
+
+
+def _aligned(here: Path, suffixes: tuple[str, ...], align: dict
+             ) -> tuple[Ids, Ids, dict[str, int]] | str:
+    """A's and B's ids per script and the count matched per script, or what is inconsistent."""
+    a, b = _ids(here, suffixes, "A"), _ids(here, suffixes, "B")
+    if set(a) != set(b) or set(a) != set(align):
+        return "the blind files and the alignment do not list the same scripts"
+    both: dict[str, int] = {}
+    for script, entry in align.items():
+        entry = entry or {}
+        pairs = [(p.split(" = ") + p.split(" = "))[:2] for p in entry.get("both", [])]
+        only_a, only_b = entry.get("only-A", []), entry.get("only-B", [])
+        if sorted([x for x, _ in pairs] + only_a) != sorted(a[script]) or \
+                sorted([y for _, y in pairs] + only_b) != sorted(b[script]):
+            return f"{script}: the alignment does not cover the blind labels exactly"
+        both[script] = len(pairs)
+    return a, b, both
+
+
+def main(here: Path, suffixes: tuple[str, ...] = ("polaris", "aurora"), part: str = "alcf") -> int:
+    doc = yaml.safe_load((here / f"disagreements-{part}.yaml").read_text())
+    got = _aligned(here, suffixes, doc["alignment"])
+    if isinstance(got, str):
+        print(got)
+        return 1
+    a, b, both = got
+    groups = [("alcf part", lambda s: True),
+              ("polaris", lambda s: s.startswith("polaris/")),
+              ("aurora+sunspot", lambda s: not s.startswith("polaris/")),
+              ("aurora", lambda s: s.startswith("aurora/")),
+              ("sunspot", lambda s: s.startswith("sunspot/"))]
+    for name, keep in groups:
+        scripts = [s for s in a if keep(s)]
+        n_a = sum(len(a[s]) for s in scripts)
+        n_b = sum(len(b[s]) for s in scripts)
+        n_both = sum(both[s] for s in scripts)
+        n = len(scripts)
+        bad_a = sum(1 for s in scripts if a[s]) / n
+        bad_b = sum(1 for s in scripts if b[s]) / n
+        agree = sum(1 for s in scripts if bool(a[s]) == bool(b[s]))
+        po = agree / n
+        pe = bad_a * bad_b + (1 - bad_a) * (1 - bad_b)
+        kappa = f"{(po - pe) / (1 - pe):.2f}" if pe < 1 else "undefined"
+        clean = f"{sum(1 for s in scripts if not a[s])}/{sum(1 for s in scripts if not b[s])}"
+        union = n_a + n_b - n_both
+        raw = f"{n_both}/{union} = {n_both / union:.2f}" if union else "0/0 (no violation)"
+        print(f"{name:15s} scripts {n:3d}  A {n_a:3d}  B {n_b:3d}  both {n_both:3d}  raw "
+              f"{raw}  clean A/B {clean}  verdicts agree "
+              f"{agree}/{n}  po {po:.2f}  pe {pe:.2f}  kappa {kappa}")
+    return 0
