@@ -843,28 +843,56 @@ def _jsrun_fewer_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
     the background, which may share the nodes), with literal -n and -g. Round 5, after the
     blind measurement of heldout-2026-11-27b (tuned on it)."""
     jsruns = [la for la in ctx.launches if la.dialect == "jsrun"]
-    if not ctx.whole or ctx.nodes is None or any(la.background for la in jsruns):
+    if any(la.background for la in jsruns):
         return
+    # the job's nodes where its directives say them; else (a script run inside a job, or one
+    # submitted with options) the job has at least one node: a bound that is never too high
+    known = ctx.nodes if ctx.whole else None
     ndev = ctx.node.devices
+    # a line run with several sizes (a loop over GPU counts: a scaling study) is not held to
+    # the bound: its sizes are the point
+    sizes: dict[int, set[tuple[str, ...]]] = {}
     for launch in jsruns:
+        sizes.setdefault(launch.line, set()).add(tuple(launch.argv))
+    for launch in jsruns:
+        if known is None and len(sizes[launch.line]) > 1:
+            continue
         sets = as_int(launch.flag("-n", "--nrs"))
         per_host = as_int(launch.flag("-r", "--rs_per_host"))
-        if sets is None and per_host and not launch.flag("-n", "--nrs"):
-            sets = per_host * ctx.nodes  # -r alone: that many sets on every node of the job
         gpus = as_int(launch.flag("-g", "--gpu_per_rs"))
-        if not sets or not gpus or not ndev:
+        if not gpus or not ndev:
             continue  # -g 0: a CPU program, which asks for no GPU
-        idle = ctx.nodes * ndev - sets * gpus
-        if idle > 0:
+        if known is None and per_host and per_host * gpus < ndev:
+            # -r sets on every node the launch uses, whatever the job's size (round 9)
+            yield Hit(launch.line, f"jsrun -r {per_host} -g {gpus}: {per_host * gpus} GPU(s) "
+                      f"of each node's {ndev}, {ndev - per_host * gpus} idle on every node it "
+                      f"uses, and {whole[0]}", f"use all {ndev} GPUs of each node (-r "
+                      f"{ndev // _fit(gpus, ndev)} -g {_fit(gpus, ndev)})",
+                      _idle_source(ctx, whole))
+            continue
+        nodes = known if known is not None else 1
+        if sets is None and per_host and not launch.flag("-n", "--nrs"):
+            sets = per_host * nodes  # -r alone: that many sets on every node of the job
+        if not sets:
+            continue
+        idle = nodes * ndev - sets * gpus
+        if idle > 0 and (known is not None or sets * gpus < ndev):
             # GPUs per set that divide the node's (6: 1, 2, 3 or 6), sets to fill every node
-            fit = max(d for d in range(1, min(gpus, ndev) + 1) if ndev % d == 0)
+            fit = _fit(gpus, ndev)
             shown = f"-n {sets} -g {gpus}" if launch.flag("-n", "--nrs") else \
                 f"-r {per_host} -g {gpus}"
-            yield Hit(launch.line, f"jsrun {shown}: {sets * gpus} GPU(s) of the "
-                      f"{ctx.nodes * ndev} on {ctx.nodes} node(s), {idle} idle, and {whole[0]}",
-                      f"use all {ndev} GPUs of each node (-n {ctx.nodes * ndev // fit} -g {fit}"
+            held = f"the {nodes * ndev} on {nodes} node(s)" if known is not None else \
+                f"the {ndev} of the job's first node (at least)"
+            yield Hit(launch.line, f"jsrun {shown}: {sets * gpus} GPU(s) of {held}, {idle} "
+                      f"idle, and {whole[0]}",
+                      f"use all {ndev} GPUs of each node (-n {nodes * ndev // fit} -g {fit}"
                       f", {ndev // fit} resource set(s) per node), or ask for fewer nodes",
                       _idle_source(ctx, whole))
+
+
+def _fit(gpus: int, ndev: int) -> int:
+    """GPUs per resource set that divide the node's (6: 1, 2, 3 or 6), at most `gpus`."""
+    return max(d for d in range(1, min(gpus, ndev) + 1) if ndev % d == 0)
 
 
 # The variables that narrow what devices a process sees (Level Zero, CUDA, HIP, ROCr).
