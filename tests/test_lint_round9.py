@@ -34,3 +34,92 @@ def _all(text: str, site: str, rule: str) -> list[tuple[int, str]]:
 def test_a_jsrun_of_a_script_without_directives_is_held_to_the_node_it_uses(launch, found):
     text = f"#!/bin/bash\nmodule load cuda\n{launch}\n"
     assert _all(text, "summit", "GPU008") == found
+
+
+# ---------------------------------------------------------------- TEXT009: a comment in a continuation
+@pytest.mark.parametrize(("body", "found"), [
+    ("jsrun -n6 -g1 ./app \\\n#--list \\\n--out=a.csv", [(4, "warning")]),
+    ("srun python train.py \\\n    # --resume \\\n    --epochs 3", [(4, "warning")]),
+    ("srun python train.py \\\n    # one comment\n    # and another\n    --epochs 3",
+     [(4, "warning")]),
+    ("srun python train.py \\\n    --epochs 3\n# a comment after the command", []),
+    ("srun python train.py \\\n# ends the command on purpose\necho done", []),  # not its words
+    ("srun python train.py \\\n    --epochs 3 \\\n    --lr 1", []),
+    ("cat <<EOF\nsrun x \\\n# text\n  --y\nEOF", []),  # a here-document's text
+])
+def test_a_comment_line_inside_a_continued_command_ends_it(body, found):
+    text = f"#!/bin/bash\n\n{body}\n"
+    assert _all(text, "lumi", "TEXT009") == found
+
+
+# ---------------------------------------------------------------- SCHED010: $0 in a Slurm job
+LUMI = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
+        "#SBATCH --time=00:30:00\n{body}\nsrun python \"$ROOT/train.py\"\n")
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    ('ROOT="$(cd "$(dirname "$0")" && pwd)"', [(5, "warning")]),
+    ('ROOT=$(dirname $(readlink -f $0))', [(5, "warning")]),
+    ('SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"\nROOT=$SCRIPT_DIR',
+     [(5, "warning")]),
+    ('ROOT="${0%/*}"', [(5, "warning")]),
+    ('ROOT=$(realpath "$BASH_SOURCE")', [(5, "warning")]),
+    ('ROOT="${SLURM_SUBMIT_DIR:-$(dirname "$0")}"', []),   # the script knows the copy
+    ('ROOT=$(dirname "$(scontrol show job "$SLURM_JOB_ID" | grep -oP "Command=\\K.*")")', []),
+    ('NAME=$(basename "$0")\nROOT=/scratch/project_465000001/me', []),  # the name only
+    ('# ROOT=$(dirname "$0")\nROOT=/scratch/project_465000001/me', []),  # a comment
+    ('ROOT=$(dirname "$10")', []),
+])
+def test_a_slurm_batch_script_taking_its_directory_from_dollar0(body, found):
+    assert _all(LUMI.format(body=body), "lumi", "SCHED010") == found
+
+
+def test_a_script_without_sbatch_directives_is_not_held_to_it():
+    # a launch script run by bash inside the job (not spooled by slurmd): $0 is its own path
+    text = '#!/bin/bash\nROOT="$(dirname "$0")"\nsrun python "$ROOT/train.py"\n'
+    assert _all(text, "lumi", "SCHED010") == []
+    pbs = '#!/bin/bash\n#PBS -A P\n#PBS -l select=1\nROOT="$(dirname "$0")"\nmpiexec ./a\n'
+    assert _all(pbs, "polaris", "SCHED010") == []  # measured for Slurm only
+
+
+def test_slurmd_runs_a_copy_whose_directory_is_not_the_scripts(slurm, tmp_path):
+    """The fact SCHED010 stands on, with the real slurmd that .ci/run installs: in a batch job
+    $0 and ${BASH_SOURCE[0]} name slurmd's spooled copy, and the files beside the submitted
+    script are not beside it."""
+    (tmp_path / "helper.txt").write_text("beside the script\n")
+    script = tmp_path / "where.sh"
+    script.write_text(
+        "#!/bin/bash\n#SBATCH --job-name=where\n#SBATCH --output=where-%j.out\n"
+        'echo "zero=$0"\necho "source=${BASH_SOURCE[0]}"\n'
+        'echo "submit=$SLURM_SUBMIT_DIR"\n'
+        'if [ -e "$(dirname "$0")/helper.txt" ]; then echo beside=yes; else echo beside=no; fi\n'
+        'if [ -e "$SLURM_SUBMIT_DIR/helper.txt" ]; then echo submit_has=yes; fi\n')
+    job = slurm.wait(slurm.submit(script))
+    out = (tmp_path / f"where-{job.id}.out").read_text()
+    assert job.state == "COMPLETED", out
+    values = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    assert values["zero"].endswith("/slurm_script") and values["zero"] != str(script)
+    assert values["source"] == values["zero"]
+    assert values["submit"] == str(tmp_path)
+    assert values["beside"] == "no" and values["submit_has"] == "yes"
+
+
+# ---------------------------------------------------------------- LAUNCH004: python on the launch node
+SUMMIT_JOB = ("#!/bin/bash\n#BSUB -P CSC123\n#BSUB -W 10\n#BSUB -nnodes 1\n"
+              "module load python\n{body}\n")
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    ("python check_redist.py", [(6, "warning")]),
+    ("python3 -u tools/make_dists.py --out d.h5", [(6, "warning")]),
+    ("python check_redist.py\njsrun -n1 -a1 -c42 ./app", []),   # a job that launches: a step
+    ("python -c 'import numpy'", []),
+    ("python -m pip install --user h5py", []),
+    ("python run_ensemble.py", []),          # a manager that may call jsrun itself
+    ("python3 run-problems.py summit", []),  # a driver told the machine
+    ("python $TRAIN_PATH/deepy.py train.py cfg.yml", []),  # GPT-NeoX's launcher
+    ("python setup.py install", []),          # a build step
+])
+def test_a_python_script_in_an_lsf_job_that_launches_nothing_runs_on_the_launch_node(
+        body, found):
+    assert _all(SUMMIT_JOB.format(body=body), "summit", "LAUNCH004") == found

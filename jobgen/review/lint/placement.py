@@ -642,18 +642,51 @@ def own_program_by_path(words: list[str]) -> str | None:
     return path
 
 
+# `python tool.py` in a job that launches nothing: the job's work, on the launch node. Not a
+# program named for starting others (a workflow or ensemble manager may call jsrun itself:
+# libEnsemble, Parsl, Balsam, RADICAL, Dask, Ray, GPT-NeoX's deepy.py, a `run-*` driver or one
+# told the machine's name), nor `-c` / `-m` one-liners.
+_MANAGERS = re.compile(r"(?i)workflow|ensemble|libe|parsl|balsam|radical|entk|launch|submit|"
+                       r"driver|manager|schedul|dask|ray|firework|maestro|swift|pipeline|"
+                       r"orchestr|campaign|queue|jsrun|mpi|deepy|^run[-_]|regress|suite")
+
+
+def own_python_script(words: list[str]) -> str | None:
+    """The script of a `python SCRIPT.py ...` batch-shell command (see above), or None."""
+    k = 0
+    while k < len(words) and (words[k] in _PREFIX_WORDS or
+                              re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[k])):
+        k += 1
+    if k + 1 >= len(words) or not _PYTHON.fullmatch(words[k].rsplit("/", 1)[-1]):
+        return None
+    rest = words[k + 1:]
+    while rest and rest[0] in ("-u", "-O", "-B", "-W", "-X") or rest and \
+            re.fullmatch(r"-[uOBsE]+", rest[0]):
+        rest = rest[1:]
+    if not rest or not rest[0].endswith(".py") or rest[0].startswith("-"):
+        return None
+    base = rest[0].rsplit("/", 1)[-1]
+    if _MANAGERS.search(base) or _BUILD_STEPS.match(base) or any(
+            w.lower() in ("summit", "--summit", "--system=summit", "lsf", "jsrun")
+            for w in rest[1:]):
+        return None  # a driver (GPT-NeoX's deepy.py, a regression runner told the machine)
+    return rest[0]
+
+
 @rule("LAUNCH004", "program-on-launch-node", topic="placement", severity="error",
       scope="whole batch scripts on sites whose batch shell runs on a shared launch node "
       "(Summit), for AI framework programs started without the launcher, and, in scripts that "
       "launch nothing, programs of the user's own run by their path (`./app`, `$RUN/app`; not "
-      "scripts, build steps or system tools)",
+      "scripts, build steps or system tools) and python scripts (`python tool.py`; not one "
+      "named for starting others: a workflow or ensemble manager may call jsrun itself)",
       source="the site profile's launch_facts.batch_host", facts=_launch_facts,
       fix="start it with the site's launcher (jsrun)",
       summary="a training or compute program run by the batch shell itself, on the launch "
       "node", lowers_to=("warning",),
-      lowered="a program of the user's own run by its path, not a training program: an MPI "
-      "build of it segfaults on the launch node, a serial one runs there on a shared node "
-      "and leaves the job's compute nodes idle (which it is, the script does not say)")
+      lowered="a program of the user's own run by its path, or a python script, in a job "
+      "that launches nothing, not a training program: an MPI build of it segfaults on the "
+      "launch node, a serial one runs there on a shared node and leaves the job's compute "
+      "nodes idle (which it is, the script does not say)")
 def _on_launch_node(ctx: Context) -> Iterator[Hit]:
     host = ctx.profile.launch_facts.batch_host if ctx.profile.launch_facts else None
     if host is None or not ctx.whole:
@@ -671,6 +704,13 @@ def _on_launch_node(ctx: Context) -> Iterator[Hit]:
                       f"batch shell, on the shared launch node and not on the job's compute "
                       f"nodes: {host.why}", f"launch it with {ctx.profile.launcher.command}",
                       host.source, severity="warning")
+        elif not launched and (script := own_python_script(words)) is not None:
+            # round 9: the job's only work, run where the batch shell runs (heldout-2026-11-27d)
+            yield Hit(line, f"`python {script}` runs in the batch shell of a job that launches "
+                      f"nothing: on the shared launch node, while the job's compute nodes are "
+                      f"billed and idle: {host.why}",
+                      f"launch it with {ctx.profile.launcher.command} (jsrun -n1 -a1 -c42 "
+                      "python ...)", host.source, severity="warning")
 
 
 @rule("CPU010", "default-binding", topic="placement", severity="warning",

@@ -271,3 +271,73 @@ def _always_true(ctx: Context) -> Iterator[Hit]:
             shown = f'"{word}"' if word.startswith("$") else f'"${word}"'
             yield Hit(number, f"`{m.group(0)}` is always true: {why}, so the branch runs "
                       "whatever the variable holds", f"write [ -n {shown} ]")
+
+
+@rule("TEXT009", "comment-in-continuation", topic="scheduler", severity="warning",
+      scope="any script: a line continued by a backslash, then a comment line, then more "
+      "indented words or options (`--flag ...`) that were meant to belong to the command",
+      source=_BASH_ESCAPE + "; 3.1.3 Comments (a word beginning with # causes that word and all "
+      "remaining characters on that line to be ignored); ShellCheck SC1143; checked with bash "
+      "5.2 here (`echo a \\` / `# c` / `  --flag b`: prints a, then --flag: command not found)",
+      fix="move the comment above the command (or delete it), so the continued lines stay one "
+      "command",
+      summary="a comment line inside a backslash-continued command: the command ends at the "
+      "comment, its remaining options run as a command of their own")
+def _comment_in_continuation(ctx: Context) -> Iterator[Hit]:
+    lines = ctx.script.lines
+    for number, code, quote in _code_lines(ctx):
+        m = re.search(r"(\\+)$", code)
+        if quote is not None or m is None or len(m.group(1)) % 2 == 0:
+            continue
+        after = number  # index of the next line (0-based)
+        if after >= len(lines) or not lines[after].lstrip().startswith("#"):
+            continue
+        comment = after
+        while after < len(lines) and lines[after].lstrip().startswith("#"):
+            after += 1
+        rest = lines[after] if after < len(lines) else ""
+        # what follows looks like the command's own continuation: indented, or an option
+        if not rest.strip() or not (rest[:1] in " \t" or rest.lstrip().startswith("-")):
+            continue
+        yield Hit(comment + 1, f"a comment line inside the command continued on line {number}: "
+                  "the `\\` joins the comment to the command, the comment runs to the line's "
+                  f"end, so the command ends there and line {after + 1} "
+                  f"(`{rest.strip()[:40]}`) runs as a command of its own",
+                  f"move the comment on line {comment + 1} above line {number}'s command")
+
+
+_SPOOL_COPY = ("Slurm sbatch(1): \"When the job allocation is finally granted for the batch "
+               "script, Slurm runs a single copy of the batch script on the first node\"; "
+               "SLURM_SUBMIT_DIR \"The directory from which sbatch was invoked\"; measured with "
+               "slurmd 22.05.8 here (tests/test_lint_round9.py: $0 and ${BASH_SOURCE[0]} are "
+               "<SlurmdSpoolDir>/job<id>/slurm_script, the files beside the submitted script "
+               "are not there)")
+_SELF = r"(?:\$\{?0\}?(?![0-9A-Za-z_])|\$\{?BASH_SOURCE(?:\[0\])?\}?)"
+_SELF_DIR = re.compile(rf"\b(?:dirname|realpath|readlink)\b[^;|&()]*?[\"']?{_SELF}|"
+                       r"\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}")
+
+
+@rule("SCHED010", "script-directory-from-spooled-copy", topic="scheduler", severity="warning",
+      scope="Slurm batch scripts (#SBATCH directives) that take their own directory from $0 or "
+      "${BASH_SOURCE[0]} (dirname, realpath, readlink, ${0%/*}), unless the script reads "
+      "SLURM_SUBMIT_DIR or asks scontrol for the submitted command",
+      source=_SPOOL_COPY,
+      fix="use \"$SLURM_SUBMIT_DIR\" (where sbatch ran) or an absolute path instead of "
+      "$(dirname \"$0\")",
+      summary="`$(dirname \"$0\")` in a Slurm batch job is slurmd's spool directory, not the "
+      "script's folder: files looked up beside the script are not there")
+def _spooled_self(ctx: Context) -> Iterator[Hit]:
+    if ctx.dialect != "slurm" or not ctx.own_directives() or re.search(
+            r"SLURM_SUBMIT_DIR|scontrol\s+show\s+job", ctx.script.text):
+        return
+    for number, code in _statements(ctx):
+        m = _SELF_DIR.search(code)
+        if m:
+            ref = "${BASH_SOURCE[0]}" if "BASH_SOURCE" in m.group(0) else "$0"
+            how = m.group(0).split()[0] if not m.group(0).startswith("${") else "${...%/*}"
+            yield Hit(number, f"{how} of {ref} in a Slurm batch job: sbatch runs a copy of "
+                      f"the script, so {ref} is slurmd's <spool>/job<id>/slurm_script and its "
+                      "directory is the spool directory, not the folder the script came from; "
+                      "what the script looks for there is missing",
+                      "use \"$SLURM_SUBMIT_DIR\" (the directory sbatch was run in) or an "
+                      "absolute path")
