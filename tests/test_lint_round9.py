@@ -123,3 +123,21 @@ SUMMIT_JOB = ("#!/bin/bash\n#BSUB -P CSC123\n#BSUB -W 10\n#BSUB -nnodes 1\n"
 def test_a_python_script_in_an_lsf_job_that_launches_nothing_runs_on_the_launch_node(
         body, found):
     assert _all(SUMMIT_JOB.format(body=body), "summit", "LAUNCH004") == found
+
+
+# ---------------------------------------------------------------- ENV004: servers' settings
+POLARIS = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=1\n#PBS -l walltime=1:00:00\n"
+           "#PBS -l filesystems=home:eagle\n{body}\n")
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    ("OLLAMA_MODELS=/eagle/P/models\nstart() {\n  nohup ollama serve > log 2>&1 &\n}\nstart\nwait",
+     [(6, "warning")]),
+    ("HF_HOME=/eagle/P/hf\npython infer.py", [(6, "warning")]),
+    ("export OLLAMA_MODELS=/eagle/P/models\nollama serve &\nwait", []),
+    ("OLLAMA_PORT_START=11400\nollama serve --port $OLLAMA_PORT_START &\nwait", []),  # read
+    ("python infer.py\nHF_HOME=/eagle/P/hf", []),        # after the program: for nothing started
+    ("HF_HOME=/eagle/P/hf\necho done", []),               # nothing started that reads it
+])
+def test_a_servers_setting_assigned_without_export_before_it_starts(body, found):
+    assert _all(POLARIS.format(body=body), "polaris", "ENV004") == found

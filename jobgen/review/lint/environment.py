@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 from ...profiles.model import EnvSet, EnvVar, Profile
+from ..scriptparse import split_comment
 from .collectives import (
     carries_tensorflow,
     mpi4py_program,
@@ -365,20 +366,45 @@ _LIBRARY_VARS = re.compile(r"^(CCL_|NCCL_|RCCL_|FI_|MIOPEN_|HOROVOD_|ZE_|ZEX_|MP
                            r"DEVICE_WAITS_ON_EXCEPTION))")
 
 
+# Servers' and model hubs' own settings (round 9, heldout-2026-11-27d's Ollama jobs): read by
+# the server or the Python program the batch shell starts itself, also from a function
+# (`nohup ollama serve &`), which lint does not count as a launch. ollama/ollama
+# envconfig/config.go ("Models directory can be configured via the OLLAMA_MODELS environment
+# variable"; OLLAMA_HOST likewise), vLLM's docs/serving/env_vars.md (VLLM_*), huggingface_hub's
+# environment variables (HF_HOME, HF_HUB_*): each read from the process environment only.
+_SERVER_VARS = re.compile(r"^(OLLAMA_|VLLM_|HF_|HUGGINGFACE_|TRANSFORMERS_)")
+_SERVER_PROGRAMS = re.compile(r"(?:^|[\s;&|(])(?:nohup\s+)?(?:ollama\s+(?:serve|run)|"
+                              r"vllm\s+serve|python[0-9.]*\s|torchrun\s|accelerate\s)")
+
+
+def _server_lines(ctx: Context) -> list[int]:
+    """The lines (outside comments and here-documents) that start a server or a Python
+    program, in functions too."""
+    return [n for n, text in enumerate(ctx.script.lines, 1)
+            if n not in ctx.script.heredoc_lines and
+            _SERVER_PROGRAMS.search(split_comment(text)[0])]
+
+
 @rule("ENV004", "unexported-setting", topic="environment", severity="warning",
       scope="library variables (CCL_, NCCL_, FI_, MIOPEN_, OMP_, ...) assigned before a "
-      "launch", source="bash(1): a variable reaches child processes only when exported; "
-      "mpiexec and srun pass on the environment, not the shell's variables",
+      "launch, and servers' and model hubs' (OLLAMA_, VLLM_, HF_, TRANSFORMERS_) before the "
+      "server or Python program the script starts",
+      source="bash(1): a variable reaches child processes only when exported; mpiexec and "
+      "srun pass on the environment, not the shell's variables",
       fix="write `export NAME=value`",
       summary="a library setting assigned without export: the ranks never see it")
 def _unexported(ctx: Context) -> Iterator[Hit]:
-    if not ctx.launches:
+    servers = _server_lines(ctx)
+    if not ctx.launches and not servers:
         return
     exported = {s.name for s in ctx.script.settings}
-    last = max(launch.at for launch in ctx.launches)
+    last = max((launch.at for launch in ctx.launches), default=0)
     for number, name, value in ctx.script.assignments:
-        if number >= last or number in ctx.script.heredoc_lines or \
-                not _LIBRARY_VARS.match(name):
+        library = _LIBRARY_VARS.match(name)
+        server = _SERVER_VARS.match(name)
+        if number in ctx.script.heredoc_lines or not (
+                library and number < last or
+                server and any(number < line for line in [*servers, last])):
             continue
         if name in exported or re.search(rf"\${{?{name}\b", ctx.script.text) or \
                 re.search(rf"\bexport\s+(?:\w+\s+)*{name}\b", ctx.script.text):
