@@ -141,3 +141,23 @@ POLARIS = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=1\n#PBS -l walltime=1:00:00\n
 ])
 def test_a_servers_setting_assigned_without_export_before_it_starts(body, found):
     assert _all(POLARIS.format(body=body), "polaris", "ENV004") == found
+
+
+# ---------------------------------------------------------------- CONT002/CONT005: EasyBuild modules
+LUMI_CONTAINER = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+                  "#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --ntasks-per-node=8\n"
+                  "#SBATCH --time=1:00:00\nmodule load LUMI {module}\n"
+                  "export MIOPEN_USER_DB_PATH=/tmp/$USER-miopen\n"
+                  "export MIOPEN_CUSTOM_CACHE_DIR=$MIOPEN_USER_DB_PATH\n"
+                  "srun singularity exec $SIF python /scratch/project_465000001/train.py\n")
+
+
+@pytest.mark.parametrize(("module", "found"), [
+    ("PyTorch/2.2.2-rocm-5.6.1-python-3.10-vllm-0.4.0.post1-singularity-20240617", []),
+    ("PyTorch/2.2.0-rocm-5.6.1-python-3.10", ["CONT002", "CONT005"]),  # no container module
+])
+def test_lumis_easybuild_container_modules_bind_the_network_and_filesystems(module, found):
+    text = LUMI_CONTAINER.format(module=module)
+    rules = [f.rule for f in lint(parse_text(text), load_profile("lumi").profile)
+             if f.rule in ("CONT002", "CONT005")]
+    assert sorted(rules) == found

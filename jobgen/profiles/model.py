@@ -835,6 +835,15 @@ class FilesystemBinds(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class BindingModules(Sourced):
+    """Modules, named by a pattern, that set the container bind variables themselves (LUMI's
+    EasyBuild-generated container modules, PyTorch/...-singularity-YYYYMMDD): with one loaded,
+    the network and the filesystems are bound without -B or a bindings module."""
+
+    pattern: NonEmptyStr  # a Python regular expression searched in the module's name
+
+
+@dataclass(frozen=True, kw_only=True)
 class ContainerFacts(Sourced):
     """How containers must run on the compute nodes."""
 
@@ -847,6 +856,7 @@ class ContainerFacts(Sourced):
     runscripts: list[Runscript] = field(default_factory=list)
     flag_resources: list[FlagResource] = field(default_factory=list)
     filesystem_binds: FilesystemBinds | None = None
+    binding_modules: BindingModules | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -95,7 +95,8 @@ def _working_directories(ctx: Context, before: int) -> list[str]:
       scope="container launches (singularity/apptainer exec, run, shell) whose program or "
       "--env values name a path on a filesystem the site's containers see only when bound "
       "(LUMI: /project, /scratch, /flash, /appl), with no -B/--bind or SINGULARITY_BIND "
-      "covering it, no bindings module that binds it loaded, and not under the directory "
+      "covering it, no bindings module that binds it loaded (nor a module that sets the bind "
+      "variable itself: LUMI's EasyBuild container modules), and not under the directory "
       "the job works in (which the runtime mounts); binds computed at run time are not "
       "judged", source="the site profile's container_facts.filesystem_binds", facts=_facts,
       fix="bind the directories into the container: -B /scratch/<project>,/project/<project> "
@@ -113,7 +114,7 @@ def _not_bound(ctx: Context) -> Iterator[Hit]:
         c = launch.container
         if c is None or c.verb not in ("exec", "run", "shell"):
             continue
-        if any(ctx.loads(m, launch.at) for m in fs.modules):
+        if any(ctx.loads(m, launch.at) for m in fs.modules) or ctx.binding_module(launch.at):
             continue
         bound = _binds(ctx, launch)
         if bound is None:

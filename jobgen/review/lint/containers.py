@@ -30,6 +30,10 @@ def _facts(p: Profile) -> list[str]:
                    f"{c.multi_node_binds}")
     out += [f"runscript of {r.image_prefix}*: copies {r.copies}: {r.why} ({r.source})"
             for r in c.runscripts]
+    if c.binding_modules:
+        b = c.binding_modules
+        out.append(f"modules matching {b.pattern!r} bind the paths themselves: {b.why} "
+                   f"({b.source})")
     return out
 
 
@@ -71,7 +75,9 @@ def _runscript(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("CONT002", "multi-node-container-network", topic="containers", severity="warning",
-      scope="container launches on two or more nodes", source=_FACTS, facts=_facts,
+      scope="container launches on two or more nodes, unless a bindings module or a module "
+      "that binds the paths itself (LUMI's EasyBuild container modules) is loaded",
+      source=_FACTS, facts=_facts,
       fix="load the site's bindings module, or bind its paths into the container",
       summary="a multi-node container run without the bindings for the high-speed network")
 def _network(ctx: Context) -> Iterator[Hit]:
@@ -85,7 +91,7 @@ def _network(ctx: Context) -> Iterator[Hit]:
         c = launch.container
         assert c is not None
         modules, why = _network_modules(ctx.profile, c.image)
-        if any(ctx.loads(m, launch.at) for m in modules):
+        if any(ctx.loads(m, launch.at) for m in modules) or ctx.binding_module(launch.at):
             continue
         bound = set(c.binds()) | {b.split(":", 1)[0] for name in _BIND_VARIABLES
                                   for b in launch.env.get(name, "").split(",") if b}

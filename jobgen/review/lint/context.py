@@ -240,6 +240,14 @@ class Context:
         return any(m == module or m.startswith(module + "/")
                    for _, m in self.modules_loaded(before))
 
+    def binding_module(self, before: int | None = None) -> str | None:
+        """A module loaded before a line that binds the container's paths itself (the
+        profile's container_facts.binding_modules: LUMI's EasyBuild container modules)."""
+        facts = self.profile.container_facts
+        pattern = facts.binding_modules.pattern if facts and facts.binding_modules else None
+        return next((m for _, m in self.modules_loaded(before)
+                     if pattern and re.search(pattern, m)), None)
+
 
 def lint_context(script: Script, profile: Profile) -> Context:
     if not is_job_script(script):
