@@ -161,3 +161,18 @@ def test_lumis_easybuild_container_modules_bind_the_network_and_filesystems(modu
     rules = [f.rule for f in lint(parse_text(text), load_profile("lumi").profile)
              if f.rule in ("CONT002", "CONT005")]
     assert sorted(rules) == found
+
+
+# ---------------------------------------------------------------- LAUNCH009: no program
+@pytest.mark.parametrize(("site", "launch", "found"), [
+    ("summit", "jsrun -n1 -a1 -c21 -g0 -bpacked:21", [(3, "warning")]),
+    ("polaris", "mpiexec -n 8 --ppn 4 --depth 8 --cpu-bind depth", [(3, "error")]),
+    ("lumi", "srun --ntasks=8 --cpu-bind=cores", [(3, "error")]),
+    ("summit", "jsrun -n1 -a1 -c21 -g0 -bpacked:21 ./fhe", []),
+    ("polaris", "mpiexec --version", []),
+    ("polaris", "mpiexec -n 8 --ppn 4 $CMD", []),        # the program in a variable
+    ("summit", "jsrun --erf_input=app.erf", []),          # an ERF file names the program
+])
+def test_a_launcher_line_with_options_and_no_program(site, launch, found):
+    text = f"#!/bin/bash\n\n{launch}\n"
+    assert _all(text, site, "LAUNCH009") == found

@@ -844,3 +844,35 @@ def _unresolved(ctx: Context) -> Iterator[Hit]:
             yield Hit(launch.line, f"{key} {shown} is known only when the job runs: the "
                       "placement and device rules (ranks per node, bindings, devices) skip "
                       "this launch")
+
+
+_NO_PROGRAM = ("measured here: MPICH 4.0.2 `mpiexec -n 1` with no program ends with a "
+               "segmentation fault (exit 11); Slurm srun(1) SYNOPSIS `srun [OPTIONS...] "
+               "executable [args...]` (srun 22.05.8 exits 1 without one); IBM JSM jsrun "
+               "(ibm.com SSWRJV_10.1.0/jsm/jsrun.html: `jsrun [option] [command]`, the command "
+               "given by the line or by an --erf_input file)")
+
+
+@rule("LAUNCH009", "launcher-without-program", topic="placement", severity="error",
+      scope="launches of mpiexec, mpirun, srun, aprun or jsrun whose words are all options: "
+      "no program after them, none in a variable (`$CMD`) and no jsrun --erf_input file",
+      source=_NO_PROGRAM, fix="put the program (and its arguments) after the launcher's "
+      "options", lowers_to=("warning",),
+      lowered="jsrun, whose synopsis makes the command optional (an ERF file may name it): "
+      "what it does without one is not documented (UNCONFIRMED)",
+      summary="a launcher line with options and no program: nothing runs on the job's nodes")
+def _no_program(ctx: Context) -> Iterator[Hit]:
+    for launch in ctx.launches:
+        if launch.shell or launch.program or launch.command not in (
+                "mpiexec", "mpirun", "srun", "aprun", "jsrun") or len(launch.argv) < 2:
+            continue
+        if any("$" in w or "`" in w for w in launch.argv) or any(
+                w in ("--version", "-V", "-v", "--help", "-h", "-help", "-info", "--info",
+                      "--usage") for w in launch.argv[1:]) or \
+                launch.flag("--erf_input", "-U") is not None or \
+                re.search(r"[|<]|\\$", launch.text):
+            continue  # a program from a variable or an ERF file, or words lint cannot see
+        yield Hit(launch.line, f"`{' '.join(launch.argv)[:60]}` gives the launcher options and "
+                  "no program: nothing is started on the job's nodes (the launcher fails or "
+                  "does nothing)", "put the program after the options",
+                  severity="warning" if launch.command == "jsrun" else None)

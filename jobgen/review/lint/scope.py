@@ -124,7 +124,7 @@ AI_NAMES = re.compile(
 # A Python program named for moving or packing data, not for computing on GPUs
 # (pack_hdf5.py, test_h5_buffer_io.py, stage_pack_to_local.py, preprocess.py): CPU work
 DATA_PROGRAM = re.compile(r"(?i)(?:^|[_.-])(?:h5|hdf5|pack|shard|stage|preprocess|convert|io|copy|"
-                          r"download|untar|tar)(?=[_.-]|$)")
+                          r"download|untar|tar|cache|unpack|extract|rsync|sync)(?=[_.-]|$)")
 DISTRIBUTED = re.compile(r"(?i)(init_process_group|distributed|ddp|horovod|train)")
 # Vendor profilers that run the program after their own options (`nsys profile -o X python
 # train.py`): PROF rules read them as the tool, classify() looks past them to the program
