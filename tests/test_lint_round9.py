@@ -176,3 +176,14 @@ def test_lumis_easybuild_container_modules_bind_the_network_and_filesystems(modu
 def test_a_launcher_line_with_options_and_no_program(site, launch, found):
     text = f"#!/bin/bash\n\n{launch}\n"
     assert _all(text, site, "LAUNCH009") == found
+
+
+# ---------------------------------------------------------------- ENV009: any GPU program of jsrun
+@pytest.mark.parametrize(("launches", "found"), [
+    ("jsrun -n6 -a1 -c7 -g1 ./exawind a.yaml\njsrun -n6 -a1 -c7 -g1 ./exawind b.yaml",
+     [(4, "warning")]),                              # said once for a program of no framework
+    ("jsrun -n6 -a1 -c7 -g0 ./cpu_app", []),         # no GPU asked
+])
+def test_cuda_launch_blocking_before_a_gpu_jsrun(launches, found):
+    text = f"#!/bin/bash\nmodule load cuda\nexport CUDA_LAUNCH_BLOCKING=1\n{launches}\n"
+    assert _all(text, "summit", "ENV009") == found

@@ -845,7 +845,8 @@ _DEBUG_ONLY = {"CUDA_LAUNCH_BLOCKING": "nvidia"}
 
 @rule("ENV009", "debug-only-setting", topic="environment", severity="warning",
       scope="launches of AI programs on a site of the setting's GPUs (CUDA_LAUNCH_BLOCKING=1 "
-      "on NVIDIA) whose environment carries it, exported or as a command prefix",
+      "on NVIDIA) whose environment carries it, exported or as a command prefix, and the "
+      "first jsrun of any program whose resource sets ask for GPUs (-g 1 or more)",
       source="NVIDIA CUDA C++ Programming Guide, Asynchronous Concurrent Execution "
       "(CUDA_LAUNCH_BLOCKING=1 disables asynchronous kernel launches: \"provided for debugging "
       "purposes only\")", fix="drop it from production runs (set it only to debug a crash)",
@@ -865,13 +866,19 @@ def _debug_only(ctx: Context) -> Iterator[Hit]:
                 yield Hit(s.line, f"{s.name}={s.value} in a per-rank wrapper (line {runs} runs "
                           "the program): every kernel launch waits for the one before it (CUDA "
                           "provides it \"for debugging purposes only\"), which slows training")
+    told = False  # a GPU program that is no AI framework's: said once, at its first launch
     for launch in ctx.launches:
-        if not launch.ai:
+        gpu = not launch.ai and launch.dialect == "jsrun" and \
+            (as_int(launch.flag("-g", "--gpu_per_rs")) or 0) > 0
+        if not launch.ai and (not gpu or told):
             continue
         for name, gpus in _DEBUG_ONLY.items():
             value = launch.env.get(name, "").strip("\"'")
             if vendor == gpus and value not in ("", "0"):
+                told = told or gpu
+                what = "training" if launch.ai else "the GPU program (its resource sets ask " \
+                    "for GPUs)"
                 yield Hit(launch.line, f"{name}={value} reaches the ranks: every kernel launch "
                           "waits for the one before it (CUDA provides it \"for debugging "
-                          "purposes only\"), which slows training")
+                          f"purposes only\"), which slows {what}")
                 break
