@@ -187,3 +187,32 @@ def test_a_launcher_line_with_options_and_no_program(site, launch, found):
 def test_cuda_launch_blocking_before_a_gpu_jsrun(launches, found):
     text = f"#!/bin/bash\nmodule load cuda\nexport CUDA_LAUNCH_BLOCKING=1\n{launches}\n"
     assert _all(text, "summit", "ENV009") == found
+
+
+# ---------------------------------------------------------------- TEXT010 / TEXT011: functions
+@pytest.mark.parametrize(("body", "found"), [
+    ('run() {\n  local a=$1\n  local b=$2\n  local c=$3\n  echo "$a $b $c"\n}\nrun x y',
+     [(6, "warning")]),
+    ('run() {\n  echo "$1 $2 $3"\n}\nrun x y z', []),
+    ('run() {\n  echo "$1 ${3:-none}"\n}\nrun x', []),           # a default: optional
+    ('run() {\n  [ -z "$2" ] && return\n  echo "$2"\n}\nrun x', []),  # tested: optional
+    ('run() {\n  echo "$1 $2"\n}\nrun "$@"', []),                  # whatever the script gets
+    ('run() {\n  local host=$1\n  local unused=$2\n  ssh "$host" hostname\n}\nrun h', []),
+    ('run() {\n  echo "$3"\n}\ntrap run EXIT', []),                 # not only called
+])
+def test_a_function_reading_an_argument_no_call_passes(body, found):
+    text = f"#!/bin/bash\n\n{body}\n"
+    assert _all(text, "polaris", "TEXT010") == found
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    ("find_free_ollama_port() {\n  echo 11400\n}\nport=$(find_free_port)\necho $port",
+     [(6, "warning")]),
+    ("start_server() {\n  echo up\n}\nstart_sever", [(6, "warning")]),
+    ("find_free_port() {\n  echo 1\n}\nport=$(find_free_port)", []),
+    ("start_server() {\n  echo up\n}\nsource ./env.sh\nstart_servers", []),  # may be there
+    ("start_server() {\n  echo up\n}\nnvidia_smi_log", []),          # nothing close
+])
+def test_a_call_of_a_function_the_script_never_defines(body, found):
+    text = f"#!/bin/bash\n\n{body}\n"
+    assert _all(text, "polaris", "TEXT011") == found

@@ -341,3 +341,114 @@ def _spooled_self(ctx: Context) -> Iterator[Hit]:
                       "what the script looks for there is missing",
                       "use \"$SLURM_SUBMIT_DIR\" (the directory sbatch was run in) or an "
                       "absolute path")
+
+
+_BASH_POSITIONAL = ("GNU Bash manual 3.3 Shell Functions (\"the arguments to the function become "
+                    "the positional parameters during its execution\"), 3.4.1 Positional "
+                    "Parameters, 3.5.3 (an unset parameter expands to the empty string); checked "
+                    "with bash 5.2 here (`f() { echo \"[$3]\"; }; f a b` prints [])")
+_OPTIONAL_ARGS = re.compile(r"\$#|\$@|\$\*|\$\{[@*#]|\bshift\b|\$\{[1-9]:?[-=?+]|"
+                            r"\[\[?\s+-[zn]\s+\"?\$\{?[1-9]|\bgetopts\b|\bset\s+--")
+_CALL_SPLIT = re.compile(r"&&|\|\||[;|&]|\$\(|`|\bthen\b|\bdo\b|\belse\b")
+
+
+def _calls(ctx: Context, names: set[str]) -> dict[str, list[tuple[int, list[str]]]]:
+    """(line, argument words) of every call of the script's functions, in functions too."""
+    out: dict[str, list[tuple[int, list[str]]]] = {n: [] for n in names}
+    for number, code in _statements(ctx):
+        for part in _CALL_SPLIT.split(code):
+            words = statement_words(part.strip().rstrip(")").strip())
+            while words and re.fullmatch(r"[A-Za-z_]\w*=.*", words[0]):
+                words = words[1:]
+            if words and words[0] in out:
+                out[words[0]].append((number, words[1:]))
+    return out
+
+
+@rule("TEXT010", "parameter-never-passed", topic="scheduler", severity="warning",
+      scope="shell functions that read a positional parameter ($3) that every call of them in "
+      "the script leaves out (fewer arguments), and read no $#, $@, shift or default "
+      "(${3:-x}) that would make it optional; not where a call passes $@ or an array, nor "
+      "for a function the script names other than by calling it (a trap, export -f)",
+      source=_BASH_POSITIONAL,
+      fix="pass the argument in the calls, or read the parameter the calls give",
+      summary="a function reading an argument its callers never pass: the value is empty")
+def _parameter_never_passed(ctx: Context) -> Iterator[Hit]:
+    functions = ctx.script.functions
+    if not functions:
+        return
+    calls = _calls(ctx, set(functions))
+    text = "\n".join(split_comment(line)[0] for line in ctx.script.lines)
+    for name, body in functions.items():
+        code = "\n".join(part for _, part in body)
+        used = {int(n) for n in re.findall(r"\$\{?([1-9])(?![0-9])", code)}
+        if not used or _OPTIONAL_ARGS.search(code) or not calls[name]:
+            continue
+        # every other mention of the name is a call or the definition
+        mentions = len(re.findall(rf"(?<![\w$-]){re.escape(name)}(?![\w-])", text))
+        if mentions > len(calls[name]) + 1:
+            continue
+        if any(re.search(r"\$[@*]|\$\{[^}]*\[[@*]\]|\"\$@\"", " ".join(args))
+               for _, args in calls[name]):
+            continue
+        most = max(len(args) for _, args in calls[name])
+        missing = [n for n in sorted(used) if n > most and not _kept_unused(code, n)]
+        if not missing:
+            continue
+        line = next((n for n, part in body if re.search(rf"\$\{{?{missing[0]}(?![0-9])", part)),
+                    body[0][0] if body else ctx.first_line)
+        where, args = calls[name][0]
+        yield Hit(line, f"{name} reads ${missing[0]}, but every call of it passes at most "
+                  f"{most} argument(s) (line {where}: `{name} {' '.join(args)[:40]}`): "
+                  f"${missing[0]} is empty in each", f"pass argument {missing[0]} in the calls "
+                  f"of {name}, or read the parameter they give")
+
+
+def _kept_unused(code: str, n: int) -> bool:
+    """`local name=$N` (or `name=$N`) whose variable the function never reads: harmless."""
+    m = re.search(rf"(?:^|[\s;])(?:local\s+|declare\s+)?([A-Za-z_]\w*)=[\"']?\$\{{?{n}\}}?"
+                  rf"[\"']?(?:\s|;|$)", code, re.M)
+    if m is None:
+        return False
+    return not re.search(rf"\$\{{?{m.group(1)}(?!\w)", code)
+
+
+@rule("TEXT011", "undefined-function", topic="scheduler", severity="warning",
+      scope="calls of a name the script never defines while it defines a function one word or "
+      "two letters away from it (find_free_port beside find_free_ollama_port), in scripts "
+      "that source no other file (which could define it)",
+      source=_BASH_NOT_FOUND,
+      fix="call the function by the name the script gives it",
+      summary="a call of a function the script never defines (a misspelt or renamed one): "
+      "command not found, and what it should return is empty")
+def _undefined_function(ctx: Context) -> Iterator[Hit]:
+    functions = ctx.script.functions
+    if not functions or any(words[0] in ("source", ".") for _, words in ctx.script.commands):
+        return
+    if re.search(r"^\s*(?:source|\.)\s+\S", ctx.script.text, re.M):
+        return  # a file sourced in a function may define it
+    seen: set[str] = set()
+    for number, code in _statements(ctx):
+        for part in _CALL_SPLIT.split(code):
+            words = statement_words(part.strip().rstrip(")").strip())
+            while words and re.fullmatch(r"[A-Za-z_]\w*=.*", words[0]):
+                words = words[1:]
+            if not words or words[0] in functions or words[0] in seen or \
+                    not re.fullmatch(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", words[0]):
+                continue
+            close = next((f for f in functions if _one_word_or_two_letters(words[0], f)), None)
+            if close is None:
+                continue
+            seen.add(words[0])
+            yield Hit(number, f"{words[0]} is called but the script defines no such function "
+                      f"(it defines {close}): bash finds no command, prints `command not "
+                      f"found` and goes on with an empty result",
+                      f"call {close}, or define {words[0]}")
+
+
+def _one_word_or_two_letters(called: str, defined: str) -> bool:
+    a, b = called.split("_"), defined.split("_")
+    if abs(len(a) - len(b)) == 1:
+        short, long_ = (a, b) if len(a) < len(b) else (b, a)
+        return any(long_[:k] + long_[k + 1:] == short for k in range(len(long_)))
+    return len(called) >= 8 and 0 < distance(called, defined) <= 2
