@@ -216,3 +216,30 @@ def test_a_function_reading_an_argument_no_call_passes(body, found):
 def test_a_call_of_a_function_the_script_never_defines(body, found):
     text = f"#!/bin/bash\n\n{body}\n"
     assert _all(text, "polaris", "TEXT011") == found
+
+
+# ---------------------------------------------------------------- after the blind run of 2026-11-27e
+def test_a_launch_fed_by_a_pipe_is_read():
+    # `echo INPUT | jsrun ...` (heldout-2026-11-27e faces): the pipeline's second command runs
+    text = ("#!/bin/bash\n#BSUB -P CSC123\n#BSUB -W 10\n#BSUB -nnodes 1\n"
+            'echo "1 1 1 15" | jsrun --smpiargs="-gpu" -n1 -c7 -EOMP_NUM_THREADS=7 -g1 ./faces\n')
+    script = parse_text(text)
+    assert [la.argv[0] for la in script.launches] == ["jsrun"]
+    assert _all(text, "summit", "GPU008") == [(5, "warning")]
+    assert _all(text, "summit", "CPU010") == [(5, "warning")]
+    # a pipe inside quotes is no pipeline
+    quoted = parse_text("#!/bin/bash\necho 'a | jsrun -n1 ./x'\n")
+    assert quoted.launches == []
+
+
+@pytest.mark.parametrize(("count", "found"), [
+    ("$(nvidia-smi -L | wc -l)", [(7, "warning")]),
+    ("$(nvidia-smi --list-gpus | wc -l)", [(7, "warning")]),
+    ("$(cat gpus.txt | wc -l)", []),   # not the node's GPUs: unknown, as before
+])
+def test_the_nodes_gpu_count_read_with_nvidia_smi_is_the_nodes_devices(count, found):
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=2:system=polaris\n#PBS -l walltime=1:00:00\n"
+            f"#PBS -l filesystems=home:eagle\nNGPUS_PER_NODE={count}\n"
+            "mpiexec -n 8 --ppn $NGPUS_PER_NODE --cpu-bind none ./set_affinity_gpu_polaris.sh "
+            "python3 main.py\n")
+    assert _all(text, "polaris", "CPU009") == found

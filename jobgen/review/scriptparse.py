@@ -762,6 +762,35 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         script.ezpz = True
     if words and depth == 0:
         script.commands.append((number, words))
+    if end in ("|", "|&") and depth < MAX_CALLS:
+        # `echo "$INPUT" | jsrun ... ./app`: the pipeline's next command runs too, its
+        # standard input from this one (bash(1) Pipelines)
+        rest = _after_pipe(stmt)
+        if rest:
+            _run(script, rest, number, at, depth + 1 if depth else 0, args)
+
+
+def _after_pipe(stmt: str) -> str:
+    """The text after a statement's first pipe (`|`, `|&`) outside quotes and substitutions,
+    or ''."""
+    quote = None
+    depth = 0
+    for j, ch in enumerate(stmt):
+        if quote:
+            if ch == quote:
+                quote = None
+            elif ch == "\\" and quote == '"':
+                continue
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == "|" and depth == 0 and stmt[j - 1:j] not in ("|", ">") and \
+                stmt[j + 1:j + 2] != "|":
+            return stmt[j + 1:].lstrip("&").strip()
+    return ""
 
 
 _COMMAND_VAR = re.compile(r'^(eval\s+)?"?\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|'

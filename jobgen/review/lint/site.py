@@ -93,6 +93,12 @@ CLUES: tuple[Clue, ...] = (
        "Summit's GPFS (/gpfs/alpine), host or ML module",
        f"{_OLCF} systems/summit_user_guide.rst (Alpine; IBM Watson Machine Learning CE, "
        "open-ce)"),
+    # LSF's job variables: Summit is the one LSF site jobgen has a profile for (LLNL's LSF
+    # systems have their own clue above weight 2: lrun, /p/gpfs1)
+    _c("summit", r"\$\{?(?:LSB_(?:JOBID|JOBINDEX|HOSTS|QUEUE|DJOB_HOSTFILE|DJOB_NUMPROC|"
+       r"MCPU_HOSTS|JOBNAME)|LS_SUBCWD)\b", 2, "an LSF job variable (LSB_JOBID, LSB_HOSTS...)",
+       f"{_OLCF} systems/summit_user_guide.rst L975-1000 (LSF environment variables: "
+       "LSB_JOBID, LSB_HOSTS, LS_SUBCWD...)"),
     _c("summit", r"^#BSUB\s+-P\s+[A-Za-z]{3}[0-9]{3}\b", 2, "an OLCF project id (-P ABC123)",
        f"{_OLCF} systems/summit_user_guide.rst (#BSUB -P ABC123)"),
     # ---- LUMI
