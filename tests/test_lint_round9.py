@@ -15,7 +15,7 @@ def _all(text: str, site: str, rule: str) -> list[tuple[int, str]]:
             if f.rule == rule]
 
 
-# ---------------------------------------------------------------- GPU008: jsrun in a launch script
+# ------------------------------------------ GPU008: jsrun in a launch script
 # A script run inside a job (no #BSUB lines) does not say the job's nodes, but a jsrun's -r sets
 # are on every node it uses, and the job has at least one node: -r 2 -g 1 leaves 4 of Summit's 6
 # GPUs idle whatever the size (heldout-2026-11-27d exawind-summit).
@@ -36,7 +36,7 @@ def test_a_jsrun_of_a_script_without_directives_is_held_to_the_node_it_uses(laun
     assert _all(text, "summit", "GPU008") == found
 
 
-# ---------------------------------------------------------------- TEXT009: a comment in a continuation
+# ------------------------------------------ TEXT009: a comment in a continuation
 @pytest.mark.parametrize(("body", "found"), [
     ("jsrun -n6 -g1 ./app \\\n#--list \\\n--out=a.csv", [(4, "warning")]),
     ("srun python train.py \\\n    # --resume \\\n    --epochs 3", [(4, "warning")]),
@@ -52,7 +52,7 @@ def test_a_comment_line_inside_a_continued_command_ends_it(body, found):
     assert _all(text, "lumi", "TEXT009") == found
 
 
-# ---------------------------------------------------------------- SCHED010: $0 in a Slurm job
+# ------------------------------------------ SCHED010: $0 in a Slurm job
 LUMI = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
         "#SBATCH --time=00:30:00\n{body}\nsrun python \"$ROOT/train.py\"\n")
 
@@ -104,7 +104,7 @@ def test_slurmd_runs_a_copy_whose_directory_is_not_the_scripts(slurm, tmp_path):
     assert values["beside"] == "no" and values["submit_has"] == "yes"
 
 
-# ---------------------------------------------------------------- LAUNCH004: python on the launch node
+# ------------------------------------------ LAUNCH004: python on the launch node
 SUMMIT_JOB = ("#!/bin/bash\n#BSUB -P CSC123\n#BSUB -W 10\n#BSUB -nnodes 1\n"
               "module load python\n{body}\n")
 
@@ -125,7 +125,7 @@ def test_a_python_script_in_an_lsf_job_that_launches_nothing_runs_on_the_launch_
     assert _all(SUMMIT_JOB.format(body=body), "summit", "LAUNCH004") == found
 
 
-# ---------------------------------------------------------------- ENV004: servers' settings
+# ------------------------------------------ ENV004: servers' settings
 POLARIS = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=1\n#PBS -l walltime=1:00:00\n"
            "#PBS -l filesystems=home:eagle\n{body}\n")
 
@@ -143,8 +143,9 @@ def test_a_servers_setting_assigned_without_export_before_it_starts(body, found)
     assert _all(POLARIS.format(body=body), "polaris", "ENV004") == found
 
 
-# ---------------------------------------------------------------- CONT002/CONT005: EasyBuild modules
-LUMI_CONTAINER = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+# ------------------------------------------ CONT002/CONT005: EasyBuild modules
+LUMI_CONTAINER = ("#!/bin/bash\n#SBATCH --account=project_465000001\n"
+                  "#SBATCH --partition=standard-g\n"
                   "#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --ntasks-per-node=8\n"
                   "#SBATCH --time=1:00:00\nmodule load LUMI {module}\n"
                   "export MIOPEN_USER_DB_PATH=/tmp/$USER-miopen\n"
@@ -163,7 +164,7 @@ def test_lumis_easybuild_container_modules_bind_the_network_and_filesystems(modu
     assert sorted(rules) == found
 
 
-# ---------------------------------------------------------------- LAUNCH009: no program
+# ------------------------------------------ LAUNCH009: no program
 @pytest.mark.parametrize(("site", "launch", "found"), [
     ("summit", "jsrun -n1 -a1 -c21 -g0 -bpacked:21", [(3, "warning")]),
     ("polaris", "mpiexec -n 8 --ppn 4 --depth 8 --cpu-bind depth", [(3, "error")]),
@@ -178,7 +179,7 @@ def test_a_launcher_line_with_options_and_no_program(site, launch, found):
     assert _all(text, site, "LAUNCH009") == found
 
 
-# ---------------------------------------------------------------- ENV009: any GPU program of jsrun
+# ------------------------------------------ ENV009: any GPU program of jsrun
 @pytest.mark.parametrize(("launches", "found"), [
     ("jsrun -n6 -a1 -c7 -g1 ./exawind a.yaml\njsrun -n6 -a1 -c7 -g1 ./exawind b.yaml",
      [(4, "warning")]),                              # said once for a program of no framework
@@ -189,7 +190,7 @@ def test_cuda_launch_blocking_before_a_gpu_jsrun(launches, found):
     assert _all(text, "summit", "ENV009") == found
 
 
-# ---------------------------------------------------------------- TEXT010 / TEXT011: functions
+# ------------------------------------------ TEXT010 / TEXT011: functions
 @pytest.mark.parametrize(("body", "found"), [
     ('run() {\n  local a=$1\n  local b=$2\n  local c=$3\n  echo "$a $b $c"\n}\nrun x y',
      [(6, "warning")]),
@@ -218,7 +219,7 @@ def test_a_call_of_a_function_the_script_never_defines(body, found):
     assert _all(text, "polaris", "TEXT011") == found
 
 
-# ---------------------------------------------------------------- after the blind run of 2026-11-27e
+# ------------------------------------------ after the blind run of 2026-11-27e
 def test_a_launch_fed_by_a_pipe_is_read():
     # `echo INPUT | jsrun ...` (heldout-2026-11-27e faces): the pipeline's second command runs
     text = ("#!/bin/bash\n#BSUB -P CSC123\n#BSUB -W 10\n#BSUB -nnodes 1\n"

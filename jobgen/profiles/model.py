@@ -324,10 +324,19 @@ class Billing(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class AccountEnv(Sourced):
+    """Variables of the submitting shell that give a job its project instead of the
+    directive (LUMI: SBATCH_ACCOUNT in ~/.bashrc): a script without one may still be charged."""
+
+    names: list[Identifier]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Scheduler(Sourced):
     dialect: Dialect
     shell: Shebang = "/bin/bash"  # the script's interpreter line; ALCF documents bash -l
     account_required: StrictBool = False
+    account_env: AccountEnv | None = None
     account_directive: StrictBool = True
     system_resource: Token | None = None  # PBS: select=N:system=<name>
     filesystems: Filesystems | None = None
@@ -432,6 +441,8 @@ class GpuAffinity(Sourced):
     scheme: Literal["mask", "all_visible", "none"]
     variable: Identifier | None = None
     order: list[NonNegInt] = field(default_factory=list)  # device for local rank i: order[i]
+    # the site's own per-rank wrapper that applies `order` (Polaris: set_affinity_gpu_polaris.sh)
+    wrapper: Token | None = None
     hierarchy: Literal["FLAT", "COMPOSITE"] | None = None
     whole_gpu: WholeGpu | None = None
 

@@ -185,7 +185,18 @@ class Context:
             return False
         # a comment saying the submitting wrapper gives the options (`# Submit with
         # submit_train.sh, which injects -A / -q / -l filesystems`)
-        return not _OPTIONS_GIVEN.search(self.script.text)
+        if _OPTIONS_GIVEN.search(self.script.text):
+            return False
+        return not self._options_on_command_line()
+
+    def _options_on_command_line(self) -> bool:
+        """A PBS or LSF script with directives of its own but none of the ones its site
+        requires (project, walltime; LSF's -nnodes): written to be submitted with them on the
+        command line (`bsub -P $proj -nnodes $nn -W $wt job.lsf`, heldout-2026-11-27e's
+        UnifyFS jobs), not a whole script that forgot them all (round 9)."""
+        needed = {"pbs": ("-A", "-l walltime"), "lsf": ("-P", "-W", "-nnodes")}.get(
+            self.dialect)
+        return bool(needed and self.own_directives() and not self.find(*needed))
 
     def _whole_without_shebang(self) -> bool:
         """A file that starts with the scheduler's directives, asks for a project and a

@@ -182,6 +182,14 @@ def rank_devices(ctx: Context, launch: LaunchView) -> dict[int, int]:
             if d is not None and 0 <= d < ctx.node.devices:
                 out[rank] = d
         return out
+    affinity = ctx.profile.gpu_affinity
+    if not out and rpn and affinity.wrapper and affinity.order and any(
+            w.rsplit("/", 1)[-1] == affinity.wrapper for w in launch.wrappers) and not any(
+            st.in_heredoc and st.name == var for st in ctx.script.settings):
+        # the site's wrapper, not written by the script: the guide's order (ALCF's
+        # set_affinity_gpu_polaris.sh: gpu=$((num_gpus - 1 - local_rank % num_gpus)))
+        return {rank: affinity.order[rank % len(affinity.order)]
+                for rank in range(min(rpn, ctx.node.logical))}
     wrapper = [st for st in ctx.script.settings if st.in_heredoc and st.value is not None]
     if out or var is None or not rpn or not launch.wrappers or \
             sum(st.name == var for st in wrapper) != 1:

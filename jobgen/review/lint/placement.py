@@ -782,10 +782,15 @@ def _tasks_per_rs(launch: LaunchView) -> int | None:
     return 1
 
 
+_MONITOR = re.compile(r"(?i)monitor|profile_gpu|gpu_?profil|nvidia-smi|rocm-smi|xpu-smi|"
+                      r"gpustat|nvtop|dstat|vmstat|sampler|heartbeat|watch")
+
+
 @rule("LAUNCH007", "background-without-wait", topic="placement", severity="error",
       scope="whole batch scripts that start launches in the background (`&`), with no "
       "`wait` after them, in the batch shell or in a function it calls after them or runs "
-      "from its EXIT trap (a server stopped and waited for at the end)",
+      "from its EXIT trap (a server stopped and waited for at the end); not monitors "
+      "(nvidia-smi, profile_gpu...) started beside a launch the batch shell then waits for",
       source="OLCF Summit user guide systems/summit_user_guide.rst (Simultaneous job steps: a "
       "wait command must follow all backgrounded processes to prevent the job from appearing "
       "completed and ending) @ 2745903; bash(1): the script's end ends the job",
@@ -797,6 +802,11 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
     if not background or not ctx.whole:
         return
     last = max(la.at for la in background)
+    # monitors started beside the job's work (`mpiexec ... ./profile_gpu_polaris.sh &`, then
+    # the training in the foreground): the job ends with its work, the monitors with it
+    if all(_MONITOR.search(" ".join(la.program[:2])) for la in background) and any(
+            not la.background and not la.shell and la.at > last for la in ctx.launches):
+        return
     waits = [line for line, words in ctx.script.commands if words[:1] == ["wait"]]
     # a function that waits (`stop_server() { kill $PID; wait $PID; }`), called after the
     # launch or run by the EXIT trap: the batch shell waits there

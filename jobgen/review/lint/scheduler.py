@@ -36,20 +36,34 @@ def _foreign(ctx: Context) -> Iterator[Hit]:
 
 
 def _account_facts(p: Profile) -> list[str]:
-    return [f"account_required: {p.scheduler.account_required} ({p.scheduler.source})"]
+    env = p.scheduler.account_env
+    return [f"account_required: {p.scheduler.account_required} ({p.scheduler.source})"] + (
+        [f"or exported {', '.join(env.names)}: {env.why} ({env.source})"] if env else [])
 
 
 @rule("SCHED002", "account-required", topic="scheduler", severity="error", scope=WHOLE,
       source="the site profile's scheduler.account_required", fix="add the project directive",
-      summary="no project to charge where the site rejects such jobs", facts=_account_facts)
+      summary="no project to charge where the site rejects such jobs", facts=_account_facts,
+      lowers_to=("info",), lowered="where the site's guide gives the project through a "
+      "variable of the submitting shell instead (LUMI: SBATCH_ACCOUNT in ~/.bashrc), which "
+      "lint cannot see")
 def _account(ctx: Context) -> Iterator[Hit]:
     keys = _ACCOUNT.get(ctx.dialect)
-    if not ctx.whole or not keys or not ctx.profile.scheduler.account_required or \
-            ctx.find(*keys):
+    sched = ctx.profile.scheduler
+    if not ctx.whole or not keys or not sched.account_required or ctx.find(*keys):
         return
+    env = sched.account_env
+    if env and any(s.name in env.names for s in ctx.script.settings):
+        return  # the script exports it itself (before an sbatch of its own)
     sep = "=" if keys[0].startswith("--") else " "
+    if env:
+        yield Hit(ctx.first_line, f"no {keys[0]}: {ctx.profile.name} rejects jobs without a "
+                  f"project to charge unless {' or '.join(env.names)} is exported in the "
+                  f"shell that submits it ({env.why})", f"add `{ctx.prefix} {keys[0]}{sep}"
+                  f"PROJECT`, or export {env.names[0]} before submitting", env.source, "info")
+        return
     yield Hit(ctx.first_line, f"{ctx.profile.name} rejects jobs without a project to charge",
-              f"add `{ctx.prefix} {keys[0]}{sep}PROJECT`", ctx.profile.scheduler.source)
+              f"add `{ctx.prefix} {keys[0]}{sep}PROJECT`", sched.source)
 
 
 @rule("SCHED003", "walltime-required", topic="scheduler", severity="error", scope=WHOLE +
