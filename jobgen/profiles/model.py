@@ -709,12 +709,23 @@ class Monitoring(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EveryRankProfiling(Sourced):
+    """How the site's guide names one report per rank (the rank variable in -o)."""
+
+    rank_variables: list[Identifier]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Profiling:
     """The site's documented profilers and monitors (`--profile`, `--monitor`)."""
 
     __pydantic_config__ = FORBID
     tools: list[ProfilerTool] = field(default_factory=list)
     monitor: Monitoring | None = None
+    # the site's guide profiles every rank of a launch, one named report per rank (OLCF
+    # Summit: jsrun -n6 ... nsys profile -o name_%q{OMPI_COMM_WORLD_RANK})
+    every_rank: EveryRankProfiling | None = None
+
 
 
 # ---------------------------------------------------------------- facts lint reads

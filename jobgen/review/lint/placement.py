@@ -12,7 +12,7 @@ from ...plan.launchopts import nested_launcher
 from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
 from ...profiles.model import Launcher, Profile
 from ..scriptparse import HOUSEKEEPING, launcher_name
-from .context import Context, LaunchView, rank_cpus
+from .context import Context, LaunchView, rank_cpus, variable_value
 from .core import Hit, as_int, rule
 from .devices import one_rank_per_device_sign
 from .scope import AI_LAUNCHERS, AI_NAMES, command_text
@@ -715,7 +715,8 @@ def _on_launch_node(ctx: Context) -> Iterator[Hit]:
 
 @rule("CPU010", "default-binding", topic="placement", severity="warning",
       scope="launches that give each task several cores but no binding, where the launcher's "
-      "default binds each task to fewer (jsrun: packed:1)",
+      "default binds each task to fewer (jsrun: packed:1); not where the ranks get "
+      "OMP_NUM_THREADS=1 (one thread: one core is all a task uses)",
       source="the site profile's launch_facts.default_bind", facts=_launch_facts,
       fix="bind each task to its share of cores, e.g. jsrun -bpacked:7 for -a6 -c42",
       summary="tasks left on the launcher's default binding, one core each, with idle cores "
@@ -729,6 +730,10 @@ def _default_bind(ctx: Context) -> Iterator[Hit]:
             continue
         cores = as_int(launch.flag("-c", "--cpu_per_rs"))
         tasks = _tasks_per_rs(launch)
+        threads = as_int(variable_value(ctx, launch.env.get("OMP_NUM_THREADS", "").strip(
+            "\"'")))
+        if threads is not None and threads <= d.cores_per_task:
+            continue  # single-threaded tasks: the default's one core each is all they use
         if tasks and cores and cores // tasks > d.cores_per_task:
             share = cores // tasks
             yield Hit(launch.line, f"no {d.flag}: the default {d.value} binds each of the "
@@ -782,6 +787,8 @@ def _tasks_per_rs(launch: LaunchView) -> int | None:
     return 1
 
 
+_ATTACH = re.compile(r"(?:^|[\s;&|(])(?:stat-cl|stat-gui|gdb\s+(?:-p|--pid|attach)|gstack|"
+                     r"pstack|py-spy\s+dump)\b")
 _MONITOR = re.compile(r"(?i)monitor|profile_gpu|gpu_?profil|nvidia-smi|rocm-smi|xpu-smi|"
                       r"gpustat|nvtop|dstat|vmstat|sampler|heartbeat|watch")
 
@@ -790,7 +797,8 @@ _MONITOR = re.compile(r"(?i)monitor|profile_gpu|gpu_?profil|nvidia-smi|rocm-smi|
       scope="whole batch scripts that start launches in the background (`&`), with no "
       "`wait` after them, in the batch shell or in a function it calls after them or runs "
       "from its EXIT trap (a server stopped and waited for at the end); not monitors "
-      "(nvidia-smi, profile_gpu...) started beside a launch the batch shell then waits for",
+      "(nvidia-smi, profile_gpu...) started beside a launch the batch shell then waits for, "
+      "nor a run a debugger then attaches to (stat-cl, gdb -p)",
       source="OLCF Summit user guide systems/summit_user_guide.rst (Simultaneous job steps: a "
       "wait command must follow all backgrounded processes to prevent the job from appearing "
       "completed and ending) @ 2745903; bash(1): the script's end ends the job",
@@ -806,6 +814,11 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
     # the training in the foreground): the job ends with its work, the monitors with it
     if all(_MONITOR.search(" ".join(la.program[:2])) for la in background) and any(
             not la.background and not la.shell and la.at > last for la in ctx.launches):
+        return
+    # a run a debugger then attaches to (`stat-cl $(pidof mpiexec)`): it hangs on purpose and
+    # the job ends once the stacks are taken
+    if any(n > last and _ATTACH.search(command_text(t))
+           for n, t in enumerate(ctx.script.lines, 1)):
         return
     waits = [line for line, words in ctx.script.commands if words[:1] == ["wait"]]
     # a function that waits (`stop_server() { kill $PID; wait $PID; }`), called after the

@@ -25,7 +25,9 @@ def _facts(p: Profile) -> list[str]:
 
 @rule("PROF001", "profiler-around-every-rank", topic="profiling", severity="warning",
       scope="a launch of several ranks whose program starts with a vendor profiler "
-      "(nsys, ncu, rocprof, rocprofv3, unitrace, vtune)", source=_SOURCE, facts=_facts,
+      "(nsys, ncu, rocprof, rocprofv3, unitrace, vtune); not where the site's guide profiles "
+      "every rank and the report is named per rank as it does (Summit: "
+      "-o name_%q{OMPI_COMM_WORLD_RANK})", source=_SOURCE, facts=_facts,
       fix="profile a few chosen ranks: jobgen render ... --profile TOOL --profile-ranks 0 "
       "(the rank wrapper runs the tool on those ranks only)",
       summary="every rank under the profiler: one trace per rank and the overhead on all")
@@ -38,6 +40,10 @@ def _every_rank(ctx: Context) -> Iterator[Hit]:
         if launch.flag("-n", "-np", "--np", "--ntasks") == "1" or \
                 launch.ranks_per_node == 1 and launch.nodes == 1:
             continue  # one rank: the profiler is around that rank only
+        every = ctx.profile.profiling.every_rank if ctx.profile.profiling else None
+        if tool in VENDOR_PROFILERS and every and any(
+                v in w for w in program for v in every.rank_variables):
+            continue  # one report per rank, as the site's guide profiles (Summit)
         if tool in VENDOR_PROFILERS:
             yield Hit(launch.line, f"{tool} wraps every rank this launch starts: each writes "
                       "its own trace and all of them run slower; the tutorials profile one or "

@@ -452,3 +452,74 @@ def _one_word_or_two_letters(called: str, defined: str) -> bool:
         short, long_ = (a, b) if len(a) < len(b) else (b, a)
         return any(long_[:k] + long_[k + 1:] == short for k in range(len(long_)))
     return len(called) >= 8 and 0 < distance(called, defined) <= 2
+
+
+_BASH_UNSET = ("GNU Bash manual 3.5.3 Shell Parameter Expansion (an unset parameter expands to "
+               "the empty string; an unquoted empty expansion leaves no word at all, so an "
+               "option given `$UNSET` takes the next word as its value); checked with bash 5.2 "
+               "here")
+# Variables a job's environment gives (scheduler, launcher, shell, site and library ones)
+_ENVIRONMENT = re.compile(
+    r"^(?:PBS_|SLURM_|SBATCH_|LSB_|LS_|PALS_|PMI_|PMIX_|OMPI_|MPI|CRAY_|PE_|ZE_|CUDA_|HIP_|"
+    r"ROCR_|NCCL_|CCL_|FI_|OMP_|SINGULARITY|APPTAINER|XDG_|LC_|LMOD|MODULE|CONDA_|BASH|"
+    r"(?:HOME|USER|LOGNAME|PWD|OLDPWD|HOSTNAME|HOST|PATH|TMPDIR|LD_LIBRARY_PATH|PYTHONPATH|"
+    r"VIRTUAL_ENV|SCRATCH|WORK|MEMBERWORK|PROJWORK|WORLDWORK|SHELL|RANDOM|SECONDS|LINENO|UID|"
+    r"EUID|PPID|OSTYPE|HOSTTYPE|IFS|LANG|TERM|JOBID|JOB_ID)$)")
+_SOURCED_ENV = re.compile(r"(?:^|/)[\w.-]*activate[\w.-]*$")
+
+
+def _assigned_names(ctx: Context) -> set[str]:
+    """Every name the script gives a value anywhere (NAME=, for/read/select/getopts, local,
+    declare, export, readonly, mapfile), in functions too."""
+    code = "\n".join(split_comment(line)[0] for line in ctx.script.lines)
+    names = set(re.findall(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^]]*\])?\+?=", code))
+    names |= set(re.findall(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b", code))
+    names |= set(re.findall(r"\bgetopts\s+\S+\s+([A-Za-z_]\w*)", code))
+    # csh: `set exe = ...`, `setenv NAME value`, `foreach ns (...)`
+    names |= set(re.findall(r"\b(?:set|@)\s+([A-Za-z_]\w*)\s*=", code))
+    names |= set(re.findall(r"\b(?:setenv|foreach)\s+([A-Za-z_]\w*)", code))
+    for m in re.finditer(r"\b(?:read|mapfile|readarray|local|declare|typeset|export|readonly)"
+                         r"\b([^;&|<>\n]*)", code):
+        names |= {w for w in m.group(1).split() if re.fullmatch(r"[A-Za-z_]\w*", w)}
+    return names
+
+
+@rule("TEXT012", "unset-variable-in-launch", topic="scheduler", severity="warning",
+      scope="variables a launch line reads that the script never sets anywhere, that are no "
+      "job or library environment variable (PBS_, SLURM_, HOME...), and that are either "
+      "lower-case (the script's own) or a letter or two from a name the script does set "
+      "(NRANKS_PER_NODE beside RANKS_PER_NODE); not read with a default (${x:-y}), nor in "
+      "scripts that source a file of their own (which may set it)",
+      source=_BASH_UNSET, fix="set the variable, or use the name the script sets",
+      summary="a launch reading a variable nothing sets: its value is empty, and the option "
+      "before it takes the next word")
+def _unset_in_launch(ctx: Context) -> Iterator[Hit]:
+    if not ctx.launches:
+        return
+    sources = [w[1] for _, w in ctx.script.commands if w[:1] in (["source"], ["."]) and
+               len(w) > 1]
+    own_source = any(not (_HARMLESS_SOURCE.search(s) or _SOURCED_ENV.search(s))
+                     for s in sources)
+    assigned = _assigned_names(ctx)
+    seen: set[str] = set()
+    for launch in ctx.launches:
+        text = split_comment(ctx.script.lines[launch.line - 1])[0] if launch.line else ""
+        text = launch.text or text
+        # `$name` and `${name}`; `${name:-default}` and other operators give a value
+        for m in re.finditer(r"\$([A-Za-z_]\w*)|\$\{([A-Za-z_]\w*)\}", text):
+            name = m.group(1) or m.group(2)
+            if name is None or name in assigned or name in seen or _ENVIRONMENT.match(name) or \
+                    re.match(r"(?i)(?:your|path_to|my_|insert|replace|todo|fixme)", name):
+                continue  # a placeholder left to fill (TEXT002's business)
+            close = next((a for a in sorted(assigned) if len(name) >= 6 and
+                          0 < distance(name, a) <= 2 and a.isupper() == name.isupper()), None)
+            own = not name.isupper() and not own_source
+            if close is None and not own:
+                continue
+            seen.add(name)
+            why = f"the script sets {close}, one or two letters away" if close else \
+                "no line of the script sets it"
+            yield Hit(launch.line, f"${name} is read by the launch but never set ({why}): it "
+                      "expands to nothing, and an option given it takes the next word as its "
+                      "value", f"set {name}, or use {close}" if close else f"set {name} before "
+                      "the launch")
