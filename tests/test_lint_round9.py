@@ -327,3 +327,17 @@ def test_polaris_affinity_wrapper_gives_the_guides_reverse_order(depth, found):
             f"mpiexec -n 16 --ppn 4 --depth={depth} --cpu-bind depth "
             "./set_affinity_gpu_polaris.sh python train.py\n")
     assert _all(text, "polaris", "CPU007") == found
+
+
+@pytest.mark.parametrize(("launch", "found"), [
+    ('srun python worker.py --rank "${SLURM_PROCID}" --world 8', [(5, "error")]),
+    ("srun bash -c 'python worker.py --rank $SLURM_PROCID'", []),   # expanded per rank
+    ("srun torchrun --nnodes=2 --nproc_per_node=8 --node_rank $SLURM_PROCID "
+     "--rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:29500 train.py", []),  # not read
+    ("srun torchrun --nnodes=2 --nproc_per_node=8 --node_rank $SLURM_PROCID "
+     "--master_addr $MASTER_ADDR train.py", [(5, "error")]),      # static: every node 0
+])
+def test_a_per_rank_variable_in_a_launchs_own_words(launch, found):
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
+            f"#SBATCH --time=1:00:00\n{launch}\n")
+    assert _all(text, "lumi", "ENV008") == found

@@ -810,7 +810,9 @@ _PER_RANK = re.compile(r"\$\{?(SLURM_PROCID|SLURM_LOCALID|PMI_RANK|PMI_LOCAL_RAN
 
 @rule("ENV008", "per-rank-variable-in-batch-shell", topic="environment", severity="error",
       scope="whole batch scripts that set a variable from a launcher's per-rank variable "
-      "(SLURM_PROCID, PMI_RANK, ...) in the batch shell itself, before a launch",
+      "(SLURM_PROCID, PMI_RANK, ...) in the batch shell itself, before a launch, or give one "
+      "in a launch's own words outside single quotes (`srun python w.py --rank "
+      "$SLURM_PROCID`)",
       source="Lumi-supercomputer/LUMI-AI-Guide @ a7e3387 05-multi-gpu-and-node/README.md (RANK "
       "and LOCAL_RANK are exported inside the container and cannot be exported in the Slurm "
       "script, as they are only available inside the Slurm job step)",
@@ -831,6 +833,24 @@ def _per_rank(ctx: Context) -> Iterator[Hit]:
                       "same value (empty or the first rank's) and the ranks collide",
                       f"set {s.name} inside the launch: srun bash -c 'export {s.name}="
                       f"${m.group(1)}; ...' or in a per-rank wrapper")
+    # the launch's own words: the batch shell expands them once, before the launcher starts
+    # the ranks (`srun python w.py --rank "${SLURM_PROCID}"`; round 9, heldout-2026-11-27e)
+    for launch in ctx.launches:
+        if launch.shell or not launch.text:
+            continue
+        text = re.sub(r"'[^']*'", "''", launch.text.replace("\\$", ""))
+        if re.search(r"--rdzv[_-]backend[= ]\s*[\"']?(?:c10d|etcd)", text):
+            # torchrun's rendezvous assigns the node ranks: --node-rank is not read
+            # (torch 2.13 torch/distributed/run.py --node-rank: "only used for static
+            # rendezvous (i.e., when ``--rdzv-backend=static``)")
+            text = re.sub(r"--node[_-]rank[= ]\s*\S+", "", text)
+        m = _PER_RANK.search(text)
+        if m:
+            yield Hit(launch.line, f"${m.group(1)} in the launch's own words: the batch shell "
+                      "expands it once, before the launcher starts the ranks, so every rank "
+                      "gets the same value (empty, or the batch shell's)", "read it inside the "
+                      f"launch: the program reads os.environ['{m.group(1)}'], or srun bash -c "
+                      f"'python ... --rank ${m.group(1)}' (single quotes)")
 
 
 # Settings made for debugging that serialise the GPU's work: every kernel launch waits for the
