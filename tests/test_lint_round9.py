@@ -341,3 +341,16 @@ def test_a_per_rank_variable_in_a_launchs_own_words(launch, found):
     text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
             f"#SBATCH --time=1:00:00\n{launch}\n")
     assert _all(text, "lumi", "ENV008") == found
+
+
+@pytest.mark.parametrize(("partition", "mem", "gpus", "found"), [
+    ("small-g", "0", 1, [(5, "warning")]),
+    ("small-g", "0", 8, []),            # all 8 GCDs: a whole node's bill anyway
+    ("small-g", "120G", 1, []),
+    ("standard-g", "0", 8, []),         # whole nodes: memory included
+])
+def test_all_the_nodes_memory_on_a_partition_billed_by_slices(partition, mem, gpus, found):
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n"
+            f"#SBATCH --partition={partition}\n#SBATCH --gpus-per-node={gpus}\n"
+            f"#SBATCH --mem={mem}\n#SBATCH --time=1:00:00\nsrun python train.py\n")
+    assert _all(text, "lumi", "QUEUE007") == found

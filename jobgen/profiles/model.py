@@ -309,6 +309,8 @@ class BillingSlices(Sourced):
     rate: Annotated[float, STRICT, Ge(0), Le(1_000_000)]
     cores_per_slice: PositiveInt
     memory_gb_per_slice: PositiveInt
+    # the node's CPU memory, what `--mem=0` (all of it) allocates and so bills
+    node_memory_gb: PositiveInt | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -356,3 +356,36 @@ def _unlisted_queue(ctx: Context) -> Iterator[Hit]:
               f"({', '.join(names)}): the scheduler refuses it unless it is a reservation or "
               "special queue made for your project", f"use one of {', '.join(names)}",
               f"{_QUEUES}: {source}" if source else None)
+
+
+@rule("QUEUE007", "whole-memory-on-sliced-partition", topic="queue", severity="warning",
+      scope="Slurm jobs on a partition billed by slices of cores, memory or devices (LUMI "
+      "small-g, dev-g) that ask for all of a node's memory (--mem=0) while asking for fewer "
+      "devices than that memory is worth",
+      source="Slurm sbatch(1) --mem (\"To request all the memory on a node, use --mem=0\"); "
+      "the site profile's scheduler.billing.slices (LUMI: billed by the largest of cores/8, "
+      "memory/64 GB and GCDs)",
+      fix="ask for the memory the job needs (--mem-per-gpu=60G, as LUMI's AI guide does), or "
+      "use standard-g for whole nodes",
+      summary="--mem=0 on a partition billed by memory slices: the job is billed as a whole node")
+def _whole_memory(ctx: Context) -> Iterator[Hit]:
+    billing = ctx.profile.scheduler.billing
+    slices = billing.slices if billing else None
+    item = ctx.partition.item
+    if ctx.dialect != "slurm" or slices is None or not slices.node_memory_gb or \
+            item is None or item.value not in slices.partitions:
+        return
+    for mem in ctx.find("--mem"):
+        if mem.value.strip("\"'") not in ("0", "0G", "0M"):
+            continue
+        billed = -(-slices.node_memory_gb // slices.memory_gb_per_slice)
+        gpus = [as_int(i.value.split(":")[-1]) for i in ctx.find("--gpus-per-node", "--gpus",
+                                                                 "-G")]
+        asked = max((g for g in gpus if g), default=0)
+        if asked >= billed:
+            continue
+        yield Hit(mem.line, f"--mem=0 asks for all the node's memory ({slices.node_memory_gb} "
+                  f"GB): on {item.value}, billed by the largest share a job takes, that is "
+                  f"{billed} slices of {slices.memory_gb_per_slice} GB, a whole node's bill, "
+                  f"for a job of {asked} device(s)", "ask for the memory it needs "
+                  "(--mem-per-gpu=60G) or move to a whole-node partition", slices.source)
