@@ -354,3 +354,21 @@ def test_all_the_nodes_memory_on_a_partition_billed_by_slices(partition, mem, gp
             f"#SBATCH --partition={partition}\n#SBATCH --gpus-per-node={gpus}\n"
             f"#SBATCH --mem={mem}\n#SBATCH --time=1:00:00\nsrun python train.py\n")
     assert _all(text, "lumi", "QUEUE007") == found
+
+
+@pytest.mark.parametrize(("site", "launch", "found"), [
+    ("polaris", "mpiexec -n 8 --ppn 4 nsys profile -o ${PBS_O_WORKDIR}/nsys/ python train.py",
+     [("PROF002", "warning")]),                  # one name for all: PROF002 says both
+    ("polaris", "mpiexec -n 8 --ppn 4 nsys profile -o rep_%q{PMI_RANK} python train.py",
+     [("PROF001", "warning")]),                  # per-rank names, every rank profiled
+    ("summit", "jsrun -n6 -r6 -a1 -c7 -g1 -bpacked:7 nsys profile -o rep ./app",
+     [("PROF002", "warning")]),
+    ("summit", "jsrun -n6 -r6 -a1 -c7 -g1 -bpacked:7 ncu -o rep_%q{OMPI_COMM_WORLD_RANK} ./app",
+     []),                                        # the Summit guide's own recipe
+    ("polaris", "mpiexec -n 1 --ppn 1 nsys profile -o rep python train.py", []),  # one rank
+])
+def test_profiler_reports_named_for_every_rank(site, launch, found):
+    text = f"#!/bin/bash\n\n{launch}\n"
+    got = [(f.rule, f.severity) for f in lint(parse_text(text), load_profile(site).profile)
+           if f.rule.startswith("PROF")]
+    assert got == found

@@ -361,7 +361,8 @@ def _unlisted_queue(ctx: Context) -> Iterator[Hit]:
 @rule("QUEUE007", "whole-memory-on-sliced-partition", topic="queue", severity="warning",
       scope="Slurm jobs on a partition billed by slices of cores, memory or devices (LUMI "
       "small-g, dev-g) that ask for all of a node's memory (--mem=0) while asking for fewer "
-      "devices than that memory is worth",
+      "devices than that memory is worth; not with --exclusive (the node taken whole on "
+      "purpose)",
       source="Slurm sbatch(1) --mem (\"To request all the memory on a node, use --mem=0\"); "
       "the site profile's scheduler.billing.slices (LUMI: billed by the largest of cores/8, "
       "memory/64 GB and GCDs)",
@@ -373,8 +374,9 @@ def _whole_memory(ctx: Context) -> Iterator[Hit]:
     slices = billing.slices if billing else None
     item = ctx.partition.item
     if ctx.dialect != "slurm" or slices is None or not slices.node_memory_gb or \
-            item is None or item.value not in slices.partitions:
-        return
+            item is None or item.value not in slices.partitions or \
+            ctx.partition.allocation == "exclusive":
+        return  # --exclusive: the node taken whole on purpose (a /tmp copy needs its memory)
     for mem in ctx.find("--mem"):
         if mem.value.strip("\"'") not in ("0", "0G", "0M"):
             continue

@@ -349,7 +349,7 @@ _BASH_POSITIONAL = ("GNU Bash manual 3.3 Shell Functions (\"the arguments to the
                     "with bash 5.2 here (`f() { echo \"[$3]\"; }; f a b` prints [])")
 _OPTIONAL_ARGS = re.compile(r"\$#|\$@|\$\*|\$\{[@*#]|\bshift\b|\$\{[1-9]:?[-=?+]|"
                             r"\[\[?\s+-[zn]\s+\"?\$\{?[1-9]|\bgetopts\b|\bset\s+--")
-_CALL_SPLIT = re.compile(r"&&|\|\||[;|&]|\$\(|`|\bthen\b|\bdo\b|\belse\b")
+_CALL_SPLIT = re.compile(r"&&|\|\||[;|&]|\$\((?!\()|`|\bthen\b|\bdo\b|\belse\b")
 
 
 def _calls(ctx: Context, names: set[str]) -> dict[str, list[tuple[int, list[str]]]]:
