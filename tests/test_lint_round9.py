@@ -373,3 +373,15 @@ def test_profiler_reports_named_for_every_rank(site, launch, found):
     got = [(f.rule, f.severity) for f in lint(parse_text(text), load_profile(site).profile)
            if f.rule.startswith("PROF")]
     assert got == found
+
+
+@pytest.mark.parametrize(("test", "found"), [
+    ("[ decode_len -gt 0 ]", [(3, "warning")]),
+    ("[ 0 -lt decode_len ]", [(3, "warning")]),
+    ('[ "$decode_len" -gt 0 ]', []),
+    ("[[ decode_len -gt 0 ]]", []),        # [[ ]] reads names as variables in arithmetic
+    ("[ other -gt 0 ]", []),               # not a name the script sets: left alone
+])
+def test_an_integer_test_on_a_variables_name(test, found):
+    text = f"#!/bin/bash\ndecode_len=1\nif {test}; then echo yes; fi\n"
+    assert _all(text, "lumi", "TEXT013") == found

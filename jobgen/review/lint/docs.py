@@ -34,6 +34,7 @@ them, each set run once, blind, with the lint of its day:
 | 2026-11-27b, 107 scripts | 56 | 78/89 = 88% (79-93%) | 76/133 = 57% (49-65%) | 98/107 = 92% |
 | 2026-11-27c, 70 scripts | 29 | 68/92 = 74% (64-82%) | 48/72 = 67% (55-76%) | 67/70 = 96% |
 | 2026-11-27d, 68 scripts | 26 | 40/52 = 77% (64-86%) | 35/70 = 50% (39-61%) | 62/68 = 91% |
+| 2026-11-27e, 73 scripts | 26 | 42/72 = 58% (47-69%) | 27/68 = 40% (29-52%) | 58/73 = 79% |
 
 (precision: the warnings and errors that were right; recall: the violations the readers found
 that lint reported; 95% Wilson intervals in brackets; findings judged unsure are counted in

@@ -523,3 +523,29 @@ def _unset_in_launch(ctx: Context) -> Iterator[Hit]:
                       "expands to nothing, and an option given it takes the next word as its "
                       "value", f"set {name}, or use {close}" if close else f"set {name} before "
                       "the launch")
+
+
+_BASH_INTEGER_TEST = ("GNU Bash manual 6.4 Bash Conditional Expressions (arg1 OP arg2, OP one of "
+                      "-eq, -ne, -lt, -le, -gt, -ge: \"Arg1 and arg2 may be positive or negative "
+                      "integers\"); checked with bash 5.2 here (`[ decode_len -gt 0 ]`: \"integer "
+                      "expression expected\", status 2, the else branch runs)")
+_INTEGER_TEST = re.compile(r"(?<!\[)\[\s+([A-Za-z_]\w*)\s+-(?:eq|ne|lt|le|gt|ge)\s+\S+\s+\]|"
+                           r"(?<!\[)\[\s+\S+\s+-(?:eq|ne|lt|le|gt|ge)\s+([A-Za-z_]\w*)\s+\]")
+
+
+@rule("TEXT013", "test-name-without-dollar", topic="scheduler", severity="warning",
+      scope="any script: a `[ NAME -gt N ]` (or -eq, -lt...) whose operand is the bare name of "
+      "a variable the script sets, the $ left out (not `[[ ]]` or `(( ))`, which read names "
+      "as variables)", source=_BASH_INTEGER_TEST,
+      fix='write the variable: [ "$NAME" -gt N ]',
+      summary="an integer test on a variable's name instead of its value: an error, so the "
+      "test is false whatever the value")
+def _name_without_dollar(ctx: Context) -> Iterator[Hit]:
+    assigned = _assigned_names(ctx)
+    for number, code in _statements(ctx):
+        for m in _INTEGER_TEST.finditer(code):
+            name = m.group(1) or m.group(2)
+            if name in assigned:
+                yield Hit(number, f"`{m.group(0)}` compares the word {name}, not the "
+                          f"variable's value: bash says \"integer expression expected\" and the "
+                          "test is false, so the branch never runs", f"write \"${name}\"")
