@@ -385,3 +385,17 @@ def test_profiler_reports_named_for_every_rank(site, launch, found):
 def test_an_integer_test_on_a_variables_name(test, found):
     text = f"#!/bin/bash\ndecode_len=1\nif {test}; then echo yes; fi\n"
     assert _all(text, "lumi", "TEXT013") == found
+
+
+@pytest.mark.parametrize(("site", "module", "found"), [
+    ("summit", "nvphc", [(2, "warning")]),          # nvhpc, two letters swapped
+    ("summit", "nvhpc/21.3", []),
+    ("summit", "cudaa", [(2, "warning")]),          # cuda, a letter added
+    ("summit", "gcc", []),                          # short names are left alone
+    ("polaris", "cudatoolkit-standalone/12.0.0", []),
+    ("lumi", "singularity-AI-binding", [(2, "warning")]),
+    ("lumi", "my-own-stack", []),                   # nothing close: a module of the user's
+])
+def test_a_module_name_a_slip_away_from_one_the_guide_loads(site, module, found):
+    text = f"#!/bin/bash\nmodule load {module}\n./app\n"
+    assert _all(text, site, "MODULE005") == found

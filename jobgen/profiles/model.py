@@ -1000,6 +1000,14 @@ class SocketInterfaces(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class DocumentedModules(Sourced):
+    """Module names (without version) the site's guide loads or lists: a name a letter or a
+    swap away from one of them is most likely misspelt."""
+
+    names: list[Token]
+
+
+@dataclass(frozen=True, kw_only=True)
 class ModuleStatus(Sourced):
     """Module versions a site removed (a `module load` of one fails) or superseded (they
     still load; the site asks users to move)."""
@@ -1023,6 +1031,8 @@ class ModuleFacts:
     __pydantic_config__ = FORBID
     statuses: list[ModuleStatus] = field(default_factory=list)
     paths: list[ModulePath] = field(default_factory=list)
+    documented: DocumentedModules | None = None
+
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -695,6 +695,47 @@ def _outdated_module(ctx: Context) -> Iterator[Hit]:
     return _loaded_statuses(ctx, "outdated")
 
 
+def _one_slip(a: str, b: str) -> bool:
+    """Two names one letter apart (added, dropped or changed) or with two neighbours swapped
+    (nvphc / nvhpc), case apart."""
+    a, b = a.lower(), b.lower()
+    if a == b:
+        return False
+    if len(a) == len(b):
+        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and \
+                a[diff[1]] == b[diff[0]]:
+            return True
+    return distance(a, b, 1) == 1
+
+
+@rule("MODULE005", "misspelt-module", topic="environment", severity="warning",
+      scope="`module load` of a name (version apart) one letter or one swap away from a module "
+      "the site's guide loads (the profile's module_facts.documented), four letters or more, "
+      "that is itself none of them",
+      source="the site profile's module_facts.documented; Lmod refuses an unknown module "
+      "(\"The following module(s) are unknown\") and the script goes on without it",
+      fix="load the module by its name", summary="a misspelt module name: the load fails and "
+      "the job runs without the module",
+      facts=lambda p: [f"documented: {', '.join(p.module_facts.documented.names)} "
+                       f"({p.module_facts.documented.source})"]
+      if p.module_facts and p.module_facts.documented else [])
+def _misspelt_module(ctx: Context) -> Iterator[Hit]:
+    facts = ctx.profile.module_facts
+    known = facts.documented.names if facts and facts.documented else []
+    lower = {n.lower() for n in known}
+    for line, module in ctx.modules_loaded():
+        name = module.split("/")[0]
+        if len(name) < 4 or name.lower() in lower or "$" in name:
+            continue
+        close = next((k for k in known if len(k) >= 4 and _one_slip(name, k)), None)
+        if close:
+            yield Hit(line, f"module {name} is one letter or one swap from {close}, a module "
+                      f"{ctx.profile.name}'s guide loads: Lmod refuses the unknown name and the "
+                      "job goes on without it", f"module load {close}",
+                      facts.documented.source if facts and facts.documented else "")
+
+
 _START_DIR = re.compile(r"^\$\{?(?:PBS_O_WORKDIR|SLURM_SUBMIT_DIR|LS_SUBCWD)\}?/?$")
 
 
