@@ -15,7 +15,7 @@ module load hdf5/1.10.4
 source activate /ccs/home/tkurth/project/pytorch/pytorch-1.6.0_cudnn-8.0.2.39_nccl-2.7.8-1_py-3.6_static_mlperf
 
 # run tag
-wandb_token=6c8b9db0b520487f05d32ebc76fcea156bd85d58
+wandb_token=REDACTED_BY_JOBGEN
 nnodes=$(cat ${LSB_DJOB_HOSTFILE} | uniq | grep -v batch)
 run_tag="cmaps-spike-summit-2-nnodes${nnodes}"
 
