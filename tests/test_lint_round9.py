@@ -399,3 +399,13 @@ def test_an_integer_test_on_a_variables_name(test, found):
 def test_a_module_name_a_slip_away_from_one_the_guide_loads(site, module, found):
     text = f"#!/bin/bash\nmodule load {module}\n./app\n"
     assert _all(text, site, "MODULE005") == found
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("    torchrun --nproc_per_node=4 \\ ", [(4, "warning")]),   # backslash, blank: ends there
+    ("    torchrun --nproc_per_node=4 \\", []),                  # a real continuation
+])
+def test_a_backslash_and_blank_inside_a_command_string_ssh_runs(line, found):
+    text = ("#!/bin/bash\nfor h in a b; do\n  ssh $h \" cd run && \\\n" + line +
+            "\n    train.py\" &\ndone\nwait\n")
+    assert _all(text, "polaris", "TEXT004") == found

@@ -42,15 +42,35 @@ def _code_lines(ctx: Context) -> Iterator[tuple[int, str, str | None]]:
         yield number, code, quote
 
 
+_SHELL_STRING = re.compile(r"(?:^|[\s;&|(])(?:ssh\s|pdsh\s|(?:ba)?sh\s+-l?c\s|eval\s)")
+
+
 @rule("TEXT004", "blank-after-continuation", topic="scheduler", severity="warning",
       scope="any script: a backslash outside quotes followed by blanks at a line's end, with "
-      "more lines after it", source=_BASH_ESCAPE,
+      "more lines after it, or inside a double-quoted command string another shell runs "
+      "(ssh HOST \"...\", bash -c \"...\")", source=_BASH_ESCAPE,
       fix="delete the blanks after the backslash",
       summary="a line-continuation backslash followed by blanks: the command ends there and "
       "the next line runs as a command of its own")
 def _blank_after_backslash(ctx: Context) -> Iterator[Hit]:
     lines = ctx.script.lines
+    head = ""  # the first line of the statement a double-quoted string belongs to
+    opened: str | None = None
     for number, code, quote in _code_lines(ctx):
+        if opened is None:
+            head = code
+        was, opened = opened, quote
+        if quote == '"' and was in (None, '"') and _SHELL_STRING.search(head) and \
+                re.search(r"(?<!\\)\\[ \t]+$", lines[number - 1]):
+            # inside a double-quoted command another shell runs (ssh HOST "...", bash -c
+            # "..."): `\ ` stays a backslash and a blank, the newline ends that shell's command
+            after = lines[number] if number < len(lines) else ""
+            yield Hit(number, "the `\\` inside the double-quoted command is followed by "
+                      "blanks: the shell that runs the string (ssh, bash -c) sees a backslash "
+                      "and a blank, not a line continuation, so its command ends on this line "
+                      f"and the next line (`{after.strip()[:40]}`) runs as a command of its own",
+                      f"delete the blanks after the backslash on line {number}")
+            continue
         if quote is not None:
             continue
         m = re.search(r"(\\+)[ \t]+$", code)
