@@ -56,6 +56,9 @@ def main(here: Path, suffixes: tuple[str, ...] = ("polaris", "aurora"), part: st
               ("sunspot", lambda s: s.startswith("sunspot/"))]
     for name, keep in groups:
         scripts = [s for s in a if keep(s)]
+        if not scripts:  # a site with no script in this set (27f: no Sunspot)
+            print(f"{name:15s} scripts   0  (none in this set)")
+            continue
         n_a = sum(len(a[s]) for s in scripts)
         n_b = sum(len(b[s]) for s in scripts)
         n_both = sum(both[s] for s in scripts)
