@@ -181,7 +181,8 @@ class Context:
                 d.body.strip() in ("...", "\u2026") for d in self.own_directives()):
             return False
         submit = {"pbs": "qsub", "slurm": "sbatch", "lsf": "bsub"}.get(self.dialect, "")
-        if submit and re.search(rf"^#\s*{submit}\s+-", self.script.text, re.M):
+        # (not an interactive session's command kept in a comment: `# qsub -I -l ...`)
+        if submit and re.search(rf"^#\s*{submit}\s+-(?!.*\s-I\b)", self.script.text, re.M):
             return False
         # a comment saying the submitting wrapper gives the options (`# Submit with
         # submit_train.sh, which injects -A / -q / -l filesystems`)
@@ -394,6 +395,17 @@ def _runs_nccl(prog: list[str], env: dict[str, str], oneccl_vars: bool) -> bool:
     return named or not oneccl_vars and any(n.startswith("NCCL_") for n in env)
 
 
+_INTERPRETER = re.compile(r"(?:^|/)(python[0-9.]*|torchrun|deepspeed|accelerate)$")
+
+
+def _interpreter(ctx: Context, word: str) -> str:
+    """A `$VAR` whose value is a path to Python (or torchrun) read as that path."""
+    if not word.startswith("$"):
+        return word
+    value = variable_value(ctx, word).strip("\"'")
+    return value if value != word and _INTERPRETER.search(value) else word
+
+
 # ---------------------------------------------------------------- one launch
 class LaunchView:
     """One launch of ranks with what the rules read of it."""
@@ -402,7 +414,9 @@ class LaunchView:
         self.ctx = ctx
         self.line = launch.line
         self.text = launch.text
-        self.argv = normalise(launch.argv)
+        # `$PY` set to an interpreter's path the batch shell knows only at run time
+        # (PY=$HOME/miniconda3/envs/x/bin/python): the interpreter, by its name
+        self.argv = [_interpreter(ctx, w) for w in normalise(launch.argv)]
         self.shell = launch.shell
         self.command = "shell" if self.shell else launcher_name(self.argv[0]) if self.argv \
             else ""
