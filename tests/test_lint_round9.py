@@ -409,3 +409,48 @@ def test_a_backslash_and_blank_inside_a_command_string_ssh_runs(line, found):
     text = ("#!/bin/bash\nfor h in a b; do\n  ssh $h \" cd run && \\\n" + line +
             "\n    train.py\" &\ndone\nwait\n")
     assert _all(text, "polaris", "TEXT004") == found
+
+
+# ------------------------------------------ after the blind run of 2026-11-27f
+POLARIS2 = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=2:system=polaris\n#PBS -l walltime=1:00:00\n"
+            "#PBS -l filesystems=home:eagle\n{body}\n")
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    # a workflow: the training fills both nodes, the one-rank steps between it are no waste
+    ("mpiexec -n 1 --ppn 1 python prep.py\nmpiexec -n 8 --ppn 4 --depth 8 --cpu-bind depth "
+     "./set_affinity_gpu_polaris.sh python train.py\nmpiexec -n 1 --ppn 1 python merge.py", []),
+    # nothing fills them: the one rank is the job's work
+    ("mpiexec -n 1 --ppn 1 python prep.py", [(6, "warning")]),
+])
+def test_one_rank_steps_of_a_workflow_whose_launches_fill_the_nodes(body, found):
+    assert _all(POLARIS2.format(body=body), "polaris", "RANK002") == found
+
+
+def test_a_launch_through_a_wrapper_that_binds_each_rank_is_bound():
+    body = "mpiexec -n 24 --ppn 12 ./scripts/bind_cpu.sh python check.py"
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=2\n#PBS -l walltime=1:00:00\n"
+            f"#PBS -l filesystems=flare\n{body}\n")
+    assert _all(text, "aurora", "CPU009") == []
+
+
+def test_a_launchs_python_in_a_variable_is_python():
+    body = ("PY=$HOME/miniconda3/envs/x/bin/python\nexport CUDA_LAUNCH_BLOCKING=1\n"
+            "mpirun -np 8 $PY main_trainer.py --epochs 3")
+    assert _all(POLARIS2.format(body=body), "polaris", "ENV009") == [(8, "warning")]
+
+
+def test_a_commented_interactive_qsub_is_not_how_the_script_is_submitted():
+    text = ("#!/bin/bash -l\n#PBS -q debug\n#PBS -l select=2:ncpus=64:ngpus=4,walltime=1:00:00\n"
+            "# qsub -q debug -I -l select=2,walltime=1:00:00\ncd $PBS_O_WORKDIR\n"
+            "mpiexec -n 8 --ppn 4 ./app\n")
+    assert {f.rule for f in lint(parse_text(text), load_profile("polaris").profile)} >= {
+        "SCHED002", "ALCF002"}
+
+
+def test_a_walltime_is_not_held_to_a_queue_the_node_count_is_outside_of():
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -q prod\n#PBS -l select=4:system=polaris\n"
+            "#PBS -l walltime=24:00:00\n#PBS -l filesystems=home:eagle\nmpiexec -n 16 --ppn 4 "
+            "./app\n")
+    rules = {f.rule for f in lint(parse_text(text), load_profile("polaris").profile)}
+    assert "QUEUE001" in rules and "WALL001" not in rules

