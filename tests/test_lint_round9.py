@@ -314,8 +314,11 @@ def test_lumis_account_may_come_from_sbatch_account(extra, found):
 def test_an_lsf_script_without_any_required_directive_is_submitted_with_them():
     # `bsub -P $proj -nnodes $nn -W $wt job.lsf` (heldout-2026-11-27e UnifyFS jobs)
     bare = "#!/bin/bash -l\n#BSUB -J ior\n#BSUB -o ior.o%J\njsrun -n 6 -a 1 -c 7 ./ior\n"
-    assert [f.rule for f in lint(parse_text(bare), load_profile("summit").profile)
-            if f.rule.startswith("SCHED00")] == []
+    # said at info: the bsub line may give them, or they were forgotten (heldout-2026-11-27g)
+    assert sorted((f.rule, f.severity) for f in lint(parse_text(bare),
+                                                     load_profile("summit").profile)
+                  if f.rule.startswith("SCHED00")) == [
+        ("SCHED002", "info"), ("SCHED003", "info"), ("SCHED007", "info")]
     some = "#!/bin/bash -l\n#BSUB -J ior\n#BSUB -W 10\njsrun -n 6 -a 1 -c 7 ./ior\n"
     assert {f.rule for f in lint(parse_text(some), load_profile("summit").profile)} >= {
         "SCHED002", "SCHED007"}

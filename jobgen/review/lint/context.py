@@ -188,7 +188,13 @@ class Context:
         # submit_train.sh, which injects -A / -q / -l filesystems`)
         if _OPTIONS_GIVEN.search(self.script.text):
             return False
-        return not self._options_on_command_line()
+        return not self.options_elsewhere
+
+    @functools.cached_property
+    def options_elsewhere(self) -> bool:
+        """A whole script but for its required directives: they may come from the command
+        line (see below). The rules on required directives say so at info: lint cannot know."""
+        return self._options_on_command_line()
 
     def _options_on_command_line(self) -> bool:
         """A PBS or LSF script with directives of its own but none of the ones its site
@@ -197,7 +203,8 @@ class Context:
         UnifyFS jobs), not a whole script that forgot them all (round 9)."""
         needed = {"pbs": ("-A", "-l walltime"), "lsf": ("-P", "-W", "-nnodes")}.get(
             self.dialect)
-        return bool(needed and self.own_directives() and not self.find(*needed))
+        return bool(needed and self.kind == "batch" and self.own_directives() and
+                    not self.find(*needed))
 
     def _whole_without_shebang(self) -> bool:
         """A file that starts with the scheduler's directives, asks for a project and a

@@ -45,12 +45,17 @@ def _account_facts(p: Profile) -> list[str]:
       source="the site profile's scheduler.account_required", fix="add the project directive",
       summary="no project to charge where the site rejects such jobs", facts=_account_facts,
       lowers_to=("info",), lowered="where the site's guide gives the project through a "
-      "variable of the submitting shell instead (LUMI: SBATCH_ACCOUNT in ~/.bashrc), which "
-      "lint cannot see")
+      "variable of the submitting shell instead (LUMI: SBATCH_ACCOUNT in ~/.bashrc), or the "
+      "script has none of the directives its site requires, so they may be given on the "
+      "submit command line; lint cannot see either")
 def _account(ctx: Context) -> Iterator[Hit]:
     keys = _ACCOUNT.get(ctx.dialect)
     sched = ctx.profile.scheduler
-    if not ctx.whole or not keys or not sched.account_required or ctx.find(*keys):
+    if not (ctx.whole or ctx.options_elsewhere) or not keys or not sched.account_required or \
+            ctx.find(*keys):
+        return
+    if ctx.options_elsewhere:
+        yield _elsewhere(ctx, keys[0], sched.source)
         return
     env = sched.account_env
     if env and any(s.name in env.names for s in ctx.script.settings):
@@ -69,10 +74,17 @@ def _account(ctx: Context) -> Iterator[Hit]:
 @rule("SCHED003", "walltime-required", topic="scheduler", severity="error", scope=WHOLE +
       "; PBS, LSF and Cobalt sites", source="the site profile's scheduler (ALCF: -A, walltime "
       "and filesystems are mandatory; OLCF: -W is required)", fix="add a walltime directive",
-      summary="no walltime where the scheduler requires one", facts=_dialect_facts)
+      summary="no walltime where the scheduler requires one", facts=_dialect_facts,
+      lowers_to=("info",), lowered="where the script has none of the directives its site "
+      "requires, so they may be given on the submit command line (bsub -P ... -W ... job.lsf), "
+      "which lint cannot see")
 def _walltime_required(ctx: Context) -> Iterator[Hit]:
     keys = _WALLTIME.get(ctx.dialect)
-    if not ctx.whole or not keys or ctx.dialect == "slurm" or ctx.find(*keys):
+    if not (ctx.whole or ctx.options_elsewhere) or not keys or ctx.dialect == "slurm" or \
+            ctx.find(*keys):
+        return
+    if ctx.options_elsewhere:
+        yield _elsewhere(ctx, keys[0], ctx.profile.scheduler.source)
         return
     example = {"pbs": "-l walltime=01:00:00", "lsf": "-W 1:00", "cobalt": "-t 01:00:00"}
     yield Hit(ctx.first_line, f"no walltime: {ctx.profile.name} requires one",
@@ -244,15 +256,32 @@ def _required_facts(p: Profile) -> list[str]:
 @rule("SCHED007", "required-directive", topic="scheduler", severity="error", scope=WHOLE,
       source="the site profile's scheduler_facts.required", facts=_required_facts,
       fix="add the directive", summary="a directive the site's scheduler requires is missing "
-      "(Summit: -nnodes)")
+      "(Summit: -nnodes)",
+      lowers_to=("info",), lowered="where the script has none of the directives its site "
+      "requires, so they may be given on the submit command line (bsub -P ... -W ... job.lsf), "
+      "which lint cannot see")
 def _required(ctx: Context) -> Iterator[Hit]:
     facts = ctx.profile.scheduler_facts
-    if facts is None or not ctx.whole:
+    if facts is None or not (ctx.whole or ctx.options_elsewhere):
         return
     for r in facts.required:
         if not ctx.find(r.key, *r.written_as):  # a misspelt one is LSF001's
+            if ctx.options_elsewhere:
+                yield _elsewhere(ctx, r.key, r.source)
+                continue
             yield Hit(ctx.first_line, f"no {r.key}: {r.why}", f"add `{ctx.prefix} {r.example}`",
                       r.source)
+
+
+def _elsewhere(ctx: Context, key: str, source: str) -> Hit:
+    """A required directive missing from a script that has none of its site's required ones:
+    written to be submitted with them on the command line (`bsub -P $proj -nnodes $nn -W $wt
+    job.lsf`), or forgotten; lint cannot tell which, so it says so at info (round 9)."""
+    submit = {"pbs": "qsub", "lsf": "bsub", "slurm": "sbatch"}.get(ctx.dialect, "the submit")
+    return Hit(ctx.first_line, f"no {key}, nor any other directive {ctx.profile.name} requires: "
+               f"the scheduler refuses the job unless the {submit} command line gives them",
+               f"add `{ctx.prefix} {key} ...`, or submit with them on the {submit} line",
+               source, "info")
 
 
 _NO_SHEBANG = {

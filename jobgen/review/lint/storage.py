@@ -22,14 +22,21 @@ def _fs_facts(p: Profile) -> list[str]:
 @rule("ALCF002", "filesystems-required", topic="storage", severity="error",
       scope="whole PBS batch scripts on sites that require -l filesystems", source=_FS,
       fix="add `#PBS -l filesystems=...`", facts=_fs_facts,
-      summary="no -l filesystems where qsub requires it")
+      summary="no -l filesystems where qsub requires it",
+      lowers_to=("info",), lowered="where the script has none of the directives its site "
+      "requires, so they may be given on the submit command line (qsub -A ... -l ... job.pbs), "
+      "which lint cannot see")
 def _filesystems(ctx: Context) -> Iterator[Hit]:
     fs = ctx.profile.scheduler.filesystems
-    if ctx.dialect != "pbs" or fs is None or not ctx.whole or ctx.find("-l filesystems"):
+    if ctx.dialect != "pbs" or fs is None or not (ctx.whole or ctx.options_elsewhere) or \
+            ctx.find("-l filesystems"):
         return
     yield Hit(ctx.first_line, f"{ctx.profile.name} refuses jobs without `-l filesystems` "
-              "(\"Resource: filesystems is required\")",
-              f"add `#PBS -l filesystems={':'.join(fs.default)}`", fs.source)
+              "(\"Resource: filesystems is required\")" + (
+                  ", unless the qsub command line gives it (the script has none of the "
+                  "directives the site requires)" if ctx.options_elsewhere else ""),
+              f"add `#PBS -l filesystems={':'.join(fs.default)}`", fs.source,
+              "info" if ctx.options_elsewhere else None)
 
 
 @rule("ALCF003", "unknown-filesystem", topic="storage", severity="error",
