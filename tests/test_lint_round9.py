@@ -457,3 +457,14 @@ def test_a_walltime_is_not_held_to_a_queue_the_node_count_is_outside_of():
             "./app\n")
     rules = {f.rule for f in lint(parse_text(text), load_profile("polaris").profile)}
     assert "QUEUE001" in rules and "WALL001" not in rules
+
+
+@pytest.mark.parametrize(("site", "first", "found"), [
+    ("lumi", "#!/bin/bash/", [(1, "error")]),        # sbatch execs it: bad interpreter
+    ("polaris", "#!/bin/bash/ -l", [(1, "warning")]),
+    ("polaris", "#!/bin/bash -l", []),
+])
+def test_a_shebang_naming_a_directory(site, first, found):
+    text = f"{first}\nsrun python train.py\n" if site == "lumi" else \
+        f"{first}\nmpiexec -n 4 --ppn 4 ./app\n"
+    assert _all(text, site, "TEXT003") == found

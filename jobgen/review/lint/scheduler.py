@@ -297,14 +297,25 @@ _NO_SHEBANG = {
 
 
 @rule("TEXT003", "misspelt-shebang", topic="scheduler", severity="error",
-      scope="scripts whose first line is a misspelt #! line (`#/bin/bash`, `!#/bin/bash`); "
-      "read as whole batch scripts, so the site's requirements still apply",
+      scope="scripts whose first line is a misspelt #! line (`#/bin/bash`, `!#/bin/bash`) or "
+      "names a directory (`#!/bin/bash/`); read as whole batch scripts, so the site's "
+      "requirements still apply",
       source="sbatch(1) (the first line must start with #!); PBS qsub(1B) -S (the login "
       "shell otherwise)", fix="write the first line as #!/bin/bash",
       summary="a misspelt #! line: Slurm refuses the script, PBS and LSF run it under "
       "another shell", lowers_to=("warning",),
       lowered="on PBS and LSF, which run the script under the login or default shell")
 def _shebang(ctx: Context) -> Iterator[Hit]:
+    first = ctx.script.lines[0] if ctx.script.lines else ""
+    m = re.match(r"#!\s*(\S+/)(?:\s|$)", first)
+    if m:  # `#!/bin/bash/`: a directory, not a program (round 9, heldout-2026-11-27g)
+        severity, _, _ = _NO_SHEBANG.get(ctx.dialect, ("warning", "", ""))
+        yield Hit(1, f"`{first.strip()}` names a directory ({m.group(1)}), not a program: "
+                  "executing the script fails (\"bad interpreter: Not a directory\")",
+                  f"write `#!{m.group(1).rstrip('/')}`", "execve(2) ENOTDIR, checked with "
+                  "bash 5.2 here (`#!/bin/bash/ -l`: bad interpreter: Not a directory, "
+                  "exit 126)", None if severity == "error" else severity)
+        return
     typo = ctx.script.shebang_typo
     if typo is None:
         return
