@@ -468,3 +468,21 @@ def test_a_shebang_naming_a_directory(site, first, found):
     text = f"{first}\nsrun python train.py\n" if site == "lumi" else \
         f"{first}\nmpiexec -n 4 --ppn 4 ./app\n"
     assert _all(text, site, "TEXT003") == found
+
+
+# ------------------------------------------ after the blind run of 2026-11-27g
+@pytest.mark.parametrize(("body", "found"), [
+    # `\$SLURM_PROCID` kept for each task's own shell (srun bash -c "$LAUNCHER")
+    ('export LAUNCHER="accelerate launch --machine_rank \\$SLURM_PROCID \\\n'
+     '    --num_machines 2"\nsrun --ntasks-per-node=1 bash -c "$LAUNCHER train.py"', []),
+    ('export LAUNCHER="accelerate launch --machine_rank $SLURM_PROCID"\n'
+     'srun --ntasks-per-node=1 bash -c "$LAUNCHER train.py"', [(5, "error")]),
+    # one task per node: every task's local rank is the batch shell's 0
+    ("export LOCAL_RANK=$SLURM_LOCALID\nsrun --ntasks-per-node=1 torchrun --nproc_per_node=8 "
+     "train.py", []),
+    ("export RANK=$SLURM_PROCID\nsrun --ntasks-per-node=8 python train.py", [(5, "error")]),
+])
+def test_per_rank_variables_the_batch_shell_does_not_expand_or_that_agree(body, found):
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=dev-g\n"
+            f"#SBATCH --time=1:00:00\n{body}\n")
+    assert _all(text, "lumi", "ENV008") == found

@@ -849,11 +849,25 @@ _PER_RANK = re.compile(r"\$\{?(SLURM_PROCID|SLURM_LOCALID|PMI_RANK|PMI_LOCAL_RAN
                        r"JSM_NAMESPACE_RANK|JSM_NAMESPACE_LOCAL_RANK)\}?")
 
 
+def _statement_text(ctx: Context, line: int) -> str:
+    """The text of the statement that starts on a line, backslash-continued lines joined."""
+    lines = ctx.script.lines
+    out = []
+    k = line - 1
+    while 0 <= k < len(lines) and len(out) < 64:
+        out.append(lines[k])
+        if not lines[k].rstrip().endswith("\\"):
+            break
+        k += 1
+    return "\n".join(out)
+
+
 @rule("ENV008", "per-rank-variable-in-batch-shell", topic="environment", severity="error",
       scope="whole batch scripts that set a variable from a launcher's per-rank variable "
       "(SLURM_PROCID, PMI_RANK, ...) in the batch shell itself, before a launch, or give one "
       "in a launch's own words outside single quotes (`srun python w.py --rank "
-      "$SLURM_PROCID`)",
+      "$SLURM_PROCID`); not one written `\\$SLURM_PROCID` (kept for the task's shell), nor "
+      "a local rank where every launch runs one task per node (all of them 0)",
       source="Lumi-supercomputer/LUMI-AI-Guide @ a7e3387 05-multi-gpu-and-node/README.md (RANK "
       "and LOCAL_RANK are exported inside the container and cannot be exported in the Slurm "
       "script, as they are only available inside the Slurm job step)",
@@ -864,10 +878,17 @@ def _per_rank(ctx: Context) -> Iterator[Hit]:
         return
     last = max(launch.at for launch in ctx.launches if not launch.shell) \
         if any(not la.shell for la in ctx.launches) else 0
+    launches = [la for la in ctx.launches if not la.shell]
+    one_per_node = bool(launches) and all(la.ranks_per_node == 1 for la in launches)
     for s in ctx.script.settings:
         if s.in_heredoc or s.line >= last or not s.value:
             continue
         m = _PER_RANK.search(s.value)
+        raw = _statement_text(ctx, s.line)
+        if m and re.search(rf"(?<!\\)\\\$\{{?{m.group(1)}\b", raw):
+            continue  # `\$SLURM_PROCID` kept for the task's own shell (srun bash -c "$CMD")
+        if m and one_per_node and "LOCAL" in m.group(1):
+            continue  # one task per node: every task's local rank is 0, the batch shell's too
         if m:
             yield Hit(s.line, f"{s.name}={s.value} in the batch shell: {m.group(1)} is set per "
                       "rank by the launcher, not in the batch script, so every rank gets the "
