@@ -46,9 +46,9 @@ fixed where the script says enough, so the later figures are no longer blind: 20
 78%, 97%; 2026-11-27c 99%, 94%, 96%; 2026-11-27d 94%, 83%, 93%; 2026-11-27e 97%, 63%, 81%;
 2026-11-27f 96%, 75%, 87%; 2026-11-27g 75%, 69%, 88%; on the 120 users' scripts the rules were
 developed on (tests/lint_users) 100%, 98%, 96%. So: on a new set, blind, precision has been
-51-88% and recall 40-67%, and a set's first reading keeps finding kinds of violation no rule covers yet
-(undefined shell variables and functions, settings in files lint does not read), while the
-site goes untold for launch scripts that carry no clue at all. A
+51-88% and recall 40-67%, and a set's first reading keeps finding kinds of violation no
+rule covers yet (undefined shell variables and functions, settings in files lint does not
+read), while the site goes untold for launch scripts that carry no clue at all. A
 finding is likely, not certainly, real: lint reads one file, and what a sourced file, a
 wrapper or your shell profile sets is invisible to it; a clean result does not mean a script
 wastes nothing, least of all CPU binding and idle devices on hand-written layouts.

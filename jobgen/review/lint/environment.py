@@ -394,7 +394,8 @@ def _server_lines(ctx: Context) -> list[int]:
       fix="write `export NAME=value`",
       summary="a library setting assigned without export: the ranks never see it")
 def _unexported(ctx: Context) -> Iterator[Hit]:
-    servers = _server_lines(ctx)
+    servers = _server_lines(ctx) if any(_SERVER_VARS.match(name) for _, name, _ in
+                                        ctx.script.assignments) else []
     if not ctx.launches and not servers:
         return
     exported = {s.name for s in ctx.script.settings}

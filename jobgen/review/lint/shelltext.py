@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import weakref
 from collections.abc import Iterator
 
 from ..scriptparse import LAUNCHERS, launcher_name, scan_line, split_comment, statement_words
@@ -28,9 +29,21 @@ _BASH_NOT_FOUND = ("GNU Bash manual 3.7.2 Command Search and Execution (a name t
                    "non-interactive shell unless expand_aliases is set)")
 
 
-def _code_lines(ctx: Context) -> Iterator[tuple[int, str, str | None]]:
+# Each script's code lines and statements, read once for all the rules that need them (a
+# 400k-line script is read in linear time once, not once per rule: tests/test_script_input.py)
+_CODE_LINES: weakref.WeakKeyDictionary[Context, list[tuple[int, str, str | None]]] = \
+    weakref.WeakKeyDictionary()
+_STATEMENTS: weakref.WeakKeyDictionary[Context, list[tuple[int, str]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _code_lines(ctx: Context) -> list[tuple[int, str, str | None]]:
     """(line, code without comment, the quote still open at its end) of every line bash reads
     as commands: not the here-documents' text, not comment lines."""
+    cached = _CODE_LINES.get(ctx)
+    if cached is not None:
+        return cached
+    out: list[tuple[int, str, str | None]] = []
     quote: str | None = None
     for number, raw in enumerate(ctx.script.lines, 1):
         if number in ctx.script.heredoc_lines:
@@ -39,7 +52,9 @@ def _code_lines(ctx: Context) -> Iterator[tuple[int, str, str | None]]:
         code, _, quote = scan_line(raw, quote)
         if opened is None and raw.lstrip().startswith("#"):
             continue
-        yield number, code, quote
+        out.append((number, code, quote))
+    _CODE_LINES[ctx] = out
+    return out
 
 
 _SHELL_STRING = re.compile(r"(?:^|[\s;&|(])(?:ssh\s|pdsh\s|(?:ba)?sh\s+-l?c\s|eval\s)")
@@ -91,8 +106,12 @@ _PROGRAMS = re.compile(r"(?:python[0-9.]*|bash|sh|env|time|nohup|numactl|singula
                        r"conda|\./.*|.*\.(?:py|sh|x|exe))$")
 
 
-def _statements(ctx: Context) -> Iterator[tuple[int, str]]:
+def _statements(ctx: Context) -> list[tuple[int, str]]:
     """(first line, text) of every statement outside quotes, `\\`-continued lines joined."""
+    cached = _STATEMENTS.get(ctx)
+    if cached is not None:
+        return cached
+    out: list[tuple[int, str]] = []
     start, pieces = 0, []
     for number, code, quote in _code_lines(ctx):
         if quote is not None:
@@ -104,8 +123,10 @@ def _statements(ctx: Context) -> Iterator[tuple[int, str]]:
         if m and len(m.group(1)) % 2:
             pieces.append(code[:-1])
             continue
-        yield start, " ".join([*pieces, code])
+        out.append((start, " ".join([*pieces, code])))
         start, pieces = 0, []
+    _STATEMENTS[ctx] = out
+    return out
 
 
 @rule("TEXT005", "export-with-command", topic="scheduler", severity="error",
@@ -488,10 +509,20 @@ _ENVIRONMENT = re.compile(
 _SOURCED_ENV = re.compile(r"(?:^|/)[\w.-]*activate[\w.-]*$")
 
 
+_ASSIGNED: weakref.WeakKeyDictionary[Context, set[str]] = weakref.WeakKeyDictionary()
+
+
 def _assigned_names(ctx: Context) -> set[str]:
     """Every name the script gives a value anywhere (NAME=, for/read/select/getopts, local,
     declare, export, readonly, mapfile), in functions too."""
-    code = "\n".join(split_comment(line)[0] for line in ctx.script.lines)
+    cached = _ASSIGNED.get(ctx)
+    if cached is None:
+        cached = _ASSIGNED[ctx] = _find_assigned(ctx)
+    return cached
+
+
+def _find_assigned(ctx: Context) -> set[str]:
+    code = "\n".join(text for _, text in _statements(ctx))
     names = set(re.findall(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^]]*\])?\+?=", code))
     names |= set(re.findall(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b", code))
     names |= set(re.findall(r"\bgetopts\s+\S+\s+([A-Za-z_]\w*)", code))
@@ -561,6 +592,8 @@ _INTEGER_TEST = re.compile(r"(?<!\[)\[\s+([A-Za-z_]\w*)\s+-(?:eq|ne|lt|le|gt|ge)
       summary="an integer test on a variable's name instead of its value: an error, so the "
       "test is false whatever the value")
 def _name_without_dollar(ctx: Context) -> Iterator[Hit]:
+    if not re.search(r"\[\s.*-(?:eq|ne|lt|le|gt|ge)\s", ctx.script.text):
+        return
     assigned = _assigned_names(ctx)
     for number, code in _statements(ctx):
         for m in _INTEGER_TEST.finditer(code):
