@@ -192,15 +192,11 @@ class Context:
 
     @functools.cached_property
     def options_elsewhere(self) -> bool:
-        """A whole script but for its required directives: they may come from the command
-        line (see below). The rules on required directives say so at info: lint cannot know."""
-        return self._options_on_command_line()
-
-    def _options_on_command_line(self) -> bool:
         """A PBS or LSF script with directives of its own but none of the ones its site
-        requires (project, walltime; LSF's -nnodes): written to be submitted with them on the
-        command line (`bsub -P $proj -nnodes $nn -W $wt job.lsf`, heldout-2026-11-27e's
-        UnifyFS jobs), not a whole script that forgot them all (round 9)."""
+        requires (project, walltime; LSF's -nnodes): maybe written to be submitted with them on
+        the command line (`bsub -P $proj -nnodes $nn -W $wt job.lsf`, heldout-2026-11-27e's
+        UnifyFS jobs), maybe forgotten (-g's); the rules on required directives say so at
+        info, lint cannot know (round 9)."""
         needed = {"pbs": ("-A", "-l walltime"), "lsf": ("-P", "-W", "-nnodes")}.get(
             self.dialect)
         return bool(needed and self.kind == "batch" and self.own_directives() and

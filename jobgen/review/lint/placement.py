@@ -637,13 +637,19 @@ _SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/etc/", "/opt/ibm/", "/opt/lsf")
 _PREFIX_WORDS = ("time", "exec", "env", "command", "stdbuf", "nohup", "nice")
 
 
-def own_program_by_path(words: list[str]) -> str | None:
-    """The path of a program of the user's own that a batch-shell command runs (see above),
-    or None."""
+def _command_start(words: list[str]) -> int:
+    """The index of a command's program: past `time`, `env`, `nohup`... and `NAME=value`."""
     k = 0
     while k < len(words) and (words[k] in _PREFIX_WORDS or
                               re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[k])):
         k += 1
+    return k
+
+
+def own_program_by_path(words: list[str]) -> str | None:
+    """The path of a program of the user's own that a batch-shell command runs (see above),
+    or None."""
+    k = _command_start(words)
     if k >= len(words) or "/" not in words[k]:
         return None
     path = words[k]
@@ -667,10 +673,7 @@ _MANAGERS = re.compile(r"(?i)workflow|ensemble|libe|parsl|balsam|radical|entk|la
 
 def own_python_script(words: list[str]) -> str | None:
     """The script of a `python SCRIPT.py ...` batch-shell command (see above), or None."""
-    k = 0
-    while k < len(words) and (words[k] in _PREFIX_WORDS or
-                              re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[k])):
-        k += 1
+    k = _command_start(words)
     if k + 1 >= len(words) or not _PYTHON.fullmatch(words[k].rsplit("/", 1)[-1]):
         return None
     rest = words[k + 1:]

@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterator
 
 from ...profiles.model import Profile
-from .context import Context
+from .context import Context, LaunchView
 from .core import Hit, rule
 from .scope import VENDOR_PROFILERS
 
@@ -21,6 +21,12 @@ def _facts(p: Profile) -> list[str]:
     prof = getattr(p, "profiling", None)
     tools = [f"{t.name}: {' '.join(t.command)} ({t.source})" for t in prof.tools] if prof else []
     return tools or ["no profilers documented for this site"]
+
+
+def _one_rank(launch: LaunchView) -> bool:
+    """A launch of one rank in all."""
+    return launch.flag("-n", "-np", "--np", "--ntasks") == "1" or \
+        launch.ranks_per_node == 1 and launch.nodes == 1
 
 
 @rule("PROF001", "profiler-around-every-rank", topic="profiling", severity="warning",
@@ -38,8 +44,7 @@ def _every_rank(ctx: Context) -> Iterator[Hit]:
         if not program:
             continue
         tool = os.path.basename(program[0])
-        if launch.flag("-n", "-np", "--np", "--ntasks") == "1" or \
-                launch.ranks_per_node == 1 and launch.nodes == 1:
+        if _one_rank(launch):
             continue  # one rank: the profiler is around that rank only
         every = ctx.profile.profiling.every_rank if ctx.profile.profiling else None
         if tool in VENDOR_PROFILERS and every and any(
@@ -77,8 +82,7 @@ def _same_output(ctx: Context) -> Iterator[Hit]:
         program = launch.program
         if not program or os.path.basename(program[0]) not in ("nsys", "ncu"):
             continue
-        if launch.flag("-n", "-np", "--np", "--ntasks") == "1" or \
-                launch.ranks_per_node == 1 and launch.nodes == 1:
+        if _one_rank(launch):
             continue
         name = _shared_name(program)
         if name is None:

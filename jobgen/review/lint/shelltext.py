@@ -393,16 +393,24 @@ _OPTIONAL_ARGS = re.compile(r"\$#|\$@|\$\*|\$\{[@*#]|\bshift\b|\$\{[1-9]:?[-=?+]
 _CALL_SPLIT = re.compile(r"&&|\|\||[;|&]|\$\((?!\()|`|\bthen\b|\bdo\b|\belse\b")
 
 
-def _calls(ctx: Context, names: set[str]) -> dict[str, list[tuple[int, list[str]]]]:
-    """(line, argument words) of every call of the script's functions, in functions too."""
-    out: dict[str, list[tuple[int, list[str]]]] = {n: [] for n in names}
+def _simple_commands(ctx: Context) -> Iterator[tuple[int, list[str]]]:
+    """(line, words) of every simple command of the script's statements, in functions and
+    command substitutions too, its leading `NAME=value` words left out."""
     for number, code in _statements(ctx):
         for part in _CALL_SPLIT.split(code):
             words = statement_words(part.strip().rstrip(")").strip())
             while words and re.fullmatch(r"[A-Za-z_]\w*=.*", words[0]):
                 words = words[1:]
-            if words and words[0] in out:
-                out[words[0]].append((number, words[1:]))
+            if words:
+                yield number, words
+
+
+def _calls(ctx: Context, names: set[str]) -> dict[str, list[tuple[int, list[str]]]]:
+    """(line, argument words) of every call of the script's functions, in functions too."""
+    out: dict[str, list[tuple[int, list[str]]]] = {n: [] for n in names}
+    for number, words in _simple_commands(ctx):
+        if words[0] in out:
+            out[words[0]].append((number, words[1:]))
     return out
 
 
@@ -469,22 +477,18 @@ def _undefined_function(ctx: Context) -> Iterator[Hit]:
     if re.search(r"^\s*(?:source|\.)\s+\S", ctx.script.text, re.M):
         return  # a file sourced in a function may define it
     seen: set[str] = set()
-    for number, code in _statements(ctx):
-        for part in _CALL_SPLIT.split(code):
-            words = statement_words(part.strip().rstrip(")").strip())
-            while words and re.fullmatch(r"[A-Za-z_]\w*=.*", words[0]):
-                words = words[1:]
-            if not words or words[0] in functions or words[0] in seen or \
-                    not re.fullmatch(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", words[0]):
-                continue
-            close = next((f for f in functions if _one_word_or_two_letters(words[0], f)), None)
-            if close is None:
-                continue
-            seen.add(words[0])
-            yield Hit(number, f"{words[0]} is called but the script defines no such function "
-                      f"(it defines {close}): bash finds no command, prints `command not "
-                      f"found` and goes on with an empty result",
-                      f"call {close}, or define {words[0]}")
+    for number, words in _simple_commands(ctx):
+        if words[0] in functions or words[0] in seen or \
+                not re.fullmatch(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", words[0]):
+            continue
+        close = next((f for f in functions if _one_word_or_two_letters(words[0], f)), None)
+        if close is None:
+            continue
+        seen.add(words[0])
+        yield Hit(number, f"{words[0]} is called but the script defines no such function "
+                  f"(it defines {close}): bash finds no command, prints `command not "
+                  f"found` and goes on with an empty result",
+                  f"call {close}, or define {words[0]}")
 
 
 def _one_word_or_two_letters(called: str, defined: str) -> bool:
@@ -554,8 +558,8 @@ def _unset_in_launch(ctx: Context) -> Iterator[Hit]:
     assigned = _assigned_names(ctx)
     seen: set[str] = set()
     for launch in ctx.launches:
-        text = split_comment(ctx.script.lines[launch.line - 1])[0] if launch.line else ""
-        text = launch.text or text
+        text = launch.text or (split_comment(ctx.script.lines[launch.line - 1])[0]
+                               if launch.line else "")
         # `$name` and `${name}`; `${name:-default}` and other operators give a value
         for m in re.finditer(r"\$([A-Za-z_]\w*)|\$\{([A-Za-z_]\w*)\}", text):
             name = m.group(1) or m.group(2)
