@@ -188,13 +188,13 @@ print(f"{time.perf_counter() - t0:.2f}")
 """
 
 
-def _two_workers_run(code: str) -> list[Result]:
+def _two_workers_run(code: str, **extra: str) -> list[Result]:
     """``python -c code`` as two ranks on this host, to the end."""
     port = free_port()
     procs = []
     for r in range(2):
         e = base_env(RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
-                     MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+                     MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), **extra)
         procs.append(subprocess.Popen([sys.executable, "-c", code], cwd=REPO, env=e,
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     return _finish(procs)
@@ -211,18 +211,32 @@ def test_rank_zero_leaves_only_after_every_worker_is_done() -> None:
     assert float(res[0].stdout.split()[-1]) >= 2.5  # rank 0 waited for rank 1
 
 
+# Rank 0 leaves only once rank 1 has told it (a file) that it is done with the last
+# collective: leaving earlier cuts rank 1 off inside the all-gather, whose buffer it still
+# pulls from rank 0 (the CI failure of 2026-11-27: "Socket closed" in the all_reduce, not at
+# the barrier). A file, not a sleep: under a loaded machine no sleep is long enough.
 _LEADER_GONE = _LEAVE.replace(
-    "if dist.rank == 1:", "if dist.rank == 0:\n    import os; os._exit(3)\nif dist.rank == 1:")
+    "if dist.rank == 1:",
+    "import os, pathlib\n"
+    "done = pathlib.Path(os.environ['LEAVE_TEST_DONE'])\n"
+    "if dist.rank == 1:\n    done.touch()\n"
+    "if dist.rank == 0:\n"
+    "    deadline = time.monotonic() + 60\n"
+    "    while not done.exists() and time.monotonic() < deadline:\n"
+    "        time.sleep(0.05)\n"
+    "    os._exit(3)\n"
+    "if dist.rank == 1:")
 
 
 @pytest.mark.slow
 @needs_tf
-def test_a_worker_whose_leader_is_gone_at_the_leave_barrier_exits_with_its_own_code() -> None:
+def test_a_worker_whose_leader_is_gone_at_the_leave_barrier_exits_with_its_own_code(
+        tmp_path: Path) -> None:
     """The leave barrier lives in rank 0's coordination service, and rank 0 may exit as soon
     as it opens, before rank 1's reply is sent ("Socket closed": the CI failure of rank 1 with
     exit 1 instead of 138). Rank 1 then exits with its own code and says why; rank 0's code
     reports rank 0. Forced here by a rank 0 that is gone before the barrier."""
-    res = _two_workers_run(_LEADER_GONE)
+    res = _two_workers_run(_LEADER_GONE, LEAVE_TEST_DONE=str(tmp_path / "rank1-done"))
     assert [r.returncode for r in res] == [3, 0], res[1].stderr[-3000:]
     assert "rank 0 left before the leave barrier answered; exiting" in res[1].stderr
 
