@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 
 import pytest
@@ -83,9 +85,22 @@ def _children() -> dict[int, str]:
     return found
 
 
+# Programs the tests start write temporary files of their own and leave them: TensorFlow's
+# autograph leaves one __autograph_generated_file*.py per traced function in the temporary
+# directory (thousands a suite). They get a private TMPDIR, removed when the session ends;
+# pytest's own tmp_path stays where it was (PYTEST_DEBUG_TEMPROOT: the system's temporary
+# directory), so socket paths under it keep their length.
+_private_tmp: list[str] = []
+
+
 def pytest_sessionstart(session):
     for path in _WATCHED_FILES:
         _found[path] = _read(path)
+    os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", tempfile.gettempdir())
+    private = tempfile.mkdtemp(prefix="jobgen-tests-")
+    _private_tmp.append(private)
+    os.environ["TMPDIR"] = private
+    tempfile.tempdir = private
     try:  # PR_SET_CHILD_SUBREAPER: orphans of the tests are re-parented to pytest
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)
     except (OSError, AttributeError):
@@ -104,6 +119,8 @@ def pytest_sessionfinish(session, exitstatus):
         problems.append(f"process {pid} left running: {cmd[:200]}")
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
+    for private in _private_tmp:
+        shutil.rmtree(private, ignore_errors=True)
     if problems:
         sys.stderr.write("\nThe tests did not leave the machine as they found it:\n  "
                          + "\n  ".join(problems) + "\n")
