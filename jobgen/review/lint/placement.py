@@ -257,7 +257,7 @@ _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?aff
       scope="AI framework launches, GPU programs under PALS mpiexec (a per-rank device "
       "wrapper, or ranks per node 1-4 times the node's devices) and Slurm launches of one GPU "
       "per task (--gpus-per-task), with several ranks per "
-      "node, unbound or `--cpu-bind none`, on sites whose guides bind ranks (on a shared "
+      "node (given, or more ranks than nodes: some node holds ranks/nodes at least), unbound or `--cpu-bind none`, on sites whose guides bind ranks (on a shared "
       "partition only when every device of the node is used)",
       source="the site profile's cpu_binding (Polaris: --depth=8 --cpu-bind depth; Aurora: "
       "PyTorch page, it is important to set the appropriate CPU affinity; LUMI: GPU binding)",
@@ -268,7 +268,11 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
     if style in ("none", "jsrun") or not ctx.node.devices:
         return
     for launch in ctx.launches:
-        rpn = launch.ranks_per_node
+        rpn, per_node = launch.ranks_per_node, "ranks per node"
+        if rpn is None and launch.total_ranks and ctx.nodes and launch.total_ranks > ctx.nodes:
+            # `mpirun -np 8` on `select=2`, no ranks per node given: some node holds at least
+            # ceil(8 / 2) = 4 of them, whatever way the launcher spreads them
+            rpn, per_node = -(-launch.total_ranks // ctx.nodes), "ranks on a node at least"
         if any(_BINDING_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in launch.wrappers):
             continue  # a wrapper that binds each rank itself (bind_cpu.sh: numactl, taskset)
         # `--cpu-bind none` asks for no binding: the ranks are as unbound as without the flag
@@ -285,7 +289,7 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
         if launch.dialect == "srun" and not off:
             # srun binds each task to cores of its own unless told otherwise (LUMI's default
             # is --cpu-bind=threads): the ranks are bound, just not next to their devices
-            yield Hit(launch.line, f"{rpn} ranks per node with no binding to their devices: "
+            yield Hit(launch.line, f"{rpn} {per_node} with no binding to their devices: "
                       "srun's default binding (--cpu-bind=threads on LUMI) gives each task "
                       "cores of its own, but not the ones next to its device",
                       source=f"{ctx.profile.cpu_binding.source}; Lumi-supercomputer/"
@@ -293,7 +297,7 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
                       "(--cpu-bind=threads is the default behaviour on LUMI)")
             continue
         how = "--cpu-bind none" if off else "no CPU binding"
-        yield Hit(launch.line, f"{rpn} ranks per node with {how}: the OS places them, "
+        yield Hit(launch.line, f"{rpn} {per_node} with {how}: the OS places them, "
                   "away from their devices and across each other's cores",
                   source=ctx.profile.cpu_binding.source)
 
