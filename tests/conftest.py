@@ -87,9 +87,12 @@ def _children() -> dict[int, str]:
 
 # Programs the tests start write temporary files of their own and leave them: TensorFlow's
 # autograph leaves one __autograph_generated_file*.py per traced function in the temporary
-# directory (thousands a suite). They get a private TMPDIR, removed when the session ends;
-# pytest's own tmp_path stays where it was (PYTEST_DEBUG_TEMPROOT: the system's temporary
-# directory), so socket paths under it keep their length.
+# directory (thousands a suite). Python's tempfile in this process, and the training apps the
+# tests start (tests/workloads/workloads_testlib.py base_env gives them TMPDIR), use a private
+# directory, removed when the session ends. pytest's own tmp_path stays where it was
+# (PYTEST_DEBUG_TEMPROOT: the system's temporary directory), and other child processes keep
+# the system's TMPDIR, so paths that must stay short (sockets, docs/generate.py's stand-in
+# for /path/to/site-packages) keep their length.
 _private_tmp: list[str] = []
 
 
@@ -99,7 +102,6 @@ def pytest_sessionstart(session):
     os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", tempfile.gettempdir())
     private = tempfile.mkdtemp(prefix="jobgen-tests-")
     _private_tmp.append(private)
-    os.environ["TMPDIR"] = private
     tempfile.tempdir = private
     try:  # PR_SET_CHILD_SUBREAPER: orphans of the tests are re-parented to pytest
         ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)

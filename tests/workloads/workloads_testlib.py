@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,9 @@ def base_env(**extra: str) -> dict[str, str]:
                          "MASTER_PORT")}
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env.setdefault("OMP_NUM_THREADS", "1")
+    # the session's private temporary directory (tests/conftest.py): TensorFlow's autograph
+    # leaves its generated files there, not in /tmp
+    env["TMPDIR"] = tempfile.gettempdir()
     env.update(extra)
     return env
 
