@@ -8,6 +8,7 @@ import pytest
 
 from jobgen.profiles.load import load_profile
 from jobgen.review.lint import lint
+from jobgen.review.lint.site import tell_site
 from jobgen.review.scriptparse import parse_text
 
 
@@ -71,3 +72,24 @@ POLARIS = ("#!/bin/bash\n#PBS -l select={nodes}:system=polaris\n#PBS -l walltime
 def test_ranks_per_node_are_at_least_the_total_over_the_nodes(nodes, launch, found):
     text = POLARIS.format(nodes=nodes, launch=launch)
     assert _all(text, "polaris", "CPU009") == found
+
+
+# ------------------------------------------ site: a comment naming the machine, grand
+@pytest.mark.parametrize(("text", "site"), [
+    # a launch script with no clue in its code, whose comment names the machine
+    ("#!/bin/bash\n# MIOpen's default cache does not work on LUMI (Lustre)\n"
+     "export MIOPEN_USER_DB_PATH=/tmp/miopen\npython train.py\n", "lumi"),
+    ("#!/bin/bash -l\n# ALCF Polaris, 4x A100 per node\nmpiexec -n 8 ./app\n", "polaris"),
+    # two machines named: no guess
+    ("#!/bin/bash\n# ported from Polaris to Aurora\nmpiexec -n 12 python t.py\n", None),
+    # the code's clue outweighs a comment naming another machine
+    ("#!/bin/bash\n#SBATCH --account=project_465000001\n# as on Polaris\nsrun python t.py\n",
+     "lumi"),
+    # a word containing a site's name is not its name
+    ("#!/bin/bash\n# aurorahub summitry\npython t.py\n", None),
+    # grand: no longer a valid filesystem, but only Polaris's
+    ("#!/bin/bash\n#PBS -l select=2:ngpus=4\n#PBS -l filesystems=home:grand\n"
+     "mpirun -np 8 python t.py\n", "polaris"),
+])
+def test_a_comment_naming_one_machine_or_the_grand_filesystem_tells_the_site(text, site):
+    assert tell_site(text, "job.sh")[0].site == site

@@ -85,7 +85,9 @@ or a script whose site it cannot tell (add `--site` or a `# site: NAME` line).
   or partition only one site has, a LUMI `project_46...` account, `#BSUB -nnodes`), its
   launcher (`jsrun`), modules (`frameworks`, `open-ce`, `LUMI/24.03`), paths (`/lus/flare`,
   `/lus/eagle`, `/gpfs/alpine`, `/appl/local`), host names, and a site's name as a word of the
-  file's own name (`launch_polaris.sh`, `run_gpu_Sunspot.sh`; a weak clue). Clues of sites
+  file's own name (`launch_polaris.sh`, `run_gpu_Sunspot.sh`) or of its comments when they name
+  one site only (`# ALCF Polaris`, `# ... does not work on LUMI`; both weak clues, which decide
+  a launch script whose code names no site but never outweigh the code). Clues of sites
   jobgen has no profile for (Frontier, Perlmutter, Lassen...) count against a guess. Lint names
   the clues it used, and asks for `--site` only when they are absent or point to several
   sites.

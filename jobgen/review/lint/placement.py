@@ -257,7 +257,8 @@ _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?aff
       scope="AI framework launches, GPU programs under PALS mpiexec (a per-rank device "
       "wrapper, or ranks per node 1-4 times the node's devices) and Slurm launches of one GPU "
       "per task (--gpus-per-task), with several ranks per "
-      "node (given, or more ranks than nodes: some node holds ranks/nodes at least), unbound or `--cpu-bind none`, on sites whose guides bind ranks (on a shared "
+      "node (given, or more ranks than nodes: some node holds ranks/nodes at least), "
+      "unbound or `--cpu-bind none`, on sites whose guides bind ranks (on a shared "
       "partition only when every device of the node is used)",
       source="the site profile's cpu_binding (Polaris: --depth=8 --cpu-bind depth; Aurora: "
       "PyTorch page, it is important to set the appropriate CPU affinity; LUMI: GPU binding)",

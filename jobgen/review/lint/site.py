@@ -3,7 +3,8 @@
 In order: the jobgen header or a `# site: NAME` line; else the clues the script gives, each
 weighed: its directives (a PBS system= resource, a filesystem, a queue or partition only one
 site has, a LUMI project number, LSF's -nnodes), its launcher (jsrun), its modules, its paths
-(/lus/flare, /gpfs/alpine, /appl/local) and host names. Clues of sites jobgen has no profile
+(/lus/flare, /gpfs/alpine, /appl/local) and host names; weakly, a site's name in the file's
+name or in its comments. Clues of sites jobgen has no profile
 for (Frontier, Perlmutter...) count against the others. A script whose clues are absent, or
 point to two sites, is not guessed: lint asks for `--site`.
 """
@@ -76,6 +77,13 @@ CLUES: tuple[Clue, ...] = (
        "path /lus/eagle or /lus/grand",
        f"{_ALCF} docs/data-management/filesystem-and-storage/eagle.md (Eagle and Grand: "
        "Polaris's project filesystems)"),
+    # grand, Polaris's other project filesystem, is no longer a valid filesystems= value
+    # ("Valid filesystems are `home` and `eagle`", UG docs/running-jobs/index.md L272; ALCF003
+    # says so), but a script asking for it was written for Polaris (the guide's own examples
+    # still ask `filesystems=home:grand:eagle`: docs/polaris/containers/containers.md L10)
+    _c("polaris", r"^#PBS\s+-l\s+[^\n]*\bfilesystems=[^\n]*\bgrand\b", 2,
+       "filesystem grand (Polaris's, no longer valid)",
+       f"{_ALCF} docs/running-jobs/index.md L272; docs/polaris/containers/containers.md L10"),
     _c("polaris", r"\.hsn\.cm\.polaris\.alcf\.anl\.gov|\bset_affinity_gpu_polaris\.sh\b|"
        r"\benable_mps_polaris\b", 3, "Polaris host name or helper script",
        f"{_ALCF} docs/polaris/running-jobs/using-gpus.md (set_affinity_gpu_polaris.sh, "
@@ -213,6 +221,23 @@ def _named_in_file_name(path: str) -> set[str]:
     return {w.lower() for w in re.split(r"[^A-Za-z0-9]+", os.path.basename(path)) if w}
 
 
+def _named_in_comments(script: Script, sites: set[str]) -> str | None:
+    """The one site whose name the script's comment lines use as a word (`# ALCF Polaris`,
+    `# Source the Polaris environment setup`, `# ... does not work on LUMI`); None where they
+    name none or several (`# ported from Polaris to Aurora`). A reader's clue of weight 2, as
+    the file name: it decides a script whose code names no site, never outweighs a clue of
+    the code. Round 10, after the launch scripts with no clue in their code of
+    heldout-2026-11-27b..g."""
+    named = set()
+    for line in script.lines:
+        stripped = line.lstrip()
+        if not stripped.startswith("#") or stripped.split(None, 1)[0] in PREFIXES or \
+                stripped.startswith("#!"):
+            continue
+        named |= {w.lower() for w in re.findall(r"[A-Za-z]+", stripped)} & sites
+    return next(iter(named)) if len(named) == 1 else None
+
+
 def guess_site(script: Script) -> SiteGuess:
     """The site the script names, or the one its clues point to, with the clues used."""
     for named in (script.header.site, script.header.named_site):
@@ -247,6 +272,10 @@ def guess_site(script: Script) -> SiteGuess:
         if site in scores:
             scores[site] += 2
             clues[site].append(f"the file name ({os.path.basename(script.path)})")
+    commented = _named_in_comments(script, {p.name for p in profiles})
+    if commented in scores:
+        scores[commented] += 2
+        clues[commented].append(f"a comment naming {commented}")
     ranked = sorted(((s, n) for n, s in scores.items() if s > 0), reverse=True)
     if not ranked or ranked[0][0] < 2:
         return SiteGuess(None, [], "the script names no site-specific directive, path, "
