@@ -90,6 +90,11 @@ def test_ranks_per_node_are_at_least_the_total_over_the_nodes(nodes, launch, fou
     # grand: no longer a valid filesystem, but only Polaris's
     ("#!/bin/bash\n#PBS -l select=2:ngpus=4\n#PBS -l filesystems=home:grand\n"
      "mpirun -np 8 python t.py\n", "polaris"),
+    # Flare's short path, and LUMI-G's documented CPU binding, in launch scripts
+    ("#!/bin/bash\ncd /flare/Aurora_deployment/me/run\nmpiexec -n 1 python3 t.py\n", "aurora"),
+    ("#!/bin/bash -l\n#SBATCH --nodes=2\n#SBATCH --gres=gpu:8\n"
+     'cpu_bind="--cpu-bind=map_cpu:49,57,17,25,1,9,33,41"\nsrun $cpu_bind ./app\n', "lumi"),
+    ('#!/bin/bash\nCPU_BIND="mask_cpu:7e000000000000,7e00000000000000"\nsrun ./app\n', "lumi"),
 ])
 def test_a_comment_naming_one_machine_or_the_grand_filesystem_tells_the_site(text, site):
     assert tell_site(text, "job.sh")[0].site == site

@@ -46,6 +46,9 @@ CLUES: tuple[Clue, ...] = (
     # ---- Aurora (Sunspot, its test system, shares the software: those clues name Aurora)
     _c("aurora", r"/lus/flare\b", 3, "path /lus/flare",
        f"{_ALCF} docs/aurora/data-management/lustre/flare.md (Flare, Aurora's Lustre)"),
+    _c("aurora", r"(?:^|[\s=:\"'])/flare/", 3, "path /flare (Aurora's Lustre, short form)",
+       f"{_ALCF} docs/aurora/data-science/inference/vllm.md L50 (HF_HOME=\"/flare/datasets/"
+       "model-weights\")"),
     _c("aurora", r"\.hsn\.cm\.aurora\.alcf\.anl\.gov", 3, "host *.hsn.cm.aurora.alcf.anl.gov",
        f"{_ALCF} docs/aurora/data-science/frameworks/pytorch.md (MASTER_ADDR)"),
     # Sunspot runs Aurora's programming environment under the same /opt/aurora paths
@@ -120,6 +123,10 @@ CLUES: tuple[Clue, ...] = (
        "LUMI's software paths or modules (/appl/local, LUMI/24.03, the AI bindings)",
        f"{_LUMI} docs/runjobs/lumi_env/Lmod_modules.md; Lumi-supercomputer/LUMI-AI-Guide @ "
        "a7e3387"),
+    # the guide's CPU binding for LUMI-G's 8 GCDs (the first cores of each GCD's CCD)
+    _c("lumi", r"\bmap_cpu:49,57,17,2[0-9],1,9,33,41\b|\bmask_cpu:0?x?[7f]e000000000000,", 3,
+       "LUMI-G's documented CPU binding (map_cpu:49,57,17,25,... / mask_cpu:7e..)",
+       f"{_LUMI} docs/runjobs/scheduled-jobs/lumig-job.md L54, L98"),
     _c("lumi", r"\bpartition/[GCL]\b|/(?:scratch|flash|project)/project_[0-9]+", 2,
        "LUMI partition module or project directory",
        f"{_LUMI} docs/storage/index.md (/scratch/project_..., /flash/project_...)"),
