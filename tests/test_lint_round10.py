@@ -98,3 +98,20 @@ def test_ranks_per_node_are_at_least_the_total_over_the_nodes(nodes, launch, fou
 ])
 def test_a_comment_naming_one_machine_or_the_grand_filesystem_tells_the_site(text, site):
     assert tell_site(text, "job.sh")[0].site == site
+
+
+# Aurora's software clues fit Sunspot (its test system) too, less: alone they say Aurora, with
+# a file name or a comment naming Sunspot they say Sunspot (heldout-2026-11-27e run_STAT_Sunspot)
+@pytest.mark.parametrize(("name", "text", "site"), [
+    ("run.sh", "#!/bin/bash\nmodule load frameworks\nmpiexec -n 12 gpu_tile_compact.sh ./a\n",
+     "aurora"),
+    ("run_STAT_Sunspot.sh",
+     "#!/bin/bash\n#PBS -l select=2\nmpiexec -n 24 gpu_tile_compact.sh ./a\n", "sunspot"),
+    ("run.sh", "#!/bin/bash\n# on Sunspot\nexport ZE_FLAT_DEVICE_HIERARCHY=FLAT\nmpiexec ./a\n",
+     "sunspot"),
+    ("run.sh", "#!/bin/bash\n#PBS -l filesystems=home:flare\nmodule load frameworks\n"
+     "# as on Sunspot\nmpiexec ./a\n", "aurora"),  # Aurora's filesystem outweighs it
+])
+def test_aurora_software_clues_fit_sunspot_less(name, text, site):
+    assert tell_site(text, name)[0].site == site
+

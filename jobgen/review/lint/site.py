@@ -31,11 +31,15 @@ class Clue:
     # other sites the clue points to as much (a family sharing software): it adds to each
     # of them alike and makes none of them a strong guess, so it never decides between them
     also: tuple[str, ...] = ()
+    # sites the clue fits too, but less (Sunspot, Aurora's test system with its software):
+    # weight 1 each, enough for a weak clue of theirs (the file's name) to win over it, never
+    # enough to win alone
+    kin: tuple[str, ...] = ()
 
 
 def _c(site: str, pattern: str, weight: int, what: str, source: str,
-       also: tuple[str, ...] = ()) -> Clue:
-    return Clue(site, re.compile(pattern, re.M), weight, what, source, also)
+       also: tuple[str, ...] = (), kin: tuple[str, ...] = ()) -> Clue:
+    return Clue(site, re.compile(pattern, re.M), weight, what, source, also, kin)
 
 
 _ALCF = "argonne-lcf/user-guides @ 7d04a3f9"
@@ -62,11 +66,11 @@ CLUES: tuple[Clue, ...] = (
        also=("sunspot",)),
     _c("aurora", r"\bmodule\s+(?:load|add)\s+(?:[^\n;]*\s)?frameworks\b|\bml\s+frameworks\b", 2,
        "module frameworks", f"{_ALCF} docs/aurora/data-science/python.md (module load "
-       "frameworks)"),
+       "frameworks)", kin=("sunspot",)),
     _c("aurora", r"\bgpu_tile_compact\.sh\b|\bZE_FLAT_DEVICE_HIERARCHY\b|\bCCL_KVS_MODE\b", 2,
        "Intel GPU wrapper or oneCCL/Level Zero variable",
        f"{_ALCF} docs/aurora/running-jobs-aurora.md; docs/aurora/data-science/frameworks/"
-       "oneCCL.md"),
+       "oneCCL.md", kin=("sunspot",)),
     _c("aurora", r"\bdaos_user\b|\blaunch-dfuse\.sh\b", 3, "DAOS on Aurora",
        f"{_ALCF} docs/aurora/data-management/daos/daos-overview.md"),
     # ---- Sunspot
@@ -275,6 +279,10 @@ def guess_site(script: Script) -> SiteGuess:
                 clues.setdefault(site, []).append(clue.what)
                 if clue.weight >= 3 and not clue.also:
                     strong.add(site)
+        for site in clue.kin:
+            if site in scores and clue.pattern.search(code):
+                scores[site] += 1
+                clues[site].append(f"{clue.what} (shared with {clue.site})")
     for site in _named_in_file_name(script.path):
         if site in scores:
             scores[site] += 2
