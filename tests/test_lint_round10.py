@@ -115,3 +115,46 @@ def test_a_comment_naming_one_machine_or_the_grand_filesystem_tells_the_site(tex
 def test_aurora_software_clues_fit_sunspot_less(name, text, site):
     assert tell_site(text, name)[0].site == site
 
+
+
+# ------------------------------------------ CPU005: a rank wider than a socket
+# One rank per node over all 104 cores of a two-socket node (-d 104) cannot keep to one socket:
+# no finding; a list of 21 cores over the boundary still gets one.
+AURORA = ("#!/bin/bash\n#PBS -l select=1\n#PBS -l walltime=00:30:00\n"
+          "#PBS -l filesystems=home:flare\n#PBS -A proj\n#PBS -q debug\n{launch}\n")
+
+
+@pytest.mark.parametrize(("launch", "found"), [
+    ("mpiexec -n 1 --ppn 1 -d 104 --cpu-bind depth ./bench", []),
+    ("mpiexec -n 1 --ppn 1 --cpu-bind list:40-60 ./bench", [(7, "warning")]),
+])
+def test_a_rank_given_more_cores_than_a_socket_may_span_both(launch, found):
+    assert _all(AURORA.format(launch=launch), "aurora", "CPU005") == found
+
+
+# ------------------------------------------ required directives: none of the resources
+# `#PBS -q Q -A P` and no select, walltime nor filesystems: every submission would be refused
+# without them, so they come on the qsub line (heldout-2026-11-27e train_alcf.sh): info. One
+# resource given and the walltime forgotten stays an error.
+@pytest.mark.parametrize(("directives", "sched003", "alcf002"), [
+    ("#PBS -q debug\n#PBS -A proj\n", [(2, "info")], [(2, "info")]),
+    ("#PBS -q debug\n#PBS -A proj\n#PBS -l select=2\n", [(2, "error")], [(2, "error")]),
+    ("#PBS -A proj\n#PBS -l select=2\n#PBS -l filesystems=home:flare\n", [(2, "error")], []),
+])
+def test_a_pbs_script_with_none_of_its_resources_gets_them_on_the_command_line(
+        directives, sched003, alcf002):
+    text = f"#!/bin/bash\n{directives}module load frameworks\nmpiexec -n 12 --ppn 12 ./a\n"
+    assert _all(text, "aurora", "SCHED003") == sched003
+    assert _all(text, "aurora", "ALCF002") == alcf002
+
+
+# A comment showing the qsub line that gives them (ALCF's oneCCL page: `# qsub -l nodes=2 ...
+# -l walltime=02:00:00 -l filesystems=home:flare -A <Project Name> ./pbs_job_`): no finding.
+def test_resources_shown_on_the_scripts_own_qsub_line_are_not_missing():
+    text = ("#!/bin/bash -x\n# qsub -l nodes=2:ncpus=208 -q debug -l walltime=02:00:00 "
+            "-l filesystems=home:flare -A <Project Name> ./pbs_job_\n#PBS -A proj\n#PBS -k doe\n"
+            "module load frameworks\nmpiexec -n 24 --ppn 12 ./a\n")
+    assert _all(text, "aurora", "SCHED003") == []
+    assert _all(text, "aurora", "ALCF002") == []
+    shown = text.replace(" -l filesystems=home:flare", "")
+    assert _all(shown, "aurora", "ALCF002") == [(3, "info")]  # not on that line: said at info

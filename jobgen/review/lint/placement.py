@@ -122,7 +122,8 @@ def _bind_count(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("CPU005", "rank-across-sockets", topic="placement", severity="warning",
-      scope="launches with an explicit CPU binding on nodes with several sockets",
+      scope="launches with an explicit CPU binding on nodes with several sockets; not a rank "
+      "given more cores than one socket has (it cannot keep to one)",
       source="ALCF Aurora guide docs/aurora/running-jobs-aurora.md (a --depth that splits a "
       "rank between sockets: its threads migrate across sockets)", facts=_node_facts,
       fix="keep each rank on one socket: --cpu-bind=list with per-socket lists, or a --depth "
@@ -139,7 +140,10 @@ def _across_sockets(ctx: Context) -> Iterator[Hit]:
         for rank, cpus in enumerate(lists):
             sockets = sorted({node.core_of(c) // node.cores_per_socket for c in cpus
                               if c < node.logical})
-            if len(sockets) > 1:
+            cores = {node.core_of(c) for c in cpus if c < node.logical}
+            # a rank given more cores than a socket has cannot keep to one (one rank per node
+            # over every core, on purpose: heldout-2026-11-27g's -d 104 on Sunspot)
+            if len(sockets) > 1 and len(cores) <= node.cores_per_socket:
                 yield Hit(launch.line, f"local rank {rank} is bound to CPUs "
                           f"{format_cpu_list(cpus)} on sockets "
                           f"{' and '.join(map(str, sockets))}: its threads migrate between "
@@ -283,8 +287,9 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
                 or launch.dialect == "srun" and _gpu_per_task(ctx, launch)) \
                 or \
                 launch.bind is not None and not off or not rpn or rpn < 2 or \
-                launch.dialect not in ("pals", "srun"):
-            continue
+                launch.dialect not in ("pals", "srun") or \
+                launch.argv and _wrong_command(ctx, launch):
+            continue  # (a launcher the site does not have is LAUNCH001's)
         if launch.dialect == "srun" and rpn < ctx.node.devices:
             continue
         if launch.dialect == "srun" and not off:

@@ -46,8 +46,8 @@ def _account_facts(p: Profile) -> list[str]:
       summary="no project to charge where the site rejects such jobs", facts=_account_facts,
       lowers_to=("info",), lowered="where the site's guide gives the project through a "
       "variable of the submitting shell instead (LUMI: SBATCH_ACCOUNT in ~/.bashrc), or the "
-      "script has none of the directives its site requires, so they may be given on the "
-      "submit command line; lint cannot see either")
+      "script has none of the directives its site requires, or none of its resources, so they "
+      "may be given on the submit command line; lint cannot see either")
 def _account(ctx: Context) -> Iterator[Hit]:
     keys = _ACCOUNT.get(ctx.dialect)
     sched = ctx.profile.scheduler
@@ -55,7 +55,8 @@ def _account(ctx: Context) -> Iterator[Hit]:
             ctx.find(*keys):
         return
     if ctx.options_elsewhere:
-        yield _elsewhere(ctx, keys[0], sched.source)
+        if not ctx.submit_line_gives(keys[0]):
+            yield _elsewhere(ctx, keys[0], sched.source)
         return
     env = sched.account_env
     if env and any(s.name in env.names for s in ctx.script.settings):
@@ -76,15 +77,16 @@ def _account(ctx: Context) -> Iterator[Hit]:
       "and filesystems are mandatory; OLCF: -W is required)", fix="add a walltime directive",
       summary="no walltime where the scheduler requires one", facts=_dialect_facts,
       lowers_to=("info",), lowered="where the script has none of the directives its site "
-      "requires, so they may be given on the submit command line (bsub -P ... -W ... job.lsf), "
-      "which lint cannot see")
+      "requires, or none of its resources (no select, walltime, filesystems), so they may be "
+      "given on the submit command line (bsub -P ... -W ... job.lsf), which lint cannot see")
 def _walltime_required(ctx: Context) -> Iterator[Hit]:
     keys = _WALLTIME.get(ctx.dialect)
     if not (ctx.whole or ctx.options_elsewhere) or not keys or ctx.dialect == "slurm" or \
             ctx.find(*keys):
         return
     if ctx.options_elsewhere:
-        yield _elsewhere(ctx, keys[0], ctx.profile.scheduler.source)
+        if not ctx.submit_line_gives(keys[0]):
+            yield _elsewhere(ctx, keys[0], ctx.profile.scheduler.source)
         return
     example = {"pbs": "-l walltime=01:00:00", "lsf": "-W 1:00", "cobalt": "-t 01:00:00"}
     yield Hit(ctx.first_line, f"no walltime: {ctx.profile.name} requires one",
@@ -258,8 +260,8 @@ def _required_facts(p: Profile) -> list[str]:
       fix="add the directive", summary="a directive the site's scheduler requires is missing "
       "(Summit: -nnodes)",
       lowers_to=("info",), lowered="where the script has none of the directives its site "
-      "requires, so they may be given on the submit command line (bsub -P ... -W ... job.lsf), "
-      "which lint cannot see")
+      "requires, or none of its resources (no select, walltime, filesystems), so they may be "
+      "given on the submit command line (bsub -P ... -W ... job.lsf), which lint cannot see")
 def _required(ctx: Context) -> Iterator[Hit]:
     facts = ctx.profile.scheduler_facts
     if facts is None or not (ctx.whole or ctx.options_elsewhere):
@@ -278,7 +280,9 @@ def _elsewhere(ctx: Context, key: str, source: str) -> Hit:
     written to be submitted with them on the command line (`bsub -P $proj -nnodes $nn -W $wt
     job.lsf`), or forgotten; lint cannot tell which, so it says so at info (round 9)."""
     submit = {"pbs": "qsub", "lsf": "bsub", "slurm": "sbatch"}.get(ctx.dialect, "the submit")
-    return Hit(ctx.first_line, f"no {key}, nor any other directive {ctx.profile.name} requires: "
+    what = "nor any other directive" if not ctx.find(*{"pbs": ("-A",), "lsf": ("-P",)}.get(
+        ctx.dialect, ())) else "nor any resource directive"
+    return Hit(ctx.first_line, f"no {key}, {what} {ctx.profile.name} requires: "
                f"the scheduler refuses the job unless the {submit} command line gives them",
                f"add `{ctx.prefix} {key} ...`, or submit with them on the {submit} line",
                source, "info")

@@ -24,12 +24,13 @@ def _fs_facts(p: Profile) -> list[str]:
       fix="add `#PBS -l filesystems=...`", facts=_fs_facts,
       summary="no -l filesystems where qsub requires it",
       lowers_to=("info",), lowered="where the script has none of the directives its site "
-      "requires, so they may be given on the submit command line (qsub -A ... -l ... job.pbs), "
-      "which lint cannot see")
+      "requires, or none of its resources (no select, walltime, filesystems), so they may be "
+      "given on the submit command line (qsub -A ... -l ... job.pbs), which lint cannot see")
 def _filesystems(ctx: Context) -> Iterator[Hit]:
     fs = ctx.profile.scheduler.filesystems
     if ctx.dialect != "pbs" or fs is None or not (ctx.whole or ctx.options_elsewhere) or \
-            ctx.find("-l filesystems"):
+            ctx.find("-l filesystems") or ctx.options_elsewhere and \
+            ctx.submit_line_gives("-l filesystems"):
         return
     yield Hit(ctx.first_line, f"{ctx.profile.name} refuses jobs without `-l filesystems` "
               "(\"Resource: filesystems is required\")" + (
