@@ -158,3 +158,95 @@ def test_resources_shown_on_the_scripts_own_qsub_line_are_not_missing():
     assert _all(text, "aurora", "ALCF002") == []
     shown = text.replace(" -l filesystems=home:flare", "")
     assert _all(shown, "aurora", "ALCF002") == [(3, "info")]  # not on that line: said at info
+
+
+# ======================================== after the blind run of heldout-2026-11-27h (tuned on it)
+LUMI_JOB = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
+            "#SBATCH --time=00:30:00\n{body}\n")
+
+
+@pytest.mark.parametrize(("module", "found"), [
+    ("LUMI/22.08", [(5, "info")]),      # no longer offered after the January 2026 update
+    ("rocm/5.0.2", [(5, "info")]),      # an alias of rocm/6.3.4 now
+    ("LUMI/24.03", []),
+    ("rocm/6.3.4", []),
+])
+def test_lumi_stacks_and_rocm_versions_no_longer_offered_are_outdated(module, found):
+    text = LUMI_JOB.format(body=f"module load {module}\nsrun ./app")
+    assert _all(text, "lumi", "MODULE003") == found
+
+
+def test_a_lumi_project_number_in_a_comment_tells_the_site():
+    text = ("#!/bin/bash\nexport RANK=$SLURM_PROCID\n"
+            "# echo /pfs/lustrep4/scratch/project_462000319/data\npython -u \"$@\"\n")
+    assert tell_site(text, "launch.sh")[0].site == "lumi"
+
+
+def test_programs_the_batch_shell_starts_with_an_ampersand_need_a_wait():
+    body = ("CUDA_VISIBLE_DEVICES=0 python train_model.py --epochs 9 &\n"
+            "CUDA_VISIBLE_DEVICES=1 python train_model.py --epochs 9 &\n"
+            "CUDA_VISIBLE_DEVICES=2 python train_model.py --epochs 9\n")
+    text = POLARIS.format(nodes=1, launch=body)
+    assert _all(text, "polaris", "LAUNCH007") == [(9, "error")]
+    assert _all(text + "wait\n", "polaris", "LAUNCH007") == []
+
+
+@pytest.mark.parametrize(("modules", "found"), [
+    ("module use /soft/modulefiles; module load conda", []),       # one line, the use first
+    ("module load conda; module use /soft/modulefiles", [(9, "warning")]),
+    # another tree under /soft that holds the module (Polaris's containers page)
+    ("module use /soft/spack/gcc/0.6.1/install/modulefiles/Core\nmodule load apptainer", []),
+    ("module load conda", [(9, "warning")]),
+])
+def test_module_use_is_read_in_order_on_its_line_and_from_trees_under_the_same_root(
+        modules, found):
+    text = POLARIS.format(nodes=1, launch=f"{modules}\nmpiexec -n 4 --ppn 4 ./app").replace(
+        "module use /soft/modulefiles\nmodule load conda\n", "#\n#\n", 1)
+    assert _all(text, "polaris", "MODULE004") == found
+
+
+def test_a_project_given_on_the_qsub_line_of_the_scripts_comment_is_not_missing():
+    text = ("#!/bin/bash\n### Then to submit:\n### qsub -A (account name) -v X=1 job.pbs\n"
+            "#PBS -l select=1\n#PBS -l walltime=00:20:00\n#PBS -l filesystems=home:flare\n"
+            "mpiexec -n 12 --ppn 12 ./app\n")
+    assert _all(text, "aurora", "SCHED002") == []
+    assert _all(text.replace("-A (account name) ", ""), "aurora", "SCHED002") == [(4, "error")]
+
+
+# The ranks of an inference client beside model servers the job starts (llama-server on the
+# GPUs, python ranks sending requests): no device, no binding, no oneCCL set is theirs
+AURORA_SERVE = ("#!/bin/bash\n#PBS -l select=2\n#PBS -l walltime=01:00:00\n"
+                "#PBS -l filesystems=home:flare\n#PBS -A proj\n#PBS -q prod\n"
+                "module load frameworks\n{servers}"
+                "mpiexec -np 12 -ppn 6 python infer_equations_llama_mpi.py --src a --dst b\n")
+
+
+@pytest.mark.parametrize("rule", ["GPU008", "CPU009", "ENV002"])
+def test_the_clients_of_model_servers_the_job_starts_hold_no_device(rule):
+    servers = "clush -w $NODES \"ONEAPI_DEVICE_SELECTOR=level_zero:0 llama-server -m m &\"\n"
+    assert _all(AURORA_SERVE.format(servers=servers), "aurora", rule) == []
+    # without the servers the same ranks are judged as any (ENV002: named for inference)
+    expected = [] if rule == "ENV002" else [(8, "warning")]
+    assert _all(AURORA_SERVE.format(servers=""), "aurora", rule) == expected
+
+
+def test_bind_variables_keep_what_earlier_assignments_bound():
+    body = ('export SINGULARITY_BIND="/opt/cray,/usr/lib64/libcxi.so.1,/var/spool/slurmd"\n'
+            "export SINGULARITY_BIND=$(echo $SINGULARITY_BIND | sed 's|,/x||')\n"
+            "srun singularity exec image.sif python train.py --epochs 1")
+    text = LUMI_JOB.format(body=body).replace("#SBATCH --time", "#SBATCH --nodes=2\n#SBATCH --time")
+    assert _all(text, "lumi", "CONT002") == []
+
+
+SUMMIT_DASK = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 1:00\n#BSUB -nnodes 2\n"
+               "jsrun --nrs 1 --rs_per_host 1 --tasks_per_rs 1 --cpu_per_rs 2 --gpu_per_rs 0 "
+               "dask-scheduler --scheduler-file s.json &\n"
+               "jsrun --rs_per_host 6 --tasks_per_rs 1 --cpu_per_rs 1 --gpu_per_rs 1 "
+               "dask-worker --scheduler-file s.json &\n"
+               "jsrun --nrs 1 --rs_per_host 1 --tasks_per_rs 1 --cpu_per_rs 36 --gpu_per_rs 0 "
+               "python3 tskmgr.py --scheduler-file s.json\njskill all\n")
+
+
+@pytest.mark.parametrize("rule", ["LAUNCH007", "RANK002", "CPU010"])
+def test_a_dask_workflows_services_and_client_are_one_job(rule):
+    assert _all(SUMMIT_DASK, "summit", rule) == []

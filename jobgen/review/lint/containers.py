@@ -93,8 +93,15 @@ def _network(ctx: Context) -> Iterator[Hit]:
         modules, why = _network_modules(ctx.profile, c.image)
         if any(ctx.loads(m, launch.at) for m in modules) or ctx.binding_module(launch.at):
             continue
-        bound = set(c.binds()) | {b.split(":", 1)[0] for name in _BIND_VARIABLES
-                                  for b in launch.env.get(name, "").split(",") if b}
+        # every value the script gives a bind variable before the launch: a later one often
+        # keeps the earlier (`SINGULARITY_BIND=...,${SINGULARITY_BIND}`, or `$(echo
+        # $SINGULARITY_BIND | sed ...)` dropping one path: heldout-2026-11-27h), so the last
+        # alone may show none of the paths
+        values = [launch.env.get(name, "") for name in _BIND_VARIABLES] + [
+            st.value or "" for st in ctx.script.settings
+            if st.name in _BIND_VARIABLES and st.line < launch.at and not st.in_heredoc]
+        bound = set(c.binds()) | {b.split(":", 1)[0] for v in values for b in v.split(",")
+                                  if b}
         missing = [b for b in facts.multi_node_binds if not _covered(b, bound)]
         if missing and _hand_made_network(bound, _libcxi_copies(ctx)):
             continue  # the Slingshot stack bound by hand: /opt/cray and libcxi

@@ -35,6 +35,7 @@ from .scope import (
     AI_NAMES,
     DISTRIBUTED,
     VENDOR_PROFILERS,
+    command_text,
     data_script,
     is_job_script,
     is_placeholder,
@@ -149,7 +150,10 @@ class Context:
                          "/" in interpreter and rest[0].endswith(".py") and
                          AI_NAMES.search(interpreter.rsplit("/", 1)[0]) or
                          rest[0].endswith(".py") and self._framework_clue(line, program)):
-                out.append(Launch(line, " ".join(words), words, shell=True))
+                # `CUDA_VISIBLE_DEVICES=0 python train.py ... &`: beside the next commands
+                text = command_text(self.script.lines[line - 1]).rstrip()
+                out.append(Launch(line, " ".join(words), words, shell=True,
+                                  background=text.endswith("&") and not text.endswith("&&")))
         return out
 
     def _framework_clue(self, line: int, program: list[str]) -> bool:
@@ -379,6 +383,48 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
                                                                    else ""):
         collective = "oneccl"
     return ai, collective
+
+
+# Model servers a job starts itself (llama.cpp's llama-server, vLLM, Ollama, TGI, SGLang):
+# the GPUs are theirs, and a Python launch named for inference beside them is their client
+_MODEL_SERVER = re.compile(r"(?:^|[\s;&|(\"'/])(?:llama-server|vllm\s+serve|ollama\s+serve|"
+                           r"text-generation-launcher|sglang\.launch_server|"
+                           r"vllm\.entrypoints\.(?:openai\.)?api_server)\b")
+_CLIENT_NAMES = re.compile(r"(?i)infer|generat|predict|client|request|query|api|bench|eval")
+_TRAIN_NAMES = re.compile(r"(?i)train|fine_?tun|pretrain|"
+                          r"(?:^|[_.-])(?:sft|dpo|grpo|ppo)(?:[_.-]|$)")
+
+
+# Services a workflow's job starts for its client (a dask scheduler and its workers, a Ray
+# head, a database): they run until the job stops them
+SERVICES = re.compile(r"(?:^|[\s/])(?:dask-scheduler|dask-worker|dask\s+(?:scheduler|worker)|"
+                      r"ray\s+start|redis-server|mongod|bedrock|llama-server|vllm\s+serve|"
+                      r"ollama\s+serve)\b")
+
+
+def starts_services(ctx: Context) -> bool:
+    """The job starts a workflow's services in the background (dask-scheduler, dask-worker,
+    ray start...): its one-task launches are their client or driver (heldout-2026-11-27h's
+    OpenMM dask workflows on Summit)."""
+    return any(la.background and SERVICES.search(" ".join(la.program)) for la in ctx.launches)
+
+
+def model_client(ctx: Context, launch: LaunchView) -> bool:
+    """A launch of a Python program named for inference (or as a client) in a job that starts
+    model servers itself: its ranks send requests to the servers, which hold the GPUs (the
+    mpi4py ranks of heldout-2026-11-27h's gpt-oss jobs, HTTP clients of llama-server); not a
+    training beside a server (an RL trainer with its vLLM server)."""
+    prog = launch.program
+    if not prog or not re.fullmatch(r"python[0-9.]*", prog[0].rsplit("/", 1)[-1]):
+        return False
+    named = prog[2] if len(prog) > 2 and prog[1] == "-m" else next(
+        (w for w in prog[1:] if w.endswith(".py")), "")
+    name = named.rsplit("/", 1)[-1]
+    if not _CLIENT_NAMES.search(name) or _TRAIN_NAMES.search(name) or \
+            any(TRAINING_ARGS.match(w) for w in prog[2:]):
+        return False
+    return any(_MODEL_SERVER.search(text) for text in ctx.script.lines
+               if not text.lstrip().startswith("#"))
 
 
 def variable_value(ctx: Context, word: str) -> str:

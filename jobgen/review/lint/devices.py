@@ -11,7 +11,7 @@ from ...profiles.cpus import format_cpu_list, parse_cpu_list
 from ...profiles.model import DocumentedBinding, HierarchyWrapper, Profile
 from ..arith import evaluate
 from ..scriptparse import substitute
-from .context import Context, LaunchView, rank_cpus
+from .context import Context, LaunchView, model_client, rank_cpus
 from .core import Hit, as_int, rule
 from .pbsplace import select_chunks
 from .scope import AI_NAMES, data_script, unwrap
@@ -670,8 +670,8 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "whose resource sets ask for fewer GPUs in all (-n x -g) than the job's nodes hold, "
       "whatever it runs; otherwise "
       "not launchers that start their own processes (torchrun, DeepSpeed), JAX, inference "
-      "servers, tensor parallelism, TensorFlow with one rank per node, background per-node "
-      "launches",
+      "servers and the Python clients of the servers a job starts, tensor parallelism, "
+      "TensorFlow with one rank per node, background per-node launches",
       source="the site profile's node.gpus (devices per node, in the device hierarchy's "
       "mode) and scheduler.billing / partition_families (whole-node allocation)",
       fix="run one rank per device (the node's device count per node), or ask for a "
@@ -694,8 +694,8 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
         rpn = 1 if launch.shell else launch.ranks_per_node
         masked = _masked_devices(launch) if rpn == 1 else None
         if launch.shell and masked is None or launch.dialect == "spawn" or rpn is None or \
-                not (launch.ai or _device_wrapper(launch)):
-            continue
+                not (launch.ai or _device_wrapper(launch)) or model_client(ctx, launch):
+            continue  # (a model server's clients hold no device: the servers do)
         per_rank = masked or _per_rank_devices(ctx, launch)
         ndev = devices(ctx, launch)
         if per_rank is None or not ndev or rpn * per_rank >= ndev:

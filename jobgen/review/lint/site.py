@@ -240,12 +240,19 @@ def _named_in_comments(script: Script, sites: set[str]) -> str | None:
     the code. Round 10, after the launch scripts with no clue in their code of
     heldout-2026-11-27b..g."""
     named = set()
+    comments = []
     for line in script.lines:
         stripped = line.lstrip()
         if not stripped.startswith("#") or stripped.split(None, 1)[0] in PREFIXES or \
                 stripped.startswith("#!"):
             continue
+        comments.append(stripped.lstrip("#"))
         named |= {w.lower() for w in re.findall(r"[A-Za-z]+", stripped)} & sites
+    # a clue only one site has (a LUMI project number, /lus/flare), in a comment: a path or
+    # account the author used (`# echo "/pfs/.../project_462000319/..."`), named as the site is
+    text = "\n".join(comments)
+    named |= {c.site for c in CLUES if c.weight >= 3 and not c.also and c.site in sites and
+              c.pattern.search(text)}
     return next(iter(named)) if len(named) == 1 else None
 
 

@@ -29,8 +29,7 @@ def _fs_facts(p: Profile) -> list[str]:
 def _filesystems(ctx: Context) -> Iterator[Hit]:
     fs = ctx.profile.scheduler.filesystems
     if ctx.dialect != "pbs" or fs is None or not (ctx.whole or ctx.options_elsewhere) or \
-            ctx.find("-l filesystems") or ctx.options_elsewhere and \
-            ctx.submit_line_gives("-l filesystems"):
+            ctx.find("-l filesystems") or ctx.submit_line_gives("-l filesystems"):
         return
     yield Hit(ctx.first_line, f"{ctx.profile.name} refuses jobs without `-l filesystems` "
               "(\"Resource: filesystems is required\")" + (
