@@ -23,7 +23,7 @@ from .context import (
 )
 from .core import Hit, as_int, rule
 from .devices import one_rank_per_device_sign
-from .scope import AI_LAUNCHERS, AI_NAMES, command_text
+from .scope import AI_LAUNCHERS, AI_NAMES, command_text, unwrap
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
 
@@ -833,6 +833,28 @@ _MONITOR = re.compile(r"(?i)monitor|profile_gpu|gpu_?profil|nvidia-smi|rocm-smi|
                       r"gpustat|nvtop|dstat|vmstat|sampler|heartbeat|watch")
 
 
+def _background_programs(ctx: Context) -> list[tuple[int, list[str]]]:
+    """(line, program) of the batch shell's own programs started with `&` (`CUDA_VISIBLE_
+    DEVICES=0 python fake_injection.py ... &`), AI or not: a Python script or an executable
+    by path (heldout-2026-11-27h/-i's one-GPU-each background runs)."""
+    seen = {la.line for la in ctx.launches}
+    out = []
+    for line, words in ctx.script.commands:
+        if line in seen or line in ctx.script.heredoc_lines:
+            continue
+        text = command_text(ctx.script.lines[line - 1]).rstrip()
+        if not text.endswith("&") or text.endswith("&&"):
+            continue
+        program, _, _ = unwrap(words)
+        first = program[0].rsplit("/", 1)[-1] if program else ""
+        name = " ".join(w.rsplit("/", 1)[-1] for w in program[:2])
+        if (re.fullmatch(r"python[0-9.]*", first) and len(program) > 1 and
+                program[1].endswith(".py") or program[:1] and program[0].startswith("./")) and \
+                not re.search(r"(?i)servic|server|daemon", name) and not _MONITOR.search(name):
+            out.append((line, program))  # (services and monitors run beside the work)
+    return out
+
+
 @rule("LAUNCH007", "background-without-wait", topic="placement", severity="error",
       scope="whole batch scripts that start launches (or programs of the batch shell) in the "
       "background (`&`), with no "
@@ -849,15 +871,16 @@ _MONITOR = re.compile(r"(?i)monitor|profile_gpu|gpu_?profil|nvidia-smi|rocm-smi|
       "ends, and the job with it, while they run")
 def _no_wait(ctx: Context) -> Iterator[Hit]:
     background = [la for la in ctx.launches if la.background]
-    if not background or not ctx.whole:
+    own = [] if not ctx.whole else _background_programs(ctx)
+    if not (background or own) or not ctx.whole:
         return
-    last = max(la.at for la in background)
+    last = max([la.at for la in background] + [line for line, _ in own])
     # monitors started beside the job's work (`mpiexec ... ./profile_gpu_polaris.sh &`, then
     # the training in the foreground): the job ends with its work, the monitors with it
     # and services a foreground client uses (a dask scheduler and workers, then `jsrun
     # python tskmgr.py`; the script stops them itself, `jskill all`): they end with the job
-    if all(_MONITOR.search(" ".join(la.program[:2])) or SERVICES.search(" ".join(la.program))
-           for la in background) and any(
+    if not own and all(_MONITOR.search(" ".join(la.program[:2])) or
+                       SERVICES.search(" ".join(la.program)) for la in background) and any(
             not la.background and not la.shell and la.at > last for la in ctx.launches):
         return
     # a run a debugger then attaches to (`stat-cl $(pidof mpiexec)`): it hangs on purpose and
@@ -865,7 +888,8 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
     if any(n > last and _ATTACH.search(command_text(t))
            for n, t in enumerate(ctx.script.lines, 1)):
         return
-    waits = [line for line, words in ctx.script.commands if words[:1] == ["wait"]]
+    # `wait`, or IBM JSM's `jswait` for the job steps jsrun started (`jswait all`)
+    waits = [line for line, words in ctx.script.commands if words[:1] in (["wait"], ["jswait"])]
     # a function that waits (`stop_server() { kill $PID; wait $PID; }`), called after the
     # launch or run by the EXIT trap: the batch shell waits there
     waiting = {name for name, parts in ctx.script.functions.items()
@@ -882,7 +906,8 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
                                             command_text(text))
                  for number, text in enumerate(ctx.script.lines, 1)) if waiting else False
     if not trapped and not called and not any(w > last for w in waits):
-        yield Hit(background[0].line, f"{len(background)} launch(es) run in the background "
+        first = min([la.line for la in background] + [line for line, _ in own])
+        yield Hit(first, f"{len(background) + len(own)} launch(es) run in the background "
                   "(`&`) and no `wait` follows: the batch script reaches its end, the job ends "
                   "and the scheduler kills them")
 
@@ -944,3 +969,22 @@ def _no_program(ctx: Context) -> Iterator[Hit]:
                   "no program: nothing is started on the job's nodes (the launcher fails or "
                   "does nothing)", "put the program after the options",
                   severity="warning" if launch.command == "jsrun" else None)
+
+
+@rule("LAUNCH010", "latency-priority-capitalised", topic="placement", severity="warning",
+      scope="jsrun launches that give -l / --latency_priority a value with capital letters "
+      "(GPU-CPU, CPU-CPU)",
+      source="OLCF olcf-user-docs @ 2745903 systems/summit_user_guide.rst L4003-4030 (Known "
+      "issue: \"Capitalizing the latency priority value may allocate incorrect resources, or "
+      "even cause the job step to fail entirely\"; \"only use the lowercase values\")",
+      fix="write the value in lowercase (-l gpu-cpu)",
+      summary="a capitalised jsrun latency priority: wrong resources or a failed job step")
+def _latency_caps(ctx: Context) -> Iterator[Hit]:
+    for launch in ctx.launches:
+        if launch.command != "jsrun":
+            continue
+        value = launch.flag("-l", "--latency_priority")
+        if value and "$" not in value and any(c.isupper() for c in value):
+            yield Hit(launch.line, f"jsrun latency priority `{value}` is capitalised: on Summit "
+                      "that may allocate the wrong resources or fail the job step (an OLCF "
+                      "known issue)", f"write -l {value.lower()}")

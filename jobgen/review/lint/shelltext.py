@@ -353,29 +353,72 @@ _SPOOL_COPY = ("Slurm sbatch(1): \"When the job allocation is finally granted fo
                "slurmd 22.05.8 here (tests/test_lint_round9.py: $0 and ${BASH_SOURCE[0]} are "
                "<SlurmdSpoolDir>/job<id>/slurm_script, the files beside the submitted script "
                "are not there)")
+_PBS_COPY = ("openpbs/openpbs @ cd7ab5eda src/resmom/start_exec.c L3269-3320 (the default build, "
+             "SHELL_INVOKE 1 from m4/disable_shell_pipe.m4: MOM writes the path "
+             "<path_jobs><jobid>.SC on the shell's stdin, so the shell runs that copy of the "
+             "script) and L4079-4091 (--disable-shell-pipe: the copy is the shell's stdin, $0 "
+             "the shell); PBS_O_WORKDIR is the directory qsub ran in; ALCF's PBS behaving as "
+             "OpenPBS here is UNCONFIRMED")
 _SELF = r"(?:\$\{?0\}?(?![0-9A-Za-z_])|\$\{?BASH_SOURCE(?:\[0\])?\}?)"
 _SELF_DIR = re.compile(rf"\b(?:dirname|realpath|readlink)\b[^;|&()]*?[\"']?{_SELF}|"
                        r"\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}")
 
 
+def _overwritten_unread(ctx: Context, number: int, code: str) -> bool:
+    """`WORK_DIR=$(dirname ${BASH_SOURCE[0]})` whose variable the script sets again before
+    it reads it (`WORK_DIR="/flare/..."` on the next line): the value is never used."""
+    m = re.match(r"\s*(?:export\s+)?([A-Za-z_]\w*)=", code)
+    if not m:
+        return False
+    name = m.group(1)
+    read = re.compile(rf"\$\{{?{name}\b")
+    for later, text in _statements(ctx):
+        if later <= number:
+            continue
+        if read.search(text):
+            return False
+        if re.match(rf"\s*(?:export\s+)?{name}=", text):
+            return True
+    return False
+
+
 @rule("SCHED010", "script-directory-from-spooled-copy", topic="scheduler", severity="warning",
-      scope="Slurm batch scripts (#SBATCH directives) that take their own directory from $0 or "
-      "${BASH_SOURCE[0]} (dirname, realpath, readlink, ${0%/*}), unless the script reads "
-      "SLURM_SUBMIT_DIR or asks scontrol for the submitted command",
-      source=_SPOOL_COPY,
-      fix="use \"$SLURM_SUBMIT_DIR\" (where sbatch ran) or an absolute path instead of "
-      "$(dirname \"$0\")",
-      summary="`$(dirname \"$0\")` in a Slurm batch job is slurmd's spool directory, not the "
-      "script's folder: files looked up beside the script are not there")
+      scope="Slurm and PBS batch scripts (#SBATCH, #PBS directives) that take their own "
+      "directory from $0 or ${BASH_SOURCE[0]} (dirname, realpath, readlink, ${0%/*}), unless "
+      "the script reads SLURM_SUBMIT_DIR or asks scontrol for the submitted command (Slurm), "
+      "takes PBS_O_WORKDIR first on that line or is run by hand in an interactive job (its "
+      "comment shows `qsub -I`; PBS)",
+      source=_SPOOL_COPY + "; " + _PBS_COPY,
+      fix="use \"$SLURM_SUBMIT_DIR\" (where sbatch ran; PBS: \"$PBS_O_WORKDIR\") or an "
+      "absolute path instead of $(dirname \"$0\")",
+      summary="`$(dirname \"$0\")` in a Slurm or PBS batch job is the directory of the "
+      "scheduler's copy of the script, not the script's folder: files looked up beside the "
+      "script are not there")
 def _spooled_self(ctx: Context) -> Iterator[Hit]:
-    if ctx.dialect != "slurm" or not ctx.own_directives() or re.search(
+    if ctx.dialect not in ("slurm", "pbs") or not ctx.own_directives() or re.search(
             r"SLURM_SUBMIT_DIR|scontrol\s+show\s+job", ctx.script.text):
+        return
+    # a PBS script run by hand inside an interactive job (its comment shows `qsub -I`): $0 is
+    # the file itself there
+    if ctx.dialect == "pbs" and re.search(r"^\s*#+[^\n]*\bqsub\b[^\n]*\s-I\b",
+                                          ctx.script.text, re.M):
         return
     for number, code in _statements(ctx):
         m = _SELF_DIR.search(code)
-        if m:
+        # `${PBS_O_WORKDIR:-$(dirname $0)}`: the job takes PBS_O_WORKDIR, the rest is for runs
+        # by hand
+        if m and not (ctx.dialect == "pbs" and "PBS_O_WORKDIR" in code) and \
+                not _overwritten_unread(ctx, number, code):
             ref = "${BASH_SOURCE[0]}" if "BASH_SOURCE" in m.group(0) else "$0"
             how = m.group(0).split()[0] if not m.group(0).startswith("${") else "${...%/*}"
+            if ctx.dialect == "pbs":
+                yield Hit(number, f"{how} of {ref} in a PBS batch job: the MOM runs its copy of "
+                          f"the script, so {ref} is <mom_priv>/jobs/<jobid>.SC (or the shell's "
+                          "name where MOM feeds the script on stdin) and its directory is not "
+                          "the folder the script came from; what the script looks for there is "
+                          "missing", "use \"$PBS_O_WORKDIR\" (the directory qsub was run in) "
+                          "or an absolute path", _PBS_COPY)
+                continue
             yield Hit(number, f"{how} of {ref} in a Slurm batch job: sbatch runs a copy of "
                       f"the script, so {ref} is slurmd's <spool>/job<id>/slurm_script and its "
                       "directory is the spool directory, not the folder the script came from; "
