@@ -35,8 +35,8 @@ from .scope import (
     AI_NAMES,
     DISTRIBUTED,
     VENDOR_PROFILERS,
-    command_text,
     data_script,
+    in_background,
     is_job_script,
     is_placeholder,
     normalise,
@@ -151,9 +151,8 @@ class Context:
                          AI_NAMES.search(interpreter.rsplit("/", 1)[0]) or
                          rest[0].endswith(".py") and self._framework_clue(line, program)):
                 # `CUDA_VISIBLE_DEVICES=0 python train.py ... &`: beside the next commands
-                text = command_text(self.script.lines[line - 1]).rstrip()
                 out.append(Launch(line, " ".join(words), words, shell=True,
-                                  background=text.endswith("&") and not text.endswith("&&")))
+                                  background=in_background(self.script.lines[line - 1])))
         return out
 
     def _framework_clue(self, line: int, program: list[str]) -> bool:
@@ -211,6 +210,12 @@ class Context:
                      "lsf": ("-W", "-nnodes")}.get(self.dialect)
         return bool(needed and resources and self.kind == "batch" and self.own_directives()
                     and (not self.find(*needed) or not self.find(*resources)))
+
+    @functools.cached_property
+    def starts_model_servers(self) -> bool:
+        """A code line of the script starts a model server (llama-server, vllm serve...)."""
+        return any(_MODEL_SERVER.search(text) for text in self.script.lines
+                   if not text.lstrip().startswith("#"))
 
     def submit_line_gives(self, key: str) -> bool:
         """The script's own comments show the command that submits it, with this directive's
@@ -387,19 +392,27 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
 
 # Model servers a job starts itself (llama.cpp's llama-server, vLLM, Ollama, TGI, SGLang):
 # the GPUs are theirs, and a Python launch named for inference beside them is their client
-_MODEL_SERVER = re.compile(r"(?:^|[\s;&|(\"'/])(?:llama-server|vllm\s+serve|ollama\s+serve|"
-                           r"text-generation-launcher|sglang\.launch_server|"
-                           r"vllm\.entrypoints\.(?:openai\.)?api_server)\b")
+_SERVERS = r"llama-server|vllm\s+serve|ollama\s+serve"
+_MODEL_SERVER = re.compile(rf"(?:^|[\s;&|(\"'/])(?:{_SERVERS}|text-generation-launcher|"
+                           r"sglang\.launch_server|vllm\.entrypoints\.(?:openai\.)?api_server)\b")
 _CLIENT_NAMES = re.compile(r"(?i)infer|generat|predict|client|request|query|api|bench|eval")
-_TRAIN_NAMES = re.compile(r"(?i)train|fine_?tun|pretrain|"
-                          r"(?:^|[_.-])(?:sft|dpo|grpo|ppo)(?:[_.-]|$)")
+# A program named for training (train.py, finetune_llama.py, run_sft.py)
+TRAIN_NAMES = re.compile(r"(?i)train|fine_?tun|pretrain|"
+                         r"(?:^|[_.-])(?:sft|dpo|grpo|ppo)(?:[_.-]|$)")
 
 
 # Services a workflow's job starts for its client (a dask scheduler and its workers, a Ray
-# head, a database): they run until the job stops them
+# head, a database, a model server): they run until the job stops them
 SERVICES = re.compile(r"(?:^|[\s/])(?:dask-scheduler|dask-worker|dask\s+(?:scheduler|worker)|"
-                      r"ray\s+start|redis-server|mongod|bedrock|llama-server|vllm\s+serve|"
-                      r"ollama\s+serve)\b")
+                      rf"ray\s+start|redis-server|mongod|bedrock|{_SERVERS})\b")
+
+
+def program_script(prog: list[str], suffixes: tuple[str, ...] = (".py",)) -> str:
+    """The file name a program is known by: the module Python runs (`python -m pkg.mod`), else
+    its first word with one of the suffixes (`python tools/convert.py`), else its command."""
+    named = prog[2] if len(prog) > 2 and prog[1] == "-m" else next(
+        (w for w in prog[1:] if w.endswith(suffixes)), prog[0] if prog else "")
+    return named.rsplit("/", 1)[-1]
 
 
 def starts_services(ctx: Context) -> bool:
@@ -417,14 +430,11 @@ def model_client(ctx: Context, launch: LaunchView) -> bool:
     prog = launch.program
     if not prog or not re.fullmatch(r"python[0-9.]*", prog[0].rsplit("/", 1)[-1]):
         return False
-    named = prog[2] if len(prog) > 2 and prog[1] == "-m" else next(
-        (w for w in prog[1:] if w.endswith(".py")), "")
-    name = named.rsplit("/", 1)[-1]
-    if not _CLIENT_NAMES.search(name) or _TRAIN_NAMES.search(name) or \
+    name = program_script(prog)
+    if not _CLIENT_NAMES.search(name) or TRAIN_NAMES.search(name) or \
             any(TRAINING_ARGS.match(w) for w in prog[2:]):
         return False
-    return any(_MODEL_SERVER.search(text) for text in ctx.script.lines
-               if not text.lstrip().startswith("#"))
+    return ctx.starts_model_servers
 
 
 def variable_value(ctx: Context, word: str) -> str:

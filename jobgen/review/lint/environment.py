@@ -18,10 +18,11 @@ from .collectives import (
     unset_by_script,
 )
 from .context import (
-    _TRAIN_NAMES,
+    TRAIN_NAMES,
     TRAINING_ARGS,
     Context,
     LaunchView,
+    program_script,
     variable_value,
 )
 from .core import Hit, as_int, distance, rule
@@ -233,14 +234,11 @@ _INFERENCE = re.compile(r"(?i)generat|infer|predict|sampl|screen|(?:^|[._/-])fol
 
 def _inference(launch: LaunchView) -> bool:
     """The launch runs a program named for inference (see _INFERENCE), not for training."""
-    prog = launch.program
-    named = prog[2] if len(prog) > 2 and prog[1] == "-m" else next(
-        (w for w in prog[1:] if w.endswith(".py")), prog[0] if prog else "")
     # named for inference and not for training (a model's name in it, `llama` of
     # infer_equations_llama_mpi.py, says nothing of training: heldout-2026-11-27h)
-    name = named.rsplit("/", 1)[-1]
-    return bool(_INFERENCE.search(name)) and not _TRAIN_NAMES.search(name) and \
-        not any(TRAINING_ARGS.match(w) for w in prog[2:])
+    name = program_script(launch.program)
+    return bool(_INFERENCE.search(name)) and not TRAIN_NAMES.search(name) and \
+        not any(TRAINING_ARGS.match(w) for w in launch.program[2:])
 
 
 # Programs that run no GPU kernel of the framework's, so no MIOpen operator: a checkpoint's
@@ -258,11 +256,9 @@ def _no_gpu_kernels(launch: LaunchView) -> bool:
     """The launch runs a program named for CPU-side work or a remote API's client (see
     _NO_GPU_KERNELS), not for training."""
     prog = launch.program
-    named = prog[2] if len(prog) > 2 and prog[1] == "-m" else next(
-        (w for w in prog[1:] if w.endswith((".py", ".sh"))), prog[0] if prog else "")
     api = any(w.startswith("--api-") or w == "--backend=api" or
               (w == "api" and i > 0 and prog[i - 1] == "--backend") for i, w in enumerate(prog))
-    return api or (bool(_NO_GPU_KERNELS.search(named.rsplit("/", 1)[-1])) and
+    return api or (bool(_NO_GPU_KERNELS.search(program_script(prog, (".py", ".sh")))) and
                    not _trains(launch))
 
 
@@ -801,9 +797,9 @@ def _module_path(ctx: Context) -> Iterator[Hit]:
         return
     # the script's module commands in order (`module use /soft/modulefiles; module load
     # conda` is one line of two, the use first): where each `module use` stands
+    modules = ctx.script.modules
     uses = [(k, [w.rstrip("/") for w in text.split()[2:]])
-            for k, (_, text) in enumerate(ctx.script.modules) if text.split()[1:2] == ["use"]]
-    order = {(line, text): k for k, (line, text) in enumerate(ctx.script.modules)}
+            for k, (_, text) in enumerate(modules) if text.split()[1:2] == ["use"]]
     for need in facts.paths:
         # the tree itself, or another tree under the same root that may hold the module too
         # (`module use /soft/spack/gcc/0.6.1/install/modulefiles/Core` then `module load
@@ -813,10 +809,10 @@ def _module_path(ctx: Context) -> Iterator[Hit]:
             p == need.path.rstrip("/") or p.startswith(root + "/") for p in paths)]
         removed = {n for st in facts.statuses if st.status == "removed" for n in st.names}
         for line, module in ctx.modules_loaded():
-            at = next((k for (n, text), k in order.items() if n == line and module in
-                       text.split()), None)
-            first = at if at is not None else min(
-                (k for (n, _), k in order.items() if n >= line), default=len(order))
+            # the load's own place among them (the first command on its line naming it)
+            first = next((k for k, (n, text) in enumerate(modules)
+                          if n == line and module in text.split()),
+                         next((k for k, (n, _) in enumerate(modules) if n >= line), len(modules)))
             if module.split("/", 1)[0] in need.modules and not any(u < first for u in used) \
                     and module not in removed:  # a removed one is MODULE002's
                 yield Hit(line, f"`module load {module}` without `module use {need.path}` "
@@ -900,7 +896,8 @@ _PER_RANK = re.compile(r"\$\{?(SLURM_PROCID|SLURM_LOCALID|PMI_RANK|PMI_LOCAL_RAN
 
 
 def _statement_text(ctx: Context, line: int) -> str:
-    """The text of the statement that starts on a line, backslash-continued lines joined."""
+    """The raw text of the statement that starts on a line, backslash-continued lines joined
+    as written (`\\$SLURM_PROCID` kept: the shell-text reader drops the escape)."""
     lines = ctx.script.lines
     out = []
     k = line - 1

@@ -23,7 +23,7 @@ from .context import (
 )
 from .core import Hit, as_int, rule
 from .devices import one_rank_per_device_sign
-from .scope import AI_LAUNCHERS, AI_NAMES, command_text, unwrap
+from .scope import AI_LAUNCHERS, AI_NAMES, command_text, in_background, unwrap
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
 
@@ -842,8 +842,7 @@ def _background_programs(ctx: Context) -> list[tuple[int, list[str]]]:
     for line, words in ctx.script.commands:
         if line in seen or line in ctx.script.heredoc_lines:
             continue
-        text = command_text(ctx.script.lines[line - 1]).rstrip()
-        if not text.endswith("&") or text.endswith("&&"):
+        if not in_background(ctx.script.lines[line - 1]):
             continue
         program, _, _ = unwrap(words)
         first = program[0].rsplit("/", 1)[-1] if program else ""

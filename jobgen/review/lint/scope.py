@@ -101,6 +101,12 @@ def placeholders(script: Script) -> list[tuple[int, str]]:
     return [(number, text) for number, _, text in sorted(found)]
 
 
+def in_background(line: str) -> bool:
+    """A command line that ends with a single `&` (`python train.py ... &`), not `&&`."""
+    text = command_text(line).rstrip()
+    return text.endswith("&") and not text.endswith("&&")
+
+
 def command_text(line: str) -> str:
     """The part of a line the scheduler or the shell reads: a directive without its trailing
     comment, a command before ` #`, nothing of a comment line."""
