@@ -129,3 +129,40 @@ def test_a_process_substitution_is_one_word_not_the_program():
                    "> >(tee a.out) 2> >(tee a.err)\ndiff <(sort a) <(sort b)\n")
     launch = script.launches[0]
     assert launch.argv[-3:] == ["train.py", "--lr", "1"]
+
+
+# ------------------------------------------ launches in the command string ssh runs
+# `ssh $NODE "cd $PWD; export X=1; torchrun ..." &` in a loop over the job's nodes (heldout-
+# 2026-11-27e's dist.sh): the launch is read from the string, with only what the string itself
+# exports (the remote shell gets none of the batch shell's variables), on hosts of its own; a
+# blank after a backslash inside the string ends the remote command there (TEXT004).
+def test_a_launch_in_an_ssh_command_string_is_read_with_the_strings_own_environment():
+    from jobgen.review.scriptparse import parse_text as parse
+    script = parse('#!/bin/bash\nexport NCCL_DEBUG=INFO\nfor NODE in $(cat $PBS_NODEFILE); do\n'
+                   '    ssh -o StrictHostKeyChecking=no $NODE "cd /work; export OMP_NUM_THREADS=8;'
+                   ' CUDA_VISIBLE_DEVICES=0,1,2,3 torchrun --nproc_per_node=4 train.py" &\n'
+                   'done\nwait\n')
+    [launch] = script.launches
+    assert launch.remote and launch.background
+    assert launch.argv == ["torchrun", "--nproc_per_node=4", "train.py"]
+    assert launch.env == {"OMP_NUM_THREADS": "8", "CUDA_VISIBLE_DEVICES": "0,1,2,3"}
+    from jobgen.review.lint.context import Context
+    ctx = Context(script, load_profile("polaris").profile)
+    view = next(la for la in ctx.launches if not la.shell)
+    assert "NCCL_DEBUG" not in view.env and view.own_hosts
+
+
+def test_an_ssh_login_without_a_command_is_no_launch():
+    from jobgen.review.scriptparse import parse_text as parse
+    assert parse("#!/bin/bash\nssh -p 22 $NODE\nssh $NODE hostname\n").launches == []
+
+
+def test_a_blank_after_a_backslash_in_an_ssh_command_string_is_reported():
+    text = ("#!/bin/bash\n#PBS -A proj\n#PBS -q prod\n#PBS -l select=2:system=polaris\n"
+            "#PBS -l walltime=00:30:00\n#PBS -l filesystems=home:eagle\n"
+            "mapfile -t NODES < $PBS_NODEFILE\n"
+            "for((rank=0;rank<${#NODES[*]};rank++)); do\n"
+            '    ssh ${NODES[rank]} "torchrun --nproc_per_node=4 \\\n'
+            "    --master_port=22345 \\ \n    train.py\" &\ndone\nwait\n")
+    assert [(line, sev) for line, sev, _ in _findings(text, "polaris", "TEXT004")] == \
+        [(10, "warning")]

@@ -97,6 +97,9 @@ class Launch:
     background: bool = False  # ends with `&`: runs beside the next statements
     at: int = 0  # the line whose environment it gets: the call of the function it is in
     shell: bool = False  # a program the batch shell runs itself, without a launcher
+    # started on another node through `ssh HOST "..."`: a new login shell there, which gets
+    # none of the batch shell's variables, only what the command string itself sets
+    remote: bool = False
 
 
 @dataclass(frozen=True)
@@ -743,6 +746,11 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         elif (ezpz := ezpz_argv(script, words[k:])) is not None:
             _launch(script, number, stmt, ezpz, env, end == "&", at)
             return
+        elif word == "ssh" and depth < MAX_CALLS and (remote := _ssh_command(words[k:])):
+            _remote(script, remote, number, stmt, end == "&", at)
+            if depth == 0:
+                script.commands.append((number, words))
+            return
         elif word == "eval" and k + 1 < len(words) and depth < MAX_CALLS:
             # `eval "$CMD"`: bash joins its words with blanks and runs that (bash(1) eval)
             _run(script, " ".join(words[k + 1:]) + (" &" if end == "&" else ""), number, at,
@@ -902,12 +910,60 @@ def _positional(text: str, args: list[str]) -> str:
 
 def _launch(script: Script, number: int, stmt: str, argv: list[str],
             env: dict[str, str] | None = None, background: bool = False,
-            at: int | None = None) -> None:
+            at: int | None = None, remote: bool = False) -> None:
     script.launch_line = number
     script.launch_text = stmt
     script.launch_argv = argv
     script.launches.append(Launch(number, stmt, argv, env or {}, background,
-                                  number if at is None else at))
+                                  number if at is None else at, remote=remote))
+
+
+# ssh(1)'s options that take a value (OpenSSH ssh.1 SYNOPSIS: -B bind_interface, -b
+# bind_address, -c cipher_spec, -D, -E log_file, -e escape_char, -F configfile, -I pkcs11,
+# -i identity_file, -J destination, -L address, -l login_name, -m mac_spec, -O ctl_cmd,
+# -o option, -P tag, -p port, -Q query_option, -R address, -S ctl_path, -W host:port,
+# -w local_tun[:remote_tun]).
+_SSH_VALUE = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+
+
+def _ssh_command(words: list[str]) -> str | None:
+    """The command `ssh [options] HOST COMMAND...` runs on HOST (its words joined with blanks,
+    as ssh sends them to the remote shell), or None where it runs none (a login)."""
+    k = 1
+    while k < len(words) and words[k].startswith("-") and len(words[k]) > 1:
+        k += 2 if len(words[k]) == 2 and words[k][1] in _SSH_VALUE else 1
+    return " ".join(words[k + 1:]) or None if k + 1 < len(words) else None
+
+
+def _remote(script: Script, command: str, number: int, stmt: str, background: bool,
+            at: int) -> None:
+    """The launches of a command string ssh runs on another node (`ssh $NODE "cd $PWD; export
+    NCCL_X=1; torchrun ..." &`): each with what the string itself exports before it, and
+    nothing of the batch shell's environment (sshd starts a new shell for it: OpenSSH
+    sshd.8 LOGIN PROCESS; variables are passed only where SendEnv/AcceptEnv allow it)."""
+    env: dict[str, str] = {}
+    for part in re.split(r";|&&|\|\||\n", command):
+        try:
+            words = command_words(part.strip())
+        except ValueError:
+            continue
+        k = 0
+        prefix: dict[str, str] = {}
+        if words[:1] == ["export"]:
+            env.update(w.split("=", 1) for w in words[1:] if _WORD_ASSIGN.fullmatch(w))
+            continue
+        while k < len(words) and (_WORD_ASSIGN.fullmatch(words[k]) or
+                                  words[k] in ("time", "exec", "env", "nohup")):
+            if "=" in words[k]:
+                name, _, value = words[k].partition("=")
+                prefix[name] = value
+            k += 1
+        if k < len(words) and launcher_name(words[k]) in LAUNCHERS:
+            _launch(script, number, stmt, words[k:], {**env, **prefix}, background, at,
+                    remote=True)
+        elif words[k + 1:k + 3] == ["-m", TORCHRUN_MODULE]:
+            _launch(script, number, stmt, ["torchrun", *words[k + 3:]], {**env, **prefix},
+                    background, at, remote=True)
 
 
 def _unescape(value: str) -> str:

@@ -550,9 +550,11 @@ class LaunchView:
             self._first.setdefault(key, (index, value))
         self.background = launch.background
         self.at = launch.at or launch.line
-        self.env: dict[str, str] = {n: s.value or "" for n, s in
-                                    ctx.script.exported(launch.at or launch.line).items()
-                                    if s.action == "set"}
+        self.remote = launch.remote
+        # (a launch through ssh gets none of the batch shell's variables)
+        self.env: dict[str, str] = {} if launch.remote else {
+            n: s.value or "" for n, s in ctx.script.exported(launch.at or launch.line).items()
+            if s.action == "set"}
         self.env.update(launch.env)  # `OMP_NUM_THREADS=1 srun ...`
         self.env.update(self._launcher_env())
         self.program, self.wrappers, self.container = unwrap(rest)
@@ -687,7 +689,7 @@ class LaunchView:
         """The launch picks its own hosts (--hosts, a hostfile other than the job's node
         file, srun -w) or runs in the background beside others (`&`): per-node launches
         that together fill the job, each on part of it."""
-        if self.background or self.shell:
+        if self.background or self.shell or self.remote:
             return True
         if self.flag("--hosts", "-hosts", "--host", "-host", "-w", "--nodelist") is not None:
             return True

@@ -127,7 +127,13 @@ Rules apply only where their scope says, decided from the script and the site pr
   `eval "$CMD"` and `VAR+=...` are read as bash does. ezpz's launcher (`ezpz launch`,
   `ezpz-launch`, `python -m ezpz.launch`, and its helpers' `launch` once the script sources
   them) is a launch placed as ezpz places it: the sizes it is given, the rest of the job
-  filled.
+  filled. A launch in the command string `ssh HOST "..."` runs is read with only what the
+  string itself exports (the remote shell gets none of the batch shell's variables, and reads
+  the user's `~/.bashrc`, which lint cannot: no documented set is asked of it), on hosts of
+  its own. A script with no directives and no launch that reads the rank a launcher gives
+  (`$SLURM_PROCID`) is a per-rank script: the program it runs (`python -u "$@"`) is one of
+  the job's ranks. A process substitution (`> >(tee log)`) is a file name, not a word of the
+  program.
 - **The program**: an AI framework (PyTorch, TensorFlow, vLLM... behind wrappers, `bash -c`
   and containers) and the collectives it uses (oneCCL, NCCL, RCCL), or any other MPI
   program. Device and collective rules apply to AI frameworks only, except CPU009 and GPU008,

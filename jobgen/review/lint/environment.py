@@ -122,7 +122,9 @@ def _misspelt(ctx: Context) -> Iterator[Hit]:
 
 
 def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
-    if _runs_own_script(ctx, launch) or _sources_environment(ctx, launch):
+    # (a launch through ssh runs in a shell that reads the user's ~/.bashrc, which lint cannot
+    # read: bash(1) INVOCATION, "run by the remote shell daemon ... reads ~/.bashrc")
+    if _runs_own_script(ctx, launch) or _sources_environment(ctx, launch) or launch.remote:
         return False
     if s.not_for_programs and program_names(launch) & set(s.not_for_programs):
         return False
@@ -303,7 +305,8 @@ def _set_facts(p: Profile) -> list[str]:
       "on purpose, as ALCF's NCCL page says to for applications that hang with it), nor "
       "where the program is a shell script of the user's that the job does not write itself "
       "(`srun singularity exec IMAGE run-pytorch.sh`: the script may export the set), or "
-      "after the script sources a file of its own lint cannot read (`source env/aurora.sh`); "
+      "after the script sources a file of its own lint cannot read (`source env/aurora.sh`), "
+      "nor for a launch in an ssh command string (the remote shell reads ~/.bashrc); "
       "the oneCCL set not for a program named for inference (generate, infer, predict, fold), "
       "the MIOpen set not for a program named for CPU-side work (a checkpoint conversion, a log "
       "parser, data preprocessing) nor a remote API's client (`--api-base-url`); the "
