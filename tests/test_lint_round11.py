@@ -235,3 +235,26 @@ LUMI_G = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition
 def test_srun_tasks_mapped_to_gpus_without_a_cpu_binding(extra, wrapper, found):
     hits = _findings(LUMI_G.format(extra=extra, wrapper=wrapper), "lumi", "CPU009")
     assert bool(hits) is found
+
+
+@pytest.mark.parametrize("name", ["PAMI_IBV_ENABLE_DCT", "UCX_TLS", "OMPI_MCA_btl"])
+def test_an_unexported_setting_of_summits_mpi_libraries(name):
+    text = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 0:10\n#BSUB -nnodes 2\n"
+            f"export PAMI_ENABLE_STRIPING=0\n{name}=1\n"
+            "jsrun -n 12 -a 1 -c 7 -g 1 -r 6 -b packed:7 python train.py --epochs 2\n")
+    assert [(line, sev) for line, sev, _ in _findings(text, "summit", "ENV004")] == \
+        [(6, "warning")]
+
+
+@pytest.mark.parametrize("line,shown", [
+    ("PYTHON_SCRIPT=$PROJECT_DIR/YOUR_PATH/infer.py", "YOUR_PATH"),
+    ("DATA=/scratch/YOUR-PROJECT/data", "YOUR-PROJECT"),
+])
+def test_placeholder_path_components(line, shown):
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
+            "#SBATCH --time=00:10:00\n#SBATCH --gpus-per-node=1\n" + line +
+            "\nsrun python infer.py\n")
+    found = _findings(text, "lumi", "TEXT002")
+    assert found and shown in found[0][2]
+    assert _findings(text.replace(line, "DATA=/scratch/project_465000001/data"), "lumi",
+                     "TEXT002") == []

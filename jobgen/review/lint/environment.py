@@ -396,7 +396,9 @@ def _node_local(ctx: Context) -> Iterator[Hit]:
 #: Prefixes of variables a library reads from the environment of the ranks.
 # CUDA's own variables by name (CUDA C++ Programming Guide, CUDA Environment Variables), not
 # every CUDA_ name: scripts keep their own (CUDA_HOST, CUDA_CONTAINER: paths for a build)
-_LIBRARY_VARS = re.compile(r"^(CCL_|NCCL_|RCCL_|FI_|MIOPEN_|HOROVOD_|ZE_|ZEX_|MPICH_|MPIR_CVAR_|"
+# (PAMI_, UCX_, OMPI_MCA_: IBM Spectrum MPI's and Open MPI's, read by Summit's ranks)
+_LIBRARY_VARS = re.compile(r"^(CCL_|NCCL_|RCCL_|FI_|PAMI_|UCX_|OMPI_MCA_|MIOPEN_|HOROVOD_|ZE_|"
+                           r"ZEX_|MPICH_|MPIR_CVAR_|"
                            r"I_MPI_|OMP_|KMP_|HSA_|HIP_|ROCR_|TORCH_|PYTORCH_|"
                            r"TF_|ITEX_|IPEX_|SYCL_|ONEAPI_|"
                            r"CUDA_(?:VISIBLE_DEVICES|DEVICE_ORDER|LAUNCH_BLOCKING|"

@@ -48,7 +48,8 @@ _PLACEHOLDER = re.compile(
     r"|(?:^|\s)\.\.\.(?:\s|$)"              # #SBATCH ...
     r"|\bfs[0-9]:fs[0-9]\b"                 # filesystems=fs1:fs2
     r"|(?<=[A-Za-z0-9_]=)path(?=$|[\s;])"    # PATH_TO_VENV=path
-    r"|(?<==)[\"']?YOUR[-_][A-Z][A-Z0-9_-]*")  # CONFIG_NAME=YOUR-CONFIG
+    r"|(?<==)[\"']?YOUR[-_][A-Z][A-Z0-9_-]*"   # CONFIG_NAME=YOUR-CONFIG
+    r"|(?<=/)YOUR[-_][A-Z][A-Z0-9_-]*(?=/|$|[\s\"'])")  # $PROJECT_DIR/YOUR_PATH/x.py
 
 
 def is_placeholder(value: str) -> bool:
