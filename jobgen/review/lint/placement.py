@@ -315,7 +315,8 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
             # is --cpu-bind=threads): the ranks are bound, just not next to their devices
             yield Hit(launch.line, f"{rpn} {per_node} with no binding to their devices: "
                       "srun's default binding (--cpu-bind=threads on LUMI) gives each task "
-                      "cores of its own, but not the ones next to its device",
+                      "cores of its own in order, not chosen next to its device (on LUMI-G "
+                      "most tasks then drive a GCD of another CCD)",
                       source=f"{ctx.profile.cpu_binding.source}; Lumi-supercomputer/"
                       "LUMI-training-materials @ d64bc58c docs/2day-20260422/202-Binding.md "
                       "(--cpu-bind=threads is the default behaviour on LUMI)")
