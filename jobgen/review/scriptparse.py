@@ -708,6 +708,8 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
 
 
 MAX_CALLS = 4  # functions calling functions: how deep lint follows them
+# commands that run the command after them (`time srun ...`, `nohup torchrun ... &`)
+_PASS_WORDS = ("time", "exec", "env", "command", "stdbuf", "nohup")
 
 
 def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
@@ -762,7 +764,7 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
             for line, part in script.functions[word]:
                 _run(script, part, line, at, depth + 1, words[k + 1:])
             return
-        elif word not in ("time", "exec", "env", "command", "stdbuf", "nohup"):
+        elif word not in _PASS_WORDS:
             break
         k += 1
     if words and (words[0] in ("source", ".") and len(words) > 1 and "ezpz" in words[1]
@@ -953,7 +955,7 @@ def _remote(script: Script, command: str, number: int, stmt: str, background: bo
             env.update(w.split("=", 1) for w in words[1:] if _WORD_ASSIGN.fullmatch(w))
             continue
         while k < len(words) and (_WORD_ASSIGN.fullmatch(words[k]) or
-                                  words[k] in ("time", "exec", "env", "nohup")):
+                                  words[k] in _PASS_WORDS):
             if "=" in words[k]:
                 name, _, value = words[k].partition("=")
                 prefix[name] = value

@@ -120,6 +120,24 @@ _PER_RANK_VARS = re.compile(r"\$\{?(?:SLURM_PROCID|SLURM_LOCALID|PALS_(?:LOCAL_)
                             r"JSM_NAMESPACE_(?:LOCAL_)?RANK|PMIX_RANK|MPI_LOCALRANKID)\b")
 
 
+# The variables that narrow a process to some of the node's devices, by the node's vendor
+# (CUDA_VISIBLE_DEVICES on an NVIDIA node, ZE_AFFINITY_MASK on an Intel one; HIP also reads
+# CUDA_VISIBLE_DEVICES): a process narrowed by its vendor's variable runs on those devices.
+VENDOR_MASKS = {"nvidia": ("CUDA_VISIBLE_DEVICES",), "intel": ("ZE_AFFINITY_MASK",),
+                "amd": ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")}
+
+
+def vendor_masks(profile: Profile) -> tuple[str, ...]:
+    """The device-list variables of the profile's GPUs (none for a node without GPUs)."""
+    gpus = profile.node.gpus
+    return VENDOR_MASKS.get(gpus.vendor, ()) if gpus else ()
+
+
+def exported_values(script: Script, before: int) -> dict[str, str]:
+    """The values the batch shell exports to a command on a line (unset names left out)."""
+    return {n: s.value or "" for n, s in script.exported(before).items() if s.action == "set"}
+
+
 def mask_value(name: str, value: str) -> str:
     """A device list's value as the job gets it: `${CUDA_VISIBLE_DEVICES:-0}` is its default,
     0, unless the submitter passes the variable (qsub -v), quotes dropped."""
@@ -171,11 +189,10 @@ class Context:
                 # (round 11, after heldout-2026-11-27j's measurement, tuned on it)
                 if first and not container and _GPU_DEVICE_ARG.search(" ".join(program[1:])) \
                         and self._device_mask(prefix, line):
-                    out.append(Launch(line, " ".join(words), words, env=prefix, shell=True,
-                                      background=in_background(self.script.lines[line - 1])))
+                    out.append(self._shell_launch(line, words, prefix))
                 continue
             if rest and rest[0] in ('"$@"', "$@", '"${@}"', "${@}") and self.per_rank_torch:
-                out.append(Launch(line, " ".join(words), words, env=prefix, shell=True))
+                out.append(self._shell_launch(line, words, prefix, False))
                 continue
             # the program named for AI, or run by the python of an environment named for a
             # framework (PY=$REPO/venvs/rl-vllm/bin/python; "$PY" eval.py: the script's
@@ -188,10 +205,15 @@ class Context:
                          AI_NAMES.search(interpreter.rsplit("/", 1)[0]) or
                          rest[0].endswith(".py") and (self._framework_clue(line, program) or
                                                       self._device_mask(prefix, line))):
-                # `CUDA_VISIBLE_DEVICES=0 python train.py ... &`: beside the next commands
-                out.append(Launch(line, " ".join(words), words, env=prefix, shell=True,
-                                  background=in_background(self.script.lines[line - 1])))
+                out.append(self._shell_launch(line, words, prefix))
         return out
+
+    def _shell_launch(self, line: int, words: list[str], prefix: dict[str, str],
+                      may_background: bool = True) -> Launch:
+        """The batch shell's own run of a program, with its `VAR=value` prefix; beside the
+        next commands where the line ends with `&` (`CUDA_VISIBLE_DEVICES=0 python x.py &`)."""
+        return Launch(line, " ".join(words), words, env=prefix, shell=True,
+                      background=may_background and in_background(self.script.lines[line - 1]))
 
     @functools.cached_property
     def per_rank(self) -> bool:
@@ -213,13 +235,9 @@ class Context:
         """The command's own assignments, or the variables exported before it, narrow it to
         a literal list of the node's devices with its vendor's variable
         (CUDA_VISIBLE_DEVICES=0 on an NVIDIA node)."""
-        prefix = {**{n: s.value or "" for n, s in self.script.exported(line).items()
-                     if s.action == "set"}, **prefix}
-        gpus = self.profile.node.gpus
-        names = {"nvidia": ("CUDA_VISIBLE_DEVICES",), "intel": ("ZE_AFFINITY_MASK",),
-                 "amd": ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-                         "CUDA_VISIBLE_DEVICES")}.get(gpus.vendor if gpus else "", ())
-        return any(re.fullmatch(r"[0-9.,]+", mask_value(n, prefix.get(n, ""))) for n in names)
+        env = {**exported_values(self.script, line), **prefix}
+        return any(re.fullmatch(r"[0-9.,]+", mask_value(n, env.get(n, "")))
+                   for n in vendor_masks(self.profile))
 
     def _framework_clue(self, line: int, program: list[str]) -> bool:
         """A Python program a reader takes for an AI framework's by what is around it: the
@@ -576,9 +594,8 @@ class LaunchView:
         self.at = launch.at or launch.line
         self.remote = launch.remote
         # (a launch through ssh gets none of the batch shell's variables)
-        self.env: dict[str, str] = {} if launch.remote else {
-            n: s.value or "" for n, s in ctx.script.exported(launch.at or launch.line).items()
-            if s.action == "set"}
+        self.env: dict[str, str] = {} if launch.remote else \
+            exported_values(ctx.script, launch.at or launch.line)
         self.env.update(launch.env)  # `OMP_NUM_THREADS=1 srun ...`
         self.env.update(self._launcher_env())
         self.program, self.wrappers, self.container = unwrap(rest)

@@ -11,7 +11,14 @@ from ...profiles.cpus import format_cpu_list, parse_cpu_list
 from ...profiles.model import DocumentedBinding, HierarchyWrapper, Profile
 from ..arith import evaluate
 from ..scriptparse import substitute
-from .context import Context, LaunchView, mask_value, model_client, rank_cpus
+from .context import (
+    Context,
+    LaunchView,
+    mask_value,
+    model_client,
+    rank_cpus,
+    vendor_masks,
+)
 from .core import Hit, as_int, rule
 from .pbsplace import select_chunks
 from .scope import AI_NAMES, data_script, unwrap
@@ -109,7 +116,7 @@ def _uses_devices(launch: LaunchView) -> bool:
     return launch.ai
 
 
-DEVICE_WRAPPER = re.compile(r"(?i)(gpu|tile|affinity|gcd)")
+_DEVICE_WRAPPER = re.compile(r"(?i)(gpu|tile|affinity|gcd)")
 _GPU_WORDS = re.compile(r"(?i)gpu|tile|cuda|xpu|sycl|nccl|rccl|oneccl|rocm|hip")
 
 
@@ -121,7 +128,7 @@ def one_rank_per_device_sign(ctx: Context, launch: LaunchView) -> bool:
     sharing one), in a script whose commands speak of GPUs (GPUS_PER_NODE, --device cuda,
     nccl-tests); an MPI hello world with 16 ranks per node is not one."""
     names = [w.rsplit("/", 1)[-1] for w in launch.wrappers]
-    if any(DEVICE_WRAPPER.search(n) or AI_NAMES.search(n) for n in names):
+    if any(_DEVICE_WRAPPER.search(n) or AI_NAMES.search(n) for n in names):
         return True
     if data_script(launch.program):
         return False  # pack_hdf5.py, test_h5_buffer_io.py: data work on the CPUs
@@ -652,7 +659,7 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
         (i.value for i in ctx.find("--gpus-per-task")), None))
     if per_task is not None:
         return per_task
-    if _device_wrapper(launch):  # the wrapper narrows each rank to one device
+    if device_wrapper(launch):  # the wrapper narrows each rank to one device
         return 1
     if launch.ranks_per_node == 1 and not any(_ONE_PER_DEVICE.search(w) for w in
                                               [*launch.program, *launch.env]):
@@ -703,11 +710,11 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
         rpn = 1 if launch.shell else launch.ranks_per_node
         masked = _masked_devices(launch) if rpn == 1 else None
         if any(launch is la for la, _ in narrowed) or launch.shell and any(
-                not la.shell and (la.ai or _device_wrapper(la)) for la in ctx.launches):
+                not la.shell and (la.ai or device_wrapper(la)) for la in ctx.launches):
             continue  # (the job's narrowed processes are told together; a process of the
             # batch shell beside launches of GPU programs is a step of theirs)
         if launch.shell and masked is None or launch.dialect == "spawn" or rpn is None or \
-                not (launch.ai or _device_wrapper(launch)) or model_client(ctx, launch):
+                not (launch.ai or device_wrapper(launch)) or model_client(ctx, launch):
             continue  # (a model server's clients hold no device: the servers do)
         per_rank = masked or _per_rank_devices(ctx, launch)
         ndev = devices(ctx, launch)
@@ -940,28 +947,21 @@ def _mask_list(launch: LaunchView) -> list[str] | None:
     return None
 
 
-# The devices a mask variable counts (CUDA_VISIBLE_DEVICES on an NVIDIA node, ZE_AFFINITY_MASK on
-# an Intel one): a process narrowed by the node's own vendor's variable runs on those devices.
-_VENDOR_MASKS = {"nvidia": ("CUDA_VISIBLE_DEVICES",), "intel": ("ZE_AFFINITY_MASK",),
-                 "amd": ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")}
-
-
 def _narrowed(ctx: Context) -> list[tuple[LaunchView, list[str]]]:
     """The launches whose processes a literal list of the vendor's variable narrows (see
     _shared_mask), with their lists; none where another launch of a GPU program may use the
     devices they leave."""
-    gpus = ctx.profile.node.gpus
-    names = _VENDOR_MASKS.get(gpus.vendor, ()) if gpus else ()
+    names = vendor_masks(ctx.profile)
     narrowed: list[tuple[LaunchView, list[str]]] = []
     for launch in ctx.launches:
         listed = _mask_list(launch)
-        if listed is None or launch.dialect == "spawn" or _device_wrapper(launch) or \
+        if listed is None or launch.dialect == "spawn" or device_wrapper(launch) or \
                 not any(n in launch.env for n in names) or model_client(ctx, launch):
             continue
         if launch.shell or launch.ranks_per_node is not None:
             narrowed.append((launch, listed))
     others = [la for la in ctx.launches if all(la is not n for n, _ in narrowed) and
-              not la.shell and (la.ai or _device_wrapper(la))]
+              not la.shell and (la.ai or device_wrapper(la))]
     return [] if others else narrowed
 
 
@@ -980,7 +980,7 @@ def _shared_mask(ctx: Context, whole: tuple[str, str],
     heldout-2026-11-27i (tuned on it)."""
     if not narrowed:
         return
-    names = _VENDOR_MASKS[ctx.profile.node.gpus.vendor] if ctx.profile.node.gpus else ()
+    names = vendor_masks(ctx.profile)
     used = {d for _, listed in narrowed for d in listed}
     first = narrowed[0][0]
     ndev = devices(ctx, first)
@@ -1000,5 +1000,6 @@ def _shared_mask(ctx: Context, whole: tuple[str, str],
               "the devices listed are visible); " + _idle_source(ctx, whole))
 
 
-def _device_wrapper(launch: LaunchView) -> bool:
-    return any(DEVICE_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in launch.wrappers)
+def device_wrapper(launch: LaunchView) -> bool:
+    """A per-rank device wrapper runs the program (set_affinity_gpu_polaris.sh, select_gpu)."""
+    return any(_DEVICE_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in launch.wrappers)

@@ -22,7 +22,7 @@ from .context import (
     variable_value,
 )
 from .core import Hit, as_int, rule
-from .devices import DEVICE_WRAPPER, one_rank_per_device_sign
+from .devices import device_wrapper, one_rank_per_device_sign
 from .scope import AI_LAUNCHERS, AI_NAMES, command_text, in_background, unwrap
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
@@ -264,8 +264,7 @@ def _gpu_per_task(ctx: Context, launch: LaunchView) -> bool:
     # (not `closest`: Slurm then picks each task's GPU near the cores the task got)
     bind = launch.flag("--gpu-bind") or next((i.value for i in ctx.find("--gpu-bind")), None)
     mapped = bool(bind) and re.search(r"map_gpu|mask_gpu|single", bind) is not None
-    return (as_int(value) or 0) >= 1 or mapped or any(
-        DEVICE_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in launch.wrappers)
+    return (as_int(value) or 0) >= 1 or mapped or device_wrapper(launch)
 
 
 _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?affinity")
