@@ -105,7 +105,8 @@ AURORA = ("#!/bin/bash\n#PBS -A proj\n#PBS -q debug\n#PBS -l select=1\n#PBS -l w
 
 def test_a_python_program_after_the_sites_framework_module_is_read_as_a_launch():
     # Aurora's `frameworks` module is the profile's PyTorch module: `module add` loads it too
-    for module in ("module load frameworks", "module add frameworks", "module load frameworks/2025.0"):
+    for module in ("module load frameworks", "module add frameworks",
+                   "module load frameworks/2025.0"):
         found = _findings(AURORA.format(module=module, tail=""), "aurora", "TEXT012")
         assert [(line, sev) for line, sev, _ in found] == [(8, "warning")], module
     # no framework module: a Python script of unknown purpose, not read as the job's launch
@@ -122,3 +123,21 @@ def test_an_unset_extra_arguments_word_at_the_lines_end_is_not_reported():
     # after an option it is the option's value: still reported
     text = AURORA.format(module="module load frameworks", tail=" --device $dev")
     assert any("$dev" in m for _, _, m in _findings(text, "aurora", "TEXT012"))
+
+
+# ------------------------------------------ a module's fallback after || is not a misspelling
+POLARIS_MOD = ("#!/bin/bash\n#PBS -A proj\n#PBS -q debug\n#PBS -l select=1:system=polaris\n"
+               "#PBS -l walltime=00:30:00\n#PBS -l filesystems=home:eagle\n{module}\n"
+               "mpiexec -n 4 --ppn 4 ./app\n")
+
+
+def test_a_fallback_module_after_or_is_not_read_as_loaded():
+    # found by the in-repo run (Ok-Topk-Analysis's polaris_env_modules.sh): `module load a
+    # 2>/dev/null || module load b` loads b only where a fails; the redirection is the shell's
+    module = ("module load craype-accel-nvidia80 2>/dev/null || "
+              "module load craype-accel-nvidia70 2>/dev/null || true")
+    assert _findings(POLARIS_MOD.format(module=module), "polaris", "MODULE005") == []
+    # both of an && list load, and a misspelt one there is still reported
+    module = "module load craype-accel-nvidia80 && module load craype-accel-nvidia70"
+    found = _findings(POLARIS_MOD.format(module=module), "polaris", "MODULE005")
+    assert len(found) == 1 and "craype-accel-nvidia70" in found[0][2]

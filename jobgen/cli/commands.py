@@ -438,26 +438,29 @@ def lint(
     # the site first, from the script's head (its header and directive block); the clues in
     # the rest (launchers, modules, paths) are read only for a script of ordinary size, so a
     # 4 MiB script that names no site is refused before it is parsed whole
-    guess, parsed = (None, None) if site else tell_site(text, str(script))
+    guess = None if site else tell_site(text, str(script))[0]
     name = site or (guess.site if guess else None)
     if not name:
         seen = f" ({'; '.join(guess.clues)})" if guess and guess.clues else ""
         raise JobgenError(f"{script}: which site's rules apply? {guess.reason if guess else ''}"
                           f"{seen}: add --site SITE (or a `# site: NAME` line)")
     told = f" (told from: {', '.join(guess.clues)})" if guess else ""
-    parsed = parsed or parse_text(text, str(script))
+    # (read again with the files it sources beside it: their settings are the job's)
+    parsed = parse_text(text, str(script), follow=True)
     findings = lint_script(parsed, load_profile(name).profile, min_severity.value)
+    read = [f"{path} (sourced, line {line})" for line, path in parsed.sourced]
     counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
     if fmt is ReportFormat.json:
         typer.echo(json.dumps({"script": str(script), "site": name,
                                "site_clues": guess.clues if guess else ["--site"],
-                               "counts": counts,
+                               "counts": counts, "files_read": read,
                                "findings": [f.as_dict() for f in findings]}, indent=2))
     else:
         for f in findings:
             typer.echo(f.format(str(script)))
+        also = f"; also read: {', '.join(read)}" if read else ""
         typer.echo(f"{script}: {len(findings)} finding(s) for site {name}{told}: {counts['error']} "
-                   f"error(s), {counts['warning']} warning(s), {counts['info']} info",
+                   f"error(s), {counts['warning']} warning(s), {counts['info']} info{also}",
                    err=bool(counts["error"]))
     _exit_with(bool(counts["error"] or strict and counts["warning"]))
 

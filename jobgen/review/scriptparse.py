@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import JobgenError
 from ..plan.launchers import SPAWN_MODULE, TORCHRUN_MODULE
 from ..shell import quote, split
 from ..textfile import read_text
@@ -147,6 +148,14 @@ class Script:
     # the script sourced ezpz's shell helpers (`source .../ezpz/bin/utils.sh`,
     # `ezpz_setup_env`): its `launch` alias and $LAUNCH start ranks on every GPU of the job
     ezpz: bool = False
+    # where lint may read the files the script sources (`source env/lumi-env.sh`): the
+    # script's own directory and those above it, when it was read from disk with
+    # follow=True; [] for a script given as text
+    bases: list[Path] = field(default_factory=list)
+    # the files read that way: (line of the `source` statement, the file)
+    sourced: list[tuple[int, Path]] = field(default_factory=list)
+    read: list[Path] = field(default_factory=list)  # every companion file lint read
+    source_depth: int = 0
 
     @property
     def dialect(self) -> str | None:
@@ -273,12 +282,15 @@ def _header(lines: list[str]) -> Header:
     return Header(version, regen, site, layer, digest, named)
 
 
-def parse_text(text: str, path: str = "<script>") -> Script:
+def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Script:
+    """A script's text read as bash reads it. With follow=True and a path on disk, the files
+    it sources are read too where they exist beside it (see companion_bases)."""
     # Lines end where bash ends them, at \n only: a \r stays on its line (and lint reports it).
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    script = Script(path=path, text=text, lines=lines)
+    script = Script(path=path, text=text, lines=lines,
+                    bases=companion_bases(Path(path)) if follow else [])
     if lines and lines[0].startswith("#!") and not _RELATIVE_SHELL.match(lines[0]):
         script.shebang = lines[0][2:].strip()
     elif lines and (_SHEBANG_TYPO.match(lines[0]) or _RELATIVE_SHELL.match(lines[0])):
@@ -679,8 +691,20 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
     nodes first (staging, cache directories, MPS daemons) and start the training after, and
     a function (a cleanup trap) runs only when called."""
     if stmt.startswith("module ") or stmt == "module":
+        # `module load a 2>/dev/null || module load b`: b is a fallback, loaded only where a
+        # fails (bash(1) Lists: || runs the next command when the last one failed), and the
+        # redirection is the shell's; `module load a && module load b` loads both
+        first, sep, rest = _first_of_list(stmt)
+        if sep == "&&" and rest.startswith(("module ", "ml ")):
+            _command(script, first, number, launch)
+            _command(script, rest, number, launch)
+            return
         # `MODULE=conda/2022-09-08; module load $MODULE`: the module the variable names
-        script.modules.append((number, " ".join(substitute(stmt, script.variables).split())))
+        try:
+            words = command_words(substitute(first, script.variables))
+        except ValueError:
+            words = substitute(first, script.variables).split()
+        script.modules.append((number, " ".join(words)))
         return
     if stmt.startswith("ml "):  # Lmod's short form: `ml use X`, `ml X Y` (load)
         words = substitute(stmt, script.variables).split()[1:]
@@ -697,7 +721,19 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
             script.arrays[m.group(1)] = words
         else:
             script.arrays.pop(m.group(1), None)
-    if _settings(script, stmt, number, False) or not launch:
+    if _settings(script, stmt, number, False):
+        return
+    # (a function's `source` runs only when it is called: not followed)
+    if script.bases and (launch or script.source_depth) and \
+            script.source_depth < MAX_SOURCE_DEPTH and re.match(r"^(?:source|\.)\s+\S", stmt):
+        try:  # (`$(pwd -P)/x.sh`, `$(dirname $0)/x.sh`: the job's directory, one word)
+            words = split(re.sub(r"\$\(\s*(?:pwd|dirname|cd)\b[^()]*\)", "$PWD", stmt))
+        except ValueError:
+            words = []
+        found = companion(script, words[1]) if len(words) > 1 else None
+        if found is not None:
+            _read_sourced(script, found, number)
+    if not launch:
         return
     bindings = _bindings(script, stmt) if script.loops else []
     if not bindings:
@@ -823,6 +859,20 @@ def _after_pipe(stmt: str) -> str:
 
 _COMMAND_VAR = re.compile(r'^(eval\s+)?"?\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|'
                           r'([A-Za-z_][A-Za-z0-9_]*))"?(?=\s|$|\|)')
+
+
+def _first_of_list(stmt: str) -> tuple[str, str, str]:
+    """`a 2>/dev/null || b` -> ('a 2>/dev/null', '||', 'b'): a statement's first command, the
+    list operator after it (&& or ||, outside quotes) and the rest; ('stmt', '', '') if none."""
+    quote = None
+    for j, ch in enumerate(stmt):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif stmt.startswith(("&&", "||"), j):
+            return stmt[:j].strip(), stmt[j:j + 2], stmt[j + 2:].strip()
+    return stmt, "", ""
 
 
 def _command_variable(stmt: str, variables: dict[str, str]) -> str:
@@ -1068,9 +1118,103 @@ def _runtime_values(text: str) -> str:
     return "".join(out)
 
 
-def parse_file(path: Path | str) -> Script:
+def parse_file(path: Path | str, follow: bool = False) -> Script:
     """A script from disk: a regular text file of bounded size, read once."""
-    return parse_text(read_text(Path(path), "script"), str(path))
+    return parse_text(read_text(Path(path), "script"), str(path), follow)
+
+
+# ---------------------------------------------------------------- companion files
+# A job script runs in the directory it was submitted from (PBS_O_WORKDIR, SLURM_SUBMIT_DIR,
+# LS_SUBCWD), usually its own or its repository's root: lint looks for the files it names in the
+# script's directory and up to three directories above it. Read: regular UTF-8 files of at most
+# COMPANION_BYTES, two levels of `source` deep; never run.
+COMPANION_BYTES = 256 * 1024
+MAX_SOURCE_DEPTH = 2
+# the directory the job starts in, however the script spells it: lint tries each base instead
+# (SLURM_SUBMIT_DIR, PBS_O_WORKDIR, $(pwd -P), $(dirname $0), or a variable of the script's
+# own lint does not know, `$THIS/setup.sh`, `${ROOT_DIR}/env.sh`: tried against each base)
+_START_DIR = re.compile(r"^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}?|"
+                        r"\$\(\s*pwd(?:\s+-[LP])?\s*\)|\$\(\s*dirname\s+[^)]*\)|"
+                        r"\$\(\s*cd\s+[^)]*&&\s*pwd(?:\s+-[LP])?\s*\)|\.)(?=/)")
+
+
+def companion_bases(path: Path) -> list[Path]:
+    """The directories lint reads a script's companion files from: its own and up to three
+    above it (a job script in jobs/ submitted from the repository's root)."""
+    try:
+        start = path.resolve().parent if path.is_file() else None
+    except OSError:
+        return []
+    if start is None:
+        return []
+    return [start, *list(start.parents)[:3]]
+
+
+def companion(script: Script, word: str) -> Path | None:
+    """The file a path word of the script names, where it exists under one of its bases (or
+    at its absolute path); None where lint cannot read it."""
+    if not script.bases or not word:
+        return None
+    value = _expanded(word, script.variables) if "$" in word else word
+    value = _START_DIR.sub("", value, count=1).lstrip("/") if _START_DIR.match(value) \
+        else value
+    if "`" in value or "*" in value:
+        return None
+    candidates = [] if "$" in value else [Path(value)] if value.startswith("/") else \
+        [base / value for base in script.bases]
+    # a path through the repository's clone elsewhere (`${HOME}/parameter-golf/scripts/
+    # slurm/setup_env.sh`, `/lus/.../repo/env/setup.sh`): its tail of two or more parts
+    # under a base (the repository's own copy beside the job script)
+    parts = [p for p in value.split("/") if p]
+    for k in range(1, len(parts) - 1):
+        if "$" not in "/".join(parts[k:]):
+            candidates += [base.joinpath(*parts[k:]) for base in script.bases]
+    for candidate in candidates:
+        try:
+            if candidate.is_file() and candidate.stat().st_size <= COMPANION_BYTES:
+                return candidate
+        except OSError:
+            continue
+    return None
+
+
+def companion_text(script: Script, path: Path) -> str | None:
+    """A companion file's text (None where it is no UTF-8 text file of bounded size); the
+    file is listed in script.read, which `jobgen lint` reports."""
+    try:
+        text = read_text(path, "companion file", COMPANION_BYTES)
+    except (JobgenError, OSError):
+        return None
+    if path not in script.read:
+        script.read.append(path)
+    return text
+
+
+def _read_sourced(script: Script, path: Path, number: int) -> None:
+    """The statements of a file the script sources, read at the `source` line: its exports,
+    variables and modules (its functions and launches are not the job's launch)."""
+    text = companion_text(script, path)
+    if text is None:
+        return
+    script.sourced.append((number, path))
+    script.source_depth += 1
+    lines = text.split("\n")
+    i, in_function = 0, False
+    while i < len(lines):
+        stripped = lines[i].strip()
+        i += 1
+        if not stripped or stripped.startswith("#"):
+            continue
+        logical, i = _join_continued(lines, i, stripped)
+        if _FUNCTION.match(logical):
+            in_function = not logical.rstrip().endswith("}")
+            continue
+        if in_function:
+            in_function = logical != "}"
+            continue
+        for part in _split_commands(logical):
+            _command(script, part, number, launch=False)
+    script.source_depth -= 1
 
 
 # ---------------------------------------------------------------- tokenising

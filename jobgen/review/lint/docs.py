@@ -57,9 +57,10 @@ to the qsub line and a queue named by a variable; 9/9 on the small 2026-11-27k) 
 keeps finding kinds of violation no rule covers yet (undefined shell variables and
 functions, settings in files lint does not read), while the site goes untold for launch
 scripts that carry no clue at all. A
-finding is likely, not certainly, real: lint reads one file, and what a sourced file, a
-wrapper or your shell profile sets is invisible to it; a clean result does not mean a script
-wastes nothing, least of all CPU binding and idle devices on hand-written layouts.
+finding is likely, not certainly, real: lint reads the script and the files it sources that
+exist beside it (the figures above are of the scripts alone, without them), and what a wrapper
+script, a file it cannot find or your shell profile sets is invisible to it; a clean result does not
+mean a script wastes nothing, least of all CPU binding and idle devices on hand-written layouts.
 
 ## Severity and exit code
 
@@ -99,6 +100,18 @@ or a script whose site it cannot tell (add `--site` or a `# site: NAME` line).
   jobgen has no profile for (Frontier, Perlmutter, Lassen...) count against a guess. Lint names
   the clues it used, and asks for `--site` only when they are absent or point to several
   sites.
+- **The files the script sources**, where they exist beside it: a job starts in the directory
+  it was submitted from, usually the script's own or its repository's root, so `jobgen lint
+  jobs/train.sh` reads `source env/setup.sh` (or `"${SLURM_SUBMIT_DIR}"/env/...`,
+  `$PBS_O_WORKDIR/...`, `$(pwd)/...`, `$THIS/...`, or a path through the repository's clone
+  elsewhere, by its tail) from the script's directory or up to three above it: its exports,
+  assignments and modules are the script's from the `source` line on (an exported
+  `CUDA_VISIBLE_DEVICES=0` there narrows the ranks; `RANK=$OMPI_COMM_WORLD_RANK` there is set in
+  the batch shell). Its functions are not read; files of at most 256 KiB, two levels deep;
+  read, never run. The summary line names each file read (`also read: ...`; `files_read` in
+  `--format json`). A documented set of variables (ENV002) stays unreported after a script
+  sources a file of its own, read or not: measured in the users' repositories
+  (tests/lint_users/inrepo-2026-11-27), reporting it there was wrong 5 times of 9.
 
 Rules apply only where their scope says, decided from the script and the site profile:
 

@@ -548,7 +548,13 @@ def _vendor_hits(ctx: Context, vendor: str) -> Iterator[Hit]:
             yield Hit(s.line, f"{s.name} is a {vendor.upper()} setting; {ctx.profile.name} has "
                       f"{gpus.vendor.upper()} GPUs ({gpus.model}), so it does nothing or "
                       "misleads", f"remove it{instead}")
+    facts = ctx.profile.module_facts
+    documented = set(facts.documented.names) if facts and facts.documented else set()
     for line, text in ctx.script.modules:
+        # (not a module the site's own guide loads: Polaris's oneapi, SYCL on the A100s)
+        loaded = text.split()[2:] if text.split()[1:2] in (["load"], ["add"]) else []
+        if loaded and all(m.split("/", 1)[0] in documented for m in loaded):
+            continue
         if _VENDOR_MODULES[vendor].search(text):
             yield Hit(line, f"`{text}` loads {vendor.upper()} software on {ctx.profile.name} "
                       f"({gpus.vendor.upper()} GPUs)", "remove it")
