@@ -148,3 +148,22 @@ def test_a_module_the_sites_guide_loads_is_no_other_vendors_software(tmp_path):
     assert "VENDOR003" not in found and "MODULE002" not in found
     job.write_text(text.replace("oneapi/upstream", "oneapi/release/2023.2.1"))
     assert "MODULE002" in _rules(job)  # that one was removed, and not rebuilt
+
+
+def test_hostile_companions_are_skipped_without_a_hang_or_a_traceback(tmp_path):
+    # a FIFO (reading would block), a symlink loop, a directory, a non-UTF-8 file, /dev/zero:
+    # none is a regular text file of bounded size, so none is read, and lint goes on
+    import os
+    body = ("source ./fifo.sh\nsource ./loop.sh\nsource ./dir.sh\nsource ./binary.sh\n"
+            "source /dev/zero\n" + SOURCING)
+    job = _repo(tmp_path, body, {"scripts/sourceme-common.sh": COMMON,
+                                 "jobs/binary.sh": ""})
+    os.mkfifo(tmp_path / "jobs" / "fifo.sh")
+    os.symlink("loop.sh", tmp_path / "jobs" / "loop.sh")
+    (tmp_path / "jobs" / "dir.sh").mkdir()
+    (tmp_path / "jobs" / "binary.sh").write_bytes(b"export A=\xff\xfe\n")
+    script = parse_file(job, follow=True)
+    assert [p.name for _, p in script.sourced] == ["sourceme-common.sh"]
+    res = run_jobgen("lint", str(job), timeout=60)
+    assert res.returncode in (0, 1) and "Traceback" not in res.stderr
+    assert "GPU008" in res.stdout
