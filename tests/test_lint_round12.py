@@ -141,3 +141,32 @@ def test_a_fallback_module_after_or_is_not_read_as_loaded():
     module = "module load craype-accel-nvidia80 && module load craype-accel-nvidia70"
     found = _findings(POLARIS_MOD.format(module=module), "polaris", "MODULE005")
     assert len(found) == 1 and "craype-accel-nvidia70" in found[0][2]
+
+
+# -------------------------------------------- TEXT006: an unresolved git merge conflict
+# heldout-2026-11-27l's test_amd_embedding.sh (DylanJoo/mdrag): committed with the markers; the
+# `<<<<<<<` line was read as a here-document, so lint refused the file as no job script.
+CONFLICT = ("<<<<<<< Updated upstream\n#!/bin/sh\n#SBATCH --account=project_465000001\n"
+            "#SBATCH --partition=small-g\n#SBATCH --gres=gpu:nvidia_rtx_a6000:1\n"
+            "#SBATCH --time=120:00:00\n=======\n#!/bin/bash\n"
+            "#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
+            "#SBATCH --gpus-per-node=1\n#SBATCH --time=01:00:00\n>>>>>>> Stashed changes\n"
+            "srun python embed.py --epochs 1\n")
+
+
+def test_conflict_markers_are_the_one_finding():
+    found = [(f.rule, f.line, f.severity, f.message) for f in
+             lint(parse_text(CONFLICT), load_profile("lumi").profile)]
+    assert [(r, line, sev) for r, line, sev, _ in found] == [("TEXT006", 1, "error")]
+    assert "marker lines 1, 7, 13" in found[0][3] and "not the first line" in found[0][3]
+
+
+@pytest.mark.parametrize("text", [
+    # a here-document whose delimiter looks like none of git's markers
+    "#!/bin/bash\ncat <<EOF > a.txt\n=======\nEOF\nsrun ./app\n",
+    # `=======` alone (a banner echoed by the script) opens no conflict
+    "#!/bin/bash\necho =======\n=======\nsrun ./app\n",
+])
+def test_no_conflict_without_an_opening_marker(text):
+    script = parse_text(text)
+    assert script.conflicts == []

@@ -156,6 +156,8 @@ class Script:
     sourced: list[tuple[int, Path]] = field(default_factory=list)
     read: list[Path] = field(default_factory=list)  # every companion file lint read
     source_depth: int = 0
+    # the lines of an unresolved git merge conflict (`<<<<<<< HEAD`, `=======`, `>>>>>>> b`)
+    conflicts: list[int] = field(default_factory=list)
 
     @property
     def dialect(self) -> str | None:
@@ -282,6 +284,11 @@ def _header(lines: list[str]) -> Header:
     return Header(version, regen, site, layer, digest, named)
 
 
+# git's conflict markers (git-merge(1) HOW CONFLICTS ARE PRESENTED): the first opens a conflict
+_CONFLICT_OPEN = re.compile(r"^<{7}(?: |$)")
+_CONFLICT = re.compile(r"^(?:<{7}|>{7}|\|{7})(?: |$)|^={7}$")
+
+
 def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Script:
     """A script's text read as bash reads it. With follow=True and a path on disk, the files
     it sources are read too where they exist beside it (see companion_bases)."""
@@ -305,6 +312,10 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
         number = i + 1
         i += 1
         stripped = raw.strip()
+        if _CONFLICT.match(raw) and (number == 1 or script.conflicts or
+                                     _CONFLICT_OPEN.match(raw)):
+            script.conflicts.append(number)  # (not the shell's: git's, left in the file)
+            continue
         if heredoc_end is not None:
             script.heredoc_lines.add(number)
             if stripped == heredoc_end:

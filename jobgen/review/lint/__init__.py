@@ -44,7 +44,10 @@ def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[F
     job script is refused (JobgenError)."""
     ctx = lint_context(script, profile)
     floor = SEVERITIES.index(min_severity)
-    found = [f for r in RULES.values() if SEVERITIES.index(r.severity) >= floor
+    # a file holding an unresolved merge conflict holds both sides: it cannot run, and what
+    # either side asks is not the job's (TEXT006 names the markers)
+    rules = [RULES["TEXT006"]] if script.conflicts else RULES.values()
+    found = [f for r in rules if SEVERITIES.index(r.severity) >= floor
              for f in r.run(ctx) if SEVERITIES.index(f.severity) >= floor]
     # a launch in a loop is read once per value: the same finding twice is one
     return sorted(dict.fromkeys(found), key=lambda f: (f.line, f.rule, f.message))

@@ -233,6 +233,15 @@ _SYNTAX_ERROR = re.compile(r"line ([0-9]+): (syntax error.*)")
       "commands before it, then the shell exits")
 def _shell_syntax(ctx: Context) -> Iterator[Hit]:
     lines = ctx.script.lines
+    if ctx.script.conflicts:  # (git's markers: bash stops at the first; sbatch/qsub read a
+        # script whose first line is not #! as no script of a shell)
+        first = ctx.script.conflicts[0]
+        shown = ", ".join(str(n) for n in ctx.script.conflicts[:6])
+        yield Hit(first, f"an unresolved git merge conflict (marker lines {shown}): bash "
+                  "stops at the first marker with a syntax error"
+                  f"{', and the #! line is not the first line' if first == 1 else ''}",
+                  "resolve the conflict (keep one side, delete the markers) and commit")
+        return
     if not lines or not _SHELL_LINE.match(lines[0]) or shutil.which("bash") is None:
         return
     try:
