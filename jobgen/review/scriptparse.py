@@ -154,10 +154,14 @@ class Script:
     bases: list[Path] = field(default_factory=list)
     # the files read that way: (line of the `source` statement, the file)
     sourced: list[tuple[int, Path]] = field(default_factory=list)
-    read: list[Path] = field(default_factory=list)  # every companion file lint read
     source_depth: int = 0
     # the lines of an unresolved git merge conflict (`<<<<<<< HEAD`, `=======`, `>>>>>>> b`)
     conflicts: list[int] = field(default_factory=list)
+
+    @property
+    def read(self) -> list[Path]:
+        """Every file read beside the script, once each, in the order read."""
+        return list(dict.fromkeys(path for _, path in self.sourced))
 
     @property
     def dialect(self) -> str | None:
@@ -291,13 +295,13 @@ _CONFLICT = re.compile(r"^(?:<{7}|>{7}|\|{7})(?: |$)|^={7}$")
 
 def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Script:
     """A script's text read as bash reads it. With follow=True and a path on disk, the files
-    it sources are read too where they exist beside it (see companion_bases)."""
+    it sources are read too where they exist beside it (see _companion_bases)."""
     # Lines end where bash ends them, at \n only: a \r stays on its line (and lint reports it).
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
     script = Script(path=path, text=text, lines=lines,
-                    bases=companion_bases(Path(path)) if follow else [])
+                    bases=_companion_bases(Path(path)) if follow else [])
     if lines and lines[0].startswith("#!") and not _RELATIVE_SHELL.match(lines[0]):
         script.shebang = lines[0][2:].strip()
     elif lines and (_SHEBANG_TYPO.match(lines[0]) or _RELATIVE_SHELL.match(lines[0])):
@@ -741,7 +745,7 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
             words = split(re.sub(r"\$\(\s*(?:pwd|dirname|cd)\b[^()]*\)", "$PWD", stmt))
         except ValueError:
             words = []
-        found = companion(script, words[1]) if len(words) > 1 else None
+        found = _companion(script, words[1]) if len(words) > 1 else None
         if found is not None:
             _read_sourced(script, found, number)
     if not launch:
@@ -1149,7 +1153,7 @@ _START_DIR = re.compile(r"^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}?|"
                         r"\$\(\s*cd\s+[^)]*&&\s*pwd(?:\s+-[LP])?\s*\)|\.)(?=/)")
 
 
-def companion_bases(path: Path) -> list[Path]:
+def _companion_bases(path: Path) -> list[Path]:
     """The directories lint reads a script's companion files from: its own and up to three
     above it (a job script in jobs/ submitted from the repository's root)."""
     try:
@@ -1161,12 +1165,12 @@ def companion_bases(path: Path) -> list[Path]:
     return [start, *list(start.parents)[:3]]
 
 
-def companion(script: Script, word: str) -> Path | None:
+def _companion(script: Script, word: str) -> Path | None:
     """The file a path word of the script names, where it exists under one of its bases (or
     at its absolute path); None where lint cannot read it."""
     if not script.bases or not word:
         return None
-    value = _expanded(word, script.variables) if "$" in word else word
+    value = _expanded(word, script.variables)
     value = _START_DIR.sub("", value, count=1).lstrip("/") if _START_DIR.match(value) \
         else value
     if "`" in value or "*" in value:
@@ -1189,22 +1193,18 @@ def companion(script: Script, word: str) -> Path | None:
     return None
 
 
-def companion_text(script: Script, path: Path) -> str | None:
-    """A companion file's text (None where it is no UTF-8 text file of bounded size); the
-    file is listed in script.read, which `jobgen lint` reports."""
+def _companion_text(path: Path) -> str | None:
+    """A companion file's text; None where it is no UTF-8 text file of bounded size."""
     try:
-        text = read_text(path, "companion file", COMPANION_BYTES)
+        return read_text(path, "companion file", COMPANION_BYTES)
     except (JobgenError, OSError):
         return None
-    if path not in script.read:
-        script.read.append(path)
-    return text
 
 
 def _read_sourced(script: Script, path: Path, number: int) -> None:
     """The statements of a file the script sources, read at the `source` line: its exports,
     variables and modules (its functions and launches are not the job's launch)."""
-    text = companion_text(script, path)
+    text = _companion_text(path)
     if text is None:
         return
     script.sourced.append((number, path))

@@ -243,13 +243,9 @@ class Context:
         """A Python program a reader takes for an AI framework's by what is around it: the
         framework's module or an environment named for it loaded before it, or a training's
         own arguments (--epochs, trainer=gpu)."""
-        # (or a module the site profile names as an AI framework's: Aurora's `frameworks`,
-        # Summit's open-ce; round 12, after heldout-2026-11-27g's `module add frameworks`)
-        framework = [m.name for m in self.profile.modules if m.framework and m.name]
-        return any(_AI_MODULES.search(m) or any(m == f or m.startswith(f + "/")
-                                                for f in framework)
-                   for _, m in self.modules_loaded(line)) or \
-            _framework_environment(self, line) or \
+        # (the site profile's framework modules too, Aurora's `frameworks`: round 12, after
+        # heldout-2026-11-27g's `module add frameworks`)
+        return self.framework_module(line) or _framework_environment(self, line) or \
             any(TRAINING_ARGS.match(w) for w in program[2:])
 
     # ---------------------------------------------------------------- directives
@@ -371,6 +367,13 @@ class Context:
                 out += [(line, w) for w in words[2:] if not w.startswith("-")]
         return out
 
+    def framework_module(self, before: int) -> bool:
+        """An AI framework's module loaded before a line: one the site profile loads for a
+        framework (Aurora's frameworks, Summit's open-ce) or one named for it (pytorch...)."""
+        return any(self.loads(m.name, before) for m in self.profile.modules
+                   if m.framework and m.name and m.action == "load") or \
+            any(_AI_MODULES.search(m) for _, m in self.modules_loaded(before))
+
     def loads(self, module: str, before: int | None = None) -> bool:
         return any(m == module or m.startswith(module + "/")
                    for _, m in self.modules_loaded(before))
@@ -438,10 +441,7 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
         named = prog[2] if DISTRIBUTED.search(prog[2]) else ""
     image = launch.container.image if launch.container else ""
     env = launch.env
-    framework_module = any(ctx.loads(m.name, launch.at) for m in ctx.profile.modules
-                           if m.framework and m.name and m.action == "load") or \
-        any(_AI_MODULES.search(m) for _, m in ctx.modules_loaded(launch.at)) or \
-        _framework_environment(ctx, launch.at)
+    framework_module = ctx.framework_module(launch.at) or _framework_environment(ctx, launch.at)
     # a shell script of the user's own run in an image named for a framework (the LUMI
     # PyTorch containers' `singularity exec ... lumi-pytorch-rocm-*.sif ./train.sh`): the
     # script is the image's python run by a wrapper

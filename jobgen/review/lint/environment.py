@@ -551,7 +551,8 @@ def _vendor_hits(ctx: Context, vendor: str) -> Iterator[Hit]:
     facts = ctx.profile.module_facts
     documented = set(facts.documented.names) if facts and facts.documented else set()
     for line, text in ctx.script.modules:
-        # (not a module the site's own guide loads: Polaris's oneapi, SYCL on the A100s)
+        # (not a module the site's own guide loads: Polaris's oneapi, SYCL on the A100s; per
+        # statement, as a sourced file's several module lines share its `source` line)
         loaded = text.split()[2:] if text.split()[1:2] in (["load"], ["add"]) else []
         if loaded and all(m.split("/", 1)[0] in documented for m in loaded):
             continue

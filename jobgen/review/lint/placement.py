@@ -410,15 +410,15 @@ def _loop_series(ctx: Context) -> Iterator[Hit]:
     on them)."""
     if ctx.nodes is not None:
         return
-    steps: dict[int, list[tuple[int, LaunchView]]] = {}
+    steps: dict[int, set[int]] = {}  # line -> the node counts of its launches
     for launch in ctx.launches:
         rpn, total = launch.ranks_per_node, launch.total_ranks
         if launch.own_hosts or not rpn or not total or total % rpn:
             continue
-        steps.setdefault(launch.line, []).append((total // rpn, launch))
-    for line, runs in sorted(steps.items()):
-        largest = max(used for used, _ in runs)
-        smaller = sorted({used for used, _ in runs if used < largest})
+        steps.setdefault(launch.line, set()).add(total // rpn)
+    for line, used in sorted(steps.items()):
+        largest = max(used)
+        smaller = sorted(u for u in used if u < largest)
         if smaller:
             yield Hit(line, f"this launch runs in a loop whose largest step spreads over "
                       f"{largest} nodes, so the one allocation that runs every step holds "
