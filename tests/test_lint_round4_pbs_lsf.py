@@ -177,8 +177,10 @@ def test_ranks_on_both_sockets_or_not_one_per_tile_are_not_far(body):
 
 
 def test_polaris_numa_domains_of_one_socket_are_left_to_the_per_rank_check():
+    # (no warning whatever the mapping; round 13's note says what the frameworks' usual
+    # mapping, local rank r on GPU r, would give: tests/test_lint_round13.py)
     body = "mpiexec -n 4 --ppn 4 --depth=1 --cpu-bind depth python train_ddp.py"
-    assert "CPU007" not in _findings(POLARIS.format(body=body), "polaris")
+    assert _findings(POLARIS.format(body=body), "polaris").get("CPU007") == "info"
 
 
 # One process that uses one device: PyTorch's "xpu" / "cuda" without an ordinal is the current

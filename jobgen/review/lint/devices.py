@@ -495,7 +495,10 @@ def _documented(ctx: Context, launch: LaunchView,
       "pairs them", summary="a rank bound to cores on another NUMA domain than its device",
       lowers_to=("info",), lowered="for a binding the site's guide gives on purpose "
       "(launch_facts.documented_bindings: Polaris --cpu-bind depth -d 16), with the list "
-      "that keeps each rank next to its device")
+      "that keeps each rank next to its device; and, said as a condition, for ranks of a "
+      "Python AI program bound to explicit cores on a node of several NUMA domains of one "
+      "socket (Polaris, LUMI-G) where the script names no device per rank: the frameworks' "
+      "usual choice, local rank r on device r")
 def _far_from_device(ctx: Context) -> Iterator[Hit]:
     gpus = ctx.profile.node.gpus
     if gpus is None or ctx.node.family and not ctx.node.devices:
@@ -505,7 +508,8 @@ def _far_from_device(ctx: Context) -> Iterator[Hit]:
         devices_of = rank_devices(ctx, launch) if cpus_of else {}
         if not devices_of:
             if cpus_of:
-                yield from _far_whatever_the_mapping(ctx, launch, cpus_of)
+                hits = list(_far_whatever_the_mapping(ctx, launch, cpus_of))
+                yield from hits or _far_by_local_rank(ctx, launch, cpus_of)
             continue
         limit = max_per_device(ctx)
         if max(Counter(devices_of.values()).values(), default=0) > limit or (
@@ -546,7 +550,7 @@ def _far_whatever_the_mapping(ctx: Context, launch: LaunchView,
             _per_rank_devices(ctx, launch) != 1:
         return
     # across sockets only (Aurora, Sunspot: a NUMA domain per socket); the finer domains of
-    # one socket (Polaris, LUMI) are left to the per-rank check, where the mapping is seen
+    # one socket (Polaris, LUMI) get the per-rank check with the frameworks' usual mapping
     node = ctx.profile.node
     if node.sockets < 2 or len(node.numa) != node.sockets:
         return
@@ -573,6 +577,52 @@ def _far_whatever_the_mapping(ctx: Context, launch: LaunchView,
                      f"device")
             yield _far_hit(ctx, launch, where, {})
             return
+
+
+# The frameworks' usual device choice, local rank r on device r: Horovod docs/pytorch.rst ("With
+# the typical setup of one GPU per process, set this to local rank. The first process on the
+# server will be allocated the first GPU"; torch.cuda.set_device(hvd.local_rank())); PyTorch
+# docs/source/notes/ddp.rst's example (model.to(rank), device_ids=[rank]).
+_USUAL_MAPPING = ("Horovod docs/pytorch.rst (\"With the typical setup of one GPU per process, set "
+                  "this to local rank\"); PyTorch docs/source/notes/ddp.rst (model.to(rank), "
+                  "device_ids=[rank])")
+
+
+def _far_by_local_rank(ctx: Context, launch: LaunchView,
+                       cpus_of: list[list[int]]) -> Iterator[Hit]:
+    """One rank per device of an AI program, bound to explicit cores, on a node of several
+    NUMA domains of one socket (Polaris, LUMI-G), with no device variable or wrapper in the
+    script: the program picks its device itself, which lint cannot see. With the frameworks'
+    usual choice (local rank r on device r) some ranks drive a device of another domain, which
+    is why the site's wrapper gives the devices in another order (Polaris: reverse). Info, as
+    a program may pick otherwise (heldout-2026-11-27f's GKNB/ALBAND takes device_count() - 1 -
+    local_rank); the misses it answers: heldout-2026-11-27l's ai-science-training-series runs."""
+    gpus, rpn, node = ctx.profile.node.gpus, launch.ranks_per_node, ctx.profile.node
+    # (fewer ranks than devices too: a one-rank-per-node run still has rank 0 on device 0)
+    if gpus is None or not rpn or not launch.ai or rpn > len(gpus.devices) or \
+            len(node.numa) < 2 or node.sockets > 1 and len(node.numa) == node.sockets or \
+            launch.wrappers or _mask_for_all(ctx, launch) is not None or \
+            not re.fullmatch(r"python[0-9.]*", (launch.program or [""])[0].rsplit("/", 1)[-1]):
+        return
+    per_rank = _per_rank_devices(ctx, launch)
+    if per_rank not in (1, None) or per_rank is None and rpn != 1:
+        return
+    far = _far(ctx, cpus_of, {r: r for r in range(rpn)})
+    if not far:
+        return
+    affinity = ctx.profile.gpu_affinity
+    helper = (f"; the site's {affinity.wrapper} gives device {list(affinity.order)} to local "
+              f"ranks 0-{len(affinity.order) - 1} for this reason") if affinity.wrapper and \
+        affinity.order else ""
+    ranks = ", ".join(str(r) for r, _ in far)
+    yield Hit(launch.line, f"the script names no device per rank, so the program picks one: "
+              f"if it takes device r for local rank r (torch.cuda.set_device(local_rank), the "
+              f"usual way), local rank(s) {ranks} drive a device on another NUMA domain than "
+              f"their cores ({'; '.join(t for _, t in far)}){helper}",
+              f"check which device your program takes; to keep each rank next to its device, "
+              f"run it under {affinity.wrapper or 'a per-rank device wrapper'} or bind the "
+              f"ranks to the cores of their devices", f"{_USUAL_MAPPING}; the site profile's "
+              f"node.gpus.devices", "info")
 
 
 def _far(ctx: Context, cpus_of: list[list[int]], devices_of: dict[int, int]
@@ -691,7 +741,9 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       fix="run one rank per device (the node's device count per node), or ask for a "
       "shared partition with the devices you use", facts=_device_facts,
       summary="fewer ranks per node than the node's devices, on nodes allocated whole: the "
-      "other devices are billed and idle")
+      "other devices are billed and idle", lowers_to=("info",),
+      lowered="for one process of an AI program whose device use the script does not say "
+      "(the frameworks' default is one device; its code may use more)")
 def _idle_devices(ctx: Context) -> Iterator[Hit]:
     whole = _whole_nodes(ctx)
     if whole is None or not ctx.node.devices:
@@ -702,8 +754,15 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
         return
     if any(la.own_hosts for la in ctx.launches if not la.shell):
         return
-    yield from _jsrun_fewer_gpus(ctx, whole)
-    yield from _one_device_processes(ctx, whole)
+    hits = [*_jsrun_fewer_gpus(ctx, whole), *_one_device_processes(ctx, whole),
+            *_idle_per_launch(ctx, whole)]
+    # (a line the rule warns about needs no note beside the warning)
+    warned = {h.line for h in hits if h.severity is None}
+    yield from (h for h in hits if h.severity is None or h.line not in warned)
+
+
+def _idle_per_launch(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
+    """GPU008's narrowed processes and launches of fewer ranks than devices per node."""
     narrowed = _narrowed(ctx)
     yield from _shared_mask(ctx, whole, narrowed)
     for launch in ctx.launches:
@@ -741,6 +800,16 @@ _TORCH_DEVICE = ("PyTorch docs/source/tensor_attributes.rst, torch.device (a dev
 _ONE_TILE = ("argonne-lcf/user-guides @ 7d04a3f9 docs/aurora/data-science/frameworks/pytorch.md "
              "L37-50 (one process sees 12 tiles, current tile 0), L131 (model.to(\"xpu\"): a "
              "model on a single GPU tile)")
+# One process of a framework uses one device unless its code spreads the work: TensorFlow
+# "code, and tf.keras models will transparently run on a single GPU ... The simplest way to run
+# on multiple GPUs ... is using Distribution Strategies" (tensorflow/docs site/en/guide/
+# gpu.ipynb); PyTorch's device without an index is the current one (_TORCH_DEVICE).
+# A program told to run on the CPU (`--device=cpu`, `--accelerator cpu`, `--no-cuda`)
+_ON_CPU = re.compile(r"(?i)--?(?:device|accelerator|backend)[= ]cpu\b|--(?:no[-_](?:cuda|gpu)|"
+                     r"cpu(?:[-_]only)?)(?:\s|$)")
+_FARMS_OUT = re.compile(r"(?i)parsl|workflow|parallel|executor|dask|\bray\b|mpi|launch")
+_DEFAULT_DEVICE = ("tensorflow/docs site/en/guide/gpu.ipynb (tf.keras models run on a single "
+                   "GPU; several GPUs need a distribution strategy); " + _TORCH_DEVICE)
 _ONE_DEVICE_CODE = (r"""\.to\(\s*["']{b}(?::0)?["']|torch\.device\(\s*["']{b}(?::0)?["']|"""
                     r"""\bdevice\s*=\s*["']{b}(?::0)?["']""")
 _MULTI_FLAG = re.compile(r"(?i)--?(?:tp|pp|dp|ws|world[-_]size|ngpu|gpus|devices|nproc\w*)")
@@ -772,6 +841,19 @@ def _one_device_processes(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]
                    if not la.shell and la.ranks_per_node == 1 and not la.wrappers and
                    la.dialect != "spawn" and not any(name in la.env for name in _VISIBLE)]
     one_code = re.compile(_ONE_DEVICE_CODE.format(b=backend))
+    # the AI programs among them whose device use the script does not say: one process of
+    # PyTorch or TensorFlow uses one device unless its code spreads the work (info: the code
+    # may; heldout-2026-11-27f/i/j/l's one-process Polaris jobs, read in their repositories)
+    # (a program in a variable, `python $DRIVER`, or one that farms work out, `--parsl_executor`,
+    # run_parallel_workflow.py, may start its own ranks: not told)
+    usual = {la.line for la in ctx.launches if la.ai and not model_client(ctx, la) and
+             re.fullmatch(r"python[0-9.]*", (la.program or [""])[0].rsplit("/", 1)[-1]) and
+             len(la.program) > 1 and re.fullmatch(r"[\w.-]+\.py", la.program[1].rsplit(
+                 "/", 1)[-1]) and not any(_FARMS_OUT.search(w) for w in la.program) and
+             not _ON_CPU.search(" ".join(la.program)) and
+             not any(name in la.env for name in _VISIBLE) and not _MULTI_DEVICE.search(
+                 la.container.image if la.container else "") and
+             not _MULTI_CODE.search(_python_code(ctx, la.line, la.program))}
     for line, program, who in candidates:
         if not program or program[0].rsplit("/", 1)[-1] in _MULTI_LAUNCHERS or any(
                 _MULTI_DEVICE.search(w) or _MULTI_FLAG.fullmatch(w) for w in program):
@@ -781,6 +863,18 @@ def _one_device_processes(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]
             code = _python_code(ctx, line, program)
             if code and one_code.search(code) and not _MULTI_CODE.search(code):
                 told = f'code that moves its work to "{backend}"'
+        if told is None:
+            if line in usual and who == "one process":
+                yield Hit(line, f"{who} of an AI program on a node of {ndev} devices, with no "
+                          "sign in the script of using more than one (no launcher, device "
+                          "count, DataParallel or strategy in its words): if it uses one "
+                          f"device (the frameworks' default), {ndev - 1} device(s) of each "
+                          f"node idle, and {whole[0]}", f"check how many devices the program "
+                          f"uses; if one, run one rank per device ({ndev} per node, e.g. "
+                          f"mpiexec -n {ndev} --ppn {ndev} with a device per rank), or ask "
+                          "for a shared queue or partition where the site has one",
+                          f"{_DEFAULT_DEVICE}; {_idle_source(ctx, whole)}", "info")
+            continue
         if told is not None:
             yield Hit(line, f"{who} that uses one device ({told}: {backend} is the "
                       f"current device, index 0) on a node of {ndev} devices: {ndev - 1} "

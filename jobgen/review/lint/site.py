@@ -290,7 +290,8 @@ def guess_site(script: Script) -> SiteGuess:
             if site in scores and clue.pattern.search(code):
                 scores[site] += 1
                 clues[site].append(f"{clue.what} (shared with {clue.site})")
-    for site in _named_in_file_name(script.path):
+    in_name = _named_in_file_name(script.path) & {p.name for p in profiles}
+    for site in in_name:
         if site in scores:
             scores[site] += 2
             clues[site].append(f"the file name ({os.path.basename(script.path)})")
@@ -306,6 +307,11 @@ def guess_site(script: Script) -> SiteGuess:
     # a rival: as much evidence, or a clue only it has where the best has none of its own
     rivals = [n for s, n in ranked[1:] if s >= best or n in strong and
               (name not in strong or s * 2 >= best)]
+    # the file's name says one site and the code another (`train_llama_alcf_aurora.sh` asking
+    # filesystems=eagle): which the author meant is for the user to say
+    if len(in_name) == 1 and name not in in_name and next(iter(in_name)) in scores and \
+            next(iter(in_name)) not in rivals:
+        rivals.append(next(iter(in_name)))
     if rivals or name.startswith("other:"):
         found = [f"{n.removeprefix('other:')}: {', '.join(clues[n])}" for n in [name, *rivals]]
         why = "its clues point to several sites" if rivals else \
