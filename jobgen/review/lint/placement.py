@@ -365,8 +365,14 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
                       f"{nodes}", f"--nodes={nodes}")
 
 
+_JSRUN_FILLS = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L1522-1563 "
+                "(`jsrun -n12 -a2 -g1 -c2`: ranks 0-11, six resource sets, on the first node, "
+                "rank 12 on the next)")
+
+
 @rule("RANK002", "idle-nodes", topic="placement", severity="warning",
-      scope="launches whose node count and ranks per node are known (not a one-rank step of "
+      scope="launches whose node count and ranks per node are known (jsrun without -r: the "
+      "sets that fit one node, which jsrun fills before the next; not a one-rank step of "
       "a workflow whose other launches fill the nodes, nor the one-task client of services "
       "the job starts); and whole batch scripts "
       "of several nodes that start no launcher and run their program (python X.py, ./app) in "
@@ -395,8 +401,12 @@ def _idle(ctx: Context) -> Iterator[Hit]:
             continue  # (a one-task client of services that hold the nodes: not idle)
         if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
             used = total // rpn
+            packed = launch.dialect == "jsrun" and launch.flag("-r", "--rs_per_host") is None
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
-                      f"{nodes_word(nodes)}: {nodes - used} node(s) stay idle")
+                      f"{nodes_word(nodes)}: {nodes - used} node(s) stay idle" + (
+                          " (without -r, jsrun fills the first node's GPUs and cores before "
+                          "it uses the next)" if packed else ""),
+                      source=_JSRUN_FILLS if packed else None)
     yield from _loop_series(ctx)
 
 
