@@ -179,3 +179,86 @@ def test_jsrun_without_rs_per_host_fills_the_first_node_and_leaves_the_next_idle
 ])
 def test_jsrun_sets_that_reach_every_node_are_not_reported(nodes, body):
     assert _findings(SUMMIT.format(nodes=nodes, body=body), "summit", "RANK002") == []
+
+
+# ------------------------------------ after the blind run of heldout-2026-11-27m (tuned on it)
+LUMI = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=small-g\n"
+        "#SBATCH --nodes=1\n#SBATCH --gpus-per-node=1\n#SBATCH --ntasks-per-node=1\n"
+        "#SBATCH --time=01:00:00\n{body}\n")
+
+
+def test_a_library_variable_with_its_prefix_misspelt_is_reported():
+    found = _findings(LUMI.format(body="export NCLL_DEBUG=WARN\nsrun python train.py"), "lumi",
+                      "ENV001")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "error")]
+    assert "the library reads NCCL_DEBUG" in found[0][2]
+
+
+@pytest.mark.parametrize("name", [
+    "NCCL_MIN_CHANNELS",  # under NCCL's own prefix: ENV007's (an unknown NCCL variable)
+    "MY_DEBUG_X",  # far from every library variable
+])
+def test_names_under_a_library_prefix_or_far_from_one_are_not_env001(name):
+    assert _findings(LUMI.format(body=f"export {name}=1\nsrun python train.py"), "lumi",
+                     "ENV001") == []
+
+
+@pytest.mark.parametrize("line", [
+    '#bsub -env "all, mdir=chr22, input=input.cfg" -J chr22 2_validate_and_select_best.lsf',
+    "#sbatch --export=mdir=chr22 --job-name=validate 2_validate_and_select_best.sbatch",
+])
+def test_a_commented_out_submission_command_is_no_misspelt_directive(line):
+    text = SUMMIT.format(nodes=1, body=f"{line}\njsrun -n 1 -a 1 -c 42 -g 6 -b packed:42 ./app")
+    assert _findings(text, "summit", "SCHED011") == []
+
+
+def test_a_lowercase_directive_in_the_directive_block_is_still_reported():
+    text = "#!/bin/bash\n#BSUB -P ABC123\n#bsub -W 30\n#BSUB -nnodes 1\njsrun -n 1 ./app\n"
+    assert [line for line, _, _ in _findings(text, "summit", "SCHED011")] == [3]
+
+
+@pytest.mark.parametrize("prefix", ["timeout 360", "timeout -s KILL 2h",
+                                    "$subdir/with_postgresql.sh tile_22"])
+def test_a_launch_behind_timeout_or_a_wrapper_scripts_arguments_is_read(prefix):
+    text = SUMMIT.format(nodes=1, body=f"{prefix} jsrun -r 50 -g 1 -c 7 -b packed:7 ./app")
+    found = {f.rule for f in lint(parse_text(text), load_profile("summit").profile)}
+    assert {"GPU001", "CPU006"} <= found
+
+
+def test_jsrun_sets_per_host_whose_gpus_outnumber_the_node_are_gpu001s():
+    # (GPU001 has told this since round 4; no second rule for it)
+    found = _findings(SUMMIT.format(nodes=1, body="jsrun -r 7 -g 1 -c 6 -b packed:6 ./app"),
+                      "summit", "GPU001")
+    assert [(line, sev) for line, sev, _ in found] == [(5, "error")]
+    assert _findings(SUMMIT.format(nodes=1, body="jsrun -r 6 -g 1 -c 7 ./app"), "summit",
+                     "GPU001") == []
+
+
+def test_a_summit_module_removed_with_rhel8_is_an_error():
+    # olcf-user-docs software/software-news.rst L709-852 (August 2021: versions removed)
+    body = "module load open-ce/1.1.3-py37-0\nmodule load cuda/10.1.243\njsrun -n 1 ./app"
+    found = _findings(SUMMIT.format(nodes=1, body=body), "summit", "MODULE002")
+    assert [(line, sev) for line, sev, _ in found] == [(5, "error"), (6, "error")]
+    assert "a build of open-ce/1.1.3" in found[0][2] and "August 17-19, 2021" in found[1][2]
+    ok = SUMMIT.format(nodes=1, body="module load cuda/11.0.3\njsrun -n 1 ./app")
+    assert _findings(ok, "summit", "MODULE002") == []
+
+
+def test_an_escaped_dollar_in_an_export_outside_a_here_document():
+    found = _findings(LUMI.format(body="export ROCR_VISIBLE_DEVICES=\\$SLURM_LOCALID\n"
+                                       "srun python train.py"), "lumi", "TEXT014")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
+    assert "the text $SLURM_LOCALID" in found[0][2]
+
+
+@pytest.mark.parametrize("body", [
+    # in the here-document of the wrapper: the escape defers the expansion to each rank
+    "cat << EOF > select_gpu\n#!/bin/bash\nexport ROCR_VISIBLE_DEVICES=\\$SLURM_LOCALID\n"
+    "exec \\$*\nEOF\nsrun ./select_gpu python train.py",
+    # in a string another shell runs
+    'srun bash -c "export LOCAL_RANK=\\$SLURM_LOCALID && python train.py"',
+    # evaluated later on purpose
+    "export CMD=\\$HOME/run.sh\neval \"$CMD\"",
+])
+def test_an_escaped_dollar_where_the_escape_is_meant_is_not_reported(body):
+    assert _findings(LUMI.format(body=body), "lumi", "TEXT014") == []

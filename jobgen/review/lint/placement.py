@@ -223,8 +223,10 @@ def _oversubscribed_launch(ctx: Context, launch: LaunchView, usable: int) -> Ite
                                                                              "--cpu_per_rs"))
         r = as_int(launch.flag("-r", "--rs_per_host")) or 1
         if c and c * r > usable:
+            fix = f"-c {usable // r} or fewer" if usable // r else \
+                f"-r {max(usable // c, 1)} or fewer"
             yield Hit(launch.line, f"{r} resource set(s) x -c {c} = {c * r} cores per node, "
-                      f"but a {name} node has {usable} usable", f"-c {usable // r} or fewer")
+                      f"but a {name} node has {usable} usable", fix)
         m = re.fullmatch(r"packed:(\d+)", launch.flag("-b", "--bind") or "")
         if a and c and m and a * int(m.group(1)) > c:
             yield Hit(launch.line, f"{a} tasks x packed:{m.group(1)} = {a * int(m.group(1))} "
@@ -363,6 +365,7 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
         if nodes and asked and asked > nodes:
             yield Hit(launch.line, f"the launcher asks for {asked} node(s), the job has "
                       f"{nodes}", f"--nodes={nodes}")
+
 
 
 _JSRUN_FILLS = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L1522-1563 "

