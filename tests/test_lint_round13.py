@@ -262,3 +262,40 @@ def test_an_escaped_dollar_in_an_export_outside_a_here_document():
 ])
 def test_an_escaped_dollar_where_the_escape_is_meant_is_not_reported(body):
     assert _findings(LUMI.format(body=body), "lumi", "TEXT014") == []
+
+
+# ----------------------------- PBS009: a relative path before any cd, from the home directory
+# OpenPBS src/resmom/start_exec.c L4438-4465: the job starts in the user's home directory.
+PBS_JOB = ("#!/bin/bash -l\n#PBS -A proj\n#PBS -q debug\n#PBS -l select=1\n"
+           "#PBS -l walltime=01:00:00\n#PBS -l filesystems=home:eagle\n{body}\n")
+
+
+@pytest.mark.parametrize("body, line, path", [
+    ("# cd $PBS_O_WORKDIR\npython ./3_ml_in_the_loop.py", 8, "./3_ml_in_the_loop.py"),
+    ("source ../polaris_env_modules.sh\ncd $PBS_O_WORKDIR", 7, "../polaris_env_modules.sh"),
+    ("mpiexec -n 4 --ppn 4 ./hello_affinity", 7, "./hello_affinity"),
+    ("OMP_NUM_THREADS=1 bash run.sh", 7, "run.sh"),
+])
+def test_a_relative_path_before_any_cd_in_a_pbs_job(body, line, path):
+    found = _findings(PBS_JOB.format(body=body), "polaris", "PBS009")
+    assert [(n, sev) for n, sev, _ in found] == [(line, "warning")]
+    assert f"`{path}` is a relative path" in found[0][2]
+
+
+@pytest.mark.parametrize("body", [
+    "cd $PBS_O_WORKDIR\npython train.py",
+    "cd /eagle/proj/run && ./app",
+    "source $PBS_O_WORKDIR/env.sh\npython train.py",  # the sourced file may change directory
+    "python /eagle/proj/train.py",
+    "python path/to/application.py",  # a placeholder
+    "python -c 'import torch'",
+])
+def test_a_cd_first_or_full_paths_are_not_reported(body):
+    assert _findings(PBS_JOB.format(body=body), "polaris", "PBS009") == []
+
+
+def test_slurm_and_scripts_without_pbs_directives_are_not_pbs009s():
+    # (sbatch starts the job where it was submitted; a script without directives is run by hand)
+    assert _findings("#!/bin/bash\ncd_not=1\npython train.py\nmpiexec -n 4 ./app\n", "polaris",
+                     "PBS009") == []
+    assert _findings(LUMI.format(body="python train.py"), "lumi", "PBS009") == []

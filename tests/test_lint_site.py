@@ -90,7 +90,7 @@ def test_a_misspelt_shebang_keeps_the_site_requirements():
     """`#/bin/bash` made lint read the script as a guide's fragment, so the filesystems check
     was skipped (issue 31); now it is a whole script with its own finding."""
     text = ("#/bin/bash\n#PBS -A proj\n#PBS -l select=1:system=polaris\n#PBS -l walltime=1:00:00"
-            "\n#PBS -q debug\nmpiexec -n 4 --ppn 4 --depth=8 --cpu-bind depth ./a.out\n")
+            "\n#PBS -q debug\nmpiexec -n 4 --ppn 4 --depth=8 --cpu-bind depth /eagle/p/a.out\n")
     found = {f.rule: f.severity for f in lint(parse_text(text), load_profile("polaris").profile)}
     assert found == {"ALCF002": "error", "TEXT003": "warning"}
     slurm = "#/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH -p small\nsrun ./a.out\n"

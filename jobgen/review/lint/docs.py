@@ -50,9 +50,9 @@ neither; on 2026-11-27f, 57 of the 62 false findings came from one rule on two w
 without which it was 64/69 = 93%.) Each set's false findings and missed violations were then
 fixed where the script says enough, so the later figures are no longer blind: 2026-11-27b 99%,
 79%, 97%; 2026-11-27c 99%, 96%, 97%; 2026-11-27d 94%, 86%, 100%; 2026-11-27e 100%, 69%, 88%;
-2026-11-27f 97%, 80%, 95%; 2026-11-27g 90%, 81%, 88%; 2026-11-27h 95%, 88%, 97%; 2026-11-27i
+2026-11-27f 97%, 81%, 95%; 2026-11-27g 90%, 81%, 88%; 2026-11-27h 95%, 88%, 97%; 2026-11-27i
 100%, 86%, 98%; 2026-11-27j 100%, 82%, 97%; 2026-11-27k 100%, 42%, 86%; 2026-11-27l 100%,
-70%, 100%; 2026-11-27m 100%, 59%, 100%; on the 120 users' scripts the rules were developed on
+70%, 100%; 2026-11-27m 100%, 62%, 100%; on the 120 users' scripts the rules were developed on
 (tests/lint_users) 100%, 98%, 97%. So: on a new set, blind, precision has been 51-100% (7/12 =
 58% on 2026-11-27m, all five false findings one rule on commented-out submission commands;
 9/9 and 19/19 on the two before)
@@ -111,8 +111,9 @@ or a script whose site it cannot tell (add `--site` or a `# site: NAME` line).
   jobgen has no profile for (Frontier, Perlmutter, Lassen...) count against a guess. Lint names
   the clues it used, and asks for `--site` only when they are absent or point to several
   sites.
-- **The files the script sources**, where they exist beside it: a job starts in the directory
-  it was submitted from, usually the script's own or its repository's root, so `jobgen lint
+- **The files the script sources**, where they exist beside it: a Slurm or LSF job starts in
+  the directory it was submitted from (a PBS job in the home directory, hence its
+  `cd $PBS_O_WORKDIR`, PBS009), usually the script's own or its repository's root, so `jobgen lint
   jobs/train.sh` reads `source env/setup.sh` (or `"${SLURM_SUBMIT_DIR}"/env/...`,
   `$PBS_O_WORKDIR/...`, `$(pwd)/...`, `$THIS/...`, or a path through the repository's clone
   elsewhere, by its tail) from the script's directory or up to three above it: its exports,
