@@ -42,6 +42,29 @@ def _aligned(here: Path, suffixes: tuple[str, ...], align: dict
     return a, b, both
 
 
+def figures(a: Ids, b: Ids, both: dict[str, int], name: str, scripts: list[str],
+            width: int = 15) -> str:
+    """One group's line: A, B, both, raw agreement, clean verdicts and Cohen's kappa."""
+    n = len(scripts)
+    if not n:  # a site with no script in this set (27f: no Sunspot)
+        return f"{name:{width}s} scripts   0  (none in this set)"
+    n_a = sum(len(a[s]) for s in scripts)
+    n_b = sum(len(b[s]) for s in scripts)
+    n_both = sum(both[s] for s in scripts)
+    bad_a = sum(1 for s in scripts if a[s]) / n
+    bad_b = sum(1 for s in scripts if b[s]) / n
+    agree = sum(1 for s in scripts if bool(a[s]) == bool(b[s]))
+    po = agree / n
+    pe = bad_a * bad_b + (1 - bad_a) * (1 - bad_b)
+    kappa = f"{(po - pe) / (1 - pe):.2f}" if pe < 1 else "undefined"
+    clean = f"{sum(1 for s in scripts if not a[s])}/{sum(1 for s in scripts if not b[s])}"
+    union = n_a + n_b - n_both
+    raw = f"{n_both}/{union} = {n_both / union:.2f}" if union else "0/0 (no violation)"
+    return (f"{name:{width}s} scripts {n:3d}  A {n_a:3d}  B {n_b:3d}  both {n_both:3d}  raw "
+            f"{raw}  clean A/B {clean}  verdicts agree {agree}/{n}  po {po:.2f}  pe {pe:.2f}  "
+            f"kappa {kappa}")
+
+
 def main(here: Path, suffixes: tuple[str, ...] = ("polaris", "aurora"), part: str = "alcf") -> int:
     doc = yaml.safe_load((here / f"disagreements-{part}.yaml").read_text())
     got = _aligned(here, suffixes, doc["alignment"])
@@ -55,24 +78,5 @@ def main(here: Path, suffixes: tuple[str, ...] = ("polaris", "aurora"), part: st
               ("aurora", lambda s: s.startswith("aurora/")),
               ("sunspot", lambda s: s.startswith("sunspot/"))]
     for name, keep in groups:
-        scripts = [s for s in a if keep(s)]
-        if not scripts:  # a site with no script in this set (27f: no Sunspot)
-            print(f"{name:15s} scripts   0  (none in this set)")
-            continue
-        n_a = sum(len(a[s]) for s in scripts)
-        n_b = sum(len(b[s]) for s in scripts)
-        n_both = sum(both[s] for s in scripts)
-        n = len(scripts)
-        bad_a = sum(1 for s in scripts if a[s]) / n
-        bad_b = sum(1 for s in scripts if b[s]) / n
-        agree = sum(1 for s in scripts if bool(a[s]) == bool(b[s]))
-        po = agree / n
-        pe = bad_a * bad_b + (1 - bad_a) * (1 - bad_b)
-        kappa = f"{(po - pe) / (1 - pe):.2f}" if pe < 1 else "undefined"
-        clean = f"{sum(1 for s in scripts if not a[s])}/{sum(1 for s in scripts if not b[s])}"
-        union = n_a + n_b - n_both
-        raw = f"{n_both}/{union} = {n_both / union:.2f}" if union else "0/0 (no violation)"
-        print(f"{name:15s} scripts {n:3d}  A {n_a:3d}  B {n_b:3d}  both {n_both:3d}  raw "
-              f"{raw}  clean A/B {clean}  verdicts agree "
-              f"{agree}/{n}  po {po:.2f}  pe {pe:.2f}  kappa {kappa}")
+        print(figures(a, b, both, name, [s for s in a if keep(s)]))
     return 0

@@ -73,6 +73,11 @@ class NodeFacts:
     def logical(self) -> int:
         return self.cores * self.threads_per_core
 
+    @property
+    def usable_cores(self) -> int:
+        """The cores a job's tasks may use: the node's, less those the OS keeps."""
+        return self.cores - len(self.reserved) // self.threads_per_core
+
     def core_of(self, cpu: int) -> int:
         if self.smt_numbering == "blocked":
             return cpu % self.cores
@@ -427,6 +432,11 @@ def _past_profiler(prog: list[str]) -> list[str]:
     return prog
 
 
+def is_python(word: str) -> bool:
+    """The word runs a Python interpreter (`python`, `python3.11`, `/opt/env/bin/python`)."""
+    return re.fullmatch(r"python[0-9.]*", word.rsplit("/", 1)[-1]) is not None
+
+
 def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     """(ai, collective): whether the launch runs an AI framework, and the collectives library
     its ranks use (oneccl, nccl, rccl), decided from the program, the image, the modules and
@@ -664,9 +674,11 @@ class LaunchView:
         if d == "jsrun":
             a, r = as_int(self.flag("-a", "--tasks_per_rs")), as_int(self.flag("-r",
                                                                             "--rs_per_host"))
-            return a * r if a and r else (a * self._jsrun_first_host() if a and
-                                          self.flag("-r", "--rs_per_host") is None and
-                                          self._jsrun_first_host() else None)
+            if a and r:
+                return a * r
+            fill = self._jsrun_first_host() if a and self.flag("-r", "--rs_per_host") is None \
+                else None
+            return a * fill if a and fill else None
         value = None
         if d == "aprun":
             value = self.flag("-N")
@@ -695,7 +707,7 @@ class LaunchView:
         g = as_int(self.flag("-g", "--gpu_per_rs") or "0")
         c = as_int(self.flag("-c", "--cpu_per_rs") or "1")
         node = self.ctx.node
-        cores = node.cores - len(node.reserved) // node.threads_per_core
+        cores = node.usable_cores
         if not n or g is None or not c or c > cores or g > node.devices:
             return None
         fit = min(cores // c, node.devices // g if g else cores)

@@ -14,6 +14,7 @@ from ..scriptparse import substitute
 from .context import (
     Context,
     LaunchView,
+    is_python,
     mask_value,
     model_client,
     rank_cpus,
@@ -607,7 +608,7 @@ def _far_by_local_rank(ctx: Context, launch: LaunchView,
     if gpus is None or not rpn or not launch.ai or rpn > len(gpus.devices) or \
             len(node.numa) < 2 or node.sockets > 1 and len(node.numa) == node.sockets or \
             launch.wrappers or _mask_for_all(ctx, launch) is not None or \
-            not re.fullmatch(r"python[0-9.]*", (launch.program or [""])[0].rsplit("/", 1)[-1]):
+            not is_python((launch.program or [""])[0]):
         return
     per_rank = _per_rank_devices(ctx, launch)
     if per_rank not in (1, None) or per_rank is None and rpn != 1:
@@ -850,11 +851,12 @@ def _one_device_processes(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]
     # PyTorch or TensorFlow uses one device unless its code spreads the work (info: the code
     # may; heldout-2026-11-27f/i/j/l's one-process Polaris jobs, read in their repositories)
     # (a program in a variable, `python $DRIVER`, or one that farms work out, `--parsl_executor`,
-    # run_parallel_workflow.py, may start its own ranks: not told)
-    usual = {la.line for la in ctx.launches if la.ai and not model_client(ctx, la) and
-             re.fullmatch(r"python[0-9.]*", (la.program or [""])[0].rsplit("/", 1)[-1]) and
-             len(la.program) > 1 and re.fullmatch(r"[\w.-]+\.py", la.program[1].rsplit(
-                 "/", 1)[-1]) and not any(_FARMS_OUT.search(w) for w in la.program) and
+    # run_parallel_workflow.py, may start its own ranks: not told; the batch shell's only)
+    usual = {la.line for la in ctx.launches if la.shell and la.ai and
+             not model_client(ctx, la) and is_python((la.program or [""])[0]) and
+             len(la.program) > 1 and
+             re.fullmatch(r"[\w.-]+\.py", la.program[1].rsplit("/", 1)[-1]) and
+             not any(_FARMS_OUT.search(w) for w in la.program) and
              not _ON_CPU.search(" ".join(la.program)) and
              not any(name in la.env for name in _VISIBLE) and not _MULTI_DEVICE.search(
                  la.container.image if la.container else "") and
@@ -864,7 +866,7 @@ def _one_device_processes(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]
                 _MULTI_DEVICE.search(w) or _MULTI_FLAG.fullmatch(w) for w in program):
             continue
         told = _device_argument(program, backend)
-        if told is None and re.fullmatch(r"python[0-9.]*", program[0].rsplit("/", 1)[-1]):
+        if told is None and is_python(program[0]):
             code = _python_code(ctx, line, program)
             if code and one_code.search(code) and not _MULTI_CODE.search(code):
                 told = f'code that moves its work to "{backend}"'

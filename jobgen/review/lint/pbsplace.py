@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import dropwhile
 
 from .context import Context, LaunchView
 from .core import Hit, rule
@@ -239,9 +240,7 @@ def _relative_from_home(ctx: Context) -> Iterator[Hit]:
 def _relative_path(words: list[str]) -> str | None:
     """The file a command runs by a relative path (`python x.py`, `bash run.sh`, `./app`,
     `source ../env.sh`), or None."""
-    words = [w for k, w in enumerate(words)
-             if not (re.fullmatch(r"[A-Za-z_]\w*=.*", w) and all(
-                 re.fullmatch(r"[A-Za-z_]\w*=.*", x) for x in words[:k]))]
+    words = list(dropwhile(re.compile(r"[A-Za-z_]\w*=.*").fullmatch, words))
     if not words:
         return None
     first = words[0]

@@ -166,8 +166,7 @@ def _across_sockets(ctx: Context) -> Iterator[Hit]:
       source=_BINDING, facts=_node_facts, fix="ask for fewer cores per rank or fewer ranks",
       summary="more cores or hardware threads per node than the node has")
 def _oversubscribed(ctx: Context) -> Iterator[Hit]:
-    node = ctx.node
-    usable = node.cores - len(node.reserved) // node.threads_per_core
+    usable = ctx.node.usable_cores
     hits = [h for launch in ctx.launches for h in _oversubscribed_launch(ctx, launch, usable)]
     yield from hits
     # the job's own request is never scheduled whatever its sruns ask (`--ntasks=8
@@ -365,7 +364,6 @@ def _rank_arith(ctx: Context) -> Iterator[Hit]:
         if nodes and asked and asked > nodes:
             yield Hit(launch.line, f"the launcher asks for {asked} node(s), the job has "
                       f"{nodes}", f"--nodes={nodes}")
-
 
 
 _JSRUN_FILLS = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L1522-1563 "

@@ -697,7 +697,7 @@ def _escaped_export(ctx: Context) -> Iterator[Hit]:
             continue
         for m in _ESCAPED_EXPORT.finditer(code):
             name, other = m.group(1), m.group(2)
-            if _quoted_at(code, m.start()):
+            if scan_line(code[:m.start()])[2] is not None:
                 continue  # in a string a shell runs later (`bash -c "export R=\$SLURM_PROCID"`)
             if re.search(rf"\beval\b[^\n]*\${{?{name}\b|\b(?:ba)?sh\s+-l?c\b[^\n]*\${{?{name}\b",
                          ctx.script.text):
@@ -706,20 +706,3 @@ def _escaped_export(ctx: Context) -> Iterator[Hit]:
                       f"its value: outside a here-document the backslash keeps the $ (the "
                       f"escape defers the expansion in a wrapper a here-document writes)",
                       f"export {name}=${other}")
-
-
-def _quoted_at(code: str, at: int) -> bool:
-    """Whether position `at` of a statement lies inside single or double quotes."""
-    quote = None
-    k = 0
-    while k < at:
-        ch = code[k]
-        if ch == "\\" and quote != "'":
-            k += 2
-            continue
-        if quote is None and ch in "'\"":
-            quote = ch
-        elif ch == quote:
-            quote = None
-        k += 1
-    return quote is not None

@@ -309,9 +309,9 @@ def guess_site(script: Script) -> SiteGuess:
               (name not in strong or s * 2 >= best)]
     # the file's name says one site and the code another (`train_llama_alcf_aurora.sh` asking
     # filesystems=eagle): which the author meant is for the user to say
-    if len(in_name) == 1 and name not in in_name and next(iter(in_name)) in scores and \
-            next(iter(in_name)) not in rivals:
-        rivals.append(next(iter(in_name)))
+    named = next(iter(in_name)) if len(in_name) == 1 else None
+    if named is not None and named != name and named in scores and named not in rivals:
+        rivals.append(named)
     if rivals or name.startswith("other:"):
         found = [f"{n.removeprefix('other:')}: {', '.join(clues[n])}" for n in [name, *rivals]]
         why = "its clues point to several sites" if rivals else \

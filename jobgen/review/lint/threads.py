@@ -161,9 +161,7 @@ def _jsrun_one_core(ctx: Context) -> Iterator[Hit]:
                 (launch.flag("-b", "--bind") or "").lower() == "none":
             continue
         threads, what = counted
-        node = ctx.node
-        usable = node.cores - len(node.reserved) // node.threads_per_core
-        cores = max(min(threads * a, usable), a)
+        cores = max(min(threads * a, ctx.node.usable_cores), a)
         yield Hit(launch.line, f"{what} but each task of the resource set has one core "
                   f"(-c {c} for -a {a}; jsrun's default -c is 1), so its {threads} threads (or "
                   "workers) share it", f"give each resource set the cores: -c {cores} "

@@ -12,31 +12,9 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from heldout_agreement import _aligned  # noqa: E402
+from heldout_agreement import _aligned, figures  # noqa: E402
 
 SUFFIXES, PART = ("lumi", "summit"), "lumi-summit"
-
-
-def figures(a, b, both, name, scripts):
-    n = len(scripts)
-    if not n:
-        return f"{name:17s} scripts   0  (none in this set)"
-    n_a = sum(len(a[s]) for s in scripts)
-    n_b = sum(len(b[s]) for s in scripts)
-    n_both = sum(both[s] for s in scripts)
-    bad_a = sum(1 for s in scripts if a[s]) / n
-    bad_b = sum(1 for s in scripts if b[s]) / n
-    agree = sum(1 for s in scripts if bool(a[s]) == bool(b[s]))
-    po = agree / n
-    pe = bad_a * bad_b + (1 - bad_a) * (1 - bad_b)
-    kappa = f"{(po - pe) / (1 - pe):.2f}" if pe < 1 else "undefined"
-    clean = f"{sum(1 for s in scripts if not a[s])}/{sum(1 for s in scripts if not b[s])}"
-    union = n_a + n_b - n_both
-    raw = f"{n_both}/{union} = {n_both / union:.2f}" if union else "0/0 (no violation)"
-    return (
-        f"{name:17s} scripts {n:3d}  A {n_a:3d}  B {n_b:3d}  both {n_both:3d}  raw {raw}  "
-        f"clean A/B {clean}  verdicts agree {agree}/{n}  po {po:.2f}  pe {pe:.2f}  kappa {kappa}"
-    )
 
 
 def main() -> int:
@@ -55,7 +33,7 @@ def main() -> int:
         ("lumi", lambda s: s.startswith("lumi/")),
         ("summit", lambda s: s.startswith("summit/")),
     ]:
-        print(figures(a, b, both, name, [s for s in a if keep(s)]))
+        print(figures(a, b, both, name, [s for s in a if keep(s)], 17))
     # the looser pairing (header of disagreements-lumi-summit.yaml): A's second-launch labels
     # of the two scaling loops left unmatched to B's idle-gpus
     loose = {
@@ -68,7 +46,7 @@ def main() -> int:
         (f"{PART} part", lambda s: True),
         ("summit", lambda s: s.startswith("summit/")),
     ]:
-        print(figures(a, b, both2, name, [s for s in a if keep(s)]))
+        print(figures(a, b, both2, name, [s for s in a if keep(s)], 17))
     labels = yaml.safe_load((HERE / f"labels-{PART}.yaml").read_text())["scripts"]
     if set(labels) != set(a):
         print("labels do not list the index's scripts")
