@@ -437,6 +437,14 @@ def is_python(word: str) -> bool:
     return re.fullmatch(r"python[0-9.]*", word.rsplit("/", 1)[-1]) is not None
 
 
+# Frameworks' installed training commands, run without `python`: fairseq's (which starts one
+# process per visible GPU itself: facebookresearch/fairseq@1b44bf47
+# fairseq/distributed/utils.py call_main, torch.multiprocessing.spawn with
+# nprocs=min(device_count, distributed_world_size)) and Anemoi's (PyTorch Lightning). Not any
+# `*-train` binary: thundersvm-train is an SVM program of its own.
+TRAIN_ENTRY = re.compile(r"^(?:fairseq-(?:hydra-)?train|anemoi-training)$")
+
+
 def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     """(ai, collective): whether the launch runs an AI framework, and the collectives library
     its ranks use (oneccl, nccl, rccl), decided from the program, the image, the modules and
@@ -445,6 +453,11 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     if launch.command == "torchrun":
         prog = ["torchrun", *prog]
     first = prog[0].rsplit("/", 1)[-1] if prog else ""
+    if first.endswith(".py") and not first.startswith("$"):
+        # a Python script run by its own #! line (`srun lumi_launch.sh run_train.py ...`):
+        # the same program as `python run_train.py ...`
+        prog = ["python", *prog]
+        first = "python"
     python = bool(re.fullmatch(r"python[0-9.]*", first))
     named = " ".join(prog[1:3])
     if python and len(prog) > 2 and prog[1] == "-c":
@@ -464,7 +477,8 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
         name.endswith(".sh") and FRAMEWORK_NAMES.search(name)
         for name in (variable_value(ctx, w).rsplit("/", 1)[-1] for w in launch.wrappers))
     data = python and bool(data_script(prog))
-    ai = first in AI_LAUNCHERS or launch.shell or wrapped or (python and not data and bool(
+    ai = first in AI_LAUNCHERS or launch.shell or wrapped or bool(TRAIN_ENTRY.search(first)) or (
+        python and not data and bool(
         AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
         "MASTER_ADDR" in env or framework_module or
         # the python of an environment named for a framework (venvs/rl-vllm/bin/python)

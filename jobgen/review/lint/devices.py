@@ -12,6 +12,7 @@ from ...profiles.model import DocumentedBinding, HierarchyWrapper, Profile
 from ..arith import evaluate
 from ..scriptparse import substitute
 from .context import (
+    TRAIN_ENTRY,
     Context,
     LaunchView,
     is_python,
@@ -701,7 +702,10 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
     """How many devices each rank drives: 1 for a program launched one rank per device,
     None where a rank may drive several (or the script says how many, `--gpus-per-task`)."""
     words = [w.rsplit("/", 1)[-1] for w in launch.program]
-    if not words or words[0] in _MULTI_LAUNCHERS or "-m" in words[1:3] and any(
+    # (a framework's training command, fairseq-train, starts one process per visible GPU
+    # itself: fairseq/distributed/utils.py call_main, torch.multiprocessing.spawn)
+    if not words or words[0] in _MULTI_LAUNCHERS or TRAIN_ENTRY.search(words[0]) or \
+            "-m" in words[1:3] and any(
             w.startswith(("torch.distributed", "deepspeed", "accelerate", "vllm"))
             for w in words):
         return None
