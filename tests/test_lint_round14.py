@@ -244,3 +244,21 @@ def test_searches_that_cannot_end_the_script_before_the_test_are_left_alone(erre
 def test_grep_last_in_the_substitution_ends_the_script_without_pipefail_too():
     text = SLURM + "set -e\nx=$(grep -l done logs/*.out)\nif [ -z \"$x\" ]; then exit 1; fi\n"
     assert [line for line, _, _ in _findings(text, "lumi", "TEXT018")] == [8]
+
+
+# ----------------------------- a #!-less shell script a job runs (27i's run-polaris-interactive.sh)
+def test_a_shell_script_without_a_hash_bang_that_loads_modules_is_linted():
+    text = ("export HF_HOME=/lus/eagle/projects/p/hf\nmodule load conda/2023-01-10-unstable\n"
+            "conda activate tpc\ncat $PBS_NODEFILE > hostfile\n")
+    found = _findings(text, "polaris", "MODULE002")
+    assert [(line, sev) for line, sev, _ in found] == [(2, "error")]
+
+
+@pytest.mark.parametrize("text", [
+    "import os\nprint(os.environ['PBS_NODEFILE'])\n",  # a Python program
+    "The module load command loads modules.\n",  # prose: not at the line's start
+])
+def test_other_text_is_still_not_a_job_script(text):
+    from jobgen.errors import JobgenError
+    with pytest.raises(JobgenError, match="not a job script"):
+        lint(parse_text(text, "notes.txt"), load_profile("polaris").profile)

