@@ -282,3 +282,37 @@ def test_fewer_ranks_than_tiles_through_gpu_tile_compact_leave_tiles_idle(ppn, i
 def test_twelve_ranks_through_gpu_tile_compact_fill_the_node():
     text = AURORA + "mpiexec -n 3072 -ppn 12 --depth=8 --cpu-bind=depth gpu_tile_compact.sh ./app\n"
     assert not _findings(text, "aurora", "GPU008")
+
+
+# ------------------------------- loops: `let`, values built over iterations, nested sizes
+# heldout-2026-11-27l's tempi scaling loops: `let n=$nodes*$rpn` over 6 x 3 sizes in a job of
+# 32 nodes; 27b's zerosum jobs build a CPU list over a loop's iterations.
+SUMMIT32 = "#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 1:00\n#BSUB -nnodes 32\n"
+
+
+def test_let_arithmetic_over_nested_loops_is_read_and_told_once_per_line():
+    text = SUMMIT32 + ("for nodes in 1 2 4 8 16 32; do\n  for rpn in 1 2 6; do\n"
+                       "    let n=$nodes*$rpn\n"
+                       "    jsrun -n $n -r $rpn -a 1 -g 1 -c 7 -b rs ./bench\n  done\ndone\n")
+    found = _findings(text, "summit", "RANK002")
+    assert [line for line, _, _ in found] == [8]
+    assert "more like it for the other values of the loop" in found[0][2]
+
+
+def test_a_value_built_over_a_loops_iterations_is_unknown_after_it():
+    from jobgen.review.scriptparse import parse_text as parse
+    script = parse("mylist=\"\"\nfirst=2\nfor i in 1 2 3; do\n  mylist=\"${mylist}:${first}\"\n"
+                   "  let first=${first}+16\ndone\necho $mylist\n")
+    assert "mylist" not in script.variables and "first" not in script.variables
+
+
+def test_too_many_inner_values_leave_the_outer_loop_read_one_by_one():
+    sizes = " ".join(str(2 ** k) for k in range(29))
+    text = ("#!/bin/bash\n#PBS -A p\n#PBS -q prod\n#PBS -l walltime=1:00:00\n"
+            "#PBS -l filesystems=flare\n"
+            f"for NNODES in 4 8 16 32 64; do\n  NRANKS=$(( NNODES * 12 ))\n"
+            f"  for BUF in {sizes}; do\n"
+            "    mpiexec --np ${NRANKS} -ppn 12 --cpu-bind depth -d 8 ./app --count $BUF\n"
+            "  done\ndone\n")
+    found = _findings(text, "aurora", "RANK002")
+    assert found and "largest step spreads over 64 nodes" in found[0][2]

@@ -419,7 +419,7 @@ def _join_continued(lines: list[str], i: int, first: str) -> tuple[str, int]:
     return "".join(pieces).strip(), j
 
 
-MAX_UNROLL = 16  # values of the loops around one launch that lint reads one by one
+MAX_UNROLL = 32  # values of the loops around one launch that lint reads one by one
 _FOR = re.compile(r"^for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.*)$", re.S)
 _LOOP_WORD = re.compile(r"[\w.:,+@%/=-]{1,64}")
 _BRACE_RANGE = re.compile(r"\{(-?[0-9]{1,6})\.\.(-?[0-9]{1,6})(?:\.\.([0-9]{1,6}))?\}")
@@ -510,9 +510,12 @@ def _bindings(script: Script, stmt: str) -> list[dict[str, str | None]]:
         if not values:
             out = [{**b, name: None} for b in out]
             continue
+        if len(out) * len(values) > MAX_UNROLL:
+            # too many combinations: this loop's variable unknown, the outer ones still read
+            # one by one (a scaling loop over node counts around a loop over buffer sizes)
+            out = [{**b, name: None} for b in out]
+            continue
         out = [{**b, name: v} for b in out for v in values]
-        if len(out) > MAX_UNROLL:
-            return [{n: None for n in out[0]}]
     return out if out != [{}] else []
 
 
@@ -559,13 +562,23 @@ def _csh(script: Script, stmt: str) -> str:
     return stmt
 
 
+_LET = re.compile(r"let\s+[\"']?([A-Za-z_][A-Za-z0-9_]*)=([^\"'\s;]+)[\"']?\s*|"
+                  r"\(\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^()=;]+?)\s*\)\)\s*")
+
+
 def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
     stmt = _csh(script, stmt)
+    if (m := _LET.fullmatch(stmt)) and not in_heredoc:
+        # `let n=$nodes*$rpn`, `(( n = nodes * rpn ))`: the value of $((...)) (bash(1) ARITHMETIC
+        # EVALUATION; round 14, after heldout-2026-11-27l's tempi scaling loops)
+        stmt = f"{m.group(1) or m.group(3)}=$(({m.group(2) or m.group(4)}))"
     if (m := _APPEND.match(stmt)) and not in_heredoc and len(_words(stmt)) == 1:
         # `MPI_ARG+=" --cpu-bind ..."` appends to the value (bash(1) PARAMETERS, +=)
         name, value = m.group(1), _unquote(m.group(2))
-        if value.startswith("("):  # an array's new elements
-            script.arrays.pop(name, None)
+        if value.startswith("(") or script.loops:  # an array's new elements; a value built
+            script.arrays.pop(name, None)  # over a loop's iterations: unknown
+            if script.loops:
+                script.variables.pop(name, None)
             return True
         script.variables[name] = _expanded(script.variables.get(name, "") + value,
                                            script.variables)
@@ -607,7 +620,11 @@ def _settings(script: Script, stmt: str, number: int, in_heredoc: bool) -> bool:
             return True
     if m:
         name, value = m.group(1), _unquote(m.group(2))
-        if not in_heredoc:
+        if not in_heredoc and script.loops and re.search(rf"\$\{{?{name}\b", value):
+            # `mylist="${mylist}:${first}-${last}"` in a loop: a value built over the
+            # iterations, which lint does not run: unknown after it, not one iteration's
+            script.variables.pop(name, None)
+        elif not in_heredoc:
             script.variables[name] = _value(script, value)
         if stmt.startswith("export ") or in_heredoc:
             script.settings.append(Setting(number, name, value, "set", in_heredoc))

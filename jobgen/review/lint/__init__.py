@@ -11,6 +11,9 @@ guessed; a documentation placeholder is reported once (TEXT002) and read by no o
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
+
 from ...errors import JobgenError
 from ...profiles.model import Profile
 from ..scriptparse import Script
@@ -49,8 +52,30 @@ def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[F
     rules = [RULES["TEXT006"]] if script.conflicts else RULES.values()
     found = [f for r in rules if SEVERITIES.index(r.severity) >= floor
              for f in r.run(ctx) if SEVERITIES.index(f.severity) >= floor]
-    # a launch in a loop is read once per value: the same finding twice is one
-    return sorted(dict.fromkeys(found), key=lambda f: (f.line, f.rule, f.message))
+    # a launch in a loop is read once per value: the same finding twice is one, and one
+    # rule's findings on such a line are told once, with how many values more it holds for
+    return sorted(_per_loop_line(script, list(dict.fromkeys(found))),
+                  key=lambda f: (f.line, f.rule, f.message))
+
+
+def _per_loop_line(script: Script, found: list[Finding]) -> list[Finding]:
+    """One finding per rule and severity on a line whose launch lint read once per value of
+    the loops around it (a scaling study's 18 launch sizes), the first value's, saying how
+    many more it applies to."""
+    lines = Counter(launch.line for launch in script.launches)
+    looped = {line for line, n in lines.items() if n > 1}
+    groups: dict[tuple[int, str, str], list[Finding]] = {}
+    for f in found:
+        groups.setdefault((f.line, f.rule, f.severity), []).append(f)
+    out = []
+    for (line, _, _), group in groups.items():
+        if line in looped and len(group) > 1:
+            first = group[0]
+            out.append(replace(first, message=f"{first.message} (and {len(group) - 1} more "
+                               "like it for the other values of the loop around this line)"))
+        else:
+            out += group
+    return out
 
 
 def rule_table() -> list[tuple[str, str]]:
