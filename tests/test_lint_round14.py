@@ -316,3 +316,93 @@ def test_too_many_inner_values_leave_the_outer_loop_read_one_by_one():
             "  done\ndone\n")
     found = _findings(text, "aurora", "RANK002")
     assert found and "largest step spreads over 64 nodes" in found[0][2]
+
+
+# ============ after the blind run of heldout-2026-11-28n (tuned on it, so no longer blind)
+# GPU008: a shared LUMI partition taken whole with --exclusive (CGDycore's dev-g jobs)
+DEVG = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --time=00:20:00\n"
+        "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --gpus-per-node=1\n#SBATCH --mem=0\n"
+        "#SBATCH --exclusive\n#SBATCH --partition=dev-g\n")
+
+
+def test_one_gcd_on_an_exclusive_dev_g_node_leaves_seven_idle_said_as_a_condition():
+    found = _findings(DEVG + "srun ./select_gpu ./app\n", "lumi", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(6, "info")]
+    assert "7 device(s)" in found[0][2] and "--exclusive" in found[0][2]
+    assert "unless the job needs the node's memory or cores" in found[0][2]
+
+
+def test_a_node_taken_whole_for_its_memory_is_left_alone():
+    text = DEVG + "cp -r /scratch/project_465000000/data /tmp/\nsrun python train.py\n"
+    assert not _findings(text, "lumi", "GPU008")
+
+
+def test_without_exclusive_dev_g_bills_the_gcds_asked():
+    text = DEVG.replace("#SBATCH --exclusive\n", "").replace("#SBATCH --mem=0\n", "")
+    assert not _findings(text + "srun ./app\n", "lumi", "GPU008")
+
+
+# GPU008: the last node's devices (the PyQUDA job: -n 32 -ppn 6 on 6 nodes)
+def test_ranks_that_leave_most_of_the_last_node_idle():
+    text = AURORA.replace("select=256", "select=6").replace("-q prod", "-q debug-scaling") + \
+        "mpiexec -n 32 -ppn 6 --cpu-bind=list:1-8:9-16:17-24:53-60:61-68:69-76 python train.py\n"
+    found = _findings(text, "aurora", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
+    assert "put 2 on the last: 4 of its 6 devices idle" in found[0][2]
+
+
+def test_ranks_that_fill_every_node_leave_nothing_idle():
+    text = AURORA.replace("select=256", "select=6").replace("-q prod", "-q debug-scaling") + \
+        "mpiexec -n 36 -ppn 6 --cpu-bind=list:1-8:9-16:17-24:53-60:61-68:69-76 python train.py\n"
+    assert not _findings(text, "aurora", "GPU008")
+
+
+# ALCF004: a filesystem the job uses but does not ask for (the PyQUDA jobs: filesystems=home)
+def test_a_lustre_path_of_a_filesystem_not_requested_is_reported_once():
+    text = AURORA.replace("flare:home", "home") + \
+        "cd /lus/flare/projects/p/run\nmpiexec -n 3072 -ppn 12 --cpu-bind=depth -d 8 " \
+        "./app --out /lus/flare/projects/p/out\n"
+    found = _findings(text, "aurora", "ALCF004")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
+    assert "home:flare" in found[0][2] or "flare" in found[0][2]
+
+
+@pytest.mark.parametrize("fs, path", [("flare:home", "/lus/flare/projects/p"),
+                                      ("home", "# data on /lus/flare/projects/p"),
+                                      ("home", "/lus/grand/projects/p")])  # not Aurora's
+def test_requested_or_commented_or_foreign_filesystems_are_left_alone(fs, path):
+    text = AURORA.replace("flare:home", fs) + f"ls {path}\n" if not path.startswith("#") \
+        else AURORA.replace("flare:home", fs) + path + "\n"
+    assert not _findings(text, "aurora", "ALCF004")
+
+
+# GPU008: one-GPU steps of a loop run one after another (the fineweb job on small-g)
+SMALLG8 = ("#!/bin/bash\n#SBATCH --account=project_462000000\n#SBATCH --partition=small-g\n"
+           "#SBATCH --nodes=1\n#SBATCH --gres=gpu:mi250:8\n#SBATCH --ntasks=8\n"
+           "#SBATCH --time=12:00:00\n")
+LOOP = ("for f in a b c d e f g h; do\n"
+        "    srun --ntasks=1 --gres=gpu:mi250:1 --mem=16G python3 label.py \"$f\"\ndone\nwait\n")
+
+
+def test_foreground_one_gpu_steps_in_a_loop_leave_the_jobs_other_gpus_idle():
+    found = _findings(SMALLG8 + LOOP, "lumi", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(9, "warning")]
+    assert "7 of them idle" in found[0][2]
+
+
+def test_steps_started_in_the_background_share_the_job():
+    text = SMALLG8 + LOOP.replace('"$f"\n', '"$f" &\n')
+    assert not _findings(text, "lumi", "GPU008")
+
+
+# TEXT017: a virtual environment's activate misspelt (odop's `source ~/venv/bin/active`)
+def test_a_misspelt_activate_is_reported():
+    found = _findings(SLURM + "source ~/venv/bin/active\nsrun python x.py\n", "lumi", "TEXT017")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
+    assert "bin/activate" in found[0][2]
+
+
+@pytest.mark.parametrize("path", ["~/venv/bin/activate", "~/venv/bin/deactivate",
+                                  "./env/setup.sh", "~/venv/bin/activate.csh"])
+def test_activate_and_other_sourced_files_are_left_alone(path):
+    assert not _findings(SLURM + f"source {path}\n", "lumi", "TEXT017")

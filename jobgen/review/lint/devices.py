@@ -692,6 +692,13 @@ def _whole_nodes(ctx: Context) -> tuple[str, str] | None:
         if ctx.partition.allocation != "exclusive":
             return None
         name = ctx.partition.item.value if ctx.partition.item else "the partition"
+        if family and ctx.partition.item and family.partitions.get(name) != "exclusive":
+            # a partition of shared nodes taken whole with --exclusive: all its cores are the
+            # job's, billed by LUMI's slices as a whole node (billing.md, small-g/dev-g)
+            billing = ctx.profile.scheduler.billing
+            return (f"--exclusive gives the job whole {name} nodes, all their cores billed "
+                    "(by the partition's slices of cores, a whole node's bill)",
+                    billing.source if billing else family.source)
         return f"{name} allocates (and bills) whole nodes", family.source if family else ""
     if ctx.dialect in ("pbs", "lsf") and billing is not None and "whole nodes" in billing.why:
         return "the scheduler gives (and charges) the job whole nodes", billing.source
@@ -753,8 +760,11 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       summary="fewer ranks per node than the node's devices, on nodes allocated whole: the "
       "other devices are billed and idle", lowers_to=("info",),
       lowered="for one process of an AI program whose device use the script does not say "
-      "(the frameworks' default is one device; its code may use more)")
+      "(the frameworks' default is one device; its code may use more), and for a partition "
+      "of shared nodes taken whole with --exclusive (LUMI small-g, dev-g: the node's cores "
+      "and memory may be what the job took it for), said as a condition")
 def _idle_devices(ctx: Context) -> Iterator[Hit]:
+    yield from _serial_steps(ctx)
     whole = _whole_nodes(ctx)
     if whole is None or not ctx.node.devices:
         return
@@ -801,6 +811,8 @@ def _idle_per_launch(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
             continue
         per_rank = masked or _per_rank_devices(ctx, launch)
         ndev = devices(ctx, launch)
+        if per_rank is not None and ndev and rpn * per_rank == ndev:
+            yield from _last_node_idle(ctx, launch, rpn, ndev, whole)
         if per_rank is None or not ndev or rpn * per_rank >= ndev:
             continue
         mode, why = hierarchy(ctx, launch)
@@ -809,6 +821,59 @@ def _idle_per_launch(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
                   f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
                   f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
                   _idle_source(ctx, whole))
+
+
+def _gpus_of(value: str) -> int | None:
+    """The GPU count of --gres=gpu[:type]:N, --gpus=[type:]N or --gpus-per-node=[type:]N."""
+    m = re.fullmatch(r"(?:gpu(?::[A-Za-z0-9_]+)?:)?(?:[A-Za-z0-9_]+:)?([0-9]+)",
+                     value.strip("\"'"))
+    return int(m.group(1)) if m else None
+
+
+def _serial_steps(ctx: Context) -> Iterator[Hit]:
+    """Steps of K GPUs run one after another in a loop (a foreground `srun --gres=gpu:1` per
+    file) in a job that asked for N > K per node and starts no step in the background: N - K
+    of the GPUs it pays for stay idle the whole loop (round 14, after heldout-2026-11-28n's
+    fineweb labelling job, tuned on it)."""
+    if ctx.dialect != "slurm" or any(la.background for la in ctx.launches):
+        return
+    asked = [n for i in ctx.find("--gpus-per-node", "--gres") if ctx.value_ok(i)
+             and (n := _gpus_of(i.value)) and (i.key != "--gres" or "gpu" in i.value)]
+    if ctx.nodes not in (None, 1) or not asked:
+        return
+    told: set[int] = set()
+    for launch in ctx.launches:
+        if launch.dialect != "srun" or not launch.looped or launch.line in told:
+            continue
+        own = launch.flag("--gres", "--gpus", "-G", "--gpus-per-node")
+        step = _gpus_of(own) if own else None
+        if step and step < max(asked):
+            told.add(launch.line)
+            yield Hit(launch.line, f"each step of this loop asks {step} GPU(s) and runs in the "
+                      f"foreground, one after another, in a job that holds {max(asked)}: "
+                      f"{max(asked) - step} of them idle (and billed) the whole loop",
+                      "start each step in the background (`srun ... &`, `wait` after the "
+                      "loop), or ask the job for the GPUs one step uses",
+                      "Slurm srun(1): a job step runs until it ends; the batch script goes on "
+                      "after a foreground step only when it has ended (bash(1) &: "
+                      "asynchronous)")
+
+
+def _last_node_idle(ctx: Context, launch: LaunchView, rpn: int, ndev: int,
+                    whole: tuple[str, str]) -> Iterator[Hit]:
+    """Ranks that fill every node's devices but the last's: `-n 32 -ppn 6` on 6 nodes puts
+    2 ranks on the sixth, whose other 4 devices stay idle (round 14, after heldout-2026-11-28n's
+    PyQUDA job, tuned on it)."""
+    total, nodes = launch.total_ranks, launch.nodes
+    if not total or not nodes or launch.own_hosts or total % rpn == 0 or \
+            -(-total // rpn) != nodes:
+        return
+    last = total % rpn
+    yield Hit(launch.line, f"{total} ranks at {rpn} per node, one device each, fill {nodes - 1} "
+              f"node(s) and put {last} on the last: {ndev - last} of its {ndev} devices idle, "
+              f"and {whole[0]}", f"launch {nodes * rpn} ranks ({rpn} per node on {nodes} "
+              f"nodes), or ask for {total // rpn} node(s) and {total // rpn * rpn} ranks",
+              _idle_source(ctx, whole))
 
 
 def _tiles_of_wrapper(ctx: Context, launch: LaunchView,
@@ -964,15 +1029,27 @@ def _idle_source(ctx: Context, whole: tuple[str, str]) -> str:
     return "; ".join(x for x in (gpus.source if gpus else "", whole[1]) if x)
 
 
+# Data staged into the node's memory (its /tmp, /dev/shm): what a job takes a node whole for
+_NODE_MEMORY = re.compile(r"(?m)^[^#\n]*\b(?:cp|rsync|tar|unzip|sbcast|mv)\b[^\n]*"
+                          r"(?:/tmp\b|/dev/shm|\$\{?TMPDIR\b)")
+
+
 def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
     """A Slurm job that asks for K < N devices per node (`--gpus-per-node=K`,
     `--gres=gpu:K`) on a partition that gives (and bills) whole nodes: N - K stay idle,
     whatever the script runs (also where lint cannot see the launch: a sourced file)."""
     family, item = ctx.partition.family, ctx.partition.item
     if ctx.dialect != "slurm" or not family or not item or \
-            family.partitions.get(item.value) != "exclusive":
-        return  # a shared partition taken whole with --exclusive: chosen for its memory/CPUs
+            family.partitions.get(item.value) != "exclusive" and (
+                ctx.partition.allocation != "exclusive" or _NODE_MEMORY.search(ctx.script.text)):
+        # (a shared partition taken whole with --exclusive is billed as a whole node too,
+        # LUMI's slices of cores and memory; not where the job fills the node's memory with
+        # staged data, which is what it took the node for)
+        return
     ndev = ctx.node.devices
+    # a shared partition taken whole (--exclusive): idle devices are the bill's price only
+    # where the job did not take the node for its memory or cores: a condition, a note
+    taken = family.partitions.get(item.value) != "exclusive"
     for item in ctx.find("--gpus-per-node", "--gres"):
         value = item.value.strip("\"'")
         if item.key == "--gres":
@@ -980,11 +1057,13 @@ def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
             value = m.group(1) if m else ""
         n = as_int(value.split(":")[-1]) if ctx.value_ok(item) else None
         if n and ndev and n < ndev:
+            unless = (": unless the job needs the node's memory or cores, a job of "
+                      f"{n} GCD(s) without --exclusive pays for those alone") if taken else ""
             yield Hit(item.line, f"{item.key}={item.value} on nodes of {ndev} devices: "
-                      f"{ndev - n} device(s) of each node idle, and {whole[0]}",
+                      f"{ndev - n} device(s) of each node idle, and {whole[0]}{unless}",
                       f"ask for all {ndev} devices and use them, or a shared partition that "
                       "bills the devices you ask for",
-                      _idle_source(ctx, whole))
+                      _idle_source(ctx, whole), "info" if taken else None)
     # --gpus=N (-G N): the job's devices in all; its nodes (one where it names none) hold more
     nodes = ctx.nodes if ctx.find("--nodes", "-N") else 1
     for item in ctx.find("--gpus", "-G"):

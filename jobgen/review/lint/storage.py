@@ -260,3 +260,40 @@ def _copper_write(ctx: Context) -> Iterator[Hit]:
             seen.add(line)
             yield Hit(line, f"{path} is under Copper's read-only mount ({cu.mount}) and "
                       f"{how} writes there: the write fails", source=None)
+
+
+_FS_USED = ("argonne-lcf/user-guides @ 7d04a3f9 docs/running-jobs/index.md L121 (\"Specifying "
+            "which filesystems your application uses is mandatory at ALCF. The reason for this "
+            "is if a filesystem goes down, we have a way of making PBS aware of that and it "
+            "won't run jobs that need that filesystem\"), L274-276")
+
+
+@rule("ALCF004", "filesystem-used-not-requested", topic="storage", severity="warning",
+      scope="PBS batch scripts with -l filesystems on sites that require it, which use a path "
+      "under /lus/<name> (a command's line, not a comment) of a filesystem the site has but "
+      "the directive leaves out (`filesystems=home` with /lus/flare/projects/...)",
+      source=_FS_USED, facts=_fs_facts,
+      fix="add the filesystem to -l filesystems (home:flare)",
+      summary="a filesystem the job uses but does not ask for: PBS starts the job while it is "
+      "down, and the job fails")
+def _used_not_requested(ctx: Context) -> Iterator[Hit]:
+    """Round 14, after heldout-2026-11-28n's Aurora PyQUDA jobs (tuned on them)."""
+    fs = ctx.profile.scheduler.filesystems
+    if ctx.dialect != "pbs" or fs is None or ctx.kind != "batch":
+        return
+    items = [i for i in ctx.find("-l filesystems") if ctx.value_ok(i)]
+    if not items:
+        return  # ALCF002's
+    asked = {x for i in items for x in re.split(r"[:,]", i.value) if x}
+    told: set[str] = set()
+    for number, text in enumerate(ctx.script.lines, 1):
+        if text.lstrip().startswith("#"):
+            continue
+        for m in re.finditer(r"/lus/([a-z]+)\b", text):
+            name = m.group(1)
+            if name in fs.valid and name not in asked and name not in told:
+                told.add(name)
+                yield Hit(number, f"the job uses /lus/{name} but -l filesystems (line "
+                          f"{items[-1].line}) asks for {':'.join(sorted(asked))} only: PBS "
+                          f"runs it even while {name} is down, and it fails there",
+                          f"add {name}: -l filesystems={':'.join([*sorted(asked), name])}")
