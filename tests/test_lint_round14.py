@@ -406,3 +406,44 @@ def test_a_misspelt_activate_is_reported():
                                   "./env/setup.sh", "~/venv/bin/activate.csh"])
 def test_activate_and_other_sourced_files_are_left_alone(path):
     assert not _findings(SLURM + f"source {path}\n", "lumi", "TEXT017")
+
+
+# PBS008: chunks of more than half a node's GPUs cannot share one (Greyyy's select=64:ngpus=4
+# on Aurora's 6-GPU nodes; judged false blind)
+@pytest.mark.parametrize("select, found", [("64:ngpus=4", False), ("64:ngpus=3", True),
+                                           ("64:ngpus=2", True)])
+def test_part_node_chunks_are_told_only_where_two_fit_on_a_node(select, found):
+    text = AURORA.replace("select=256", f"select={select}")
+    assert bool(_findings(text, "aurora", "PBS008")) is found
+
+
+# CPU009: a program that binds its ranks itself, and an `srun --overlap` monitor (odop's jobs)
+LUMI4 = ("#!/bin/bash\n#SBATCH --account=project_462000000\n#SBATCH --partition=standard-g\n"
+         "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+         "#SBATCH --time=01:00:00\n")
+
+
+@pytest.mark.parametrize("launch, found", [
+    ("srun python3 train.py --num-workers 7\n", True),
+    ("srun python3 train.py --num-workers 7 --set-cpu-binds\n", False),
+    ("srun --overlap python3 monitor_train.py\n", False),
+])
+def test_ranks_bound_by_the_program_or_a_monitor_step_are_left_alone(launch, found):
+    assert bool(_findings(LUMI4 + launch, "lumi", "CPU009")) is found
+
+
+# GPU008's tile count trusts only the site's wrapper, not a copy of the user's own
+def test_a_local_copy_of_gpu_tile_compact_is_not_counted_by_the_sites_formula():
+    text = AURORA + ("mpiexec -n 2048 -ppn 8 --depth=8 --cpu-bind=depth "
+                     "./gpu_tile_compact.sh ./app\n")
+    assert not [f for f in _findings(text, "aurora", "GPU008") if "tile" in f[2]]
+
+
+# ENV002: a GPU program whose only sign of a framework is the MPICH module Aurora's TensorFlow
+# recipe loads beside it (the PyQUDA jobs) gets no oneCCL set; with the frameworks module it does
+@pytest.mark.parametrize("module, found", [("mpich/opt/develop-git.6037a7a", False),
+                                           ("frameworks", True)])
+def test_a_frameworks_companion_module_alone_is_no_sign_of_oneccl(module, found):
+    text = AURORA + (f"module load {module}\nmpiexec -n 3072 -ppn 12 --cpu-bind=depth -d 8 "
+                     "python3 pyquda_measure.py --config_num 1050\n")
+    assert bool(_findings(text, "aurora", "ENV002")) is found

@@ -884,8 +884,10 @@ def _tiles_of_wrapper(ctx: Context, launch: LaunchView,
     gets one tile, ZE_AFFINITY_MASK=GPU.tile, so the node's 12 tiles, not its 6 GPUs, are what
     the ranks fill; round 14, after heldout-2026-11-27b's nek2ascent job, tuned on it)."""
     wrapper = _documented_wrapper(ctx, launch)
-    if wrapper is None or not wrapper.device_of_rank or not rpn:
-        return None
+    if wrapper is None or not wrapper.device_of_rank or not rpn or any(
+            w.rsplit("/", 1)[-1] == wrapper.name and w.startswith(("./", "../", "$"))
+            for w in launch.wrappers):
+        return None  # (a copy of the user's own, `./gpu_tile_compact.sh`: maybe changed)
     used = set(rank_devices(ctx, launch).values())
     formula = wrapper.device_of_rank.replace("LOCAL_RANK", "r")
     return (used, ctx.node.devices, wrapper.name, formula) if used else None

@@ -43,22 +43,23 @@ them, each set run once, blind, with the lint of its day:
 | 2026-11-27k, 22 scripts | 8 | 9/9 = 100% (70-100%) | 5/19 = 26% (12-49%) | 19/22 = 86% |
 | 2026-11-27l, 21 scripts | 8 | 19/19 = 100% (83-100%) | 13/30 = 43% (27-61%) | 21/21 = 100% |
 | 2026-11-27m, 30 scripts | 10 | 7/12 = 58% (32-81%) | 13/32 = 41% (26-58%) | 30/30 = 100% |
+| 2026-11-28n, 55 scripts | 26 | 35/44 = 80% (65-89%) | 37/67 = 55% (43-67%) | 55/55 = 100% |
 
 (precision: the warnings and errors that were right; recall: the violations the readers found
 that lint reported; 95% Wilson intervals in brackets; findings judged unsure are counted in
 neither; on 2026-11-27f, 57 of the 62 false findings came from one rule on two workflow scripts,
 without which it was 64/69 = 93%.) Each set's false findings and missed violations were then
 fixed where the script says enough, so the later figures are no longer blind: 2026-11-27b 99%,
-79%, 97%; 2026-11-27c 99%, 96%, 97%; 2026-11-27d 94%, 86%, 100%; 2026-11-27e 100%, 69%, 88%;
-2026-11-27f 97%, 81%, 95%; 2026-11-27g 90%, 81%, 88%; 2026-11-27h 95%, 88%, 97%; 2026-11-27i
-100%, 86%, 98%; 2026-11-27j 100%, 82%, 97%; 2026-11-27k 100%, 42%, 86%; 2026-11-27l 100%,
-70%, 100%; 2026-11-27m 100%, 66%, 100%; on the 120 users' scripts the rules were developed on
-(tests/lint_users) 100%, 98%, 97%. So: on a new set, blind, precision has been 51-100% (7/12 =
-58% on 2026-11-27m, all five false findings one rule on commented-out submission commands;
-9/9 and 19/19 on the two before)
-and recall 26-67% (41% on 2026-11-27m, where round 13's note on the GPU each rank's program
-takes found 8 of the 13; its misses are mostly idle GPUs of CPU-only programs, module versions
-the profile did not list as removed, and faults no rule covers), and a set's first reading
+83%, 97%; 2026-11-27c 99%, 96%, 97%; 2026-11-27d 94%, 86%, 100%; 2026-11-27e 100%, 71%, 88%;
+2026-11-27f 98%, 86%, 95%; 2026-11-27g 90%, 81%, 88%; 2026-11-27h 96%, 90%, 97%; 2026-11-27i
+100%, 89%, 98%; 2026-11-27j 100%, 82%, 97%; 2026-11-27k 100%, 47%, 86%; 2026-11-27l 100%,
+83%, 100%; 2026-11-27m 100%, 66%, 100%; 2026-11-28n 95%, 67%, 100%; on the 120 users' scripts
+the rules were developed on (tests/lint_users) 100%, 98%, 97%. So: on a new set, blind,
+precision has been 51-100% (35/44 = 80% on 2026-11-28n: nine false findings from five rules
+reading too much into a script, each narrowed since)
+and recall 26-67% (55% on 2026-11-28n; its misses are half faults no rule covered, half idle
+GPUs that depend on the program's own device use and placements lint cannot compute), and a
+set's first reading
 keeps finding kinds of violation no rule covers yet (undefined shell variables and
 functions, settings in files lint does not read), while the site goes untold for launch
 scripts that carry no clue at all. A

