@@ -97,7 +97,10 @@ def read(name: str) -> Any | None:
 def write(name: str, data: Any) -> None:
     """Store `data` under `name` atomically; any failure leaves the cache as it was."""
     try:
-        text = json.dumps({"name": name, "data": data}, sort_keys=True)
+        # (keys in the order the data has them: a profile read back from the cache keeps its
+        # mappings' order, as a cold load from the YAML does, so lint and render say the
+        # same on a warm run as on a cold one)
+        text = json.dumps({"name": name, "data": data})
     except (TypeError, ValueError, RecursionError):
         return
     write_bytes(name, text.encode("utf-8"))

@@ -447,3 +447,43 @@ def test_a_frameworks_companion_module_alone_is_no_sign_of_oneccl(module, found)
     text = AURORA + (f"module load {module}\nmpiexec -n 3072 -ppn 12 --cpu-bind=depth -d 8 "
                      "python3 pyquda_measure.py --config_num 1050\n")
     assert bool(_findings(text, "aurora", "ENV002")) is found
+
+
+# LAUNCH007: a background service the script stops itself (Chimbuko's web server: judged false)
+def test_a_background_service_the_script_stops_itself_needs_no_wait():
+    base = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 1:00\n#BSUB -nnodes 1\n"
+            "jsrun -n 1 -a 1 -c 1 -g 0 ./run_webserver.sh 5002 &\nsleep 180\n")
+    assert _findings(base, "summit", "LAUNCH007")
+    stopped = base + "jsrun -n 1 -a 1 -c 1 -g 0 ./shutdown_webserver.sh host 5002\n"
+    assert not _findings(stopped, "summit", "LAUNCH007")
+
+
+# Lint's messages are the same on every run: QUEUE006 listed LUMI's partitions in an order that
+# changed with Python's hash seed (found by comparing two runs of the corpora)
+def test_lint_output_does_not_depend_on_the_hash_seed(tmp_path):
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "job.sh"
+    script.write_text("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH -p pilot\n"
+                      "#SBATCH --nodes=1\n#SBATCH --time=01:00:00\nsrun python train.py\n")
+    outs = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        r = subprocess.run([sys.executable, "-m", "jobgen", "lint", "--site", "lumi",
+                            str(script)], capture_output=True, text=True, env=env, timeout=120)
+        assert "QUEUE006" in r.stdout
+        outs.add(r.stdout)
+    assert len(outs) == 1
+
+
+def test_a_profile_read_back_from_the_cache_keeps_its_mappings_order(tmp_path, monkeypatch):
+    # a warm load gave LUMI's partitions sorted (the cache's JSON was written with sorted
+    # keys), a cold one in the YAML's order: lint's messages changed between runs
+    from jobgen.profiles import load as L
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("JOBGEN_CACHE_DIR", str(tmp_path / "jobgen"))
+    cold = L.load_profile("lumi").profile
+    warm = L.load_profile("lumi").profile
+    assert [list(f.partitions) for f in cold.partition_families] == \
+        [list(f.partitions) for f in warm.partition_families]

@@ -325,6 +325,11 @@ def _entry_name(start: ProfileFile, head: bytes) -> str:
     return f"profile-{start.name}-{cache.sha256(head)[:32]}.json"
 
 
+# The cache entry's layout: 2 keeps the profile's mappings in the YAML's order (entries of 1
+# were written with sorted keys, so a warm load ordered them otherwise than a cold one)
+_CACHE_FORMAT = 2
+
+
 def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | None:
     """The cached profile if it is exactly what validating the files would give, else None.
 
@@ -337,7 +342,8 @@ def _read_cached(start: ProfileFile, light: bool = False) -> LoadedProfile | Non
     try:
         head = _read_bytes(start.path)
         entry = cache.read(_entry_name(start, head))
-        if not isinstance(entry, dict) or entry.get("version") != __version__:
+        if not isinstance(entry, dict) or entry.get("version") != __version__ or \
+                entry.get("format") != _CACHE_FORMAT:
             return None
         # The chain must resolve to the same files with the same bytes.
         chain = _resolve_chain(start, lambda pf: entry["extends"].get(str(pf.path)))
@@ -371,6 +377,7 @@ def _write_cache(loaded: LoadedProfile, extends: dict[str, str | None], key: str
 
     entry = {
         "version": __version__,
+        "format": _CACHE_FORMAT,
         "key": key,
         "extends": extends,
         "digest": loaded.digest,

@@ -112,8 +112,9 @@ def _unknown_queue(ctx: Context) -> Iterator[Hit]:
     sched = ctx.profile.scheduler
     if item is None or ctx.partition.queue or ctx.partition.family or not sched.queues:
         return
-    names = [q.name for q in sched.queues] + [p for f in ctx.profile.partition_families
-                                              for p in f.partitions]
+    # (each name once, in a fixed order: the same message on every run)
+    names = list(dict.fromkeys([q.name for q in sched.queues] + sorted(
+        p for f in ctx.profile.partition_families for p in f.partitions)))
     close = sorted(n for n in names if distance(item.value, n) <= 2)
     elsewhere = _other_sites_queues(ctx.profile).get(item.value)
     if close:
@@ -358,8 +359,9 @@ def _unlisted_queue(ctx: Context) -> Iterator[Hit]:
     if item is None or ctx.partition.queue or ctx.partition.family or not sched.queues or \
             _RESERVATION.fullmatch(item.value):
         return
-    names = [q.name for q in sched.queues] + [p for f in ctx.profile.partition_families
-                                              for p in f.partitions]
+    # (each name once, in a fixed order: the same message on every run)
+    names = list(dict.fromkeys([q.name for q in sched.queues] + sorted(
+        p for f in ctx.profile.partition_families for p in f.partitions)))
     if any(distance(item.value, n) <= 2 for n in names) or \
             item.value in _other_sites_queues(ctx.profile):
         return  # QUEUE002's
