@@ -930,7 +930,8 @@ _STOPS = re.compile(r"(?i)(?:^|[\s/])(?:shutdown|stop|terminate)[\w.-]*(?:\s|$)|
       "from its EXIT trap (a server stopped and waited for at the end); not monitors "
       "(nvidia-smi, profile_gpu...) started beside a launch the batch shell then waits for, "
       "nor a run a debugger then attaches to (stat-cl, gdb -p), nor services (a dask "
-      "scheduler and workers, llama-server) used by a foreground client",
+      "scheduler and workers, llama-server) used by a foreground client, nor a service the "
+      "script stops itself later (a shutdown script, kill, jskill)",
       source="OLCF Summit user guide systems/summit_user_guide.rst (Simultaneous job steps: a "
       "wait command must follow all backgrounded processes to prevent the job from appearing "
       "completed and ending) @ 2745903; bash(1): the script's end ends the job",
