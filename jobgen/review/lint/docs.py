@@ -56,7 +56,7 @@ fixed where the script says enough, so the later figures are no longer blind: 20
 83%, 100%; 2026-11-27m 100%, 66%, 100%; 2026-11-28n 98%, 67%, 100%; on the 120 users' scripts
 the rules were developed on (tests/lint_users) 100%, 98%, 97%. So: on a new set, blind,
 precision has been 51-100% (35/44 = 80% on 2026-11-28n: nine false findings from five rules
-reading too much into a script, each narrowed since)
+reading too much into a script, four of the rules narrowed since)
 and recall 26-67% (55% on 2026-11-28n; its misses are half faults no rule covered, half idle
 GPUs that depend on the program's own device use and placements lint cannot compute), and a
 set's first reading
