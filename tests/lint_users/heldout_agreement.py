@@ -8,6 +8,7 @@ the part: A, B, both, raw agreement both/(A+B-both), and Cohen's kappa on each s
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -63,6 +64,31 @@ def figures(a: Ids, b: Ids, both: dict[str, int], name: str, scripts: list[str],
     return (f"{name:{width}s} scripts {n:3d}  A {n_a:3d}  B {n_b:3d}  both {n_both:3d}  raw "
             f"{raw}  clean A/B {clean}  verdicts agree {agree}/{n}  po {po:.2f}  pe {pe:.2f}  "
             f"kappa {kappa}")
+
+
+def load_part(here: Path, suffixes: tuple[str, ...], part: str
+              ) -> tuple[dict[str, Any], Ids, Ids, dict[str, int]] | str:
+    """A part's disagreements-PART.yaml and its aligned blind labels (a, b, both), checked
+    against index-PART.yaml; what is wrong instead, as a line to print."""
+    doc = yaml.safe_load((here / f"disagreements-{part}.yaml").read_text())
+    index = yaml.safe_load((here / f"index-{part}.yaml").read_text())["scripts"]
+    got = _aligned(here, suffixes, doc["alignment"])
+    if isinstance(got, str):
+        return got
+    a, b, both = got
+    if set(a) != {e["file"] for e in index}:
+        return "the blind files do not list the index's scripts"
+    return doc, a, b, both
+
+
+def rule_counts(labels: dict[str, Any]) -> dict[str, int]:
+    """How many settled violations name each rule set ("none (proposed)" for none), sorted."""
+    rules: dict[str, int] = {}
+    for s in labels:
+        for v in labels[s]["violations"]:
+            key = ", ".join(v["rules"]) or "none (proposed)"
+            rules[key] = rules.get(key, 0) + 1
+    return dict(sorted(rules.items()))
 
 
 def main(here: Path, suffixes: tuple[str, ...] = ("polaris", "aurora"), part: str = "alcf") -> int:

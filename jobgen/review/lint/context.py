@@ -483,17 +483,19 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
         name.endswith(".sh") and FRAMEWORK_NAMES.search(name)
         for name in (variable_value(ctx, w).rsplit("/", 1)[-1] for w in launch.wrappers))
     data = python and bool(data_script(prog))
-    ai = first in AI_LAUNCHERS or launch.shell or wrapped or bool(TRAIN_ENTRY.search(first)) or (
-        python and not data and bool(
-        AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
-        "MASTER_ADDR" in env or framework_module or
-        # the python of an environment named for a framework (venvs/rl-vllm/bin/python)
-        "/" in prog[0] and bool(AI_NAMES.search(prog[0].rsplit("/", 1)[0])) or
-        # CosmicTagger's `framework=torch`; a framework's own variables set for the ranks
-        any(_FRAMEWORK_ARG.fullmatch(w) for w in prog[1:]) or
-        # a training's own arguments (--epochs 10, trainer=gpu)
-        any(TRAINING_ARGS.match(w) for w in prog[2:]) or
-        any(n.startswith(_FRAMEWORK_VARS) for n in env)))
+    # signs of a framework in the program itself, and in the modules or environment before it
+    own_signs = first in AI_LAUNCHERS or launch.shell or wrapped or \
+        bool(TRAIN_ENTRY.search(first)) or python and not data and bool(
+            AI_NAMES.search(named) or AI_NAMES.search(image) or "workloads." in named or
+            "MASTER_ADDR" in env or
+            # the python of an environment named for a framework (venvs/rl-vllm/bin/python)
+            "/" in prog[0] and bool(AI_NAMES.search(prog[0].rsplit("/", 1)[0])) or
+            # CosmicTagger's `framework=torch`; a framework's own variables set for the ranks
+            any(_FRAMEWORK_ARG.fullmatch(w) for w in prog[1:]) or
+            # a training's own arguments (--epochs 10, trainer=gpu)
+            any(TRAINING_ARGS.match(w) for w in prog[2:]) or
+            any(n.startswith(_FRAMEWORK_VARS) for n in env))
+    ai = bool(own_signs or python and not data and framework_module)
     oneccl_vars = any(n.startswith("CCL_") for n in env)
     vendor = ctx.profile.node.gpus.vendor if ctx.profile.node.gpus else None
     collective = None
@@ -502,11 +504,8 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     # no collectives across ranks
     # a GPU program whose only sign of a framework is a module its recipe loads beside it
     # (Aurora's TensorFlow MPICH, heldout-2026-11-28n's PyQUDA jobs): no collectives library
-    companion = ai and framework_module and not ctx.framework_module(
-        launch.at, companions_only=True) and not _framework_environment(ctx, launch.at) and \
-        not (AI_NAMES.search(named) or AI_NAMES.search(image) or first in AI_LAUNCHERS or
-             launch.shell or wrapped or TRAIN_ENTRY.search(first) or "MASTER_ADDR" in env or
-             any(TRAINING_ARGS.match(w) for w in prog[2:]))
+    companion = ai and not own_signs and not ctx.framework_module(
+        launch.at, companions_only=True) and not _framework_environment(ctx, launch.at)
     if ai and not launch.shell and not snippet and not companion:
         collective = {"intel": "oneccl", "nvidia": "nccl", "amd": "rccl"}.get(vendor or "")
         if vendor == "intel" and _runs_nccl(prog, env, oneccl_vars):

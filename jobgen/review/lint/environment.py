@@ -26,7 +26,12 @@ from .context import (
     variable_value,
 )
 from .core import Hit, as_int, distance, rule
-from .library_variables import CCL_VARIABLES, FI_VARIABLES, MPICH_VARIABLES
+from .library_variables import (
+    CCL_VARIABLES,
+    FI_VARIABLES,
+    MPICH_VARIABLES,
+    PYTHON_VARIABLES,
+)
 from .scope import AI_NAMES, command_text
 
 _ENV = "the site profile's env (each variable's why and source)"
@@ -83,19 +88,6 @@ def real_variables() -> frozenset[str]:
     return FI_VARIABLES | CCL_VARIABLES | NCCL_VARIABLES | MPICH_VARIABLES
 
 
-# Python's own environment variables (Python 3.13 docs, Using Python: 1.2 Environment
-# variables; PYTHON_CPU_COUNT and the other PYTHON_ names are 3.13's)
-PYTHON_VARIABLES = frozenset({
-    "PYTHONHOME", "PYTHONPATH", "PYTHONSAFEPATH", "PYTHONPLATLIBDIR", "PYTHONSTARTUP",
-    "PYTHONOPTIMIZE", "PYTHONBREAKPOINT", "PYTHONDEBUG", "PYTHONINSPECT", "PYTHONUNBUFFERED",
-    "PYTHONVERBOSE", "PYTHONCASEOK", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
-    "PYTHONHASHSEED", "PYTHONINTMAXSTRDIGITS", "PYTHONIOENCODING", "PYTHONNOUSERSITE",
-    "PYTHONUSERBASE", "PYTHONEXECUTABLE", "PYTHONWARNINGS", "PYTHONFAULTHANDLER",
-    "PYTHONTRACEMALLOC", "PYTHONPROFILEIMPORTTIME", "PYTHONASYNCIODEBUG", "PYTHONMALLOC",
-    "PYTHONMALLOCSTATS", "PYTHONCOERCECLOCALE", "PYTHONDEVMODE", "PYTHONUTF8",
-    "PYTHONWARNDEFAULTENCODING", "PYTHONNODEBUGRANGES", "PYTHONPERFSUPPORT",
-    "PYTHON_CPU_COUNT", "PYTHON_FROZEN_MODULES", "PYTHON_COLORS", "PYTHON_BASIC_REPL",
-    "PYTHON_HISTORY", "PYTHON_GIL", "PYTHON_PERF_JIT_SUPPORT", "PYTHON_JIT"})
 _PYTHON_DOCS = ("Python 3.13 docs, Using Python, 1.2 Environment variables (the names the "
                 "interpreter reads; PYTHONUNBUFFERED: \"force the stdout and stderr streams to "
                 "be unbuffered\")")

@@ -1,7 +1,8 @@
-"""Variables that exist: names the communication libraries read from the environment, from
-their own documents and sources. A name listed here is a real setting, so ENV001 never calls it
-a misspelling of another (FI_CXI_DEFAULT_TX_SIZE is not FI_CXI_DEFAULT_CQ_SIZE misspelt, nor
-FI_PROVIDER MPI_PROVIDER). NCCL's names are environment.NCCL_VARIABLES (NCCL's env.html).
+"""Variables that exist: names the communication libraries (and Python itself,
+PYTHON_VARIABLES) read from the environment, from their own documents and sources. A name
+listed here is a real setting, so ENV001 never calls it a misspelling of another
+(FI_CXI_DEFAULT_TX_SIZE is not FI_CXI_DEFAULT_CQ_SIZE misspelt, nor FI_PROVIDER MPI_PROVIDER).
+NCCL's names are environment.NCCL_VARIABLES (NCCL's env.html).
 
 Regenerate from the mirrors (`fetch` github:ofiwg/libfabric, github:uxlfoundation/oneCCL):
 every `*FI_NAME*` entry of libfabric's man/*.7.md (fabric(7), fi_cxi(7), fi_provider(7) and
@@ -192,3 +193,17 @@ MPICH_VARIABLES = frozenset({
     "MPICH_RANK_REORDER_DISPLAY", "MPICH_RANK_REORDER_FILE", "MPICH_RANK_REORDER_METHOD",
     "MPICH_SMP_SINGLE_COPY_MODE", "MPICH_VERSION_DISPLAY",
 })
+
+# Python's own environment variables (Python 3.13 docs, Using Python: 1.2 Environment
+# variables; PYTHON_CPU_COUNT and the other PYTHON_ names are 3.13's)
+PYTHON_VARIABLES = frozenset({
+    "PYTHONHOME", "PYTHONPATH", "PYTHONSAFEPATH", "PYTHONPLATLIBDIR", "PYTHONSTARTUP",
+    "PYTHONOPTIMIZE", "PYTHONBREAKPOINT", "PYTHONDEBUG", "PYTHONINSPECT", "PYTHONUNBUFFERED",
+    "PYTHONVERBOSE", "PYTHONCASEOK", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
+    "PYTHONHASHSEED", "PYTHONINTMAXSTRDIGITS", "PYTHONIOENCODING", "PYTHONNOUSERSITE",
+    "PYTHONUSERBASE", "PYTHONEXECUTABLE", "PYTHONWARNINGS", "PYTHONFAULTHANDLER",
+    "PYTHONTRACEMALLOC", "PYTHONPROFILEIMPORTTIME", "PYTHONASYNCIODEBUG", "PYTHONMALLOC",
+    "PYTHONMALLOCSTATS", "PYTHONCOERCECLOCALE", "PYTHONDEVMODE", "PYTHONUTF8",
+    "PYTHONWARNDEFAULTENCODING", "PYTHONNODEBUGRANGES", "PYTHONPERFSUPPORT",
+    "PYTHON_CPU_COUNT", "PYTHON_FROZEN_MODULES", "PYTHON_COLORS", "PYTHON_BASIC_REPL",
+    "PYTHON_HISTORY", "PYTHON_GIL", "PYTHON_PERF_JIT_SUPPORT", "PYTHON_JIT"})

@@ -267,6 +267,29 @@ _BASH_ERREXIT = ("GNU Bash manual 3.2.5.2 Conditional Constructs, ((expression))
                  "6.5 Shell Arithmetic: id++ is the value before the increment (checked with "
                  "bash 5.2 here: `set -e; n=0; ((n++)); echo never`)")
 _ERREXIT = re.compile(r"^\s*set\s+(?:-[A-Za-z]*e[A-Za-z]*\b|-o\s+errexit\b)")
+_ERREXIT_OFF = re.compile(r"^\s*set\s+(?:\+[A-Za-z]*e[A-Za-z]*\b|\+o\s+errexit\b)")
+_ERREXIT_SHEBANG = re.compile(r"#!\s*\S*bash\s+-\w*e")
+_PIPEFAIL = re.compile(r"^\s*set\s+(?:-\w*o\s+|.*\s-o\s+)pipefail\b")
+
+
+def _errexit_walk(ctx: Context, skip: frozenset[int] | set[int] = frozenset()
+                  ) -> Iterator[tuple[int, str, bool, bool]]:
+    """(first line, text, errexit on, pipefail on) of each non-empty statement not on a
+    `skip` line: errexit from `#!/bin/bash -e` or `set -e`/`-o errexit`, off after `set +e`;
+    pipefail from `set -o pipefail`."""
+    lines = ctx.script.lines
+    errexit = bool(lines) and bool(_ERREXIT_SHEBANG.match(lines[0]))
+    pipefail = False
+    for number, code in _statements(ctx):
+        if number in skip or not code.strip():
+            continue
+        if _ERREXIT.match(code):
+            errexit = True
+        elif _ERREXIT_OFF.match(code):
+            errexit = False
+        if _PIPEFAIL.match(code):
+            pipefail = True
+        yield number, code, errexit, pipefail
 _POST_STEP = re.compile(r"^\(\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--)\s*\)\)$|"
                         r"^let\s+[\"']?([A-Za-z_][A-Za-z0-9_]*)(?:\+\+|--)[\"']?$")
 
@@ -280,7 +303,7 @@ _POST_STEP = re.compile(r"^\(\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--)\s*\)\)$
       "exits there")
 def _errexit_increment(ctx: Context) -> Iterator[Hit]:
     lines = ctx.script.lines
-    errexit = bool(lines) and bool(re.match(r"#!\s*\S*bash\s+-\w*e", lines[0]))
+    errexit = bool(lines) and bool(_ERREXIT_SHEBANG.match(lines[0]))
     for number, code in _statements(ctx):
         if _ERREXIT.match(code):
             errexit = True
@@ -728,22 +751,17 @@ _RUNS_PROGRAM = re.compile(r"\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:python[0-9.]*|torchru
 
 
 def _single_quoted(code: str) -> Iterator[tuple[int, str]]:
-    """(offset, text) of each single-quoted span of a statement outside double quotes."""
-    k, double = 0, False
-    while k < len(code):
-        c = code[k]
-        if c == "\\" and not double or c == "\\" and double and code[k + 1:k + 2] in '"\\$`':
-            k += 2
-            continue
-        if c == '"':
-            double = not double
-        elif c == "'" and not double:
+    """(offset, text) of each single-quoted span of a statement outside double quotes (the
+    parser's scan_line says where a quote opens)."""
+    k = code.find("'")
+    while k >= 0:
+        if scan_line(code[:k + 1])[2] == "'" and scan_line(code[:k])[2] is None:
             end = code.find("'", k + 1)
             if end < 0:
                 return
             yield k, code[k + 1:end]
             k = end
-        k += 1
+        k = code.find("'", k + 1)
 
 
 @rule("TEXT015", "variable-in-single-quotes", topic="scheduler", severity="warning",
@@ -816,17 +834,8 @@ def _status_never_fails(ctx: Context) -> Iterator[Hit]:
     command started with `&`), tuned on them."""
     if "$?" not in ctx.script.text and "${?}" not in ctx.script.text:
         return
-    lines = ctx.script.lines
-    errexit = bool(lines) and bool(re.match(r"#!\s*\S*bash\s+-\w*e", lines[0]))
-    heredoc = ctx.script.heredoc_lines
     before: tuple[int, str] | None = None
-    for number, code in _statements(ctx):
-        if number in heredoc or not code.strip():
-            continue
-        if _ERREXIT.match(code):
-            errexit = True
-        elif re.match(r"^\s*set\s+(?:\+[A-Za-z]*e[A-Za-z]*\b|\+o\s+errexit\b)", code):
-            errexit = False
+    for number, code, errexit, _ in _errexit_walk(ctx, ctx.script.heredoc_lines):
         if before is not None and _STATUS_READ.search(code):
             at, previous = before
             text = previous.strip()
@@ -914,17 +923,8 @@ def _errexit_empty_search(ctx: Context) -> Iterator[Hit]:
     """Round 14, after heldout-2026-11-27f's two LUMI restart checks, tuned on them."""
     if "grep" not in ctx.script.text:
         return
-    lines = ctx.script.lines
-    errexit = bool(lines) and bool(re.match(r"#!\s*\S*bash\s+-\w*e", lines[0]))
-    pipefail = False
-    statements = [(n, c) for n, c in _statements(ctx) if c.strip()]
-    for k, (number, code) in enumerate(statements):
-        if _ERREXIT.match(code):
-            errexit = True
-        elif re.match(r"^\s*set\s+(?:\+[A-Za-z]*e[A-Za-z]*\b|\+o\s+errexit\b)", code):
-            errexit = False
-        if re.match(r"^\s*set\s+(?:-\w*o\s+|.*\s-o\s+)pipefail\b", code):
-            pipefail = True
+    statements = list(_errexit_walk(ctx))
+    for k, (number, code, errexit, pipefail) in enumerate(statements):
         m = _SEARCH_ASSIGNMENT.match(code)
         if not errexit or m is None or "||" in m.group(2):
             continue
@@ -933,7 +933,7 @@ def _errexit_empty_search(ctx: Context) -> Iterator[Hit]:
         if not greps or not (pipefail or greps[-1] == len(parts) - 1):
             continue
         name = m.group(1)
-        after = " ".join(c for _, c in statements[k + 1:k + 6])
+        after = " ".join(c for _, c, _, _ in statements[k + 1:k + 6])
         if not re.search(rf'-[zn]\s+"?\$\{{?{name}\b|\[\[?\s+"?\$\{{?{name}\}}?"?\s+[!=]?=\s+""',
                          after):
             continue

@@ -11,23 +11,18 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from heldout_agreement import _aligned, figures  # noqa: E402
+from heldout_agreement import figures, load_part, rule_counts  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SUFFIXES, PART = ("summit",), "summit"
 
 
 def main() -> int:
-    doc = yaml.safe_load((HERE / f"disagreements-{PART}.yaml").read_text())
-    index = yaml.safe_load((HERE / f"index-{PART}.yaml").read_text())["scripts"]
-    got = _aligned(HERE, SUFFIXES, doc["alignment"])
+    got = load_part(HERE, SUFFIXES, PART)
     if isinstance(got, str):
         print(got)
         return 1
-    a, b, both = got
-    if set(a) != {e["file"] for e in index}:
-        print("the blind files do not list the index's scripts")
-        return 1
+    doc, a, b, both = got
     for name, keep in [(f"{PART} part", lambda s: True),
                        ("summit", lambda s: s.startswith("summit/"))]:
         print(figures(a, b, both, name, [s for s in a if keep(s)], 17))
@@ -52,11 +47,7 @@ def main() -> int:
     uns = sum(len(labels[s].get("unsure") or []) for s in labels)
     print(f"summit  scripts {len(labels)}  violations {len(vs)}  {kinds}  clean {clean}  "
           f"UNSURE {uns}")
-    rules: dict[str, int] = {}
-    for v in vs:
-        key = ", ".join(v["rules"]) or "none (proposed)"
-        rules[key] = rules.get(key, 0) + 1
-    print("rules of the settled violations:", dict(sorted(rules.items())))
+    print("rules of the settled violations:", rule_counts(labels))
     # recall of the settled set by each pass: a settled violation found by the pass
     ids = {s: {v["id"] for v in labels[s]["violations"]} for s in labels}
     pairs = {s: [(p.split(" = ") + p.split(" = "))[:2]
