@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from ...profiles.cpus import format_cpu_list, parse_cpu_list
 from ...profiles.model import DocumentedBinding, HierarchyWrapper, Profile
 from ..arith import evaluate
-from ..scriptparse import substitute
+from ..scriptparse import HOUSEKEEPING, substitute
 from .context import (
     TRAIN_ENTRY,
     Context,
@@ -752,7 +752,9 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "whose devices together are fewer than the node's, whatever they run; otherwise "
       "not launchers that start their own processes (torchrun, DeepSpeed), JAX, inference "
       "servers and the Python clients of the servers a job starts, tensor parallelism, "
-      "TensorFlow with one rank per node, background per-node launches",
+      "TensorFlow with one rank per node, background per-node launches; and a Summit job "
+      "none of whose steps can reach a GPU (every jsrun without -g or with -g 0, or no jsrun "
+      "at all), where the batch shell runs nothing that may start steps itself",
       source="the site profile's node.gpus (devices per node, in the device hierarchy's "
       "mode) and scheduler.billing / partition_families (whole-node allocation)",
       fix="run one rank per device (the node's device count per node), or ask for a "
@@ -767,6 +769,10 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
     yield from _serial_steps(ctx)
     whole = _whole_nodes(ctx)
     if whole is None or not ctx.node.devices:
+        return
+    gpuless = list(_no_step_asks_gpus(ctx, whole))
+    if gpuless:  # no step of the job can reach a GPU: said once for the whole job
+        yield from gpuless
         return
     asked = list(_asked_fewer_devices(ctx, whole))
     if asked:  # the job asked for fewer devices than its whole nodes have: whatever it runs
@@ -821,6 +827,93 @@ def _idle_per_launch(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
                   f"per node{kind}: {ndev - rpn * per_rank} device(s) of each node idle, and "
                   f"{whole[0]}", f"use {ndev} ranks per node (one per device)",
                   _idle_source(ctx, whole))
+
+
+# Batch-shell commands that start no job step themselves: the shell's own words, file and
+# text tools, fetching, packing, builds, environments (a program of the user's, a Python
+# script, a function or a variable may call jsrun: the job's GPU use is then unknown).
+_NO_STEP = frozenset({
+    "cd", "echo", "printf", "mkdir", "rmdir", "cp", "mv", "rm", "ln", "ls", "cat", "touch",
+    "chmod", "chgrp", "date", "sleep", "hostname", "pwd", "export", "unset", "set", "module",
+    "ml", "conda", "spack", "sed", "awk", "grep", "egrep", "cut", "tr", "sort", "uniq", "wc",
+    "head", "tail", "tee", "find", "tar", "gzip", "gunzip", "zip", "unzip", "bzip2", "xz",
+    "wget", "curl", "rsync", "git", "singularity", "apptainer", "pip", "pip3", "make",
+    "cmake", "ninja", "jswait", "wait", "true", "false", "exit", "test", "[", "[[", "read",
+    "let", "local", "declare", "readonly", "shift", "if", "then", "else", "elif", "fi", "for",
+    "while", "until", "do", "done", "case", "esac", "return", "trap", "ulimit", "umask",
+    "which", "type", "dirname", "basename", "realpath", "readlink", "seq", "expr", "du", "df",
+    "stat", "md5sum", "sha256sum", "diff", "cmp", "lfs", "free", "uname", "whoami", "id",
+    "nproc", "lscpu", "bjobs", "bsub", "sync", "env", "time", "{", "}", "(", ")"})
+# A sourced file that sets up an environment (not one that may run the job's steps)
+_SETUP_FILE = re.compile(r"(?i)activate|env|setup|conda\.sh|modules?\b|bashrc|profile")
+
+
+def _no_step_asks_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
+    """A Summit job none of whose steps can reach a GPU: its jsruns all ask for none (-g 0,
+    or no -g, whose default is 0), or it starts no jsrun at all and its batch shell works on
+    the launch node. A resource set is a cgroup of what it asks for, so its processes see no
+    GPU; the job is billed for its whole nodes, six GPUs each, all idle (round 15, after the
+    misses of heldout-2026-11-27d/m and -28n's CPU-only Summit jobs: fairseq-preprocess, a
+    simulator, a web server, a container build; tuned on them). Only where every batch-shell
+    command is one that starts no step (see _NO_STEP) and each jsrun's options are literal."""
+    facts = ctx.profile.launch_facts
+    host = facts.batch_host if facts else None
+    if ctx.dialect != "lsf" or host is None or host.kind != "launch_node" or \
+            not ctx.own_directives() or not ctx.find("-nnodes"):
+        return
+    if any(not la.shell and la.command != "jsrun" for la in ctx.launches):
+        return  # (mpirun with a host file: its own placement)
+    jsruns = [la for la in ctx.launches if la.command == "jsrun"]
+    if jsruns and all(la.program and la.program[0] in HOUSEKEEPING | {"echo", "hostname"}
+                      for la in jsruns):
+        return  # steps that only look at the node or move files (the guide's NVMe example)
+    for la in jsruns:
+        if re.search(r"<[A-Za-z_ -]+>|\.\.\.", la.text):
+            return  # a documentation placeholder (`jsrun <options> ./a.out`)
+        gpus = la.flag("-g", "--gpu_per_rs")
+        head = ([*la.wrappers, *la.program] or [""])[0]
+        if gpus is not None and as_int(gpus) != 0 or la.flag("-U", "--erf_input") or \
+                any("$" in key for key, _ in la.flags) or \
+                head.startswith("$") and "/" not in head:
+            return  # asks for GPUs, or for what lint cannot read
+    for line, words in ctx.script.commands:
+        if any(line == la.line for la in jsruns):
+            continue
+        name = words[0].rsplit("/", 1)[-1] if words else ""
+        if name in ("source", ".") and len(words) > 1 and _SETUP_FILE.search(
+                words[1].rsplit("/", 1)[-1]):
+            continue
+        if name not in _NO_STEP and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]):
+            return  # a program that may start steps itself: the job's GPU use is unknown
+    nodes = ctx.nodes
+    ndev = ctx.node.devices
+    held = f"{nodes * ndev} GPUs of its {nodes} node(s)" if nodes else \
+        f"the {ndev} GPUs of each of its nodes"
+    source = (f"{_JSRUN_NO_GPU}; {_idle_source(ctx, whole)}")
+    if jsruns:
+        asked = "-g 0" if all(la.flag("-g", "--gpu_per_rs") for la in jsruns) else \
+            "no -g (jsrun's default is 0 GPUs per resource set)"
+        lines = len({la.line for la in jsruns})
+        yield Hit(jsruns[0].line, f"no step of this job asks for a GPU ({asked} on each of "
+                  f"its {lines} jsrun line(s)), and a resource set sees only what it "
+                  f"asks for: the {held} stay idle, and {whole[0]}",
+                  "give the GPU program's resource sets their GPUs (-g), or run CPU-only work "
+                  "on Andes, OLCF's cluster for analysis, not on Summit's GPU nodes", source)
+        return
+    first = next((line for line, words in ctx.script.commands if words and words[0] not in (
+        "cd", "echo", "export", "module", "source", ".", "conda", "spack")), None)
+    if first is not None:
+        yield Hit(first, f"the job starts no jsrun: its batch shell runs every command on a "
+                  f"shared launch node, and the {held} (and their cores) stay idle, while "
+                  f"{whole[0]}", "run the work with jsrun on the job's nodes (jsrun -n1 -c42 "
+                  "for a serial or threaded step), or outside a Summit job",
+                  f"{host.source}; {_idle_source(ctx, whole)}")
+
+
+_JSRUN_NO_GPU = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst (jsrun flags: "
+                 "--gpu_per_rs/-g, Number of GPUs per resource set, default 0; Resource Sets: "
+                 "a resource set is a cgroup, controlling which resources of a node are "
+                 "visible; Software: analysis tasks should be done on the Andes cluster)")
 
 
 def _gpus_of(value: str) -> int | None:

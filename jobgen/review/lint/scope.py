@@ -245,7 +245,8 @@ def _last_command(text: str) -> list[str]:
     return []
 
 
-_JSRUN_WORD = re.compile(r"^-([a-zA-Z])(\d+|(?<=-[bd])packed\S*|(?<=-b)rs|(?<=-b)none)$")
+_JSRUN_WORD = re.compile(r"^-([a-zA-Z])(\d+|(?<=-[bd])packed\S*|(?<=-b)rs|(?<=-b)none|"
+                         r"(?<=-[ncg])ALL_(?:HOSTS|CPUS|GPUS))$")
 
 
 def normalise(argv: list[str]) -> list[str]:

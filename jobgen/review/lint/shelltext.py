@@ -940,3 +940,103 @@ def _errexit_empty_search(ctx: Context) -> Iterator[Hit]:
         yield Hit(number, f"under set -e{' -o pipefail' if pipefail else ''} grep's status 1 "
                   f"when it finds nothing ends the script here: the test of ${name} for an "
                   "empty result after it never runs", f"write {name}=$({m.group(2)} || true)")
+
+
+_NOUNSET = re.compile(r"^\s*set\s+(?:-[A-Za-z]*u[A-Za-z]*\b|-o\s+nounset\b)")
+_NOUNSET_OFF = re.compile(r"^\s*set\s+(?:\+[A-Za-z]*u[A-Za-z]*\b|\+o\s+nounset\b)")
+_NOUNSET_SHEBANG = re.compile(r"#!\s*\S*bash\s+-\w*u")
+_BASH_NOUNSET = ("GNU Bash manual 4.3.1 The Set Builtin (-u: treat unset variables and "
+                 "parameters other than the special parameters '@' and '*' as an error when "
+                 "performing parameter expansion; a non-interactive shell exits); checked with "
+                 "bash 5.2 here")
+
+
+@rule("TEXT019", "unset-variable-read", topic="scheduler", severity="error",
+      scope="batch-shell commands (not launch lines: TEXT012's) that read a variable no line of "
+      "the script sets, in scripts that source no file of their own: a lower-case name (the "
+      "script's own) or one a letter or two from a name the script sets; under set -u (or "
+      "`#!/bin/bash -u`) also an upper-case name whose assignment is left commented out; not "
+      "job, site or library variables, not `${x:-y}` and the other operators that give a "
+      "value, not single-quoted text, not a name the script tests for an empty value "
+      "(`[ -z \"$x\" ]`: one it expects to be given); in a script without directives of "
+      "its own (one another script may run, giving it its variables) only a name that is a "
+      "function of the script's (`${tstamp}` beside `tstamp() { date; }`)",
+      source=f"{_BASH_UNSET}; {_BASH_NOUNSET}",
+      fix="set the variable before it is read, or use the name the script sets",
+      summary="a command reading a variable nothing sets: it expands to nothing (a path "
+      "becomes /file, an argument vanishes), and under set -u the batch shell exits there",
+      lowers_to=("warning",),
+      lowered="without set -u: the command runs with the empty value (an error under set -u, "
+      "where the batch shell stops at the read with \"unbound variable\" and nothing after "
+      "it, the launch included, runs)")
+def _unset_read(ctx: Context) -> Iterator[Hit]:
+    sources = [w[1] for _, w in ctx.script.commands if w[:1] in (["source"], ["."]) and
+               len(w) > 1]
+    if any(not (_HARMLESS_SOURCE.search(s) or _SOURCED_ENV.search(s)) for s in sources) or \
+            re.search(r"(?m)(?:^|[;&|(`]|\bthen|\bdo|\belse)\s*eval\s|\bprintf\s+-v\b|"
+                      r"\bdeclare\s+-n\b",
+                      ctx.script.text):
+        return  # (a file of its own, eval or a name reference may set anything)
+    # (a script without directives of its own may be run by another that gives it its
+    # variables: there only a name that is the script's own function, `${tstamp}` beside
+    # `tstamp() { date ...; }`, which no caller makes a variable)
+    batch = bool(ctx.own_directives())
+    functions = set(ctx.script.functions)
+    # (also assignments inside a string continued over lines, `cmd="python x.py \n -d 4"`)
+    assigned = _assigned_names(ctx) | set(re.findall(
+        r"(?m)^[ \t]*(?:(?:export|local|readonly|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)\+?=",
+        ctx.script.text))
+    # a name the script tests for an empty value is one it expects to be given
+    tested = set(re.findall(r"-[zn]\s+\"?\$\{?([A-Za-z_]\w*)", ctx.script.text))
+    launch_lines = {la.line for la in ctx.launches}
+    commented = {name for line in ctx.script.lines if line.lstrip().startswith("#")
+                 for name in re.findall(r"(?<![\w$-])([A-Z_][A-Z0-9_]*)=", line)}
+    lines = ctx.script.lines
+    nounset = bool(lines) and bool(_NOUNSET_SHEBANG.match(lines[0]))
+    since = 1 if nounset else 0
+    seen: set[str] = set()
+    for number, code in _statements(ctx):
+        if _NOUNSET.match(code):
+            nounset, since = True, number
+        elif _NOUNSET_OFF.match(code):
+            nounset = False
+        if number in launch_lines:
+            continue
+        for m in re.finditer(r"\$([A-Za-z_]\w*)|\$\{([A-Za-z_]\w*)\}", code):
+            name = m.group(1) or m.group(2)
+            if name in assigned or name in seen or name in tested or \
+                    _ENVIRONMENT.match(name) or \
+                    re.match(r"(?i)(?:your|path_to|my_|insert|replace|todo|fixme)", name) or \
+                    scan_line(code[:m.start()])[2] == "'" or \
+                    code[max(m.start() - 1, 0):m.start()] == "\\" or \
+                    _extra_arguments(code, m):
+                continue
+            if name in functions:
+                seen.add(name)
+                yield Hit(number, f"${name} reads a variable, but {name} is a function the "
+                          f"script defines ({name}() {{ ... }}), never a variable: it expands "
+                          f"to nothing", f"call the function: $({name})",
+                          severity="warning")
+                continue
+            if not batch:
+                continue
+            close = next((a for a in sorted(assigned) if len(name) >= 6 and
+                          0 < distance(name, a) <= 2 and a.isupper() == name.isupper()), None)
+            own = not name.isupper()
+            if not (close or own or nounset and name in commented):
+                continue
+            seen.add(name)
+            why = f"the script sets {close}, one or two letters away" if close else \
+                "its assignment is commented out" if name in commented else \
+                "no line of the script sets it"
+            if nounset:
+                yield Hit(number, f"${name} is read but never set ({why}): under set -u "
+                          f"(line {since}) the batch shell stops here with \"{name}: unbound "
+                          "variable\", and nothing after it runs",
+                          f"set {name}, or use {close}" if close else f"set {name} before "
+                          "this line", severity="error")
+            else:
+                yield Hit(number, f"${name} is read but never set ({why}): it expands to "
+                          "nothing, so a path built on it starts at / and an argument of it "
+                          "vanishes", f"set {name}, or use {close}" if close else
+                          f"set {name} before this line", severity="warning")

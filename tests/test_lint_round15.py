@@ -1,0 +1,139 @@
+"""Lint round 15 (issue 31), tuned on the held-out sets measured before
+(tests/lint_users/heldout-2026-11-27b..28n): Summit jobs none of whose steps can reach a GPU."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobgen.profiles.load import load_profile
+from jobgen.review.lint import lint
+from jobgen.review.scriptparse import parse_text
+
+
+def _findings(text: str, site: str, rule: str) -> list[tuple[int, str, str]]:
+    return [(f.line, f.severity, f.message) for f in
+            lint(parse_text(text), load_profile(site).profile) if f.rule == rule]
+
+
+# ------------------------------------------------ a Summit job whose steps ask for no GPU
+# heldout-2026-11-27m's fairseq-preprocess and -28n's AccelWattch simulator and quip
+# preprocessing: every jsrun without -g (default 0; a resource set is a cgroup of what it asks
+# for, summit_user_guide.rst L1461, L1336-1340), so the nodes' GPUs are idle and charged.
+SUMMIT = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 1:00\n#BSUB -nnodes 3\n#BSUB -J prep\n"
+          "cd \"$MEMBERWORK/abc123\" || exit 1\n")
+
+
+@pytest.mark.parametrize("step", [
+    "jsrun -n 3 -r 1 -c 42 -b packed:42 fairseq-preprocess --workers 42",
+    "jsrun -n3 -r1 -c42 -g0 -bpacked:42 ./sim input.cfg",
+    "jsrun --nrs 3 --rs_per_host 1 --cpu_per_rs 42 --gpu_per_rs 0 ./sim",
+])
+def test_jsrun_steps_without_gpus_leave_every_gpu_of_the_job_idle(step):
+    found = _findings(SUMMIT + step + "\n", "summit", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
+    assert "the 18 GPUs of its 3 node(s) stay idle" in found[0][2]
+
+
+@pytest.mark.parametrize("step", [
+    "jsrun -n 3 -r 1 -c 42 -g 6 ./train",
+    "jsrun -nALL_HOSTS -cALL_CPUS -a1 -r1 -gALL_GPUS ./serial_summit.sh",  # (abacus)
+    "jsrun -n 3 -g $NGPU ./train",            # a count lint cannot read
+    "jsrun --erf_input ranks.erf ./train",    # the resource sets are in a file
+    "jsrun <options> ./a.out",                # the guide's placeholder
+    "jsrun -n 3 $JSRUN_FLAGS ./train",        # more options in a variable
+])
+def test_steps_that_may_ask_for_gpus_are_not_told(step):
+    assert _findings(SUMMIT + step + "\n", "summit", "GPU008") == []
+
+
+@pytest.mark.parametrize("shell", [
+    "python driver.py --machine summit",  # a driver may start its own jsruns
+    "./run_all.sh",
+    "source ./launch_steps.sh",
+    "run_step 1",                         # a function lint may not read
+])
+def test_a_batch_shell_command_that_may_start_steps_keeps_the_job_unknown(shell):
+    text = SUMMIT + "jsrun -n 3 -r 1 -c 42 ./sim\n" + shell + "\n"
+    assert _findings(text, "summit", "GPU008") == []
+
+
+def test_steps_that_only_look_at_the_node_are_left_alone():
+    # the Summit guide's NVMe example (jsrun -n 1 ls / cp / cat): a look at the node
+    text = SUMMIT + "jsrun -n 1 ls -l /mnt/bb/$USER/\njsrun -n 1 cp f /mnt/bb/$USER/\n"
+    assert _findings(text, "summit", "GPU008") == []
+
+
+def test_a_job_that_starts_no_jsrun_is_told_its_nodes_are_idle():
+    # heldout-2026-11-27d's container build: the batch shell works on the launch node
+    text = SUMMIT + "module load gcc\nsingularity build app.sif docker://example/app\n"
+    found = _findings(text, "summit", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
+    assert "starts no jsrun" in found[0][2]
+    # a python script there is LAUNCH004's (the job's work on the launch node), not this
+    assert _findings(SUMMIT + "python analyse.py\n", "summit", "GPU008") == []
+
+
+def test_mpirun_with_a_host_file_is_not_read_as_jsrun():
+    text = SUMMIT + "mpirun -np 18 --hostfile hosts -npernode 6 python train.py\n"
+    assert _findings(text, "summit", "GPU008") == []
+
+
+def test_jsrun_all_keywords_are_read_as_values():
+    from jobgen.review.lint.scope import normalise
+    assert normalise(["jsrun", "-nALL_HOSTS", "-gALL_GPUS", "-cALL_CPUS", "-a1"]) == [
+        "jsrun", "-n", "ALL_HOSTS", "-g", "ALL_GPUS", "-c", "ALL_CPUS", "-a", "1"]
+
+
+# ------------------------------------------ a batch-shell command reading an unset variable
+# heldout-2026-11-27f's train-gpt-9b: TIE_WORD_EMBEDDINGS's assignment commented out, read
+# under set -euo pipefail before the srun (bash: "unbound variable", the job ends at once);
+# -27l's `${tstamp}` beside `tstamp() { date ...; }`; -26's `>& $OUTOUT/np4.dat` beside OUTPUT.
+LUMI = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition=small\n"
+        "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --time=00:30:00\n")
+
+
+def test_a_commented_out_assignment_read_under_set_u_stops_the_job():
+    text = LUMI + "set -euo pipefail\n# SIZE=small\nif [ \"$SIZE\" = small ]; then echo s; fi\n"
+    found = _findings(text, "lumi", "TEXT019")
+    assert [(line, sev) for line, sev, _ in found] == [(9, "error")]
+    assert "unbound variable" in found[0][2] and "line 7" in found[0][2]
+    # without set -u the upper-case name may come from the submitting environment: not told
+    assert _findings(text.replace("set -euo pipefail\n", ""), "lumi", "TEXT019") == []
+    # after set +u it is not an error either
+    assert _findings(text.replace("# SIZE", "set +u\n# SIZE"), "lumi", "TEXT019") == []
+
+
+def test_a_near_miss_of_a_set_name_is_told_without_set_u():
+    text = LUMI + "OUTPUT=/scratch/project_465000000/out\nmkdir -p $OUTOUT/logs\n"
+    found = _findings(text, "lumi", "TEXT019")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
+    assert "OUTPUT" in found[0][2]
+
+
+def test_a_function_read_as_a_variable_is_told_even_without_directives():
+    text = ("#!/bin/bash\ntstamp() { date +%s; }\nmodule load conda\n"
+            "TRACE=./traces/run_${tstamp}\nmkdir -p \"$TRACE\"\n")
+    found = _findings(text, "polaris", "TEXT019")
+    assert [(line, sev) for line, sev, _ in found] == [(4, "warning")]
+    assert "tstamp is a function the script defines" in found[0][2]
+
+
+@pytest.mark.parametrize("body", [
+    "mkdir -p ${out:-/tmp/out}\n",                      # a default
+    "out=/tmp/x\nmkdir -p $out\n",                      # set
+    "cmd=\"python x.py \\\n  -d 4\"\necho $cmd\n",      # set in a string continued over lines
+    "source ./env_setup.sh\nmkdir -p $out\n",           # a file of its own may set it
+    "eval \"$(./gen_vars)\"\nmkdir -p $out\n",          # eval may set anything
+    "awk '{print $outcol}' f\n",                        # single-quoted: awk's, not bash's
+    "if [ -z \"$out\" ]; then out=/tmp; fi\nmkdir -p $out\n",  # tested: expected to be given
+    "for out in a b; do echo $out; done\n",             # a loop variable
+    "read -r out < f\necho $out\n",                     # read
+    "python train.py --epochs 3 $args\n",               # the hook for extra arguments
+])
+def test_names_that_may_have_a_value_are_not_told(body):
+    assert _findings(LUMI + "set -u\n" + body, "lumi", "TEXT019") == []
+
+
+def test_a_script_without_directives_keeps_its_callers_variables():
+    text = "#!/bin/bash\nmodule load conda\necho \"Running ${qmcpack}\"\n"
+    assert _findings(text, "polaris", "TEXT019") == []
