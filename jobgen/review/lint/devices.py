@@ -764,7 +764,8 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       lowered="for one process of an AI program whose device use the script does not say "
       "(the frameworks' default is one device; its code may use more), and for a partition "
       "of shared nodes taken whole with --exclusive (LUMI small-g, dev-g: the node's cores "
-      "and memory may be what the job took it for), said as a condition")
+      "and memory may be what the job took it for), said as a condition; and for a Summit "
+      "job whose every jsrun says -g 0 (a CPU-only job on purpose)")
 def _idle_devices(ctx: Context) -> Iterator[Hit]:
     yield from _serial_steps(ctx)
     whole = _whole_nodes(ctx)
@@ -891,14 +892,22 @@ def _no_step_asks_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
         f"the {ndev} GPUs of each of its nodes"
     source = (f"{_JSRUN_NO_GPU}; {_idle_source(ctx, whole)}")
     if jsruns:
-        asked = "-g 0" if all(la.flag("-g", "--gpu_per_rs") for la in jsruns) else \
-            "no -g (jsrun's default is 0 GPUs per resource set)"
         lines = len({la.line for la in jsruns})
-        yield Hit(jsruns[0].line, f"no step of this job asks for a GPU ({asked} on each of "
-                  f"its {lines} jsrun line(s)), and a resource set sees only what it "
-                  f"asks for: the {held} stay idle, and {whole[0]}",
-                  "give the GPU program's resource sets their GPUs (-g), or run CPU-only work "
-                  "on Andes, OLCF's cluster for analysis, not on Summit's GPU nodes", source)
+        if all(la.flag("-g", "--gpu_per_rs") for la in jsruns):
+            # every step says -g 0: a CPU-only program on purpose (the Summit guide's own
+            # CPU-only layouts, tests/lint_review's summit_c03): a note, not a warning
+            yield Hit(jsruns[0].line, f"every jsrun asks -g 0 ({lines} line(s)): a CPU-only "
+                      f"job on GPU nodes, whose {held} stay idle, and {whole[0]}",
+                      "if the program has GPU work, give its resource sets GPUs (-g); "
+                      "CPU-only analysis belongs on Andes, OLCF's cluster for it", source,
+                      "info")
+            return
+        yield Hit(jsruns[0].line, f"no step of this job asks for a GPU (no -g on "
+                  f"{'any' if lines > 1 else 'its'} jsrun line: jsrun's default is 0 GPUs per "
+                  f"resource set, and a resource set sees only what it asks for): a GPU "
+                  f"program sees none, and the {held} stay idle, while {whole[0]}",
+                  "give the GPU program's resource sets their GPUs (-g N); for CPU-only work "
+                  "say -g 0, or run analysis on Andes, OLCF's cluster for it", source)
         return
     first = next((line for line, words in ctx.script.commands if words and words[0] not in (
         "cd", "echo", "export", "module", "source", ".", "conda", "spack")), None)

@@ -11,7 +11,14 @@ import subprocess
 import weakref
 from collections.abc import Iterator
 
-from ..scriptparse import LAUNCHERS, launcher_name, scan_line, split_comment, statement_words
+from ..scriptparse import (
+    LAUNCHERS,
+    heredoc_start,
+    launcher_name,
+    scan_line,
+    split_comment,
+    statement_words,
+)
 from .context import Context
 from .core import Hit, distance, rule
 from .scope import in_background, is_placeholder
@@ -1040,3 +1047,56 @@ def _unset_read(ctx: Context) -> Iterator[Hit]:
                           "nothing, so a path built on it starts at / and an argument of it "
                           "vanishes", f"set {name}, or use {close}" if close else
                           f"set {name} before this line", severity="warning")
+
+
+_BASH_HEREDOC = ("GNU Bash manual 3.6.6 Here Documents (\"If word is unquoted ... all lines of "
+                 "the here-document are subjected to parameter expansion, command substitution, "
+                 "and arithmetic expansion\": by the shell that reads it, before the text is "
+                 "written or run); checked with bash 5.2 here")
+
+
+@rule("TEXT020", "heredoc-expands-early", topic="scheduler", severity="warning",
+      scope="here-documents with an unquoted delimiter (`<<END`, `<<-END`) whose text sets a "
+      "variable (NAME=..., export NAME=...) and reads it on a later line as $NAME, unescaped, "
+      "where the script does not set NAME before the here-document",
+      source=_BASH_HEREDOC, fix="quote the delimiter (<<'END') so the text is written as it "
+      "is, or escape the reads (\\$NAME)",
+      summary="a here-document that sets a variable and reads it: the batch shell expands the "
+      "read when it reads the here-document, before the assignment has run, so the written "
+      "script gets an empty value")
+def _heredoc_expands_early(ctx: Context) -> Iterator[Hit]:
+    lines = ctx.script.lines
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        m = None if raw.lstrip().startswith("#") else heredoc_start(scan_line(raw)[0])
+        if m is None or i + 1 not in ctx.script.heredoc_lines and i + 2 not in \
+                ctx.script.heredoc_lines:
+            i += 1
+            continue
+        opener = m.group(0)
+        quoted = "\\" in opener or "'" in opener or '"' in opener
+        j, body = i + 1, []
+        while j < len(lines) and lines[j].strip() != m.group(1):
+            body.append((j + 1, lines[j]))
+            j += 1
+        if not quoted:
+            set_before = {name for line, name, _ in ctx.script.assignments if line <= i + 1} | \
+                {s.name for s in ctx.script.settings if s.line <= i + 1 and not s.in_heredoc}
+            assigned: dict[str, int] = {}
+            told: set[str] = set()
+            for number, text in body:
+                for r in re.finditer(r"(?<![\\\w])\$\{?([A-Za-z_]\w*)", text):
+                    name = r.group(1)
+                    if name in assigned and assigned[name] < number and name not in told and \
+                            name not in set_before and not _ENVIRONMENT.match(name):
+                        told.add(name)
+                        yield Hit(number, f"${name} is set on line {assigned[name]} of the "
+                                  f"here-document opened on line {i + 1} ({opener.strip()}), but "
+                                  "the batch shell expands it now, when it reads the text, where "
+                                  f"{name} is unset: the text gets an empty value, not the one "
+                                  "set above it", f"quote the delimiter (<<'{m.group(1)}') or "
+                                  f"write \\${name}")
+                if a := re.match(r"^\s*(?:export\s+)?([A-Za-z_]\w*)=", text):
+                    assigned.setdefault(a.group(1), number)
+        i = j + 1
