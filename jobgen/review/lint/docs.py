@@ -55,13 +55,12 @@ fixed where the script says enough, so the later figures are no longer blind: 20
 100%, 89%, 98%; 2026-11-27j 100%, 82%, 97%; 2026-11-27k 100%, 47%, 86%; 2026-11-27l 100%,
 87%, 100%; 2026-11-27m 100%, 72%, 100%; 2026-11-28n 98%, 72%, 100%; on the 120 users' scripts
 the rules were developed on (tests/lint_users) 100%, 98%, 97%; all 920 users' scripts together
-(tuned on every one of them) 927/941 = 98.5%, 802/927 = 86.5%, 886/920 = 96.3%. So: on a new set, blind,
-precision has been 51-100% (35/44 = 80% on 2026-11-28n: nine false findings from five rules
-reading too much into a script, four of the rules narrowed since)
-and recall 26-67% (55% on 2026-11-28n; its misses are half faults no rule covered, half idle
-GPUs that depend on the program's own device use and placements lint cannot compute), and a
-set's first reading
-keeps finding kinds of violation no rule covers yet (undefined shell variables and
+(tuned on every one of them) 927/941 = 98.5%, 802/927 = 86.5%, 886/920 = 96.3%. So: on a
+new set, blind, precision has been 51-100% (35/44 = 80% on 2026-11-28n: nine false findings
+from five rules reading too much into a script, four of the rules narrowed since) and recall
+26-67% (55% on 2026-11-28n; its misses are half faults no rule covered, half idle GPUs that
+depend on the program's own device use and placements lint cannot compute), and a set's first
+reading keeps finding kinds of violation no rule covers yet (undefined shell variables and
 functions, settings in files lint does not read), while the site goes untold for launch
 scripts that carry no clue at all. A
 finding is likely, not certainly, real: lint reads the script and the files it sources that
