@@ -240,3 +240,33 @@ def test_jsrun_sets_without_r_are_packed_on_the_first_nodes():
     # -r places them per node; -i steps run side by side
     assert _findings(text.replace("-n 8", "-n 8 -r 1"), "summit", "RANK002") == []
     assert _findings(text.replace("-n 8", "-i -n 8"), "summit", "RANK002") == []
+
+
+# Unseen scripts after round 15 (LumiOpen's translation_dispatcher): a job whose inputs come
+# from the submission (`sbatch --export=ALL,input=...`) reads names it never sets on purpose.
+def test_inputs_given_at_submission_are_not_unset_variables():
+    text = (LUMI + "INPUT_FILE=$input\necho \"reading $INPUT_FILE\"\n")
+    assert _findings(text, "lumi", "TEXT019") == []
+    params = (LUMI + "echo \"Preprocessing $input_file\"\n"
+              "srun python prep.py --input $input_file --lang $lang --kind $dataset_type\n")
+    assert _findings(params, "lumi", "TEXT019") == []
+    assert _findings(params, "lumi", "TEXT012") == []
+    # one or two names never set are still told
+    one = LUMI + "mkdir -p $outdir/logs\nsrun python prep.py --out $outdir\n"
+    assert _findings(one, "lumi", "TEXT019") and _findings(one, "lumi", "TEXT012")
+
+
+def test_an_arithmetic_for_loop_sets_its_variable():
+    text = LUMI + "n=3\nfor ((i = 1; i <= n; i++)); do\n  echo $i\ndone\necho \"last $i\"\n"
+    assert _findings(text, "lumi", "TEXT019") == []
+
+
+# Unseen scripts after round 15: libEnsemble's Aurora example runs its driver in the batch
+# shell (`python libE_calling_script.py -n 13` on 2 nodes); its workers launch the runs
+# across the nodes, as the driver's own name says (libE).
+def test_a_libensemble_driver_in_the_batch_shell_is_not_told_idle_nodes():
+    text = ("#!/bin/bash -l\n#PBS -l select=2\n#PBS -l walltime=00:30:00\n#PBS -q debug\n"
+            "#PBS -A myproj\n#PBS -l filesystems=home:flare\n"
+            "python libE_calling_script.py -n 13\n")
+    assert _findings(text, "aurora", "RANK002") == []
+    assert _findings(text.replace("libE_calling_script", "train"), "aurora", "RANK002")

@@ -489,7 +489,7 @@ _OWN_PROGRAM = re.compile(r"\./\S+|/\S+/[^/\s]+\.(?:x|exe|py)")
 # file (not a virtual environment's bin/activate) or a function (a hidden launch), a workflow
 # tool, ssh/pdsh, a background job.
 _ELSEWHERE = re.compile(r"(?im)^\s*(?:source|\.)\s+(?!\S*/bin/activate\s*$)|parsl|dask|\bray\b|"
-                        r"balsam|ensemble|mpi4py|"
+                        r"balsam|ensemble|\blibe(?:_|\b)|mpi4py|"
                         r"\bssh\b|pdsh|pbsdsh|clush|\bparallel\b|launch|workflow|driver|"
                         r"submit|qsub|sbatch|bsub|\(\)\s*\{|&\s*$")
 

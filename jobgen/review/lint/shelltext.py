@@ -612,6 +612,8 @@ def _find_assigned(ctx: Context) -> set[str]:
     names = set(re.findall(r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^]]*\])?\+?=", code))
     names |= set(re.findall(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b", code))
     names |= set(re.findall(r"\bgetopts\s+\S+\s+([A-Za-z_]\w*)", code))
+    # arithmetic: `for ((i = 1; ...))`, `(( n += 2 ))`, `((i++))` (round 15)
+    names |= set(re.findall(r"\(\(\s*([A-Za-z_]\w*)\s*(?:[-+*/%]?=(?!=)|\+\+|--)", code))
     # csh: `set exe = ...`, `setenv NAME value`, `foreach ns (...)`
     names |= set(re.findall(r"\b(?:set|@)\s+([A-Za-z_]\w*)\s*=", code))
     names |= set(re.findall(r"\b(?:setenv|foreach)\s+([A-Za-z_]\w*)", code))
@@ -621,12 +623,35 @@ def _find_assigned(ctx: Context) -> set[str]:
     return names
 
 
+_PARAMETERS: weakref.WeakKeyDictionary[Context, set[str]] = weakref.WeakKeyDictionary()
+
+
+def _submission_parameters(ctx: Context) -> set[str]:
+    """The lower-case names a script reads and never sets, where there are three or more:
+    a script written to get its inputs from the submission (`sbatch --export=ALL,input=...,
+    lang=...`, `qsub -v`), not one with a slip (LumiOpen's translation_dispatcher jobs read
+    input_file, lang, dataset_type...; found on unseen scripts after round 15)."""
+    cached = _PARAMETERS.get(ctx)
+    if cached is None:
+        assigned = _assigned_names(ctx)
+        names = {m.group(1) or m.group(2) for _, code in _statements(ctx)
+                 for m in re.finditer(r"\$([A-Za-z_]\w*)|\$\{([A-Za-z_]\w*)\}", code)
+                 if scan_line(code[:m.start()])[2] != "'"}
+        cached = {n for n in names if not n.isupper() and n not in assigned and
+                  n not in ctx.script.functions and not _ENVIRONMENT.match(n)}
+        cached = cached if len(cached) >= 3 else set()
+        _PARAMETERS[ctx] = cached
+    return cached
+
+
 @rule("TEXT012", "unset-variable-in-launch", topic="scheduler", severity="warning",
       scope="variables a launch line reads that the script never sets anywhere, that are no "
       "job or library environment variable (PBS_, SLURM_, HOME...), and that are either "
       "lower-case (the script's own) or a letter or two from a name the script does set "
       "(NRANKS_PER_NODE beside RANKS_PER_NODE); not read with a default (${x:-y}), nor in "
-      "scripts that source a file of their own (which may set it)",
+      "scripts that source a file of their own (which may set it), nor lower-case names of a "
+      "script that reads three or more it never sets (inputs given at submission: sbatch "
+      "--export, qsub -v)",
       source=_BASH_UNSET, fix="set the variable, or use the name the script sets",
       summary="a launch reading a variable nothing sets: its value is empty, and the option "
       "before it takes the next word")
@@ -652,7 +677,8 @@ def _unset_in_launch(ctx: Context) -> Iterator[Hit]:
                 continue
             close = next((a for a in sorted(assigned) if len(name) >= 6 and
                           0 < distance(name, a) <= 2 and a.isupper() == name.isupper()), None)
-            own = not name.isupper() and not own_source
+            own = not name.isupper() and not own_source and \
+                name not in _submission_parameters(ctx)
             if close is None and not own:
                 continue
             seen.add(name)
@@ -965,7 +991,9 @@ _BASH_NOUNSET = ("GNU Bash manual 4.3.1 The Set Builtin (-u: treat unset variabl
       "`#!/bin/bash -u`) also an upper-case name whose assignment is left commented out; not "
       "job, site or library variables, not `${x:-y}` and the other operators that give a "
       "value, not single-quoted text, not a name the script tests for an empty value "
-      "(`[ -z \"$x\" ]`: one it expects to be given); in a script without directives of "
+      "(`[ -z \"$x\" ]`: one it expects to be given), not `X=$input` (a value taken from "
+      "the submission), nor lower-case names of a script that reads three or more it never "
+      "sets (its inputs, given by sbatch --export or qsub -v); in a script without directives of "
       "its own (one another script may run, giving it its variables) only a name that is a "
       "function of the script's (`${tstamp}` beside `tstamp() { date; }`)",
       source=f"{_BASH_UNSET}; {_BASH_NOUNSET}",
@@ -1029,7 +1057,13 @@ def _unset_read(ctx: Context) -> Iterator[Hit]:
                 continue
             close = next((a for a in sorted(assigned) if len(name) >= 6 and
                           0 < distance(name, a) <= 2 and a.isupper() == name.isupper()), None)
-            own = not name.isupper()
+            if close is None and re.fullmatch(
+                    r"\s*(?:export\s+|local\s+|readonly\s+)?[A-Za-z_]\w*=[\"']?\$\{?" +
+                    name + r"\}?[\"']?\s*", code):
+                continue  # `INPUT_FILE=$input`: the script takes a value given when it is
+                # submitted (sbatch --export=input=..., qsub -v input=...): found on unseen
+                # scripts after round 15 (LumiOpen's translation_dispatcher)
+            own = not name.isupper() and name not in _submission_parameters(ctx)
             if not (close or own or nounset and name in commented):
                 continue
             seen.add(name)
