@@ -270,3 +270,12 @@ def test_a_libensemble_driver_in_the_batch_shell_is_not_told_idle_nodes():
             "python libE_calling_script.py -n 13\n")
     assert _findings(text, "aurora", "RANK002") == []
     assert _findings(text.replace("libE_calling_script", "train"), "aurora", "RANK002")
+
+
+def test_one_resource_set_is_not_blamed_on_a_missing_r():
+    # (unseen scripts after round 15: Ascent's `jsrun -n 1 -a2` on 2 nodes)
+    text = SUMMIT.replace("-nnodes 3", "-nnodes 2") + "jsrun -n 1 -a 2 -c 2 -g 1 ./app\n"
+    found = _findings(text, "summit", "RANK002")
+    assert found and "1 node(s) stay idle" in found[0][2] and "without -r" not in found[0][2]
+    many = _findings(text.replace("-n 1 -a 2", "-n 2 -a 1"), "summit", "RANK002")
+    assert many and "without -r" in many[0][2]

@@ -423,7 +423,10 @@ def _idle(ctx: Context) -> Iterator[Hit]:
             continue
         if nodes and rpn and total and total < nodes * rpn and total % rpn == 0:
             used = total // rpn
-            packed = launch.dialect == "jsrun" and launch.flag("-r", "--rs_per_host") is None
+            # (the note on jsrun's packing only where several sets are placed: one set, -n 1,
+            # is on one node whatever -r says; found on unseen scripts after round 15)
+            packed = launch.dialect == "jsrun" and launch.flag("-r", "--rs_per_host") is None \
+                and (as_int(launch.flag("-n", "--nrs")) or 2) > 1
             yield Hit(launch.line, f"{total} ranks at {rpn} per node fill {used} of the "
                       f"{nodes_word(nodes)}: {nodes - used} node(s) stay idle" + (
                           " (without -r, jsrun fills the first node's GPUs and cores before "
