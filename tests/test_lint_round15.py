@@ -279,3 +279,29 @@ def test_one_resource_set_is_not_blamed_on_a_missing_r():
     assert found and "1 node(s) stay idle" in found[0][2] and "without -r" not in found[0][2]
     many = _findings(text.replace("-n 1 -a 2", "-n 2 -a 1"), "summit", "RANK002")
     assert many and "without -r" in many[0][2]
+
+
+# ------------------------------------- a job script written from a here-document is linted
+# The spot set 2026-11-28o's ytopt and nekRS generators (`cat > batch.job <<EOF ... #PBS -l
+# filesystems=home:grand ... EOF`) and heldout-2026-11-27k's prot_lig_discdiff: the refusals
+# were in the job the script writes, which lint did not read.
+GENERATOR = ("#!/bin/bash\nnnds=4\ncat > batch.job <<{open}\n#!/bin/bash\n"
+             "#PBS -l select=${{nnds}}:system=polaris\n#PBS -l walltime=01:00:00\n"
+             "#PBS -l filesystems=home:grand\n#PBS -A MyProject\n#PBS -q prod\n"
+             "cd {esc}$PBS_O_WORKDIR\npython {esc}$EXE --nodes ${{nnds}}\nEOF\nqsub batch.job\n")
+
+
+def test_the_job_a_generator_writes_is_linted_on_its_lines():
+    text = GENERATOR.format(open="EOF", esc="\\")
+    found = _findings(text, "polaris", "ALCF003")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "error")]
+    assert found[0][2].startswith("in the job script the here-document of line 3 writes:")
+    # the generator's own values go in as it writes (nnds=4 on prod: under its minimum)
+    assert _findings(text, "polaris", "QUEUE001")
+    # and its variables are not the written job's unset ones
+    assert _findings(text, "polaris", "TEXT019") == _findings(text, "polaris", "TEXT012") == []
+
+
+def test_a_here_document_without_directives_is_not_a_job():
+    text = GENERATOR.format(open="EOF", esc="\\").replace("#PBS", "# PBS")
+    assert _findings(text, "polaris", "ALCF003") == []

