@@ -305,3 +305,16 @@ def test_the_job_a_generator_writes_is_linted_on_its_lines():
 def test_a_here_document_without_directives_is_not_a_job():
     text = GENERATOR.format(open="EOF", esc="\\").replace("#PBS", "# PBS")
     assert _findings(text, "polaris", "ALCF003") == []
+
+
+# Unseen scripts after round 15 (jpata/particleflow): Ray's head and workers started in the
+# background with srun, the training run by the batch shell itself in the foreground.
+def test_ray_services_used_by_the_batch_shells_own_client_need_no_wait():
+    text = (LUMI.replace("small", "standard-g") + "srun --nodes=1 --ntasks=1 -w $head "
+            "singularity exec $IMG ./scripts/ray-head.sh &\nsleep 20\n"
+            "srun --nodes=1 --ntasks=1 -w $w singularity exec $IMG ./scripts/ray-worker.sh &\n"
+            "singularity exec $IMG ./scripts/ray-train.sh\n")
+    assert _findings(text, "lumi", "LAUNCH007") == []
+    # a background training with nothing after it is still told
+    assert _findings(text.replace("singularity exec $IMG ./scripts/ray-train.sh\n", "")
+                     .replace("ray-head", "train"), "lumi", "LAUNCH007")

@@ -530,7 +530,8 @@ TRAIN_NAMES = re.compile(r"(?i)train|fine_?tun|pretrain|"
 # Services a workflow's job starts for its client (a dask scheduler and its workers, a Ray
 # head, a database, a model server): they run until the job stops them
 SERVICES = re.compile(r"(?:^|[\s/])(?:dask-scheduler|dask-worker|dask\s+(?:scheduler|worker)|"
-                      rf"ray\s+start|redis-server|mongod|bedrock|{_SERVERS})\b")
+                      rf"ray\s+start|ray[-_](?:head|worker)|redis-server|mongod|bedrock|"
+                      rf"{_SERVERS})\b")
 
 
 def program_script(prog: list[str], suffixes: tuple[str, ...] = (".py",)) -> str:

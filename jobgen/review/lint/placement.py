@@ -957,6 +957,9 @@ _STOPS = re.compile(r"(?i)(?:^|[\s/])(?:shutdown|stop|terminate)[\w.-]*(?:\s|$)|
                     r"[\w-]*(?:shutdown|stop)[\w-]*\.(?:sh|py)\b|(?:^|\s)(?:kill|pkill|jskill)\s")
 
 
+_CLIENT_WORD = re.compile(r"^(?:singularity|apptainer|python[0-9.]*|bash|sh)$|\.(?:sh|py)$")
+
+
 @rule("LAUNCH007", "background-without-wait", topic="placement", severity="error",
       scope="whole batch scripts that start launches (or programs of the batch shell) in the "
       "background (`&`), with no "
@@ -964,7 +967,8 @@ _STOPS = re.compile(r"(?i)(?:^|[\s/])(?:shutdown|stop|terminate)[\w.-]*(?:\s|$)|
       "from its EXIT trap (a server stopped and waited for at the end); not monitors "
       "(nvidia-smi, profile_gpu...) started beside a launch the batch shell then waits for, "
       "nor a run a debugger then attaches to (stat-cl, gdb -p), nor services (a dask "
-      "scheduler and workers, llama-server) used by a foreground client, nor a service the "
+      "scheduler and workers, llama-server, Ray's head and workers) used by a foreground "
+      "client (a launch, or a program the batch shell runs itself), nor a service the "
       "script stops itself later (a shutdown script, kill, jskill)",
       source="OLCF Summit user guide systems/summit_user_guide.rst (Simultaneous job steps: a "
       "wait command must follow all backgrounded processes to prevent the job from appearing "
@@ -982,9 +986,13 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
     # the training in the foreground): the job ends with its work, the monitors with it
     # and services a foreground client uses (a dask scheduler and workers, then `jsrun
     # python tskmgr.py`; the script stops them itself, `jskill all`): they end with the job
+    # (the client may be the batch shell's own: `singularity exec $IMG ./ray-train.sh` after
+    # Ray's head and workers; unseen scripts after round 15, jpata/particleflow)
     if not own and all(_MONITOR.search(" ".join(la.program[:2])) or
-                       SERVICES.search(" ".join(la.program)) for la in background) and any(
-            not la.background and not la.shell and la.at > last for la in ctx.launches):
+                       SERVICES.search(" ".join(la.program)) for la in background) and (any(
+            not la.background and not la.shell and la.at > last for la in ctx.launches) or any(
+            line > last and words and _CLIENT_WORD.search(words[0].rsplit("/", 1)[-1])
+            for line, words in ctx.script.commands)):
         return
     # a service the script stops itself after using it (`jsrun ... shutdown_webserver.sh`,
     # `kill $PID`, `unifyfs terminate`): its end is the script's doing (round 14, after
