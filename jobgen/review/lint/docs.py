@@ -55,7 +55,10 @@ fixed where the script says enough, so the later figures are no longer blind: 20
 100%, 89%, 98%; 2026-11-27j 100%, 82%, 97%; 2026-11-27k 100%, 47%, 86%; 2026-11-27l 100%,
 87%, 100%; 2026-11-27m 100%, 72%, 100%; 2026-11-28n 98%, 72%, 100%; on the 120 users' scripts
 the rules were developed on (tests/lint_users) 100%, 98%, 97%; all 920 users' scripts together
-(tuned on every one of them) 927/941 = 98.5%, 802/927 = 86.5%, 886/920 = 96.3%. So: on a
+(tuned on every one of them) 928/942 = 98.5%, 803/927 = 86.6%, 886/920 = 96.3%. A spot set of
+67 more unseen scripts, each read by one reader only (tests/lint_users/spotcheck-2026-11-28),
+gave 28/46 = 61% and 21/33 = 64% blind (Summit 96% and 75%; 12 of the 18 false findings on
+one repository's jobs whose inputs come from `sbatch --export`, fixed since). So: on a
 new set, blind, precision has been 51-100% (35/44 = 80% on 2026-11-28n: nine false findings
 from five rules reading too much into a script, four of the rules narrowed since) and recall
 26-67% (55% on 2026-11-28n; its misses are half faults no rule covered, half idle GPUs that
