@@ -104,6 +104,48 @@ def _written_scripts(script: Script, profile: Profile, min_severity: str) -> lis
                             f"here-document of line {i + 1} writes: {f.message}")
                     for f in inner if f.line > 0 and f.rule not in _GENERATOR_FILLS]
         i = j + 1
+    return out + _echoed_scripts(script, profile, min_severity)
+
+
+# `echo "#PBS -l filesystems=home:grand" >> $SFILE`: one line of a job script a generator
+# writes line by line; `>` starts the file again
+_ECHO_LINE = re.compile(r"""^[ \t]*echo[ \t]+(?:-[neE]+[ \t]+)?("(?:[^"\\]|\\.)*"|'[^']*')"""
+                        r"[ \t]*(>>?)[ \t]*(\S+)[ \t]*(?:#.*)?$")
+
+
+def _echoed_scripts(script: Script, profile: Profile, min_severity: str) -> list[Finding]:
+    """The findings of the job scripts a generator writes one `echo` at a time (nekRS's
+    nrsqsub_polaris: `echo "#PBS -l filesystems=home:eagle:grand" >>$SFILE`), on the echo
+    lines: each line's text as the echo writes it, the generator's known values filled in
+    where it is in double quotes (`\\$` written as `$`). Spot set 2026-11-28o's nekRS generator
+    (tuned on it)."""
+    files: dict[str, list[tuple[int, str]]] = {}
+    done: list[list[tuple[int, str]]] = []
+    for number, line in enumerate(script.lines, 1):
+        m = _ECHO_LINE.match(line)
+        if m is None:
+            continue
+        word, mode, target = m.groups()
+        text = word[1:-1]
+        if word[0] == '"':
+            text = substitute(text.replace("\\$", "\0"), script.variables)
+            text = re.sub(r'\\([`"\\])', r"\1", text).replace("\0", "$")
+        if mode == ">" and target in files:
+            done.append(files.pop(target))
+        files.setdefault(target, []).append((number, text))
+    out: list[Finding] = []
+    for rows in [*done, *files.values()]:
+        text = "".join(f"{t}\n" for _, t in rows)
+        if not _DIRECTIVE_LINE.search(text):
+            continue
+        try:
+            inner = lint(parse_text(text, f"{script.path}:{rows[0][0]}"), profile, min_severity,
+                         _written=True)
+        except JobgenError:
+            continue
+        out += [replace(f, line=rows[f.line - 1][0], message=f"in the job script the echo "
+                        f"lines from line {rows[0][0]} write: {f.message}")
+                for f in inner if 0 < f.line <= len(rows) and f.rule not in _GENERATOR_FILLS]
     return out
 
 

@@ -845,8 +845,23 @@ _NO_STEP = frozenset({
     "which", "type", "dirname", "basename", "realpath", "readlink", "seq", "expr", "du", "df",
     "stat", "md5sum", "sha256sum", "diff", "cmp", "lfs", "free", "uname", "whoami", "id",
     "nproc", "lscpu", "bjobs", "bsub", "sync", "env", "time", "{", "}", "(", ")"})
+_PLACEHOLDER = re.compile(r"<[A-Za-z_ /.-]+>|\.\.\.")
 # A sourced file that sets up an environment (not one that may run the job's steps)
 _SETUP_FILE = re.compile(r"(?i)activate|env|setup|conda\.sh|modules?\b|bashrc|profile")
+
+
+def _options_placeholder(la: LaunchView) -> bool:
+    """A documentation placeholder among a jsrun's options (`jsrun <options> ./a.out`): one
+    before its last literal option, or with no option at all; not one for the program after
+    them (WarpX's `jsrun -n 2 -c 21 ... -b rs <path/to/executable>`)."""
+    m = _PLACEHOLDER.search(la.text)
+    if m is None:
+        return False
+    if not la.flags or re.search(r"(?i)option|flag|resource|\.\.\.", m.group(0)):
+        return True
+    key, value = la.flags[-1]
+    last = la.text.rfind(f"{key} {value}" if value else key)
+    return last < 0 or m.start() < last
 
 
 def _no_step_asks_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
@@ -869,10 +884,12 @@ def _no_step_asks_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
                       for la in jsruns):
         return  # steps that only look at the node or move files (the guide's NVMe example)
     for la in jsruns:
-        if re.search(r"<[A-Za-z_ -]+>|\.\.\.", la.text):
-            return  # a documentation placeholder (`jsrun <options> ./a.out`)
-        gpus = la.flag("-g", "--gpu_per_rs")
         head = ([*la.wrappers, *la.program] or [""])[0]
+        if _options_placeholder(la):
+            return  # a documentation placeholder for the options (`jsrun <options> ./a.out`);
+            # not one for the program (WarpX's CPU template: `jsrun -n 2 -c 21
+            # <path/to/executable>` still asks no GPU; spot set 2026-11-28o, tuned on it)
+        gpus = la.flag("-g", "--gpu_per_rs")
         if gpus is not None and as_int(gpus) != 0 or la.flag("-U", "--erf_input") or \
                 any("$" in key for key, _ in la.flags) or \
                 head.startswith("$") and "/" not in head:
@@ -1160,6 +1177,18 @@ def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
             m = re.fullmatch(r"gpu(?::[A-Za-z0-9_]+)?:([0-9]+)", value)
             value = m.group(1) if m else ""
         n = as_int(value.split(":")[-1]) if ctx.value_ok(item) else None
+        if n == 0 and ndev and item.key == "--gpus-per-node":
+            # a CPU-only job on GPU nodes billed whole: every device idle and paid for (LUMI's
+            # GPU partitions bill GPU hours, a node taken whole 4 an hour; CPU work belongs on
+            # LUMI-C: spot set 2026-11-28o's rapid-earthquake jobs, small-g --exclusive
+            # --gpus-per-node=0; tuned on them)
+            yield Hit(item.line, f"{item.key}=0 on nodes of {ndev} devices: a CPU-only job "
+                      f"that holds GPU nodes whole, all {ndev} device(s) of each idle, and "
+                      f"{whole[0]}", "run CPU-only work on the site's CPU partition"
+                      + (" (LUMI-C: small, standard)" if ctx.profile.name == "lumi" else "")
+                      + ", or give the job's program the GPUs it pays for",
+                      _idle_source(ctx, whole))
+            continue
         if n and ndev and n < ndev:
             unless = (": unless the job needs the node's memory or cores, a job of "
                       f"{n} GCD(s) without --exclusive pays for those alone") if taken else ""

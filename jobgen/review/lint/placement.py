@@ -808,12 +808,32 @@ def own_python_script(words: list[str]) -> str | None:
     return rest[0]
 
 
+def _parallel_build(words: list[str]) -> str | None:
+    """A parallel build the batch shell runs: `make -j` / `make -jN` / `make --jobs`,
+    `ninja` (parallel by default), `cmake --build ... -j/--parallel`; None otherwise."""
+    k = _command_start(words)
+    if k >= len(words):
+        return None
+    name, rest = words[k].rsplit("/", 1)[-1], words[k + 1:]
+    if name in ("make", "gmake") and any(re.fullmatch(r"-j[0-9]*|--jobs(=[0-9]+)?|-[a-zA-Z]*j",
+                                                       w) for w in rest):
+        return " ".join(words[k:k + 2])
+    if name == "ninja" and not any(re.fullmatch(r"-j0*1", w) for w in rest) and \
+            "-t" not in rest:
+        return "ninja"
+    if name == "cmake" and "--build" in rest and any(
+            re.fullmatch(r"-j[0-9]*|--parallel(=[0-9]+)?", w) for w in rest):
+        return " ".join(words[k:k + 3])
+    return None
+
+
 @rule("LAUNCH004", "program-on-launch-node", topic="placement", severity="error",
       scope="whole batch scripts on sites whose batch shell runs on a shared launch node "
       "(Summit), for AI framework programs started without the launcher, and, in scripts that "
       "launch nothing, programs of the user's own run by their path (`./app`, `$RUN/app`; not "
       "scripts, build steps or system tools) and python scripts (`python tool.py`; not one "
-      "named for starting others: a workflow or ensemble manager may call jsrun itself)",
+      "named for starting others: a workflow or ensemble manager may call jsrun itself); "
+      "and parallel builds (`make -j`, ninja, `cmake --build -j`) run by the batch shell",
       source="the site profile's launch_facts.batch_host", facts=_launch_facts,
       fix="start it with the site's launcher (jsrun)",
       summary="a training or compute program run by the batch shell itself, on the launch "
@@ -821,7 +841,8 @@ def own_python_script(words: list[str]) -> str | None:
       lowered="a program of the user's own run by its path, or a python script, in a job "
       "that launches nothing, not a training program: an MPI build of it segfaults on the "
       "launch node, a serial one runs there on a shared node and leaves the job's compute "
-      "nodes idle (which it is, the script does not say)")
+      "nodes idle (which it is, the script does not say); a parallel build on the launch "
+      "node")
 def _on_launch_node(ctx: Context) -> Iterator[Hit]:
     host = ctx.profile.launch_facts.batch_host if ctx.profile.launch_facts else None
     if host is None or not ctx.whole:
@@ -839,6 +860,18 @@ def _on_launch_node(ctx: Context) -> Iterator[Hit]:
                       f"batch shell, on the shared launch node and not on the job's compute "
                       f"nodes: {host.why}", f"launch it with {ctx.profile.launcher.command}",
                       host.source, severity="warning")
+        elif host.kind == "launch_node" and (build := _parallel_build(words)) is not None:
+            # spot set 2026-11-28o's Nyx job (`make -j` four times in the batch shell; tuned
+            # on it): OL systems/summit_user_guide.rst L93-100, launch nodes "are shared
+            # resources so you should not run multiprocessor/threaded programs on Launch nodes"
+            yield Hit(line, f"`{build}` runs a parallel build in the batch shell, on the shared "
+                      "launch node (the Summit guide: do not run multiprocessor programs on "
+                      "launch nodes), while the job's compute nodes wait idle",
+                      "build before submitting (on a login node), or run the build on a "
+                      f"compute node with {ctx.profile.launcher.command} (jsrun -n1 -c42 make "
+                      "-j42)", "OL systems/summit_user_guide.rst L93-100 (Launch nodes: "
+                      "\"you should not run multiprocessor/threaded programs on Launch nodes\")",
+                      severity="warning")
         elif not launched and (script := own_python_script(words)) is not None:
             # round 9: the job's only work, run where the batch shell runs (heldout-2026-11-27d)
             yield Hit(line, f"`python {script}` runs in the batch shell of a job that launches "

@@ -1134,3 +1134,47 @@ def _heredoc_expands_early(ctx: Context) -> Iterator[Hit]:
                 if a := re.match(r"^\s*(?:export\s+)?([A-Za-z_]\w*)=", text):
                     assigned.setdefault(a.group(1), number)
         i = j + 1
+
+
+_BASH_SIMPLE_COMMAND = ("GNU Bash manual 3.7.1 Simple Command Expansion (words of the form "
+                        "name=value before the command name are variable assignments; \"If no "
+                        "command name results, the variable assignments affect the current shell "
+                        "environment. ... Otherwise, the variables are added to the environment "
+                        "of the executed command and do not affect the current shell "
+                        "environment\") and 3.1.2.3 Double Quotes (a double quote ends the "
+                        "quoted string unless escaped)")
+# NAME="... --opt="-x A=1 -flag"": the second `"` closes the string, so the value's first
+# part, then `-x`, are one word, and the words after it a command's
+_QUOTES_END_EARLY = re.compile(r"""^\s*([A-Za-z_]\w*)(\+?=)"([^"]*)"([^\s"'`|;&<>()]+)\s+(.*)$""")
+
+
+@rule("TEXT021", "quotes-end-early", topic="scheduler", severity="warning",
+      scope="an assignment whose double-quoted value holds an unescaped double quote "
+      "(`X=\" --smpiargs=\"-x A=1 -flag\"\"`), so that the words after the first space run as a "
+      "command: one that starts with `-`, or that ends in the leftover quotes",
+      source=_BASH_SIMPLE_COMMAND,
+      fix="escape the inner quotes (\\\") or write them as single quotes: X=\" --smpiargs='-x "
+      "A=1 -flag'\"",
+      summary="nested double quotes end an assignment's string early: the rest of the line "
+      "runs as a command (not found) with the assignment as its environment, and the variable "
+      "is never set")
+def _quotes_end_early(ctx: Context) -> Iterator[Hit]:
+    # spot set 2026-11-28o's AMReX workflow (`SMPIARGS+=" --smpiargs="-x PAMI_DISABLE_CUDA_HOOK=1
+    # -disable_gpu_hooks""`: the -disable_gpu_hooks its comment calls recommended never reaches
+    # jsrun); tuned on it
+    for number, code in _statements(ctx):
+        m = _QUOTES_END_EARLY.match(code)
+        if m is None:
+            continue
+        rest = statement_words(m.group(5))
+        command = next((w for w in rest if not re.match(r"[A-Za-z_]\w*=", w)), None)
+        raw = m.group(5).split()
+        last = raw[-1] if raw else ""
+        if command is None or not (command.startswith("-") or last.endswith('""')):
+            continue
+        name = m.group(1)
+        yield Hit(number, f"the double quote before `{m.group(4)}` ends {name}'s string: bash "
+                  f"reads `{command}` as a command (not found) with {name}{m.group(2)}... as its "
+                  f"environment only, so {name} is never set here",
+                  f"escape the inner quotes (\\\") or use single quotes inside: "
+                  f"{name}{m.group(2)}\"{m.group(3)}'...'\"")

@@ -147,10 +147,20 @@ CLUES: tuple[Clue, ...] = (
        "NERSC/sc22-dl-tutorial @ 21ea7dc (Perlmutter scripts: -C gpu, /global/cfs)"),
     _c("other:llnl", r"(?:^|[\s;&|(])lrun\s|/p/gpfs1/|\blassen\b|\bsierra\b", 3,
        "LLNL's LSF systems (Lassen, Sierra)", "LLNL hpc.llnl.gov (lrun, /p/gpfs1)"),
-    _c("other:alcf", r"\bsystem=(?:sophia|crux|edith)\b|\bcerebras\b|\bsambanova\b|"
+    # SummitDev (4 GPUs per node) and Titan: retired OLCF systems whose scripts look like
+    # Summit's (#BSUB -nnodes, jsrun); not in the current OLCF documents, told by their own
+    # names (project ids ending SUMDEV, the Lustre /lustre/atlas they shared): spot set
+    # 2026-11-28o's AMReX SummitDev scripts (tuned on them)
+    _c("other:olcf-retired", r"\bsummitdev\b|\b[A-Za-z]{3}[0-9]{3}SUMDEV\b|/lustre/atlas[0-9]?/",
+       3, "a retired OLCF system (SummitDev, Titan: /lustre/atlas, SUMDEV projects)",
+       "the scripts' own names (unconfirmed in the current olcf/olcf-user-docs, which no "
+       "longer describe SummitDev)"),
+    _c("other:alcf", r"^#PBS\s+-q\s*by-(?:gpu|node)\b|\bqsub\b.*\s-q\s*by-(?:gpu|node)\b|"
+       r"\bsystem=(?:sophia|crux|edith)\b|\bcerebras\b|\bsambanova\b|"
        r"\bgraphcore\b|\bgroq\b|\bhabana\b|\btheta(?:gpu)?\b", 3,
-       "another ALCF system (Sophia, Crux, the AI testbed, Theta)",
-       f"{_ALCF} docs/sophia, docs/crux, docs/ai-testbed"),
+       "another ALCF system (Sophia: queues by-gpu, by-node; Crux, the AI testbed, Theta)",
+       f"{_ALCF} docs/sophia (queueing-and-running-jobs/running-jobs.md L15-16: by-gpu, "
+       "by-node), docs/crux, docs/ai-testbed"),
 )
 
 # Queue names many sites use: they say nothing about which site a script is for.

@@ -1,0 +1,173 @@
+"""Lint round 16 (issue 31), tuned on the blind misses and false findings of the spot set
+2026-11-28o (tests/lint_users/spotcheck-2026-11-28): a CPU-only job on whole LUMI-G nodes, a
+Summit CPU template whose program is a placeholder, a job script written one `echo` at a time,
+parallel builds on Summit's launch node, nested double quotes in an assignment, and scripts
+for SummitDev or Sophia told apart from Summit and Polaris."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobgen.profiles.load import load_profile
+from jobgen.review.lint import lint
+from jobgen.review.lint.site import SiteGuess, tell_site
+from jobgen.review.scriptparse import parse_text
+
+
+def _findings(text: str, site: str, rule: str) -> list[tuple[int, str, str]]:
+    return [(f.line, f.severity, f.message) for f in
+            lint(parse_text(text), load_profile(site).profile) if f.rule == rule]
+
+
+# ---------------------------------------------- LUMI: --gpus-per-node=0 on a whole GPU node
+# rapid-earthquake-dynamics' post-processing: small-g, --exclusive, --mem=480G, no GPU. LUMI
+# bills small-g by the largest of GCDs, 8-core slices and 64 GB slices (billing.md "GPU
+# billing"): the whole node's 4 GPU-hours an hour, for CPU work.
+LUMI = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition={part}\n"
+        "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=56\n#SBATCH --gpus-per-node=0\n"
+        "{extra}#SBATCH --time=00:30:00\nsrun ./post input.h5\n")
+
+
+def test_a_cpu_only_job_on_a_whole_lumi_g_node_is_waste():
+    found = _findings(LUMI.format(part="small-g", extra="#SBATCH --exclusive\n"), "lumi",
+                      "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(6, "warning")]
+    assert "CPU-only job" in found[0][2] and "all 8 device(s)" in found[0][2]
+    # standard-g gives whole nodes by itself
+    found = _findings(LUMI.format(part="standard-g", extra=""), "lumi", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(6, "warning")]
+
+
+def test_a_zero_gpu_job_that_shares_a_small_g_node_is_left_alone():
+    # without --exclusive small-g bills the slices asked for: not a whole node's bill
+    assert _findings(LUMI.format(part="small-g", extra=""), "lumi", "GPU008") == []
+
+
+# --------------------------------------- Summit: a CPU template whose program is a placeholder
+SUMMIT = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 0:10\n#BSUB -nnodes 1\n#BSUB -J WarpX\n"
+          "export OMP_NUM_THREADS=21\n")
+
+
+def test_a_placeholder_for_the_program_still_lets_gpu008_read_the_options():
+    # WarpX's summit_power9.bsub: `jsrun -n 2 -a 1 -c 21 ... <path/to/executable> <input file>`
+    step = "jsrun -n 2 -a 1 -c 21 -r 2 -d packed -b rs <path/to/executable> <input file>\n"
+    found = _findings(SUMMIT + step, "summit", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
+
+
+@pytest.mark.parametrize("step", ["jsrun <options> ./a.out\n", "jsrun -n 6 <more options> ./a\n",
+                                  "jsrun ... ./a.out\n"])
+def test_a_placeholder_for_the_options_is_not_read(step):
+    # the Summit guide's own `jsrun <options> ./a.out &` examples: what they ask is unknown
+    assert _findings(SUMMIT + step, "summit", "GPU008") == []
+
+
+# ------------------------------------------------ a job script written one echo at a time
+# nekRS's nrsqsub_polaris: `echo "#PBS -l filesystems=home:eagle:grand" >>$SFILE`
+GENERATOR = ("#!/bin/bash\nPROJ_ID=MyProject\nnodes=2\nSFILE=run.pbs\n"
+             "echo \"#!/bin/bash\" > $SFILE\necho \"#PBS -A $PROJ_ID\" >>$SFILE\n"
+             "echo \"#PBS -l walltime=00:30:00\" >>$SFILE\n"
+             "echo \"#PBS -l filesystems={fs}\" >>$SFILE # where the data is\n"
+             "echo \"#PBS -l select=$nodes:system=polaris\" >>$SFILE\n"
+             "echo \"cd \\$PBS_O_WORKDIR\" >> $SFILE\nqsub $SFILE\n")
+
+
+def test_a_job_script_written_by_echo_lines_is_linted_on_those_lines():
+    found = _findings(GENERATOR.format(fs="home:eagle:grand"), "polaris", "ALCF003")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "error")]
+    assert found[0][2].startswith("in the job script the echo lines from line 5 write:")
+    assert _findings(GENERATOR.format(fs="home:eagle"), "polaris", "ALCF003") == []
+
+
+def test_echo_lines_without_directives_are_not_a_job_script():
+    text = ("#!/bin/bash\n#PBS -l select=1\n#PBS -l filesystems=home:eagle\n#PBS -A P\n"
+            "#PBS -l walltime=0:10:00\necho \"x=1\" > log.txt\necho \"grand\" >> log.txt\n")
+    assert _findings(text, "polaris", "ALCF003") == []
+
+
+def test_a_second_truncating_echo_starts_another_file():
+    # `>` writes the file again: the directive of the first file is not the second's
+    text = ("#!/bin/bash\nF=a.pbs\necho '#PBS -l filesystems=home:grand' > $F\nqsub $F\n"
+            "echo '#PBS -l filesystems=home:eagle' > $F\necho '#PBS -l select=1' >> $F\n")
+    found = _findings(text, "polaris", "ALCF003")
+    assert [line for line, _, _ in found] == [3]
+
+
+# ---------------------------------------------------- Summit: a parallel build on the launch node
+@pytest.mark.parametrize("build", ["make -j", "make -j8 all", "make --jobs=4", "ninja",
+                                   "cmake --build build -j 8", "time make -sj"])
+def test_a_parallel_build_in_a_summit_batch_shell_runs_on_the_launch_node(build):
+    text = SUMMIT + f"{build}\njsrun -n 6 -a 1 -c 7 -g 1 -b packed:7 ./app\n"
+    found = _findings(text, "summit", "LAUNCH004")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
+    assert "parallel build" in found[0][2] and "launch node" in found[0][2]
+
+
+@pytest.mark.parametrize("build", ["make", "make install", "ninja -j1",
+                                   "jsrun -n1 -c42 -g0 -bpacked:42 make -j42"])
+def test_a_serial_build_or_one_run_on_a_compute_node_is_left_alone(build):
+    text = SUMMIT + f"{build}\njsrun -n 6 -a 1 -c 7 -g 1 -b packed:7 ./app\n"
+    assert _findings(text, "summit", "LAUNCH004") == []
+
+
+def test_a_parallel_build_where_the_batch_shell_runs_on_a_compute_node_is_left_alone():
+    # Polaris: the batch shell runs on the job's first compute node (no launch node)
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=1\n#PBS -l walltime=0:10:00\n"
+            "#PBS -l filesystems=home:eagle\nmake -j\n"
+            "mpiexec -n 4 --ppn 4 --depth 8 --cpu-bind depth ./app\n")
+    assert _findings(text, "polaris", "LAUNCH004") == []
+
+
+# --------------------------------------------- TEXT021: nested double quotes in an assignment
+# AMReX workflow's run_amrex_gpu_tutorials.summit: the second `"` ends the string, so
+# `-disable_gpu_hooks""` runs as a command with SMPIARGS+=... and PAMI_...=1 as its environment
+# (bash manual 3.7.1): SMPIARGS stays empty.
+@pytest.mark.parametrize("line", [
+    'SMPIARGS+=" --smpiargs="-x PAMI_DISABLE_CUDA_HOOK=1 -disable_gpu_hooks""',
+    'ARGS=" --mca="btl ^openib""',
+])
+def test_nested_double_quotes_end_an_assignment_early(line):
+    found = _findings(SUMMIT + line + "\njsrun -n 6 -a 1 -c 7 -g 1 -b packed:7 ./app\n",
+                      "summit", "TEXT021")
+    assert [(n, sev) for n, sev, _ in found] == [(7, "warning")]
+    assert "is never set" in found[0][2]
+
+
+@pytest.mark.parametrize("line", [
+    'SMPIARGS+=" --smpiargs=\'-x PAMI_DISABLE_CUDA_HOOK=1 -disable_gpu_hooks\'"',
+    'SMPIARGS+=" --smpiargs=\\"-gpu\\""',
+    'CC="gcc" make',                   # a prefix assignment for a command, on purpose
+    'OMP_NUM_THREADS="7" jsrun -n 6 -a 1 -c 7 -g 1 -b packed:7 ./app',
+    'X="a"b c',                        # (no leading dash, no leftover quotes: a command c)
+    'OPTS="--smpiargs="-gpu""',        # one word: OPTS=--smpiargs=-gpu, what was meant
+])
+def test_quotes_that_do_not_end_early_are_left_alone(line):
+    assert _findings(SUMMIT + line + "\n", "summit", "TEXT021") == []
+
+
+# ------------------------------------------------------ site: SummitDev and Sophia apart
+def _guess(text: str) -> SiteGuess:
+    return tell_site(text)[0]
+
+
+def test_a_summitdev_script_is_not_told_as_summit():
+    text = ("#!/bin/bash\n#BSUB -P AST106SUMDEV\n#BSUB -W 0:10\n#BSUB -nnodes 8\n"
+            "cd /lustre/atlas/scratch/$USER/ast106/run\njsrun -n 8 -a 20 -c 20 ./Castro3d.ex\n")
+    guess = _guess(text)
+    assert guess.site is None
+    assert any("retired OLCF system" in clue for clue in guess.clues)
+
+
+def test_a_sophia_script_is_not_told_as_polaris():
+    text = ("#!/bin/bash\n#PBS -A MyProject\n#PBS -q by-gpu\n#PBS -l select=2\n"
+            "#PBS -l filesystems=home:eagle\n#PBS -l walltime=1:00:00\n"
+            "cd /lus/eagle/projects/MyProject\ntorchrun --standalone --nproc_per_node=2 t.py\n")
+    guess = _guess(text)
+    assert guess.site is None
+    assert any("Sophia" in clue for clue in guess.clues)
+
+
+def test_a_summit_script_is_still_told_as_summit():
+    text = ("#!/bin/bash\n#BSUB -P AST106\n#BSUB -W 0:10\n#BSUB -nnodes 8\n"
+            "cd /gpfs/alpine/ast106/scratch/$USER\njsrun -n 48 -a 1 -c 7 -g 1 ./Castro3d.ex\n")
+    assert _guess(text).site == "summit"
