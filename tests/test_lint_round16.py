@@ -171,3 +171,39 @@ def test_a_summit_script_is_still_told_as_summit():
     text = ("#!/bin/bash\n#BSUB -P AST106\n#BSUB -W 0:10\n#BSUB -nnodes 8\n"
             "cd /gpfs/alpine/ast106/scratch/$USER\njsrun -n 48 -a 1 -c 7 -g 1 ./Castro3d.ex\n")
     assert _guess(text).site == "summit"
+
+
+# ------------------------------------- LUMI: torchrun's workers without --numa-binding
+# heldout-2026-11-27k's parameter-golf jobs: one srun task per node, torchrun starting 8
+# workers in it, no binding of their own. The LUMI AI guide (05-multi-gpu-and-node/README.md
+# L278-283, since 2026-05-18) binds them with torchrun --numa-binding=exclusive; before, in
+# the program (psutil): a note, since lint cannot see the program.
+TORCHRUN = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition=standard-g\n"
+            "#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --ntasks-per-node=1\n"
+            "#SBATCH --cpus-per-task=56\n#SBATCH --time=01:00:00\nNPROC=8\n")
+
+
+@pytest.mark.parametrize("launch", [
+    "srun singularity exec $SIF torchrun --nnodes=2 --nproc_per_node=8 train.py",
+    "srun singularity exec $SIF python -m torch.distributed.run --nproc-per-node \"$NPROC\" t.py",
+    "srun bash -c 'torchrun --nproc_per_node=gpu train.py'",
+])
+def test_torchrun_workers_without_the_guides_numa_binding_are_a_note(launch):
+    found = _findings(TORCHRUN + launch + "\n", "lumi", "CPU009")
+    assert [(line, sev) for line, sev, _ in found] == [(10, "info")]
+    assert "8 workers per node" in found[0][2] and "--numa-binding=exclusive" in found[0][2]
+
+
+@pytest.mark.parametrize("launch", [
+    "srun singularity exec $SIF torchrun --numa-binding=exclusive --nproc_per_node=8 train.py",
+    "srun singularity exec $SIF torchrun --nproc_per_node=1 train.py",
+    "srun numactl_bind.sh torchrun --nproc_per_node=8 train.py",
+])
+def test_bound_or_single_torchrun_workers_are_left_alone(launch):
+    assert _findings(TORCHRUN + launch + "\n", "lumi", "CPU009") == []
+
+
+def test_sites_whose_guides_name_no_torchrun_binding_get_no_such_note():
+    text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=1\n#PBS -l walltime=0:10:00\n"
+            "#PBS -l filesystems=home:eagle\ntorchrun --standalone --nproc_per_node=4 t.py\n")
+    assert not [f for f in _findings(text, "polaris", "CPU009") if "workers per node" in f[2]]

@@ -415,6 +415,14 @@ class BindRecipe(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TorchrunBinding(Sourced):
+    """How the site's guide binds the workers torchrun starts on a node (one launcher task per
+    node, which no srun/mpiexec binding can split among its workers): a torchrun option."""
+
+    option: Token  # e.g. --numa-binding=exclusive
+
+
+@dataclass(frozen=True, kw_only=True)
 class CpuBinding(Sourced):
     # list: explicit per-rank lists; depth: contiguous blocks (PALS --depth);
     # mask: hexadecimal masks (srun mask_cpu); jsrun: resource-set packing; none: no binding.
@@ -422,6 +430,7 @@ class CpuBinding(Sourced):
     include_smt_siblings: StrictBool = False
     recipes: list[BindRecipe] = field(default_factory=list)
     verbose: StrictBool = False
+    torchrun: TorchrunBinding | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

