@@ -207,3 +207,116 @@ def test_sites_whose_guides_name_no_torchrun_binding_get_no_such_note():
     text = ("#!/bin/bash\n#PBS -A P\n#PBS -l select=1\n#PBS -l walltime=0:10:00\n"
             "#PBS -l filesystems=home:eagle\ntorchrun --standalone --nproc_per_node=4 t.py\n")
     assert not [f for f in _findings(text, "polaris", "CPU009") if "workers per node" in f[2]]
+
+
+# ------------------------------------- WALL001: a Summit job naming no queue goes to batch
+# heldout-2026-11-28p's TIES_MD job: -W 240 on 4 nodes, no -q. bsub sends it to the default
+# queue batch (summit_user_guide.rst L842 "submitted to default queue <batch>", L1088-1089),
+# whose bin for 1-45 nodes allows 2 hours.
+def test_a_summit_job_without_a_queue_is_held_to_the_default_queues_limits():
+    text = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 240\n#BSUB -nnodes 4\n"
+            "jsrun -n 24 -a 1 -c 7 -g 1 -b packed:7 ./md\n")
+    found = _findings(text, "summit", "WALL001")
+    assert [(line, sev) for line, sev, _ in found] == [(3, "error")]
+    assert "default queue batch" in found[0][2] and "names no queue" in found[0][2]
+    # 46 nodes fall in bin 4 (6 h): 4 h is within it
+    assert _findings(text.replace("-nnodes 4", "-nnodes 46"), "summit", "WALL001") == []
+    # a named queue is held to its own limits (debug: 2 h), as before
+    found = _findings(text.replace("#BSUB -nnodes 4\n", "#BSUB -nnodes 4\n#BSUB -q debug\n"),
+                      "summit", "WALL001")
+    assert [line for line, _, _ in found] == [3] and "default" not in found[0][2]
+
+
+def test_a_fragment_without_directives_of_its_own_is_not_held_to_a_default_queue():
+    text = "#!/bin/bash\n# run inside a job\njsrun -n 6 -a 1 -c 7 -g 1 ./md\n"
+    assert _findings(text, "summit", "WALL001") == []
+
+
+# -------------------------- after the blind run of heldout-2026-11-28p (tuned on its misses)
+SUMMIT_JOB = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 1:00\n#BSUB -nnodes 2\n{flags}"
+              "export OMP_NUM_THREADS={threads}\n"
+              "jsrun -n 12 -r 6 -a 7 -c 7 -g 0 -b packed:1 ./homme\n")
+
+
+@pytest.mark.parametrize("flags,threads,found", [
+    ("", 4, False),                                   # Summit's default smt4: {0:4} per core
+    ("#BSUB -alloc_flags smt4\n", 4, False),          # E3SM's POWER9 run
+    ("#BSUB -alloc_flags smt4\n", 8, True),
+    ("#BSUB -alloc_flags \"gpumps smt1\"\n", 4, True),
+    ("#BSUB -alloc_flags smt2\n", 2, False),
+])
+def test_cpu011_counts_the_hardware_threads_of_the_jobs_smt_level(flags, threads, found):
+    text = SUMMIT_JOB.format(flags=flags, threads=threads)
+    assert bool(_findings(text, "summit", "CPU011")) is found
+
+
+def test_a_submitter_scripts_login_node_steps_are_not_the_jobs():
+    # Cardinal's job_summit: no directives, `#/bin/bash`, a one-rank mpirun precompile on the
+    # login node, then `bsub ... "jsrun ..."` from a variable
+    text = ("#/bin/bash\nnodes=$1\nmpirun -np 1 $NEKRS_HOME/bin/nekrs --setup c --build-only 6\n"
+            "cmd=\"bsub -nnodes $nodes -W 1:00 -P ABC123 jsrun -n6 -g1 ./cardinal\"\n$cmd\n")
+    assert _findings(text, "summit", "TEXT003") == []
+    assert _findings(text, "summit", "LAUNCH001") == []
+    # the same lines as a batch script (directives of its own): both are reported again
+    job = text.replace("#/bin/bash\n", "#/bin/bash\n#BSUB -nnodes 1\n#BSUB -W 1:00\n"
+                       "#BSUB -P ABC123\n")
+    assert _findings(job, "summit", "TEXT003") and _findings(job, "summit", "LAUNCH001")
+
+
+def test_background_python_modules_without_wait_end_with_the_job():
+    # APPFL-SIM's sweep: four `CUDA_VISIBLE_DEVICES=i python -m appfl_sim.runner ... &`
+    text = ("#!/bin/bash -l\n#PBS -A P\n#PBS -l select=1\n#PBS -l walltime=2:00:00\n"
+            "#PBS -l filesystems=home:eagle\n#PBS -q preemptable\n" + "".join(
+                f"CUDA_VISIBLE_DEVICES={i} python -m appfl_sim.runner --config c{i}.yaml &\n"
+                for i in range(4)))
+    found = _findings(text, "polaris", "LAUNCH007")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "error")]
+    assert _findings(text + "wait\n", "polaris", "LAUNCH007") == []
+    # a module that serves (python -m http.server &) is a service, not the job's work
+    served = text.split("CUDA_VISIBLE")[0] + "python -m http.server 8000 &\npython t.py\n"
+    assert _findings(served, "polaris", "LAUNCH007") == []
+
+
+def test_every_jsrun_saying_g0_is_a_note_even_when_the_program_is_a_variable():
+    # E3SM's POWER9 comparison: `jsrun ... -g0 $exexx` with exexx a path the script sets
+    text = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 1:00\n#BSUB -nnodes 2\n"
+            "exexx=${HOME}/bld/theta-nlev128\njsrun -n 12 -r 6 -a 7 -c 7 -g0 $exexx\n")
+    found = _findings(text, "summit", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(6, "info")]
+
+
+def test_a_path_into_a_removed_summit_install_is_a_removed_module():
+    # E3SM's nsys under /sw/summit/cuda/10.1.243 (removed with RHEL 8, software-news.rst L728)
+    text = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 1:00\n#BSUB -nnodes 1\n"
+            "jsrun -n 6 -a 1 -c 7 -g 1 /sw/summit/cuda/10.1.243/nsight-systems/2020.1.0/bin/nsys"
+            " profile ./a.out\n"
+            "export LD_LIBRARY_PATH=/sw/summit/cuda/11.0.3/lib64:$LD_LIBRARY_PATH\n")
+    found = _findings(text, "summit", "MODULE002")
+    assert [(line, sev) for line, sev, _ in found] == [(5, "error")]
+    assert found[0][2].startswith("/sw/summit/cuda/10.1.243/nsight-systems/2020.1.0/bin/nsys "
+                                  "is the install of cuda/10.1.243")
+
+
+def test_an_old_oneapi_module_on_aurora_is_outdated():
+    text = ("#!/bin/sh\n#PBS -A P\n#PBS -l select=1\n#PBS -l walltime=1:00:00\n"
+            "#PBS -l filesystems=home:flare\nmodule load oneapi/release/2023.12.15.001\n")
+    found = _findings(text, "aurora", "MODULE003")
+    assert [(line, sev) for line, sev, _ in found] == [(6, "info")]
+
+
+def test_a_status_read_after_an_echo_is_the_echos():
+    # UAAG2's sampling job: python ...; echo "completed"; if [ $? -eq 0 ]
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition=small-g\n"
+            "#SBATCH --gpus-per-node=1\n#SBATCH --time=1:00:00\n"
+            "python scripts/generate_ligand.py --n 10\necho \"sampling completed\"\n"
+            "if [ $? -eq 0 ]; then echo ok; else exit 1; fi\n")
+    found = _findings(text, "lumi", "TEXT016")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
+    assert "always 0" in found[0][2] and "generate_ligand.py" in found[0][2]
+    # the status kept right after the command: nothing to report
+    kept = text.replace("echo \"sampling completed\"\nif [ $? -eq 0 ]",
+                        "rc=$?\necho \"sampling completed\"\nif [ $rc -eq 0 ]")
+    assert _findings(kept, "lumi", "TEXT016") == []
+    # an echo right after another echo: no command meant
+    two = ("#!/bin/bash\necho start\necho next\nif [ $? -ne 0 ]; then exit 1; fi\n")
+    assert _findings(two, "lumi", "TEXT016") == []

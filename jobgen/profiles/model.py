@@ -268,6 +268,9 @@ class Queue(Sourced):
     # The queue's nodes may run other jobs beside this one (Aurora's debug queue: "64 nodes
     # (non-exclusive)"), so devices a job leaves unused are not held idle for it.
     shared_nodes: bool = False
+    # The queue a job goes to when it names none (Summit: bsub "Job <...> is submitted to
+    # default queue <batch>"): lint holds a script without a queue to its limits.
+    default: StrictBool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1036,11 +1039,20 @@ class ModulePath(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class InstallTree(Sourced):
+    """Where the site installs its modules' software, one directory per name and version
+    (Summit: /sw/summit/cuda/10.1.243/...): a path into a removed version is gone with it."""
+
+    root: Token
+
+
+@dataclass(frozen=True, kw_only=True)
 class ModuleFacts:
     __pydantic_config__ = FORBID
     statuses: list[ModuleStatus] = field(default_factory=list)
     paths: list[ModulePath] = field(default_factory=list)
     documented: DocumentedModules | None = None
+    install_tree: InstallTree | None = None
 
 
 

