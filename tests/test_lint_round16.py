@@ -320,3 +320,29 @@ def test_a_status_read_after_an_echo_is_the_echos():
     # an echo right after another echo: no command meant
     two = ("#!/bin/bash\necho start\necho next\nif [ $? -ne 0 ]; then exit 1; fi\n")
     assert _findings(two, "lumi", "TEXT016") == []
+
+
+# ------------------------------ SCHED012: array tasks past the shard count they are given
+# heldout-2026-11-28p's crux ratings job: `--array=0-10%4`, `--shard $SLURM_ARRAY_TASK_ID
+# --total_shards 10`: task 10 loads a 70B model for an empty shard.
+ARRAY = ("#!/bin/bash\n#SBATCH --account=project_465000000\n#SBATCH --partition=small-g\n"
+         "#SBATCH --array={arr}\n#SBATCH --gpus-per-node=1\n#SBATCH --time=1:00:00\n"
+         "python rate.py --shard $SLURM_ARRAY_TASK_ID {count}\n")
+
+
+@pytest.mark.parametrize("arr,count,extra", [
+    ("0-10%4", "--total_shards 10", 1), ("0-15", "--num-shards=8", 8), ("1-11", "--n_splits 10", 1),
+])
+def test_array_indices_past_the_shard_count_are_tasks_without_work(arr, count, extra):
+    found = _findings(ARRAY.format(arr=arr, count=count), "lumi", "SCHED012")
+    assert [(line, sev) for line, sev, _ in found] == [(4, "warning")]
+    assert f"{extra} task(s) get an index past the last part" in found[0][2]
+
+
+@pytest.mark.parametrize("arr,count", [
+    ("0-9", "--total_shards 10"), ("1-10", "--total_shards 10"),   # 1-based shards: all used
+    ("0-10", "--total_shards $N"), ("0-10", "--shards 4"),          # unknown count / not a count
+    ("0-10", ""),
+])
+def test_arrays_that_match_their_shards_are_left_alone(arr, count):
+    assert _findings(ARRAY.format(arr=arr, count=count), "lumi", "SCHED012") == []

