@@ -87,24 +87,39 @@ def _written_scripts(script: Script, profile: Profile, min_severity: str) -> lis
         j = i + 1
         while j < len(lines) and lines[j].strip() != m.group(1):
             j += 1
-        body = lines[i + 1:j]
-        text = "\n".join(body) + "\n"
-        if _DIRECTIVE_LINE.search(text):
-            if not quoted:  # the generator's own values go in as it writes: known ones
-                # filled in, `\$X` written as `$X` for the job to read
-                text = substitute(text.replace("\\$", "\0"), script.variables)
-                text = re.sub(r"\\([`\\])", r"\1", text).replace("\0", "$")
-            try:
-                inner = lint(parse_text(text, f"{script.path}:{i + 1}"), profile, min_severity,
-                             _written=True)
-            except JobgenError:
-                inner = []
-            # (not the rules on variables the script never sets: the generator fills them)
-            out += [replace(f, line=i + 1 + f.line, message=f"in the job script the "
-                            f"here-document of line {i + 1} writes: {f.message}")
-                    for f in inner if f.line > 0 and f.rule not in _GENERATOR_FILLS]
+        text = "\n".join(lines[i + 1:j]) + "\n"
+        if not quoted:  # the generator's own values go in as it writes
+            text = _as_written(text, script, "`\\")
+        out += _lint_written(text, i + 1, list(range(i + 2, j + 2)),
+                             f"here-document of line {i + 1} writes", script, profile,
+                             min_severity)
         i = j + 1
     return out + _echoed_scripts(script, profile, min_severity)
+
+
+def _as_written(text: str, script: Script, escaped: str) -> str:
+    """Text a generator writes through the shell (an unquoted here-document, a double-quoted
+    echo): the values it knows filled in, `\\$X` written as `$X` for the job to read, and a
+    backslash before one of `escaped` dropped (bash(1) QUOTING)."""
+    text = substitute(text.replace("\\$", "\0"), script.variables)
+    return re.sub(rf"\\([{re.escape(escaped)}])", r"\1", text).replace("\0", "$")
+
+
+def _lint_written(text: str, start: int, lines: list[int], what: str, script: Script,
+                  profile: Profile, min_severity: str) -> list[Finding]:
+    """The findings of a job script a generator writes from its line `start` (`text`, whose
+    line k is the generator's line `lines[k-1]`), told on the generator's lines; none where it
+    holds no directive. Not the rules on variables the script never sets: the generator fills
+    them."""
+    if not _DIRECTIVE_LINE.search(text):
+        return []
+    try:
+        inner = lint(parse_text(text, f"{script.path}:{start}"), profile, min_severity,
+                     _written=True)
+    except JobgenError:
+        return []
+    return [replace(f, line=lines[f.line - 1], message=f"in the job script the {what}: {f.message}")
+            for f in inner if 0 < f.line <= len(lines) and f.rule not in _GENERATOR_FILLS]
 
 
 # `echo "#PBS -l filesystems=home:grand" >> $SFILE`: one line of a job script a generator
@@ -126,27 +141,14 @@ def _echoed_scripts(script: Script, profile: Profile, min_severity: str) -> list
         if m is None:
             continue
         word, mode, target = m.groups()
-        text = word[1:-1]
-        if word[0] == '"':
-            text = substitute(text.replace("\\$", "\0"), script.variables)
-            text = re.sub(r'\\([`"\\])', r"\1", text).replace("\0", "$")
+        text = _as_written(word[1:-1], script, '`"\\') if word[0] == '"' else word[1:-1]
         if mode == ">" and target in files:
             done.append(files.pop(target))
         files.setdefault(target, []).append((number, text))
-    out: list[Finding] = []
-    for rows in [*done, *files.values()]:
-        text = "".join(f"{t}\n" for _, t in rows)
-        if not _DIRECTIVE_LINE.search(text):
-            continue
-        try:
-            inner = lint(parse_text(text, f"{script.path}:{rows[0][0]}"), profile, min_severity,
-                         _written=True)
-        except JobgenError:
-            continue
-        out += [replace(f, line=rows[f.line - 1][0], message=f"in the job script the echo "
-                        f"lines from line {rows[0][0]} write: {f.message}")
-                for f in inner if 0 < f.line <= len(rows) and f.rule not in _GENERATOR_FILLS]
-    return out
+    return [f for rows in [*done, *files.values()]
+            for f in _lint_written("".join(f"{t}\n" for _, t in rows), rows[0][0],
+                                   [n for n, _ in rows], f"echo lines from line {rows[0][0]} write",
+                                   script, profile, min_severity)]
 
 
 def _per_loop_line(script: Script, found: list[Finding]) -> list[Finding]:

@@ -270,9 +270,9 @@ class Context:
         if self.own_directives():
             return False
         for _, words in self.script.commands:
-            first = variable_value(self, words[0]) if words else ""
-            if first.split()[:1] and first.split()[0].rsplit("/", 1)[-1] in (
-                    "bsub", "qsub", "sbatch") and len(words) + len(first.split()) > 2:
+            head = variable_value(self, words[0]).split() if words else []
+            if head and head[0].rsplit("/", 1)[-1] in ("bsub", "qsub", "sbatch") and \
+                    len(words) + len(head) > 2:
                 return True
         return False
 

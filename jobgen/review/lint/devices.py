@@ -24,7 +24,7 @@ from .context import (
 )
 from .core import Hit, as_int, rule
 from .pbsplace import select_chunks
-from .scope import AI_NAMES, data_script, unwrap
+from .scope import AI_NAMES, data_script, find_placeholder, unwrap
 
 #: What launchers name a rank's index on its node; a wrapper computes its device from these.
 _LOCAL_RANK_VARS = ("PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID",
@@ -846,7 +846,6 @@ _NO_STEP = frozenset({
     "which", "type", "dirname", "basename", "realpath", "readlink", "seq", "expr", "du", "df",
     "stat", "md5sum", "sha256sum", "diff", "cmp", "lfs", "free", "uname", "whoami", "id",
     "nproc", "lscpu", "bjobs", "bsub", "sync", "env", "time", "{", "}", "(", ")"})
-_PLACEHOLDER = re.compile(r"<[A-Za-z_ /.-]+>|\.\.\.")
 # A sourced file that sets up an environment (not one that may run the job's steps)
 _SETUP_FILE = re.compile(r"(?i)activate|env|setup|conda\.sh|modules?\b|bashrc|profile")
 
@@ -855,7 +854,7 @@ def _options_placeholder(la: LaunchView) -> bool:
     """A documentation placeholder among a jsrun's options (`jsrun <options> ./a.out`): one
     before its last literal option, or with no option at all; not one for the program after
     them (WarpX's `jsrun -n 2 -c 21 ... -b rs <path/to/executable>`)."""
-    m = _PLACEHOLDER.search(la.text)
+    m = find_placeholder(la.text)
     if m is None:
         return False
     if not la.flags or re.search(r"(?i)option|flag|resource|\.\.\.", m.group(0)):

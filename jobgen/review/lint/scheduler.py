@@ -498,9 +498,7 @@ def _array_beyond_shards(ctx: Context) -> Iterator[Hit]:
         return
     m = _ARRAY_RANGE.match(items[-1].value.strip("\"'"))
     first, last = int(m.group(1)), int(m.group(2))
-    launched = [(la.line, [w.strip("\"'") for w in (la.text or "").split()])
-                for la in ctx.launches]
-    for line, words in [*ctx.script.commands, *launched]:
+    for line, words in [*ctx.script.commands, *((la.line, la.argv) for la in ctx.launches)]:
         if not any(_TASK_ID.match(w) for w in words):
             continue
         for k, w in enumerate(words):

@@ -63,6 +63,11 @@ def is_placeholder(value: str) -> bool:
     return bool(_PLACEHOLDER.search(value))
 
 
+def find_placeholder(text: str) -> re.Match[str] | None:
+    """The first documentation placeholder in the text, where it stands."""
+    return _PLACEHOLDER.search(text)
+
+
 # Words a template leaves for the project where the reader was to write theirs, without the
 # guides' angle brackets: YourProject, your_project_number, PROJECTNAME, project_number,
 # PROJECT_ID, PROJ_ID, [projid], project_465XXXXXX, and LUMI's prefix without its number
