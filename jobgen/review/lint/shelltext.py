@@ -1197,3 +1197,79 @@ def _quotes_end_early(ctx: Context) -> Iterator[Hit]:
                   f"environment only, so {name} is never set here",
                   f"escape the inner quotes (\\\") or use single quotes inside: "
                   f"{name}{m.group(2)}\"{m.group(3)}'...'\"")
+
+
+_BASH_REDIRECT = ("GNU Bash manual 3.6.2 Redirecting Output (\"If the file does exist it is "
+                  "truncated to zero size\"; `>>` appends instead, 3.6.3) and 3.6.4 Redirecting "
+                  "Standard Output and Standard Error (`&>word` and `>&word` are `>word 2>&1`); "
+                  "checked with bash 5.2 here")
+# a redirection of standard output that truncates: `>`, `1>`, `&>`, `>&` (not `>>`, `2>`,
+# `>&2` or a here-string); the target a word of its own
+_TRUNCATE = re.compile(r"(?<![<>&\d])(?:&>|>&|1?>)(?![>&|(])\s*([^\s;&|<>()]+)")
+_OPENS = {"if", "case", "for", "while", "until", "select", "{"}
+_CLOSES = {"fi", "esac", "done", "}"}
+
+
+def _top_level(ctx: Context) -> list[tuple[int, str, bool]]:
+    """(line, text, at top level) of every statement: top level is outside if/case, loops,
+    brace groups and function bodies, where each statement runs once, in order."""
+    out, depth = [], 0
+    for number, code in _statements(ctx):
+        opens = closes = 0
+        for part in re.split(r"&&|\|\||[;|&]", code):
+            words = part.split()
+            if not words:
+                continue
+            first = words[0]
+            if first in _OPENS or re.match(r"^(?:function\s+)?[\w.-]+\s*\(\)", part.strip()) or \
+                    words[-1] == "{":
+                opens += 1
+            if first in _CLOSES or words[-1] in ("}", "fi", "done", "esac"):
+                closes += 1
+        out.append((number, code, depth == 0 and opens == 0))
+        depth = max(0, depth + opens - closes)
+    return out
+
+
+@rule("TEXT022", "output-overwritten", topic="scheduler", severity="warning",
+      scope="two launches of the job's program at the batch shell's top level (not in a branch, "
+      "a loop or a function), the first run to its end, that send their output with a "
+      "truncating redirection (`>`, `&>`, `>&`) to the same file, with no line between them "
+      "that reads, moves or renames that file or sets a variable its name uses",
+      source=_BASH_REDIRECT,
+      fix="give each run its own file (name.gpu.log, name.cpu.log), or append with >>",
+      summary="a second run in the job writes its output to the same file with `>`: the file "
+      "is emptied when the second run starts, and the first run's output is lost")
+def _output_overwritten(ctx: Context) -> Iterator[Hit]:
+    # heldout-2026-11-28p's GAMESS job (`mpiexec ... gamess.00.x >& $log` on the GPUs, then
+    # the same on the CPUs `>& $log`: the GPU run's log is gone); tuned on it
+    launched = {launch.line for launch in ctx.script.launches
+                if launch.at == launch.line and not launch.background and not launch.remote}
+    statements = _top_level(ctx)
+    seen: dict[str, tuple[int, int]] = {}  # target -> (line, index) of the run writing it
+    for index, (number, code, top) in enumerate(statements):
+        if not top:
+            continue
+        if re.match(r"^\s*exit\b", code):
+            break
+        # a template's `<options>` is a placeholder, not a redirection
+        m = _TRUNCATE.search(re.sub(r"<[^<>\s]+>", "", code)) if number in launched else None
+        target = m.group(1).strip("\"'") if m else None
+        if target is None or target.startswith(("/dev/", "$(", "`", "-")) or \
+                not re.search(r"[\w$]", target):
+            continue
+        if target in seen:
+            first, start = seen[target]
+            names = set(re.findall(r"\$\{?([A-Za-z_]\w*)", target))
+            between = statements[start + 1:index]
+            plain = target.lstrip("$").strip("{}")
+            touched = any(plain in text or any(re.match(
+                rf"^\s*(?:export\s+|local\s+|declare\s+)?{re.escape(n)}\+?=", text) or
+                re.search(rf"\b(?:for|read)\s+(?:-\w+\s+)*{re.escape(n)}\b", text)
+                for n in names) for _, text, _ in between)
+            if not touched:
+                yield Hit(number, f"this run writes its output to {target} with a truncating "
+                          f"redirection, as the run on line {first} did: bash empties the file "
+                          f"when this run starts, and line {first}'s output is lost",
+                          f"give this run its own file, or append with >> {target}")
+        seen[target] = (number, index)
