@@ -287,7 +287,7 @@ def test_one_resource_set_is_not_blamed_on_a_missing_r():
 # were in the job the script writes, which lint did not read.
 GENERATOR = ("#!/bin/bash\nnnds=4\ncat > batch.job <<{open}\n#!/bin/bash\n"
              "#PBS -l select=${{nnds}}:system=polaris\n#PBS -l walltime=01:00:00\n"
-             "#PBS -l filesystems=home:grand\n#PBS -A MyProject\n#PBS -q prod\n"
+             "#PBS -l filesystems=home:theta-fs0\n#PBS -A MyProject\n#PBS -q prod\n"
              "cd {esc}$PBS_O_WORKDIR\npython {esc}$EXE --nodes ${{nnds}}\nEOF\nqsub batch.job\n")
 
 

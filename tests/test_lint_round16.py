@@ -73,7 +73,7 @@ GENERATOR = ("#!/bin/bash\nPROJ_ID=MyProject\nnodes=2\nSFILE=run.pbs\n"
 
 
 def test_a_job_script_written_by_echo_lines_is_linted_on_those_lines():
-    found = _findings(GENERATOR.format(fs="home:eagle:grand"), "polaris", "ALCF003")
+    found = _findings(GENERATOR.format(fs="home:eagle:theta-fs0"), "polaris", "ALCF003")
     assert [(line, sev) for line, sev, _ in found] == [(8, "error")]
     assert found[0][2].startswith("in the job script the echo lines from line 5 write:")
     assert _findings(GENERATOR.format(fs="home:eagle"), "polaris", "ALCF003") == []
@@ -87,7 +87,7 @@ def test_echo_lines_without_directives_are_not_a_job_script():
 
 def test_a_second_truncating_echo_starts_another_file():
     # `>` writes the file again: the directive of the first file is not the second's
-    text = ("#!/bin/bash\nF=a.pbs\necho '#PBS -l filesystems=home:grand' > $F\nqsub $F\n"
+    text = ("#!/bin/bash\nF=a.pbs\necho '#PBS -l filesystems=home:theta-fs0' > $F\nqsub $F\n"
             "echo '#PBS -l filesystems=home:eagle' > $F\necho '#PBS -l select=1' >> $F\n")
     found = _findings(text, "polaris", "ALCF003")
     assert [line for line, _, _ in found] == [3]

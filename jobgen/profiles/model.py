@@ -274,9 +274,18 @@ class Queue(Sourced):
 
 
 @dataclass(frozen=True, kw_only=True)
+class UnlistedFilesystems(Sourced):
+    """Filesystems the guide no longer lists as valid but that qsub has been seen to take
+    (Polaris's grand): asking for one is a note, not a refusal."""
+
+    names: list[Token]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Filesystems(Sourced):
     default: list[Token]
     valid: list[Token]
+    unlisted: UnlistedFilesystems | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

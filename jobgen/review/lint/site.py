@@ -84,12 +84,13 @@ CLUES: tuple[Clue, ...] = (
        "path /lus/eagle or /lus/grand",
        f"{_ALCF} docs/data-management/filesystem-and-storage/eagle.md (Eagle and Grand: "
        "Polaris's project filesystems)"),
-    # grand, Polaris's other project filesystem, is no longer a valid filesystems= value
-    # ("Valid filesystems are `home` and `eagle`", UG docs/running-jobs/index.md L272; ALCF003
-    # says so), but a script asking for it was written for Polaris (the guide's own examples
-    # still ask `filesystems=home:grand:eagle`: docs/polaris/containers/containers.md L10)
+    # grand, Polaris's other project filesystem, is no longer listed as a filesystems= value
+    # ("Valid filesystems are `home` and `eagle`", UG docs/running-jobs/index.md L272; qsub
+    # still took it in 2026: ALCF003's note), and a script asking for it was written for
+    # Polaris (the guide's own examples still ask `filesystems=home:grand:eagle`:
+    # docs/polaris/containers/containers.md L10)
     _c("polaris", r"^#PBS\s+-l\s+[^\n]*\bfilesystems=[^\n]*\bgrand\b", 2,
-       "filesystem grand (Polaris's, no longer valid)",
+       "filesystem grand (Polaris's, no longer listed)",
        f"{_ALCF} docs/running-jobs/index.md L272; docs/polaris/containers/containers.md L10"),
     _c("polaris", r"\.hsn\.cm\.polaris\.alcf\.anl\.gov|\bset_affinity_gpu_polaris\.sh\b|"
        r"\benable_mps_polaris\b", 3, "Polaris host name or helper script",
