@@ -183,6 +183,16 @@ class SharedStorage(Sourced):
     # Those of them the compute nodes mount read-only (Summit's NFS homes): a job submitted
     # from one could not write its outputs, so the script stops before the launch.
     read_only_on_compute: ReadOnlyPaths | None = None
+    # Filesystems the site has decommissioned (Summit's Alpine, replaced by Alpine2): a path
+    # under one names data that is no longer there.
+    retired: RetiredPaths | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetiredPaths(Sourced):
+    paths: list[Annotated[str, _Matches(r"/[A-Za-z0-9._/+@-]*", "an absolute plain path")]]
+    # The filesystem that replaced them, said in the finding.
+    instead: NonEmptyStr
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -765,7 +765,7 @@ def _job_nodes(script: Script, unique: bool) -> int | None:
                 m = re.fullmatch(r"([0-9]{1,6})((?::[\w.=-]+)*)", val)
                 if not m:
                     return None
-                procs = re.search(r":mpiprocs=([0-9]+)", m.group(2))
+                procs = re.search(r":mpiprocs=([0-9]{1,9})", m.group(2))
                 if procs and int(procs.group(1)) != 1 and not unique:
                     return None
                 return int(m.group(1))

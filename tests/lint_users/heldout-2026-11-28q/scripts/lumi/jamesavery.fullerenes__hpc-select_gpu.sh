@@ -1,0 +1,3 @@
+#!/bin/bash
+export ROCR_VISIBLE_DEVICES=\$SLURM_LOCALID                                                                       
+exec $*  
