@@ -760,9 +760,9 @@ def _status_name(module: str, names: list[str]) -> str | None:
         if module == name or (_DATED.fullmatch(name) or _RELEASE.fullmatch(name)) and \
                 module.startswith(name + "-") or "/" not in name and module.startswith(name + "/"):
             return name
-    # a release whose every variant is listed (`e4s/22.08`, whose builds e4s/22.08/PrgEnv-gnu
-    # and e4s/22.08/mvapich2 were removed: its default is one of them; round 17, after
-    # heldout-2026-11-28q's hpc-h5 job)
+    # a numbered release named without its variant, whose variants are listed (`e4s/22.08`:
+    # e4s/22.08/PrgEnv-gnu and e4s/22.08/mvapich2 went with /soft's purge, and its default is
+    # one of them; round 17, after heldout-2026-11-28q's hpc-h5 job)
     if "/" in module and re.search(r"[0-9]", module):
         return next((name for name in names if name.startswith(module + "/")), None)
     return None

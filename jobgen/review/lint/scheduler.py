@@ -520,8 +520,10 @@ def _array_beyond_shards(ctx: Context) -> Iterator[Hit]:
                 return
 
 
-# sbatch's long options (`sbatch --help`, Slurm 22.05.8 of tests/slurm_cluster.py; every one
-# also in the current sbatch(1)): only used to know that `--gpus_per_node` meant one of them
+# sbatch's long options: those `sbatch --help` and `--usage` list in the Slurm 22.05.8 of
+# tests/slurm_cluster.py, and eight more its option table holds (libslurmfull.so: hint,
+# open-mode, ntasks-per-gpu, acctg-freq, kill-on-invalid-dep, extra-node-info, network,
+# mem-bind). Only used to know that `--gpus_per_node` meant one of them.
 _SBATCH_LONG = frozenset((
     "array account bb bbf begin comment cpu-freq cpus-per-task dependency deadline delay-boot "
     "chdir error export export-file get-user-env gid gres gres-flags hold ignore-pbs input "
