@@ -181,24 +181,20 @@ class SharedStorage(Sourced):
 
     paths: list[ExpandablePath]
     # Those of them the compute nodes mount read-only (Summit's NFS homes): a job submitted
-    # from one could not write its outputs, so the script stops before the launch.
-    read_only_on_compute: ReadOnlyPaths | None = None
+    # from one could not write its outputs, so the script stops before the launch; `instead`
+    # is where to submit from.
+    read_only_on_compute: PathsInstead | None = None
     # Filesystems the site has decommissioned (Summit's Alpine, replaced by Alpine2): a path
-    # under one names data that is no longer there.
-    retired: RetiredPaths | None = None
+    # under one names data that is no longer there; `instead` is the one that replaced them.
+    retired: PathsInstead | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
-class RetiredPaths(Sourced):
-    paths: list[Annotated[str, _Matches(r"/[A-Za-z0-9._/+@-]*", "an absolute plain path")]]
-    # The filesystem that replaced them, said in the finding.
-    instead: NonEmptyStr
+class PathsInstead(Sourced):
+    """Plain absolute path prefixes, and what to use instead of them (said in the message)."""
 
-
-@dataclass(frozen=True, kw_only=True)
-class ReadOnlyPaths(Sourced):
     paths: list[Annotated[str, _Matches(r"/[A-Za-z0-9._/+@-]*", "an absolute plain path")]]
-    # Where to submit from instead, said when the script stops.
+    # What to use instead, said in the finding (or when the script stops).
     instead: NonEmptyStr
 
 

@@ -91,6 +91,79 @@ def rule_counts(labels: dict[str, Any]) -> dict[str, int]:
     return dict(sorted(rules.items()))
 
 
+KINDS = ("refuse", "fail", "waste", "wrong", "outdated")
+
+
+def settled_differences(doc: dict[str, Any]) -> dict[str, int]:
+    """How many settled differences of each sort (`only-A keep`, `both settled`...), sorted."""
+    dec: dict[str, int] = {}
+    for e in doc["settled"]:
+        key = f"{e['difference'].split(' ')[0]} {e['decision']}"
+        dec[key] = dec.get(key, 0) + 1
+    return dict(sorted(dec.items()))
+
+
+def settled_labels(here: Path, part: str, scripts: Ids) -> dict[str, Any] | None:
+    """labels-PART.yaml's scripts, or None where they are not the blind files' scripts."""
+    labels = yaml.safe_load((here / f"labels-{part}.yaml").read_text())["scripts"]
+    return labels if set(labels) == set(scripts) else None
+
+
+def kind_counts(violations: list[dict[str, Any]]) -> dict[str, int]:
+    return {k: sum(1 for v in violations if v["kind"] == k) for k in KINDS}
+
+
+def pass_recall(doc: dict[str, Any], labels: dict[str, Any], a: Ids, b: Ids
+                ) -> tuple[int, int, int]:
+    """(found by A, found by B, settled violations): a settled violation a pass found is one
+    whose id the pass gave; B's ids are read through the alignment's `a = b` pairs."""
+    ids = {s: {v["id"] for v in labels[s]["violations"]} for s in labels}
+    pairs = {s: [(p.split(" = ") + p.split(" = "))[:2]
+                 for p in (doc["alignment"][s] or {}).get("both", [])]
+             for s in labels}
+    found_a = sum(1 for s in labels for i in a[s] if i in ids[s])
+    found_b = sum(1 for s in labels for i in b[s]
+                  if i in ids[s] or any(y == i and x in ids[s] for x, y in pairs[s]))
+    return found_a, found_b, sum(len(ids[s]) for s in labels)
+
+
+def site_part(here: Path, site: str, aside: str = "old-alpine", split: bool = False) -> int:
+    """A one-site part's figures (the sets of 28n, 28p and 28q read Summit as a part of its
+    own, whose groups main() does not name): the part and the site, again with pass A's
+    labels whose ids start with `aside` set aside, the settled differences, and the settled
+    labels' counts (`split`: also without the `aside` labels) and each pass's recall of them."""
+    got = load_part(here, (site,), site)
+    if isinstance(got, str):
+        print(got)
+        return 1
+    doc, a, b, both = got
+    for name, keep in [(f"{site} part", lambda s: True),
+                       (site, lambda s: s.startswith(f"{site}/"))]:
+        print(figures(a, b, both, name, [s for s in a if keep(s)], 17))
+    a2 = {s: [i for i in a[s] if not i.startswith(aside)] for s in a}
+    print(f"-- with A's {'/gpfs/alpine' if aside == 'old-alpine' else aside} labels set aside:")
+    print(figures(a2, b, both, f"{site} part", list(a2), 17))
+    print("-- settled differences:", settled_differences(doc))
+    labels = settled_labels(here, site, a)
+    if labels is None:
+        print("labels do not list the index's scripts")
+        return 1
+    print("-- settled (labels):")
+    for tag, drop in [("", False)] + ([(f" without {aside}", True)] if split else []):
+        vs = [v for s in labels for v in labels[s]["violations"]
+              if not (drop and v["id"].startswith(aside))]
+        clean = sum(1 for s in labels if not [v for v in labels[s]["violations"]
+                                               if not (drop and v["id"].startswith(aside))])
+        uns = sum(len(labels[s].get("unsure") or []) for s in labels)
+        print(f"{site}{tag}  scripts {len(labels)}  violations {len(vs)}  {kind_counts(vs)}  "
+              f"clean {clean}  UNSURE {uns}")
+    print("rules of the settled violations:", rule_counts(labels))
+    found_a, found_b, n = pass_recall(doc, labels, a, b)
+    print(f"recall of the settled set: A {found_a}/{n} = {found_a / n:.2f}, "
+          f"B {found_b}/{n} = {found_b / n:.2f}")
+    return 0
+
+
 def main(here: Path, suffixes: tuple[str, ...] = ("polaris", "aurora"), part: str = "alcf") -> int:
     doc = yaml.safe_load((here / f"disagreements-{part}.yaml").read_text())
     got = _aligned(here, suffixes, doc["alignment"])

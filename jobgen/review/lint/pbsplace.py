@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from itertools import dropwhile
 
 from .context import Context, LaunchView
-from .core import Hit, rule
+from .core import Hit, as_int, rule
 
 _ALCF_PLACE = ("ALCF user guide docs/running-jobs/index.md L170 (`pack` means all chunks from "
                "one host; if the chunks can't fit on one host, the qsub will fail) @ 7d04a3f9")
@@ -24,18 +24,14 @@ _PBS_ARRAY = ("OpenPBS src/cmds/qsub.c NO_RERUN_ARRAY (\"qsub: cannot submit non
 _ARRANGEMENTS = ("free", "pack", "scatter", "vscatter")
 
 
-def _count(text: str) -> bool:
-    """A plain count of sane size (a 5,000-digit number is not one: int() refuses it)."""
-    return text.isdigit() and len(text) <= 9
-
-
 def select_chunks(value: str) -> list[tuple[int, dict[str, str]]]:
     """`2:ncpus=64+1:host=x` -> [(2, {'ncpus': '64'}), (1, {'host': 'x'})]."""
     out = []
     for chunk in value.split("+"):
         parts = chunk.split(":")
         count = int(parts[0]) if re.fullmatch(r"[0-9]{1,6}", parts[0]) else 1
-        res = dict(p.partition("=")[::2] for p in (parts[1:] if _count(parts[0]) else parts))
+        res = dict(p.partition("=")[::2] for p in (parts[1:] if as_int(parts[0]) is not None
+                                                   else parts))
         out.append((count, res))
     return out
 
@@ -62,8 +58,8 @@ def _pack(ctx: Context) -> Iterator[Hit]:
     count = sum(n for n, _ in chunks)
     if count < 2:
         return
-    cpus = sum(n * int(r["ncpus"]) for n, r in chunks if _count(r.get("ncpus", "")))
-    gpus = sum(n * int(r["ngpus"]) for n, r in chunks if _count(r.get("ngpus", "")))
+    cpus = sum(n * (as_int(r.get("ncpus")) or 0) for n, r in chunks)
+    gpus = sum(n * (as_int(r.get("ngpus")) or 0) for n, r in chunks)
     if cpus > ctx.node.logical or (ctx.node.devices and gpus > ctx.node.devices):
         yield Hit(packed[0], f"place=pack takes all {count} chunks from one host, but they ask "
                   f"for {cpus} CPUs and {gpus} GPUs, more than one {ctx.profile.name} node has: "
@@ -182,19 +178,20 @@ def _part_chunks(ctx: Context) -> Iterator[Hit]:
     item = selects[0]
     chunks = select_chunks(item.value)
     def whole(res: dict[str, str]) -> bool:  # a chunk asking all of one of a node's counts
-        return (_count(res.get("ncpus", "")) and int(res["ncpus"]) >= threads) or \
-            bool(gpus) and _count(res.get("ngpus", "")) and int(res["ngpus"]) >= gpus
+        ncpus, ngpus = as_int(res.get("ncpus")), as_int(res.get("ngpus"))
+        return ncpus is not None and ncpus >= threads or \
+            bool(gpus) and ngpus is not None and ngpus >= gpus
 
     def two_fit(res: dict[str, str]) -> bool:  # two such chunks fit on one node
-        ncpus, ngpus = res.get("ncpus", ""), res.get("ngpus", "")
-        return (not _count(ncpus) or 2 * int(ncpus) <= threads) and \
-            (not _count(ngpus) or not gpus or 2 * int(ngpus) <= gpus)
+        ncpus, ngpus = as_int(res.get("ncpus")), as_int(res.get("ngpus"))
+        return (ncpus is None or 2 * ncpus <= threads) and \
+            (ngpus is None or not gpus or 2 * ngpus <= gpus)
 
     # a chunk that asks all of a node's GPUs (or threads), or more than half of them (ngpus=4
     # of Aurora's 6: round 14, after heldout-2026-11-28n), cannot share a node with another
     part = [(n, res) for n, res in chunks if not whole(res) and two_fit(res) and (
-            (_count(res.get("ncpus", "")) and int(res["ncpus"]) < threads) or
-            (gpus and _count(res.get("ngpus", "")) and 0 < int(res["ngpus"]) < gpus))]
+            (c := as_int(res.get("ncpus"))) is not None and c < threads or
+            gpus and 0 < (as_int(res.get("ngpus")) or 0) < gpus)]
     if sum(n for n, _ in chunks) < 2 or not part:
         return
     n, res = part[0]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ...profiles.model import Profile
 from ..scriptparse import PREFIXES, directive_items
 from .context import Context
-from .core import Hit, distance, rule
+from .core import Hit, as_int, distance, rule
 
 _ACCOUNT = {"pbs": ("-A",), "slurm": ("--account", "-A"), "lsf": ("-P",), "cobalt": ("-A",)}
 _WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),
@@ -506,9 +506,9 @@ def _array_beyond_shards(ctx: Context) -> Iterator[Hit]:
             if not _SHARD_COUNT.match(key):
                 continue
             value = value if eq else (words[k + 1] if k + 1 < len(words) else "")
-            if not value.isdigit() or len(value) > 9 or int(value) < 1:
+            count = as_int(value)
+            if count is None or count < 1:
                 continue
-            count = int(value)
             beyond = last >= count if first == 0 else last > count
             if beyond:
                 extra = last - count + (1 if first == 0 else 0)

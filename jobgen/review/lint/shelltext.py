@@ -1224,7 +1224,7 @@ def _top_level(ctx: Context) -> list[tuple[int, str, bool]]:
             if first in _OPENS or re.match(r"^(?:function\s+)?[\w.-]+\s*\(\)", part.strip()) or \
                     words[-1] == "{":
                 opens += 1
-            if first in _CLOSES or words[-1] in ("}", "fi", "done", "esac"):
+            if first in _CLOSES or words[-1] in _CLOSES:
                 closes += 1
         out.append((number, code, depth == 0 and opens == 0))
         depth = max(0, depth + opens - closes)

@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator
 
 from ...profiles.model import Profile
-from ..scriptparse import split_comment
 from .context import Context
 from .core import Hit, rule
+from .scope import command_text
 
 _FS = "the site profile's scheduler.filesystems"
 
@@ -340,10 +340,8 @@ def _retired_path(ctx: Context) -> Iterator[Hit]:
         return
     pattern = re.compile("(?:" + "|".join(re.escape(p.rstrip("/")) for p in gone.paths) +
                          r")(?![\w.-])")
-    directive = re.compile(r"^\s*#(?:BSUB|SBATCH|PBS|COBALT)\s")
     lines = [n for n, text in enumerate(ctx.script.lines, 1)
-             if pattern.search(text if directive.match(text) else split_comment(text)[0])
-             and (directive.match(text) or not text.lstrip().startswith("#"))]
+             if pattern.search(command_text(text))]
     if lines:
         more = f" (and {len(lines) - 1} more line(s): {', '.join(map(str, lines[1:6]))}" \
             f"{', ...' if len(lines) > 6 else ''})" if len(lines) > 1 else ""

@@ -1,65 +1,15 @@
-"""Agreement of the two blind passes on heldout-2026-11-28n, part summit (SUFFIX summit): the
-alignment check and formulas of tests/lint_users/heldout_agreement.py (_aligned, figures),
-grouped by site here (heldout_agreement.main's groups name the ALCF sites), then the settled
-counts of labels-summit.yaml. Reads no lint code and runs no lint:
+"""Agreement of the two blind passes on heldout-2026-11-28n, part summit (SUFFIX summit):
+heldout_agreement.site_part (the part and the site, again with pass A's /gpfs/alpine labels set
+aside, the settled differences and counts of labels-summit.yaml, each pass's recall of them).
+Reads only the index, blind, disagreement and label files; reads no lint code, runs no lint:
 `python3 tests/lint_users/heldout-2026-11-28n/agreement-summit.py`."""
 
 import sys
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from heldout_agreement import figures, load_part, rule_counts  # noqa: E402
-
-HERE = Path(__file__).resolve().parent
-SUFFIXES, PART = ("summit",), "summit"
-
-
-def main() -> int:
-    got = load_part(HERE, SUFFIXES, PART)
-    if isinstance(got, str):
-        print(got)
-        return 1
-    doc, a, b, both = got
-    for name, keep in [(f"{PART} part", lambda s: True),
-                       ("summit", lambda s: s.startswith("summit/"))]:
-        print(figures(a, b, both, name, [s for s in a if keep(s)], 17))
-    # A's /gpfs/alpine labels (a convention of 27e-27m that A did not follow, B did) set aside
-    a2 = {s: [i for i in a[s] if not i.startswith("old-alpine")] for s in a}
-    print("-- with A's /gpfs/alpine labels set aside:")
-    print(figures(a2, b, both, f"{PART} part", list(a2), 17))
-    dec: dict[str, int] = {}
-    for e in doc["settled"]:
-        key = f"{e['difference'].split(' ')[0]} {e['decision']}"
-        dec[key] = dec.get(key, 0) + 1
-    print("-- settled differences:", dict(sorted(dec.items())))
-    labels = yaml.safe_load((HERE / f"labels-{PART}.yaml").read_text())["scripts"]
-    if set(labels) != set(a):
-        print("labels do not list the index's scripts")
-        return 1
-    print("-- settled (labels):")
-    vs = [v for s in labels for v in labels[s]["violations"]]
-    kinds = {k: sum(1 for v in vs if v["kind"] == k)
-             for k in ("refuse", "fail", "waste", "wrong", "outdated")}
-    clean = sum(1 for s in labels if not labels[s]["violations"])
-    uns = sum(len(labels[s].get("unsure") or []) for s in labels)
-    print(f"summit  scripts {len(labels)}  violations {len(vs)}  {kinds}  clean {clean}  "
-          f"UNSURE {uns}")
-    print("rules of the settled violations:", rule_counts(labels))
-    # recall of the settled set by each pass: a settled violation found by the pass
-    ids = {s: {v["id"] for v in labels[s]["violations"]} for s in labels}
-    pairs = {s: [(p.split(" = ") + p.split(" = "))[:2]
-                 for p in (doc["alignment"][s] or {}).get("both", [])]
-             for s in labels}
-    found_a = sum(1 for s in labels for i in a[s] if i in ids[s])
-    found_b = sum(1 for s in labels for i in b[s]
-                  if i in ids[s] or any(y == i and x in ids[s] for x, y in pairs[s]))
-    print(f"recall of the settled set: A {found_a}/{len(vs)} = {found_a / len(vs):.2f}, "
-          f"B {found_b}/{len(vs)} = {found_b / len(vs):.2f}")
-    return 0
-
+from heldout_agreement import site_part  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(site_part(Path(__file__).resolve().parent, "summit", split=False))

@@ -1,20 +1,27 @@
-# ruff: noqa: E501
-"""Agreement of the two blind passes on heldout-2026-11-28q, part lumi (SUFFIX lumi): the alignment check and
-formulas of /work/main/tests/lint_users/heldout_agreement.py (main(HERE, SUFFIXES, PART), whose group names are
-ALCF's: for this part every line is the LUMI-G figures), then the same figures under LUMI's names, the settled
-differences of disagreements-lumi.yaml and the settled counts of labels-lumi.yaml. Reads only the index, blind,
-disagreement and label files; reads no lint code, runs no lint: `python3 agreement-lumi.py`."""
+"""Agreement of the two blind passes on heldout-2026-11-28q, part lumi (SUFFIX lumi):
+heldout_agreement.main (whose group names are ALCF's: for this part every line is the LUMI-G
+figures), then the same figures under LUMI's names, the settled differences of
+disagreements-lumi.yaml and the settled counts of labels-lumi.yaml, and each pass's recall of
+them (B's through the labels' b_id). Reads only the index, blind, disagreement and label files;
+reads no lint code, runs no lint:
+`python3 tests/lint_users/heldout-2026-11-28q/agreement-lumi.py`."""
 
 import sys
 from pathlib import Path
 
-import yaml
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-sys.path.insert(0, "/work/main/tests/lint_users")
+from heldout_agreement import (  # noqa: E402
+    figures,
+    kind_counts,
+    load_part,
+    main,
+    rule_counts,
+    settled_differences,
+    settled_labels,
+)
 
-from heldout_agreement import figures, load_part, main, rule_counts  # noqa: E402
-
-HERE = Path("/work/heldq/heldout-2026-11-28q")
+HERE = Path(__file__).resolve().parent
 SUFFIXES, PART = ("lumi",), "lumi"
 
 
@@ -24,36 +31,35 @@ def settled() -> int:
         print(got)
         return 1
     doc, a, b, both = got
-    print("-- under LUMI's names (load_part also checked the blind files against index-lumi.yaml):")
-    for name, keep in [(f"{PART} part", lambda s: True), ("lumi (site)", lambda s: s.startswith("lumi/"))]:
+    print("-- under LUMI's names (load_part also checked the blind files against "
+          "index-lumi.yaml):")
+    for name, keep in [(f"{PART} part", lambda s: True),
+                       ("lumi (site)", lambda s: s.startswith("lumi/"))]:
         print(figures(a, b, both, name, [s for s in a if keep(s)], 15))
-    dec: dict[str, int] = {}
-    for e in doc["settled"]:
-        key = f"{e['difference'].split(' ')[0]} {e['decision']}"
-        dec[key] = dec.get(key, 0) + 1
-    print("-- settled differences:", dict(sorted(dec.items())))
-    labels = yaml.safe_load((HERE / f"labels-{PART}.yaml").read_text())["scripts"]
-    if set(labels) != set(a):
+    print("-- settled differences:", settled_differences(doc))
+    labels = settled_labels(HERE, PART, a)
+    if labels is None:
         print("labels do not list the index's scripts")
         return 1
     vs = [v for s in labels for v in labels[s]["violations"]]
-    kinds = {k: sum(1 for v in vs if v["kind"] == k) for k in ("refuse", "fail", "waste", "wrong", "outdated")}
+    kinds = kind_counts(vs)
     frm: dict[str, int] = {}
     for v in vs:
         frm[v["from"]] = frm.get(v["from"], 0) + 1
     clean = sum(1 for s in labels if not labels[s]["violations"])
     uns = sum(len(labels[s].get("unsure") or []) for s in labels)
-    print(f"-- settled (labels): scripts {len(labels)}  violations {len(vs)}  from {dict(sorted(frm.items()))}  "
-          f"{kinds}  clean {clean}  UNSURE {uns}")
+    print(f"-- settled (labels): scripts {len(labels)}  violations {len(vs)}  from "
+          f"{dict(sorted(frm.items()))}  {kinds}  clean {clean}  UNSURE {uns}")
     print("rules of the settled violations:", rule_counts(labels))
     # recall of the settled set by each pass (a settled violation the pass found)
     ids = {s: {v["id"] for v in labels[s]["violations"]} for s in labels}
-    bids = {s: {v.get("b_id", v["id"]) for v in labels[s]["violations"] if v["from"] in ("both", "only-B")}
-            for s in labels}
+    bids = {s: {v.get("b_id", v["id"]) for v in labels[s]["violations"]
+                if v["from"] in ("both", "only-B")} for s in labels}
     n = sum(len(ids[s]) for s in labels)
     found_a = sum(1 for s in labels for i in a[s] if i in ids[s])
     found_b = sum(1 for s in labels for i in b[s] if i in bids[s])
-    print(f"recall of the settled set: A {found_a}/{n} = {found_a / n:.2f}, B {found_b}/{n} = {found_b / n:.2f}")
+    print(f"recall of the settled set: A {found_a}/{n} = {found_a / n:.2f}, "
+          f"B {found_b}/{n} = {found_b / n:.2f}")
     return 0
 
 
