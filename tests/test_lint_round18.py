@@ -68,3 +68,66 @@ def test_other_layouts_are_left_alone(partition, tasks, gpus, extra, run):
 def test_a_shared_partition_taken_whole_counts_as_whole_nodes():
     text = lumi("small-g", 8, "--gpus-per-node=8", "#SBATCH --exclusive\n") + "srun ./app\n"
     assert [line for line, _, _ in _findings(text, "lumi", "CPU009")] == [9]
+
+
+# ------------------------------------------ Polaris modules: /soft's CUDA toolkit, NVHPC flows
+POLARIS = ("#!/bin/bash -l\n#PBS -l select=1\n#PBS -l walltime=0:30:00\n"
+           "#PBS -l filesystems=home:eagle\n#PBS -q debug\n#PBS -A P\n")
+
+
+@pytest.mark.parametrize("module", ["cudatoolkit-standalone", "cudatoolkit-standalone/12.5.0"])
+def test_the_cuda_toolkit_from_soft_without_module_use_is_reported(module):
+    # heldout-2026-11-28r's FDS jobs: the toolkit is a module installed in /soft (system-updates
+    # L146, L186-193; lammps.md L26-27 `module use /soft/modulefiles` before it)
+    text = POLARIS + f"module load {module} PrgEnv-gnu\nmpiexec -n 4 ./fds in.fds\n"
+    found = _findings(text, "polaris", "MODULE004")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
+    used = POLARIS + f"module use /soft/modulefiles\nmodule load {module}\n./fds in.fds\n"
+    assert _findings(used, "polaris", "MODULE004") == []
+
+
+@pytest.mark.parametrize("module", ["nvhpc-mixed", "nvhpc/23.1", "PrgEnv-nvhpc", "nvhpc"])
+def test_the_nvhpc_module_flows_polaris_no_longer_offers_are_removed(module):
+    # compiling-and-linking/index.md L15: "Beginning in CPE 24.11, the NVHPC modules
+    # (PrgEnv-nvhpc, nvhpc, nvhpc-mixed) are no longer offered"
+    found = _findings(POLARIS + f"module load {module}\n./app\n", "polaris", "MODULE002")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "error")]
+    assert "CPE 24.11" in found[0][2]
+    for current in ("nvidia-mixed", "PrgEnv-nvidia", "nvidia"):
+        assert _findings(POLARIS + f"module load {current}\n./app\n", "polaris", "MODULE002") == []
+
+
+def test_the_nvidia_sdk_under_soft_compilers_is_not_a_removed_module_install():
+    # heldout-2026-11-28q's nvshmem job: /soft/compilers/nvhpc/... is the SDK's own tree, not
+    # an install of a module release that was removed
+    text = POLARIS + "export PATH=/soft/compilers/nvhpc/Linux_x86_64/24.11/compilers/bin:$PATH\n" \
+        "./app\n"
+    assert _findings(text, "polaris", "MODULE002") == []
+
+
+# --------------------------------- ALCF002: the qsub line the comments give has no filesystems
+AURORA_DAOS = ("#!/bin/bash -x\n#PBS -l select=1\n#PBS -l walltime=03:30:00\n#PBS -l daos=default\n"
+               "#PBS -A Aurora_deployment\n#PBS -q alcf_daos_cn\n{comment}\ncd $PBS_O_WORKDIR\n"
+               "mpiexec -n 12 -ppn 12 ./app\n")
+
+
+def test_a_submit_line_in_the_comments_with_resources_but_no_filesystems_is_refused():
+    # heldout-2026-11-28r's job_daos.sh
+    text = AURORA_DAOS.format(comment="# qsub -l select=1 -l walltime=01:30:00 -A P -q Q "
+                              "-l daos=default ./job_daos.sh")
+    found = _findings(text, "aurora", "ALCF002")
+    assert [(line, sev) for line, sev, _ in found] == [(2, "error")]
+    assert "the qsub command its comments give" in found[0][2]
+
+
+@pytest.mark.parametrize("comment", [
+    "# qsub -l select=1 -l walltime=1:00:00 -l filesystems=flare -A P ./job.sh",  # it gives it
+    "# qsub -A P -q Q ./job.sh",        # no resources on it: maybe given elsewhere
+    "# qsub -I -l select=1 -A P",       # an interactive session's line: not read as a submit
+])
+def test_other_submit_comments_are_left_as_they_were(comment):
+    text = AURORA_DAOS.format(comment=comment)
+    found = _findings(text, "aurora", "ALCF002")
+    assert all("the qsub command its comments give" not in m for _, _, m in found)
+    if "filesystems" in comment:
+        assert found == []

@@ -795,7 +795,10 @@ def _loaded_statuses(ctx: Context, status: str) -> Iterator[Hit]:
         for tree in trees:
             for m in re.finditer(rf"(?<![\w/]){re.escape(tree)}/[^\s:;\"'`]*", code):
                 for s in facts.statuses:
-                    name = next((n for n in s.names if f"/{n}/" in m.group(0) + "/"), None)
+                    # (a release, `cmake/3.23.2`: an unversioned name, Polaris's `nvhpc`,
+                    # is a module flow, not one install; /soft/compilers/nvhpc/... is the SDK)
+                    name = next((n for n in s.names if "/" in n and
+                                 f"/{n}/" in m.group(0) + "/"), None)
                     if s.status == "removed" and name is not None:
                         yield Hit(number, f"{m.group(0)} is the install of {name}: {s.why}",
                                   f"use {s.instead}", s.source)
