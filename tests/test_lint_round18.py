@@ -24,7 +24,8 @@ def lumi(partition: str = "standard-g", tasks: int = 2, gpus: str = "--gpus-per-
 
 
 @pytest.mark.parametrize("gpus, tasks", [("--gpus-per-node=2", 2), ("--gpus-per-node=8", 8),
-                                         ("--gres=gpu:4", 4), ("--gres=gpu:mi250:8", 8)])
+                                         ("--gres=gpu:4", 4), ("--gres=gpu:mi250:8", 8),
+                                         ("--gpus-per-node=mi250:8", 8)])
 def test_as_many_tasks_as_gpus_per_node_unbound_on_whole_nodes_is_reported(gpus, tasks):
     text = lumi(tasks=tasks, gpus=gpus) + "srun bin/nekcrf_bk --backend HIP --n-states 238000\n"
     found = _findings(text, "lumi", "CPU009")

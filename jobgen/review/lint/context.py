@@ -151,6 +151,10 @@ def mask_value(name: str, value: str) -> str:
     return m.group(2).strip("\"'") if m and m.group(1) == name else value
 
 
+#: The command that submits a batch script of each dialect.
+SUBMIT_COMMAND = {"pbs": "qsub", "slurm": "sbatch", "lsf": "bsub"}
+
+
 class Context:
     """The script read against one profile, with what the rules share: the directives the
     scheduler reads, every launch, the partition and its node, what kind of script it is."""
@@ -288,7 +292,7 @@ class Context:
         if self.kind != "batch" and not self._whole_without_shebang() or any(
                 d.body.strip() in ("...", "\u2026") for d in self.own_directives()):
             return False
-        submit = {"pbs": "qsub", "slurm": "sbatch", "lsf": "bsub"}.get(self.dialect, "")
+        submit = SUBMIT_COMMAND.get(self.dialect, "")
         # (not an interactive session's command kept in a comment: `# qsub -I -l ...`)
         if submit and re.search(rf"^#\s*{submit}\s+-(?!.*\s-I\b)", self.script.text, re.M):
             return False
@@ -326,7 +330,7 @@ class Context:
         """The script's own comments show the command that submits it, with this directive's
         option on it (`# qsub -l nodes=2 -l walltime=02:00:00 -l filesystems=home:flare -A
         <Project> ./job`, ALCF's oneCCL page): the scheduler gets it there."""
-        submit = {"pbs": "qsub", "lsf": "bsub", "slurm": "sbatch"}.get(self.dialect)
+        submit = SUBMIT_COMMAND.get(self.dialect)
         option = {"-l walltime": r"walltime=", "-l filesystems": r"filesystems=",
                   "-l select": r"(?:select|nodes)=", "-A": r"(?:^|\s)-A\s*\S",
                   "-P": r"(?:^|\s)-P\s*\S", "-W": r"(?:^|\s)-W\s*\S",
@@ -337,6 +341,16 @@ class Context:
         # (also in a sentence: `# Supply your account with qsub -A ACCOUNT`)
         return any(re.search(option, m.group(1)) for m in re.finditer(
             rf"^\s*#(?![A-Z]+\s).*?\b{submit}\s+(.*)$", self.script.text, re.M))
+
+    def submit_commands(self) -> list[str]:
+        """The options of the submit commands the script's comments give (`# qsub -l
+        select=1 -l walltime=01:30:00 -A P ./job.sh`), not an interactive session's (-I)."""
+        submit = SUBMIT_COMMAND.get(self.dialect)
+        if submit is None:
+            return []
+        return [m.group(1) for m in re.finditer(rf"^\s*#\s*{submit}\s+(.*)$", self.script.text,
+                                                re.M)
+                if not re.search(r"(?:^|\s)-I\b", m.group(1))]
 
     def _whole_without_shebang(self) -> bool:
         """A file that starts with the scheduler's directives, asks for a project and a

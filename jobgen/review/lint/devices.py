@@ -949,7 +949,7 @@ _JSRUN_NO_GPU = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst (j
                  "visible; Software: analysis tasks should be done on the Andes cluster)")
 
 
-def _gpus_of(value: str) -> int | None:
+def gpus_of(value: str) -> int | None:
     """The GPU count of --gres=gpu[:type]:N, --gpus=[type:]N or --gpus-per-node=[type:]N."""
     m = re.fullmatch(r"(?:gpu(?::[A-Za-z0-9_]+)?:)?(?:[A-Za-z0-9_]+:)?([0-9]{1,9})",
                      value.strip("\"'"))
@@ -964,7 +964,7 @@ def _serial_steps(ctx: Context) -> Iterator[Hit]:
     if ctx.dialect != "slurm" or any(la.background for la in ctx.launches):
         return
     asked = [n for i in ctx.find("--gpus-per-node", "--gres") if ctx.value_ok(i)
-             and (n := _gpus_of(i.value)) and (i.key != "--gres" or "gpu" in i.value)]
+             and (n := gpus_of(i.value)) and (i.key != "--gres" or "gpu" in i.value)]
     if ctx.nodes not in (None, 1) or not asked:
         return
     told: set[int] = set()
@@ -972,7 +972,7 @@ def _serial_steps(ctx: Context) -> Iterator[Hit]:
         if launch.dialect != "srun" or not launch.looped or launch.line in told:
             continue
         own = launch.flag("--gres", "--gpus", "-G", "--gpus-per-node")
-        step = _gpus_of(own) if own else None
+        step = gpus_of(own) if own else None
         if step and step < max(asked):
             told.add(launch.line)
             yield Hit(launch.line, f"each step of this loop asks {step} GPU(s) and runs in the "

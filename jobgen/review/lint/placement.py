@@ -22,7 +22,7 @@ from .context import (
     variable_value,
 )
 from .core import Hit, as_int, rule
-from .devices import device_wrapper, one_rank_per_device_sign
+from .devices import device_wrapper, gpus_of, one_rank_per_device_sign
 from .scope import AI_LAUNCHERS, AI_NAMES, command_text, in_background, unwrap
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
@@ -280,14 +280,12 @@ def _task_per_gpu(ctx: Context, launch: LaunchView, rpn: int) -> bool:
     if launch.dialect != "srun" or rpn < 2 or prog in HOUSEKEEPING or \
             ctx.partition.allocation != "exclusive":
         return False
-    own = launch.flag("--gpus-per-node") or launch.flag("--gres")
-    values = [own] if own else [i.value for i in ctx.find("--gpus-per-node", "--gres")
-                                if ctx.value_ok(i)]
-    for value in values:
-        m = re.fullmatch(r"(?:gpu(?::[A-Za-z0-9_]+)?:)?([0-9]{1,4})", value.strip("\"'"))
-        if m and int(m.group(1)) == rpn:
-            return True
-    return False
+    own = [(key, value) for key in ("--gpus-per-node", "--gres")
+           if (value := launch.flag(key))][:1]
+    asked = own or [(i.key, i.value) for i in ctx.find("--gpus-per-node", "--gres")
+                    if ctx.value_ok(i)]
+    return any(gpus_of(value) == rpn for key, value in asked
+               if key != "--gres" or "gpu" in value)
 
 
 _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?affinity")
@@ -383,12 +381,12 @@ def _unbound(ctx: Context) -> Iterator[Hit]:
         # srun binds by default: there only AI launches, whose guides bind them to devices
         # (as many tasks as GPUs only: told once for the same layout, a benchmark's many
         # srun lines are one choice of the script's)
-        by_count = not launch.ai and launch.dialect == "srun" and not _gpu_per_task(
-            ctx, launch) and _task_per_gpu(ctx, launch, rpn or 0)
+        per_task = launch.dialect == "srun" and _gpu_per_task(ctx, launch)
+        by_count = not launch.ai and not per_task and _task_per_gpu(ctx, launch, rpn or 0)
         if by_count and rpn in counted:
             continue
         if not (launch.ai or launch.dialect == "pals" and one_rank_per_device_sign(ctx, launch)
-                or launch.dialect == "srun" and _gpu_per_task(ctx, launch) or by_count) \
+                or per_task or by_count) \
                 or \
                 launch.bind is not None and not off or not rpn or rpn < 2 or \
                 launch.dialect not in ("pals", "srun") or \

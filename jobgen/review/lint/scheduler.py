@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ...profiles.model import Profile
 from ..scriptparse import PREFIXES, directive_items
-from .context import Context
+from .context import SUBMIT_COMMAND, Context
 from .core import Hit, as_int, distance, rule
 
 _ACCOUNT = {"pbs": ("-A",), "slurm": ("--account", "-A"), "lsf": ("-P",), "cobalt": ("-A",)}
@@ -290,7 +290,7 @@ def _elsewhere(ctx: Context, key: str, source: str) -> Hit:
     """A required directive missing from a script that has none of its site's required ones:
     written to be submitted with them on the command line (`bsub -P $proj -nnodes $nn -W $wt
     job.lsf`), or forgotten; lint cannot tell which, so it says so at info (round 9)."""
-    submit = {"pbs": "qsub", "lsf": "bsub", "slurm": "sbatch"}.get(ctx.dialect, "the submit")
+    submit = SUBMIT_COMMAND.get(ctx.dialect, "the submit")
     what = "nor any other directive" if not ctx.find(*{"pbs": ("-A",), "lsf": ("-P",)}.get(
         ctx.dialect, ())) else "nor any resource directive"
     return Hit(ctx.first_line, f"no {key}, {what} {ctx.profile.name} requires: "

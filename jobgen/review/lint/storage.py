@@ -40,9 +40,8 @@ def _filesystems(ctx: Context) -> Iterator[Hit]:
     # (-l) and none of them filesystems, the job is refused as it is submitted (round 18,
     # after heldout-2026-11-28r's job_daos.sh, tuned on it)
     shown = [] if ctx.whole or ctx.options_elsewhere or ctx.kind != "batch" else [
-        m.group(1) for m in re.finditer(r"^\s*#\s*qsub\s+(.*)$", ctx.script.text, re.M)
-        if re.search(r"(?:^|\s)-l\s*(?:select|nodes|walltime)=", m.group(1)) and
-        not re.search(r"(?:^|\s)-I\b", m.group(1))]  # (not an interactive session's)
+        c for c in ctx.submit_commands()
+        if re.search(r"(?:^|\s)-l\s*(?:select|nodes|walltime)=", c)]
     if not (ctx.whole or ctx.options_elsewhere or shown):
         return
     yield Hit(ctx.first_line, f"{ctx.profile.name} refuses jobs without `-l filesystems` "
