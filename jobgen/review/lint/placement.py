@@ -22,7 +22,13 @@ from .context import (
     variable_value,
 )
 from .core import Hit, as_int, rule
-from .devices import device_wrapper, gpus_of, one_rank_per_device_sign
+from .devices import (
+    TORCHRUN_WORD,
+    device_wrapper,
+    gpus_of,
+    one_rank_per_device_sign,
+    torchrun_workers,
+)
 from .scope import AI_LAUNCHERS, AI_NAMES, command_text, in_background, unwrap
 
 _BINDING = "the site profile's node (cores, SMT, reserved cores) and cpu_binding"
@@ -295,10 +301,6 @@ _BINDING_WRAPPER = re.compile(r"(?i)bind|numactl|numa|taskset|pin_|_pin|cpu_?aff
 _SELF_BINDING = re.compile(r"(?i)\s--?set[-_]cpu[-_](?:binds?|affinity)\b")
 
 
-_TORCHRUN_WORD = re.compile(r"(?:^|/)torchrun$|^torch\.distributed\.run$")
-_NPROC = re.compile(r"^--nproc[-_]per[-_]node(?:=(.*))?$")
-
-
 def _unbound_torchrun_workers(ctx: Context) -> Iterator[Hit]:
     """torchrun's workers, several per node, where the site's guide binds them with a torchrun
     option (LUMI: --numa-binding=exclusive) and the launch has neither it nor a binding
@@ -311,21 +313,12 @@ def _unbound_torchrun_workers(ctx: Context) -> Iterator[Hit]:
     seen: set[int] = set()
     for launch in ctx.launches:
         words = [w.strip("\"'") for w in (launch.text or "").split()]
-        at = next((k for k, w in enumerate(words) if _TORCHRUN_WORD.search(w)), None)
+        at = next((k for k, w in enumerate(words) if TORCHRUN_WORD.search(w)), None)
         if at is None or launch.line in seen or flag in " ".join(words) or \
                 any(_BINDING_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in words[:at]) or \
                 _SELF_BINDING.search(launch.text or ""):
             continue
-        nproc = None
-        for k, w in enumerate(words[at + 1:], at + 1):
-            m = _NPROC.match(w)
-            if m:
-                value = m.group(1) if m.group(1) is not None else \
-                    (words[k + 1] if k + 1 < len(words) else "")
-                value = value.strip("\"'")
-                nproc = as_int(variable_value(ctx, value)) or (
-                    ctx.node.devices if value in ("gpu", "auto") else None)
-                break
+        nproc = torchrun_workers(ctx, launch)
         if not nproc or nproc < 2:
             continue
         seen.add(launch.line)
