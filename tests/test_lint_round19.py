@@ -182,3 +182,33 @@ def test_one_process_of_a_program_named_for_one_gpu_leaves_the_others_idle(progr
 def test_one_process_of_another_program_may_drive_every_gpu(program):
     found = _findings(POLARIS.format(program=program), "polaris", "GPU008")
     assert all(sev == "info" for _, sev, _ in found)
+
+
+# --------------------------------------- GPU008: a batch-shell command narrowed on its own line
+ADVISOR = ("#!/bin/bash\n#PBS -A proj\n#PBS -l select=1\n#PBS -l walltime=6:00:00\n#PBS -q prod\n"
+           "#PBS -l filesystems=home:flare\ncd $PBS_O_WORKDIR\n{line}\n")
+
+
+def test_a_profiler_run_narrowed_to_one_tile_leaves_the_node_idle():
+    text = ADVISOR.format(line="ZE_AFFINITY_MASK=0.0 advisor --collect=roofline -- ./gemm")
+    found = _findings(text, "aurora", "GPU008")
+    assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
+
+
+def test_a_service_given_every_device_is_no_narrowed_program():
+    polaris = ("#!/bin/bash\n#PBS -A proj\n#PBS -l select=1:system=polaris\n#PBS -q debug\n"
+               "#PBS -l walltime=00:30:00\n#PBS -l filesystems=home:eagle\n"
+               "CUDA_VISIBLE_DEVICES=0,1,2,3 nvidia-cuda-mps-control -d\n"
+               "mpiexec -n 4 --ppn 4 --depth=8 --cpu-bind depth ./set_affinity_gpu_polaris.sh "
+               "python train.py\n")
+    assert _findings(polaris, "polaris", "GPU008") == []
+
+
+def test_agents_each_given_a_device_together_use_the_node():
+    polaris = ("#!/bin/bash\n#PBS -A proj\n#PBS -l select=1:system=polaris\n#PBS -q debug\n"
+               "#PBS -l walltime=00:30:00\n#PBS -l filesystems=home:eagle\n"
+               + "".join(f"CUDA_VISIBLE_DEVICES={d} wandb agent org/proj/sweep &\n"
+                         for d in range(4)) + "wait\n")
+    assert _findings(polaris, "polaris", "GPU008") == []
+    three = polaris.replace("CUDA_VISIBLE_DEVICES=3 wandb agent org/proj/sweep &\n", "")
+    assert [sev for _, sev, _ in _findings(three, "polaris", "GPU008")] == ["warning"]

