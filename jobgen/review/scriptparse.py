@@ -16,6 +16,7 @@ from ..plan.launchers import SPAWN_MODULE, TORCHRUN_MODULE
 from ..shell import quote, split
 from ..textfile import read_text
 from .arith import evaluate
+from .branches import dead_statements
 
 PREFIXES = {"#PBS": "pbs", "#SBATCH": "slurm", "#BSUB": "lsf", "#COBALT": "cobalt"}
 LAUNCHERS = ("mpiexec", "mpirun", "srun", "jsrun", "aprun", "torchrun")
@@ -328,6 +329,10 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
     heredoc_end: str | None = None
     in_function: str | None = None
     in_block = True  # no command yet: directives here are the ones the scheduler reads
+    # statements in a branch of an `if` that the script's own constants rule out (DO_X=false
+    # ... if [ "$DO_X" = true ]; then srun ...; fi): bash never runs them, lint does not read
+    # them (round 20, after heldout-2026-11-27h's kharma and 28n's resnet jobs)
+    dead = dead_statements(_statements(lines))
     # (a `for` loop of literal values being read: its name, values, the variables before it
     # and its body's statements, run again once it closes: _replay)
     recording: tuple[str, list[str], dict[str, str], list[tuple[int, str]]] | None = None
@@ -389,7 +394,9 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
             for part in parts:
                 _command(script, part, number, launch=False)
             continue
-        for part in _split_commands(logical):
+        for k, part in enumerate(_split_commands(logical)):
+            if (number, k) in dead:
+                continue
             outside = not script.loops
             stmt = _loop(script, part)
             if outside and len(script.loops) == 1 and script.loops[0][0] and \
@@ -404,6 +411,42 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
                 recording = None
     script.loops.clear()
     return script
+
+
+def _statements(lines: list[str]) -> list[tuple[int, int, str, bool]]:
+    """The statements parse_text reads, as it splits them: (line, index on the line, text,
+    in a function body), outside here-documents and comments."""
+    out: list[tuple[int, int, str, bool]] = []
+    heredoc_end: str | None = None
+    in_function = False
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        number = i + 1
+        i += 1
+        stripped = raw.strip()
+        if heredoc_end is not None:
+            if stripped == heredoc_end:
+                heredoc_end = None
+            continue
+        if not stripped or stripped.startswith("#") or _CONFLICT.match(raw):
+            continue
+        logical, i = _join_continued(lines, i, stripped)
+        if m := heredoc_start(logical):
+            heredoc_end = m.group(1)
+        if m := _FUNCTION.match(logical):
+            body = m.group(3).strip()
+            one_line = body.endswith("}")
+            body = body[:-1].strip() if one_line else body
+            out += [(number, k, part, True) for k, part in enumerate(_split_commands(body))]
+            in_function = not one_line
+            continue
+        if in_function and logical == "}":
+            in_function = False
+            continue
+        out += [(number, k, part, in_function)
+                for k, part in enumerate(_split_commands(logical))]
+    return out
 
 
 # Statements a loop body may hold for lint to run it: assignments, arithmetic, output

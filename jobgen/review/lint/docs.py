@@ -164,7 +164,10 @@ Rules apply only where their scope says, decided from the script and the site pr
   train.py`) is one process on the job's first node; a launch whose ranks per node are known
   only at run time is named (LAUNCH006), not skipped silently. A launch in a `for` loop over
   words lint knows (literal words, `{1..4}`, `$(seq 4)`, a literal array) is read once per
-  value, with the values computed from the loop's variable; `$(( ))` it cannot evaluate is one
+  value, with the values computed from the loop's variable; a branch of an `if` that the
+  script's own constants rule out (`DO_STRONG=false` ... `if [[ $DO_STRONG == true ]]`: a
+  name set once, to a literal, before the test, with no file sourced in between) is not read,
+  as bash never runs it; `$(( ))` it cannot evaluate is one
   run-time value and the flags after it are still read; a node count read from
   `$PBS_NODEFILE` (`wc -l <`, `uniq`) or `$SLURM_NNODES` is the directives' node count;
   `eval "$CMD"` and `VAR+=...` are read as bash does. ezpz's launcher (`ezpz launch`,

@@ -1,0 +1,208 @@
+"""The branches of a script's `if` statements that its own constants rule out.
+
+Users' scripts switch steps on and off with a constant near the top:
+
+    DO_STRONG=false
+    ...
+    if [[ $DO_STRONG == "true" ]]; then
+        jsrun -n 96 ./app        # never runs
+    fi
+
+bash runs the branch whose test succeeds (bash(1), Compound Commands: `if list; then list;
+[ elif list; then list; ] ... [ else list; ] fi`), so a launch in a branch whose test compares
+such a constant with another value never starts, and lint reads the script as bash runs it.
+
+Only tests lint can decide with certainty are decided: `[ A OP B ]`, `[[ A OP B ]]` and
+`test A OP B` with `=`, `==`, `!=`, `-eq`, `-ne`, `-lt`, `-le`, `-gt`, `-ge`, `-n`, `-z`, or a
+lone `$FLAG` run as a command (`true`/`false`), with `!` in front; each side a literal or a
+constant. A constant is a name the script assigns exactly once, to a literal (no `$`, no
+command substitution), on a line before the test, and never reads into (`read`, `for`,
+`getopts`, `unset`, `local`, `declare`, `+=`): `X=${X:-false}` may come from the submitting
+environment, so it is not one. Anything else (patterns, `&&`, `-a`, files, commands) leaves
+the branch as it is: read. If the `if`/`fi` words of the script do not balance, nothing is
+ruled out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+# NAME=value at the start of a statement (after export/readonly), any name
+_ASSIGN = re.compile(rf"^(?:export\s+|readonly\s+)?({_NAME})(\+?)=(.*)$", re.S)
+_LITERAL = re.compile(r"""^(?:"([\w.:/+@%,-]*)"|'([\w.:/+@%,-]*)'|([\w.:/+@%,-]*))$""")
+_VAR = re.compile(rf"""^(["']?)\$(?:({_NAME})|\{{({_NAME})\}})\1$""")
+_TEST = re.compile(r"^(?:\[\[\s+(.*?)\s+\]\]|\[\s+(.*?)\s+\]|test\s+(.*))$", re.S)
+_INT = re.compile(r"^-?[0-9]{1,18}$")
+_INT_OPS = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b,
+            "-lt": lambda a, b: a < b, "-le": lambda a, b: a <= b,
+            "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
+
+
+_GIVES = ("read", "local", "declare", "typeset", "let", "mapfile", "readarray", "getopts",
+          "unset", "for", "select", "printf", "source", ".")
+_SOURCE = ("source", ".", "eval")
+
+
+def constants(statements: Iterable[tuple[int, str, bool]]) -> dict[str, tuple[int, str]]:
+    """name -> (line, value) for the names the statements (line, text, at top level: outside
+    every if, loop, case and function) assign exactly once, at top level, to a literal, and
+    give no value any other way."""
+    seen: dict[str, list[tuple[int, str | None]]] = {}
+    other: set[str] = set()
+    for line, stmt, top in statements:
+        words = stmt.split()
+        if m := _ASSIGN.match(stmt):
+            name, plus, value = m.groups()
+            value = value.strip()
+            lit = _LITERAL.match(value) if not plus and top and not re.search(r"\s", value) \
+                else None
+            val = next((g for g in lit.groups() if g is not None), "") if lit else None
+            seen.setdefault(name, []).append((line, val))
+            words = words[1:]
+        if words and words[0] in _GIVES[:-2]:  # `read -r A B`, `for A in`, `unset A`
+            other.update(re.findall(_NAME, stmt))
+        for w in words:  # `env A=1 cmd`, `A=1 B=2 cmd`: values for one command only
+            if m := re.match(rf"^({_NAME})\+?=", w):
+                other.add(m.group(1))
+    return {name: (v[0][0], v[0][1]) for name, v in seen.items()
+            if len(v) == 1 and v[0][1] is not None and name not in other}
+
+
+Consts = dict[str, tuple[int, str]]
+
+
+def _operand(word: str, consts: Consts, line: int, sources: tuple[int, ...] = ()) -> str | None:
+    """A test's operand as a string, when it is a literal or a constant set before `line`
+    with no file sourced (or eval run) in between, which could set it again."""
+    if m := _VAR.match(word):
+        name = m.group(2) or m.group(3)
+        got = consts.get(name)
+        if not got or got[0] >= line or any(got[0] < s < line for s in sources):
+            return None
+        return got[1]
+    if "$" in word or "`" in word:
+        return None
+    lit = _LITERAL.match(word)
+    return next((g for g in lit.groups() if g is not None), "") if lit else None
+
+
+def decide(test: str, consts: Consts, line: int, sources: tuple[int, ...] = ()) -> bool | None:
+    """Whether an `if`'s test succeeds, when the script's constants decide it; else None."""
+    test = test.strip()
+    negate = False
+    while test.startswith("! "):
+        negate, test = not negate, test[2:].strip()
+    if m := _VAR.match(test):  # `if $DO_X; then`: runs the command true or false
+        got = _operand(test, consts, line, sources)
+        value = {"true": True, "false": False}.get(got or "")
+        return None if value is None else value != negate
+    m = _TEST.match(test)
+    if not m:
+        return None
+    words = (m.group(1) or m.group(2) or m.group(3) or "").split()
+    if any(w in ("&&", "||", "-a", "-o", "(", ")") for w in words):
+        return None
+    result: bool | None = None
+    if len(words) == 1:
+        a = _operand(words[0], consts, line, sources)
+        result = None if a is None else a != ""
+    elif len(words) == 2 and words[0] in ("-n", "-z"):
+        a = _operand(words[1], consts, line, sources)
+        result = None if a is None else (a != "") == (words[0] == "-n")
+    elif len(words) == 3:
+        op = words[1]
+        a = _operand(words[0], consts, line, sources)
+        b = _operand(words[2], consts, line, sources)
+        if a is None or b is None:
+            return None
+        if op in ("=", "==", "!="):
+            if "[[" in test[:2] and re.search(r"[*?\[]", words[2]):
+                return None  # a pattern in [[ ]]
+            result = (a == b) != (op == "!=")
+        elif op in _INT_OPS and _INT.match(a) and _INT.match(b):
+            result = _INT_OPS[op](int(a), int(b))
+    return None if result is None else result != negate
+
+
+class _Frame:
+    """One open `if`: whether a branch read so far certainly runs (taken), whether one could
+    not be decided (unknown), and whether the branch being read cannot run (dead)."""
+
+    def __init__(self, decided: bool | None) -> None:
+        self.unknown = decided is None
+        self.taken = decided is True
+        self.dead = decided is False
+
+    def elif_(self, decided: bool | None) -> None:
+        if self.taken:
+            self.dead = True
+        elif self.unknown:
+            self.dead = False
+        else:
+            self.unknown, self.taken, self.dead = decided is None, decided is True, \
+                decided is False
+
+    def else_(self) -> None:
+        self.dead = self.taken
+
+
+def _structure(statements: list[tuple[int, int, str, bool]]) -> list[bool] | None:
+    """For each statement, whether it lies at top level (outside every if, loop, case and
+    function); None when the opening and closing words do not balance."""
+    depth = {"if": 0, "loop": 0, "case": 0}
+    out = []
+    for _, _, stmt, in_function in statements:
+        word = stmt.split(None, 1)[0] if stmt else ""
+        out.append(not in_function and not any(depth.values()))
+        if word == "if":
+            depth["if"] += 1
+        elif word == "fi":
+            depth["if"] -= 1
+        elif word in ("for", "while", "until", "select"):
+            depth["loop"] += 1
+        elif word == "done":
+            depth["loop"] -= 1
+        elif word == "case":
+            depth["case"] += 1
+        elif word == "esac":
+            depth["case"] -= 1
+        if any(v < 0 for v in depth.values()):
+            return None
+    return out if not any(depth.values()) else None
+
+
+def dead_statements(statements: list[tuple[int, int, str, bool]]) -> set[tuple[int, int]]:
+    """(line, index) of the statements (line, index on the line, text, in a function body)
+    that lie in a branch the script's constants rule out; empty when the script's `if`/`fi`,
+    loop and case words do not balance (lint cannot follow it)."""
+    top = _structure(statements)
+    if top is None:
+        return set()
+    consts = constants((line, stmt, t)
+                       for (line, _, stmt, _), t in zip(statements, top, strict=True))
+    sources = tuple(line for line, _, stmt, _ in statements
+                    if stmt.split(None, 1)[:1] and stmt.split(None, 1)[0] in _SOURCE)
+    frames: list[_Frame] = []
+    dead: set[tuple[int, int]] = set()
+    for line, k, stmt, _ in statements:
+        word = stmt.split(None, 1)[0] if stmt else ""
+        rest = stmt[len(word):].strip()
+        if word == "if":
+            outer = any(f.dead for f in frames)
+            frames.append(_Frame(None if outer else decide(rest, consts, line, sources)))
+            if outer:
+                dead.add((line, k))
+            continue
+        if word == "elif" and frames:
+            frames[-1].elif_(None if any(f.dead for f in frames[:-1])
+                             else decide(rest, consts, line, sources))
+        elif word == "else" and frames:
+            frames[-1].else_()
+        elif word == "fi" and frames:
+            frames.pop()
+            continue
+        if any(f.dead for f in frames):
+            dead.add((line, k))
+    return dead
