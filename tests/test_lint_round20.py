@@ -189,3 +189,27 @@ def test_lint_reads_the_launches_bash_runs_on_generated_scripts(tmp_path: Path):
         assert set(every) - set(read) <= set(every) - set(ran), (seed, text, ran, read)
         narrower += len(read) < len(every)
     assert narrower > 50  # the generator rules branches out often enough to test something
+
+
+# ------------------------------------------- CPU004: more CPU lists than ranks is a note
+def _cpu004(ppn: int, lists: str) -> list[tuple[str, str]]:
+    text = pbs(f"mpiexec -n {ppn * 4} --ppn {ppn} --cpu-bind list:{lists} python train.py\n")
+    return [(f.severity, f.message) for f in
+            lint(parse_text(text), load_profile("aurora").profile) if f.rule == "CPU004"]
+
+
+def test_surplus_cpu_lists_are_a_note_rank_i_takes_list_i():
+    """The ALCF Aurora guide binds each rank to the processors of its list (rank 0 the first):
+    lists beyond the ranks go unused, which costs nothing by itself (heldout-2026-11-28r's
+    dl_scaling sweep shares one 12-list set for 2, 4, 6 and 12 ranks per node; 27m's four
+    Polaris lists for one or two ranks): judged false as warnings."""
+    found = _cpu004(2, "1-8:9-16:17-24:25-32")
+    assert [sev for sev, _ in found] == ["info"]
+    assert "the last 2 go unused" in found[0][1]
+
+
+def test_too_few_cpu_lists_are_a_warning_ranks_share_cores():
+    found = _cpu004(4, "1-8:9-16")
+    assert [sev for sev, _ in found] == ["warning"]
+    assert "ranks share their cores" in found[0][1]
+    assert _cpu004(2, "1-8:9-16") == []
