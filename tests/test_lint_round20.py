@@ -213,3 +213,47 @@ def test_too_few_cpu_lists_are_a_warning_ranks_share_cores():
     assert [sev for sev, _ in found] == ["warning"]
     assert "ranks share their cores" in found[0][1]
     assert _cpu004(2, "1-8:9-16") == []
+
+
+# ------------------------------------- CPU007: srun --cpu-bind=cores on a node held whole
+def lumi_job(partition: str = "dev-g", exclusive: bool = True, srun: str = "") -> str:
+    return ("#!/bin/bash\n#SBATCH --account=project_465000863\n#SBATCH --time=00:20:00\n"
+            "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+            f"#SBATCH --partition={partition}\n"
+            + ("#SBATCH --exclusive\n" if exclusive else "") +
+            "cat << EOF > select_gpu\n#!/bin/bash\nexport ROCR_VISIBLE_DEVICES=\\$SLURM_LOCALID\n"
+            "exec \\$*\nEOF\nchmod +x ./select_gpu\n"
+            f"srun --cpu-bind=cores {srun} ./select_gpu ./app\n")
+
+
+
+
+def test_srun_cores_on_a_whole_lumi_node_gives_core_blocks_in_order():
+    """The LUMI guide's --cpu-bind=cores example puts task i on core i; on LUMI-G the first
+    core of each L3 region is not the job's: tasks of -c 1 take cores 1, 2, 3, 4 (NUMA 0),
+    each with its second hardware thread (65, 66, ...)."""
+    found = [(f.severity, f.message) for f in
+             lint(parse_text(lumi_job()), load_profile("lumi").profile) if f.rule == "CPU007"]
+    assert [sev for sev, _ in found] == ["warning"]
+    assert "local rank(s) 0, 1, 2, 3" in found[0][1]
+    assert "rank 0 on cores 1" in found[0][1]
+
+
+def test_srun_cores_blocks_of_seven_skip_the_reserved_cores():
+    """-c 7, 4 tasks: cores 1-7, 9-15, 17-23, 25-31 (NUMA 0 and 1): GCDs 0-1 are NUMA 3's, 2-3
+    NUMA 1's, so ranks 0 and 1 are far and ranks 2 and 3 near."""
+    found = [f.message for f in lint(parse_text(lumi_job(srun="-c 7")),
+                                     load_profile("lumi").profile) if f.rule == "CPU007"]
+    assert len(found) == 1 and "local rank(s) 0, 1:" in found[0]
+
+
+@pytest.mark.parametrize("partition, exclusive, srun", [
+    ("small-g", False, ""),                       # a shared node: Slurm picks the cores
+    ("dev-g", True, "--distribution=block:cyclic"),  # another order than the model's
+    ("dev-g", True, "-c $NCPU"),                  # a core count known at run time only
+    ("dev-g", True, "-c 16"),                     # 64 cores for 4 tasks: more than 56
+])
+def test_srun_cores_is_not_modelled_where_slurm_or_run_time_decides(partition, exclusive, srun):
+    found = [f for f in lint(parse_text(lumi_job(partition, exclusive, srun)),
+                             load_profile("lumi").profile) if f.rule == "CPU007"]
+    assert found == []

@@ -879,6 +879,8 @@ def rank_cpus(ctx: Context, launch: LaunchView) -> list[list[int]] | None:
                 return [[int(x)] for x in bind[8:].split(",")]
             if bind == "depth" and d == "pals":
                 return _depth_blocks(ctx, launch)
+            if d == "srun" and bind.split(",")[-1] == "cores":
+                return _srun_core_blocks(ctx, launch)
         if d == "mpich" and bind.startswith("user:"):
             return [[int(c) for c in part.split("+")] for part in bind[5:].split(",")]
     except ValueError:
@@ -894,6 +896,42 @@ def _depth_blocks(ctx: Context, launch: LaunchView) -> list[list[int]] | None:
         # cpuset (Aurora's docs show rank 0 on HWT 1-8 with core 0 reserved).
         return [free[i * depth:(i + 1) * depth] for i in range(rpn)]
     return None
+
+
+def _srun_core_blocks(ctx: Context, launch: LaunchView) -> list[list[int]] | None:
+    """`srun --cpu-bind=cores` on a node the job holds whole: Slurm gives the tasks of a node
+    their cores in order, block by block, -c cores each, from the cores the job may use (the
+    LUMI user guide's examples: task 0 on core 0, task 1 on core 1 with --cpu-bind=cores,
+    Lumi-supercomputer/lumi-userguide @ 6c3a26c0 docs/runjobs/scheduled-jobs/
+    distribution-binding.md L107-122; on LUMI-G the first core of each L3 region is not
+    the job's, L228-234), each core with all its hardware threads. Only with the default
+    distribution (or block:block), a known -c (srun's own, else the job's, which srun takes
+    again since Slurm 23.11: threads.py) and ranks per node; None otherwise (a shared node's
+    cores are Slurm's choice). Round 20, after heldout-2026-11-28n's CGDycore jobs."""
+    rpn = launch.ranks_per_node
+    dist = launch.flag("-m", "--distribution")
+    if ctx.partition.allocation != "exclusive" or not rpn or \
+            dist is not None and not re.fullmatch(r"block(?::block)?(?:,\w+)?", dist):
+        return None
+    given = launch.flag("-c", "--cpus-per-task")
+    if given is None:
+        job = ctx.find("--cpus-per-task", "-c")
+        given = job[-1].value if job else "1"
+    per_task = as_int(given)
+    node = ctx.node
+    free = [c for c in range(node.cores) if not any(
+        cpu in node.reserved for cpu in _threads_of(node, c))]
+    if not per_task or per_task * rpn > len(free):
+        return None  # (more than the node holds: CPU006's)
+    return [sorted(t for c in free[r * per_task:(r + 1) * per_task] for t in _threads_of(node, c))
+            for r in range(rpn)]
+
+
+def _threads_of(node: NodeFacts, core: int) -> list[int]:
+    """The logical CPUs (hardware threads) of a physical core."""
+    if node.smt_numbering == "blocked":
+        return [core + k * node.cores for k in range(node.threads_per_core)]
+    return [core * node.threads_per_core + k for k in range(node.threads_per_core)]
 
 
 def _mask_bits(text: str) -> list[int]:

@@ -167,7 +167,9 @@ Rules apply only where their scope says, decided from the script and the site pr
   value, with the values computed from the loop's variable; a branch of an `if` that the
   script's own constants rule out (`DO_STRONG=false` ... `if [[ $DO_STRONG == true ]]`: a
   name set once, to a literal, before the test, with no file sourced in between) is not read,
-  as bash never runs it; `$(( ))` it cannot evaluate is one
+  as bash never runs it; `srun --cpu-bind=cores` on a node the job holds whole binds each
+  task to its -c cores in order, from the cores the job may use (as the LUMI guide's examples
+  show); `$(( ))` it cannot evaluate is one
   run-time value and the flags after it are still read; a node count read from
   `$PBS_NODEFILE` (`wc -l <`, `uniq`) or `$SLURM_NNODES` is the directives' node count;
   `eval "$CMD"` and `VAR+=...` are read as bash does. ezpz's launcher (`ezpz launch`,
