@@ -257,3 +257,16 @@ def test_srun_cores_is_not_modelled_where_slurm_or_run_time_decides(partition, e
     found = [f for f in lint(parse_text(lumi_job(partition, exclusive, srun)),
                              load_profile("lumi").profile) if f.rule == "CPU007"]
     assert found == []
+
+
+def test_hostile_tests_and_nesting_are_read_in_linear_passes():
+    """A test of 10^6 words (spaces, `!`s, operands) and 20,000 nested ifs: decided or left
+    undecided in one pass each (a backtracking pattern here once took minutes on 10^4)."""
+    consts = {"X": (1, "true")}
+    assert decide("[ " + " " * 1_000_000 + "x", consts, 5) is None
+    assert decide("! " * 1_000_001 + "$X", consts, 5) is False
+    assert decide("[[ " + "a " * 1_000_000, consts, 5) is None
+    n = 20_000
+    text = pbs("X=false\n" + "if [ $X = true ]; then\n" * n + "mpiexec -n 4 ./a\n" +
+               "fi\n" * n + "mpiexec -n 8 ./b\n")
+    assert _launched(text) == ["8"]

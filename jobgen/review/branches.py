@@ -26,6 +26,7 @@ ruled out.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -33,7 +34,6 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _ASSIGN = re.compile(rf"^(?:export\s+|readonly\s+)?({_NAME})(\+?)=(.*)$", re.S)
 _LITERAL = re.compile(r"""^(?:"([\w.:/+@%,-]*)"|'([\w.:/+@%,-]*)'|([\w.:/+@%,-]*))$""")
 _VAR = re.compile(rf"""^(["']?)\$(?:({_NAME})|\{{({_NAME})\}})\1$""")
-_TEST = re.compile(r"^(?:\[\[\s+(.*?)\s+\]\]|\[\s+(.*?)\s+\]|test\s+(.*))$", re.S)
 _INT = re.compile(r"^-?[0-9]{1,18}$")
 _INT_OPS = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b,
             "-lt": lambda a, b: a < b, "-le": lambda a, b: a <= b,
@@ -79,7 +79,9 @@ def _operand(word: str, consts: Consts, line: int, sources: tuple[int, ...] = ()
     if m := _VAR.match(word):
         name = m.group(2) or m.group(3)
         got = consts.get(name)
-        if not got or got[0] >= line or any(got[0] < s < line for s in sources):
+        # (sources sorted: the first one after the assignment, found by bisection)
+        after = bisect_right(sources, got[0]) if got else 0
+        if not got or got[0] >= line or after < len(sources) and sources[after] < line:
             return None
         return got[1]
     if "$" in word or "`" in word:
@@ -90,18 +92,20 @@ def _operand(word: str, consts: Consts, line: int, sources: tuple[int, ...] = ()
 
 def decide(test: str, consts: Consts, line: int, sources: tuple[int, ...] = ()) -> bool | None:
     """Whether an `if`'s test succeeds, when the script's constants decide it; else None."""
-    test = test.strip()
-    negate = False
-    while test.startswith("! "):
-        negate, test = not negate, test[2:].strip()
-    if m := _VAR.match(test):  # `if $DO_X; then`: runs the command true or false
+    words = test.split()  # (split, not a pattern: linear in any statement's length)
+    bangs = next((i for i, w in enumerate(words) if w != "!"), len(words))
+    negate, words = bangs % 2 == 1, words[bangs:]  # `! cmd` (`!x` is another command)
+    test = " ".join(words)
+    if _VAR.match(test):  # `if $DO_X; then`: runs the command true or false
         got = _operand(test, consts, line, sources)
         value = {"true": True, "false": False}.get(got or "")
         return None if value is None else value != negate
-    m = _TEST.match(test)
-    if not m:
+    if len(words) >= 2 and (words[0], words[-1]) in (("[[", "]]"), ("[", "]")):
+        words = words[1:-1]
+    elif words[:1] == ["test"]:
+        words = words[1:]
+    else:
         return None
-    words = (m.group(1) or m.group(2) or m.group(3) or "").split()
     if any(w in ("&&", "||", "-a", "-o", "(", ")") for w in words):
         return None
     result: bool | None = None
@@ -185,24 +189,31 @@ def dead_statements(statements: list[tuple[int, int, str, bool]]) -> set[tuple[i
     sources = tuple(line for line, _, stmt, _ in statements
                     if stmt.split(None, 1)[:1] and stmt.split(None, 1)[0] in _SOURCE)
     frames: list[_Frame] = []
+    outer_dead = [0]  # per open if: how many frames outside it rule their branch out
     dead: set[tuple[int, int]] = set()
+
+    def ruled_out() -> bool:  # (constant time: the count outside the innermost, and its own)
+        return bool(frames) and (outer_dead[-1] > 0 or frames[-1].dead)
+
     for line, k, stmt, _ in statements:
         word = stmt.split(None, 1)[0] if stmt else ""
         rest = stmt[len(word):].strip()
         if word == "if":
-            outer = any(f.dead for f in frames)
+            outer = ruled_out()
+            outside = (outer_dead[-1] + frames[-1].dead) if frames else 0
             frames.append(_Frame(None if outer else decide(rest, consts, line, sources)))
+            outer_dead.append(outside)
             if outer:
                 dead.add((line, k))
             continue
         if word == "elif" and frames:
-            frames[-1].elif_(None if any(f.dead for f in frames[:-1])
-                             else decide(rest, consts, line, sources))
+            frames[-1].elif_(None if outer_dead[-1] else decide(rest, consts, line, sources))
         elif word == "else" and frames:
             frames[-1].else_()
         elif word == "fi" and frames:
             frames.pop()
+            outer_dead.pop()
             continue
-        if any(f.dead for f in frames):
+        if ruled_out():
             dead.add((line, k))
     return dead
