@@ -272,27 +272,6 @@ def test_hostile_tests_and_nesting_are_read_in_linear_passes():
     assert _launched(text) == ["8"]
 
 
-# ----------------------------------- RANK002: a node file of the script's own, spares kept
-def _rank002(body: str) -> list[int]:
-    text = ("#!/bin/bash\n#PBS -l select=4\n#PBS -l walltime=0:20:00\n#PBS -q debug-scaling\n"
-            "#PBS -A proj\n#PBS -l filesystems=home:flare\n" + body)
-    return [f.line for f in lint(parse_text(text), load_profile("aurora").profile)
-            if f.rule == "RANK002"]
-
-
-def test_a_launch_on_a_node_file_the_script_chose_is_its_own_part_of_the_job():
-    """heldout-2026-11-28q's checkpoint_restart jobs hold 4 nodes, run on the 2 a health check
-    picks (`export PBS_NODEFILE=pbs_nodefile$RUN`: PALS mpiexec starts the ranks on the hosts
-    that file lists) and keep the others as spares for a retry: their RANK002 findings were
-    judged false."""
-    chosen = ("JOBSIZE=2\nget_healthy_nodes.sh $PBS_NODEFILE $JOBSIZE picked\n"
-              "export PBS_NODEFILE=picked\nmpiexec -np 24 --ppn 12 python train.py\n")
-    assert _rank002(chosen) == []
-    # the job's own node file, or the node file set only after the launch: 2 nodes idle
-    assert _rank002("mpiexec -np 24 --ppn 12 python train.py\n") == [7]
-    assert _rank002("mpiexec -np 24 --ppn 12 python train.py\nexport PBS_NODEFILE=x\n") == [7]
-
-
 # ------------------------- LAUNCH007: background launches a foreground launch then outlives
 def _launch007(body: str) -> list[tuple[int, str]]:
     text = ("#!/bin/bash\n#PBS -l select=2\n#PBS -l walltime=0:30:00\n#PBS -q debug-scaling\n"

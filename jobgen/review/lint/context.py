@@ -851,19 +851,7 @@ class LaunchView:
         if self.flag("--hosts", "-hosts", "--host", "-host", "-w", "--nodelist") is not None:
             return True
         hostfile = self.flag("--hostfile", "-hostfile", "-f", "--machinefile", "-machinefile")
-        if hostfile is not None and "PBS_NODEFILE" not in hostfile:
-            return True
-        # PBS_NODEFILE pointed at a file of the script's own before the launch (`export
-        # PBS_NODEFILE=pbs_nodefile$RUN` from a health check): PALS mpiexec starts the ranks
-        # on the hosts that file lists, a part of the job the script chose (round 20, after
-        # heldout-2026-11-28q's checkpoint_restart jobs, which keep spare nodes for retries)
-        return any(name == "PBS_NODEFILE" and line < self.line
-                   for line, name in self._assigned())
-
-    def _assigned(self) -> list[tuple[int, str]]:
-        script = self.ctx.script
-        return [(s.line, s.name) for s in script.settings if not s.in_heredoc] + \
-            [(line, name) for line, name, _ in script.assignments]
+        return hostfile is not None and "PBS_NODEFILE" not in hostfile
 
     @property
     def bind(self) -> str | None:
