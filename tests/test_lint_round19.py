@@ -195,19 +195,19 @@ def test_a_profiler_run_narrowed_to_one_tile_leaves_the_node_idle():
     assert [(line, sev) for line, sev, _ in found] == [(8, "warning")]
 
 
+POLARIS_HEAD = ("#!/bin/bash\n#PBS -A proj\n#PBS -l select=1:system=polaris\n"
+                "#PBS -q debug\n#PBS -l walltime=00:30:00\n#PBS -l filesystems=home:eagle\n")
+
+
 def test_a_service_given_every_device_is_no_narrowed_program():
-    polaris = ("#!/bin/bash\n#PBS -A proj\n#PBS -l select=1:system=polaris\n#PBS -q debug\n"
-               "#PBS -l walltime=00:30:00\n#PBS -l filesystems=home:eagle\n"
-               "CUDA_VISIBLE_DEVICES=0,1,2,3 nvidia-cuda-mps-control -d\n"
+    polaris = (POLARIS_HEAD + "CUDA_VISIBLE_DEVICES=0,1,2,3 nvidia-cuda-mps-control -d\n"
                "mpiexec -n 4 --ppn 4 --depth=8 --cpu-bind depth ./set_affinity_gpu_polaris.sh "
                "python train.py\n")
     assert _findings(polaris, "polaris", "GPU008") == []
 
 
 def test_agents_each_given_a_device_together_use_the_node():
-    polaris = ("#!/bin/bash\n#PBS -A proj\n#PBS -l select=1:system=polaris\n#PBS -q debug\n"
-               "#PBS -l walltime=00:30:00\n#PBS -l filesystems=home:eagle\n"
-               + "".join(f"CUDA_VISIBLE_DEVICES={d} wandb agent org/proj/sweep &\n"
+    polaris = (POLARIS_HEAD + "".join(f"CUDA_VISIBLE_DEVICES={d} wandb agent org/proj/sweep &\n"
                          for d in range(4)) + "wait\n")
     assert _findings(polaris, "polaris", "GPU008") == []
     three = polaris.replace("CUDA_VISIBLE_DEVICES=3 wandb agent org/proj/sweep &\n", "")

@@ -40,12 +40,22 @@ _INT_OPS = {"-eq": lambda a, b: a == b, "-ne": lambda a, b: a != b,
             "-gt": lambda a, b: a > b, "-ge": lambda a, b: a >= b}
 
 
+# commands that give the names they mention values of their own (`read -r A B`, `for A in`)
 _GIVES = ("read", "local", "declare", "typeset", "let", "mapfile", "readarray", "getopts",
-          "unset", "for", "select", "printf", "source", ".")
+          "unset", "for", "select", "printf")
+# commands that may set any name (a sourced file, an eval'd string)
 _SOURCE = ("source", ".", "eval")
 
+Consts = dict[str, tuple[int, str]]
 
-def constants(statements: Iterable[tuple[int, str, bool]]) -> dict[str, tuple[int, str]]:
+
+def _literal(word: str) -> str | None:
+    """The value of a word with no expansion in it (`true`, `"a b"` is not one), or None."""
+    lit = _LITERAL.match(word)
+    return next((g for g in lit.groups() if g is not None), "") if lit else None
+
+
+def constants(statements: Iterable[tuple[int, str, bool]]) -> Consts:
     """name -> (line, value) for the names the statements (line, text, at top level: outside
     every if, loop, case and function) assign exactly once, at top level, to a literal, and
     give no value any other way."""
@@ -56,21 +66,17 @@ def constants(statements: Iterable[tuple[int, str, bool]]) -> dict[str, tuple[in
         if m := _ASSIGN.match(stmt):
             name, plus, value = m.groups()
             value = value.strip()
-            lit = _LITERAL.match(value) if not plus and top and not re.search(r"\s", value) \
+            val = _literal(value) if not plus and top and not re.search(r"\s", value) \
                 else None
-            val = next((g for g in lit.groups() if g is not None), "") if lit else None
             seen.setdefault(name, []).append((line, val))
             words = words[1:]
-        if words and words[0] in _GIVES[:-2]:  # `read -r A B`, `for A in`, `unset A`
+        if words and words[0] in _GIVES:
             other.update(re.findall(_NAME, stmt))
         for w in words:  # `env A=1 cmd`, `A=1 B=2 cmd`: values for one command only
             if m := re.match(rf"^({_NAME})\+?=", w):
                 other.add(m.group(1))
     return {name: (v[0][0], v[0][1]) for name, v in seen.items()
             if len(v) == 1 and v[0][1] is not None and name not in other}
-
-
-Consts = dict[str, tuple[int, str]]
 
 
 def _operand(word: str, consts: Consts, line: int, sources: tuple[int, ...] = ()) -> str | None:
@@ -84,10 +90,7 @@ def _operand(word: str, consts: Consts, line: int, sources: tuple[int, ...] = ()
         if not got or got[0] >= line or after < len(sources) and sources[after] < line:
             return None
         return got[1]
-    if "$" in word or "`" in word:
-        return None
-    lit = _LITERAL.match(word)
-    return next((g for g in lit.groups() if g is not None), "") if lit else None
+    return None if "$" in word or "`" in word else _literal(word)
 
 
 def decide(test: str, consts: Consts, line: int, sources: tuple[int, ...] = ()) -> bool | None:

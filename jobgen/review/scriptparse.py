@@ -8,6 +8,7 @@ substituted into the launcher line, anything computed at run time is left as it 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -326,8 +327,6 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
     elif lines and (_SHEBANG_TYPO.match(lines[0]) or _RELATIVE_SHELL.match(lines[0])):
         script.shebang_typo = lines[0].strip()
     script.header = _header(lines)
-    heredoc_end: str | None = None
-    in_function: str | None = None
     in_block = True  # no command yet: directives here are the ones the scheduler reads
     # statements in a branch of an `if` that the script's own constants rule out (DO_X=false
     # ... if [ "$DO_X" = true ]; then srun ...; fi): bash never runs them, lint does not read
@@ -336,20 +335,14 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
     # (a `for` loop of literal values being read: its name, values, the variables before it
     # and its body's statements, run again once it closes: _replay)
     recording: tuple[str, list[str], dict[str, str], list[tuple[int, str]]] | None = None
-    i = 0
-    while i < len(lines):
-        raw = lines[i]
-        number = i + 1
-        i += 1
-        stripped = raw.strip()
-        if _CONFLICT.match(raw) and (number == 1 or script.conflicts or
-                                     _CONFLICT_OPEN.match(raw)):
-            script.conflicts.append(number)  # (not the shell's: git's, left in the file)
+    for line in _walk(lines):
+        raw, number, stripped = line.raw, line.number, line.stripped
+        if line.kind == "conflict":
+            script.conflicts.append(number)
             continue
-        if heredoc_end is not None:
+        if line.kind == "heredoc":
             script.heredoc_lines.add(number)
-            if stripped == heredoc_end:
-                heredoc_end = None
+            if line.end:
                 continue
             if m := _CASE.match(raw):
                 if m.group(2):
@@ -362,39 +355,27 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
                 continue
             _settings(script, stripped, number, True)
             continue
-        if stripped.startswith("#"):
+        if line.kind == "comment":
             word = stripped.split(None, 1)[0] if stripped else ""
             if word in PREFIXES:
                 body, comment = split_comment(stripped[len(word):].strip())
                 script.directives.append(Directive(number, word, stripped, body, comment,
                                                    in_block))
             continue
-        if not stripped:
+        if line.kind == "blank":
             continue
         in_block = False
-        logical, i = _join_continued(lines, i, stripped)
-        if m := heredoc_start(logical):
-            heredoc_end = m.group(1)
-        if m := _FUNCTION.match(logical):  # a function runs when called (cleanup traps)
-            name, body = m.group(1) or m.group(2), m.group(3).strip()
-            script.functions[name] = []
-            one_line = body.endswith("}")
-            body = body[:-1].strip() if one_line else body
-            for part in _split_commands(body):
-                script.functions[name].append((number, part))
-                _command(script, part, number, launch=False)
-            in_function = None if one_line else name
-            continue
-        if in_function is not None:
-            if logical == "}":
-                in_function = None
+        if line.function is not None:  # a function's body runs when called
+            if line.end:
                 continue
-            parts = _split_commands(logical)
-            script.functions[in_function] += [(number, part) for part in parts]
+            if line.start:
+                script.functions[line.function] = []
+            parts = _split_commands(line.logical)
+            script.functions[line.function] += [(number, part) for part in parts]
             for part in parts:
                 _command(script, part, number, launch=False)
             continue
-        for k, part in enumerate(_split_commands(logical)):
+        for k, part in enumerate(_split_commands(line.logical)):
             if (number, k) in dead:
                 continue
             outside = not script.loops
@@ -413,40 +394,72 @@ def parse_text(text: str, path: str = "<script>", follow: bool = False) -> Scrip
     return script
 
 
-def _statements(lines: list[str]) -> list[tuple[int, int, str, bool]]:
-    """The statements parse_text reads, as it splits them: (line, index on the line, text,
-    in a function body), outside here-documents and comments."""
-    out: list[tuple[int, int, str, bool]] = []
+@dataclass
+class _Line:
+    """One step of parse_text's walk over a script: a line, or a statement joined over lines.
+    kind: conflict (a git merge marker), heredoc (a line a here-document writes; `end` for its
+    delimiter), comment, blank, or code; function: the shell function whose body a code line is
+    (`start` for the line that defines it, whose `logical` is the body on that line, `end` for
+    its closing brace)."""
+
+    kind: str
+    number: int
+    raw: str
+    stripped: str
+    logical: str = ""
+    function: str | None = None
+    start: bool = False
+    end: bool = False
+
+
+def _walk(lines: list[str]) -> Iterator[_Line]:
+    """The script's lines as bash reads them: here-document bodies apart, continued lines and
+    quoted strings over lines joined into one statement, function bodies named."""
     heredoc_end: str | None = None
-    in_function = False
+    in_function: str | None = None
+    conflicts = False
     i = 0
     while i < len(lines):
         raw = lines[i]
         number = i + 1
         i += 1
         stripped = raw.strip()
-        if heredoc_end is not None:
-            if stripped == heredoc_end:
-                heredoc_end = None
+        if _CONFLICT.match(raw) and (number == 1 or conflicts or _CONFLICT_OPEN.match(raw)):
+            conflicts = True  # (not the shell's: git's, left in the file)
+            yield _Line("conflict", number, raw, stripped)
             continue
-        if not stripped or stripped.startswith("#") or _CONFLICT.match(raw):
+        if heredoc_end is not None:
+            end = stripped == heredoc_end
+            if end:
+                heredoc_end = None
+            yield _Line("heredoc", number, raw, stripped, end=end)
+            continue
+        if not stripped or stripped.startswith("#"):
+            yield _Line("comment" if stripped else "blank", number, raw, stripped)
             continue
         logical, i = _join_continued(lines, i, stripped)
         if m := heredoc_start(logical):
             heredoc_end = m.group(1)
-        if m := _FUNCTION.match(logical):
-            body = m.group(3).strip()
+        if m := _FUNCTION.match(logical):  # a function runs when called (cleanup traps)
+            name, body = m.group(1) or m.group(2), m.group(3).strip()
             one_line = body.endswith("}")
-            body = body[:-1].strip() if one_line else body
-            out += [(number, k, part, True) for k, part in enumerate(_split_commands(body))]
-            in_function = not one_line
+            yield _Line("code", number, raw, stripped, body[:-1].strip() if one_line else body,
+                        name, start=True)
+            in_function = None if one_line else name
             continue
-        if in_function and logical == "}":
-            in_function = False
+        if in_function is not None and logical == "}":
+            yield _Line("code", number, raw, stripped, logical, in_function, end=True)
+            in_function = None
             continue
-        out += [(number, k, part, in_function)
-                for k, part in enumerate(_split_commands(logical))]
-    return out
+        yield _Line("code", number, raw, stripped, logical, in_function)
+
+
+def _statements(lines: list[str]) -> list[tuple[int, int, str, bool]]:
+    """The statements parse_text reads, as it splits them: (line, index on the line, text,
+    in a function body)."""
+    return [(line.number, k, part, line.function is not None) for line in _walk(lines)
+            if line.kind == "code" and not line.end
+            for k, part in enumerate(_split_commands(line.logical))]
 
 
 # Statements a loop body may hold for lint to run it: assignments, arithmetic, output

@@ -919,19 +919,14 @@ def _srun_core_blocks(ctx: Context, launch: LaunchView) -> list[list[int]] | Non
         given = job[-1].value if job else "1"
     per_task = as_int(given)
     node = ctx.node
-    free = [c for c in range(node.cores) if not any(
-        cpu in node.reserved for cpu in _threads_of(node, c))]
+
+    def threads(cores: list[int]) -> list[int]:  # each core with all its hardware threads
+        return logical_cpus(cores, node.cores, node.threads_per_core, node.smt_numbering, True)
+
+    free = [c for c in range(node.cores) if node.reserved.isdisjoint(threads([c]))]
     if not per_task or per_task * rpn > len(free):
         return None  # (more than the node holds: CPU006's)
-    return [sorted(t for c in free[r * per_task:(r + 1) * per_task] for t in _threads_of(node, c))
-            for r in range(rpn)]
-
-
-def _threads_of(node: NodeFacts, core: int) -> list[int]:
-    """The logical CPUs (hardware threads) of a physical core."""
-    if node.smt_numbering == "blocked":
-        return [core + k * node.cores for k in range(node.threads_per_core)]
-    return [core * node.threads_per_core + k for k in range(node.threads_per_core)]
+    return [threads(free[r * per_task:(r + 1) * per_task]) for r in range(rpn)]
 
 
 def _mask_bits(text: str) -> list[int]:

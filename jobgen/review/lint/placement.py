@@ -1119,6 +1119,9 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
     if not (background or own) or not ctx.whole:
         return
     last = max([la.at for la in background] + [line for line, _ in own])
+    # the first foreground launch after them: the job lasts as long as it runs
+    after = next((la for la in ctx.launches
+                  if not la.background and not la.shell and la.at > last), None)
     # monitors started beside the job's work (`mpiexec ... ./profile_gpu_polaris.sh &`, then
     # the training in the foreground): the job ends with its work, the monitors with it
     # and services a foreground client uses (a dask scheduler and workers, then `jsrun
@@ -1126,8 +1129,8 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
     # (the client may be the batch shell's own: `singularity exec $IMG ./ray-train.sh` after
     # Ray's head and workers; unseen scripts after round 15, jpata/particleflow)
     if not own and all(_MONITOR.search(" ".join(la.program[:2])) or
-                       SERVICES.search(" ".join(la.program)) for la in background) and (any(
-            not la.background and not la.shell and la.at > last for la in ctx.launches) or any(
+                       SERVICES.search(" ".join(la.program)) for la in background) and (
+            after is not None or any(
             line > last and words and _CLIENT_WORD.search(words[0].rsplit("/", 1)[-1])
             for line, words in ctx.script.commands)):
         return
@@ -1161,8 +1164,6 @@ def _no_wait(ctx: Context) -> Iterator[Hit]:
                  for number, text in enumerate(ctx.script.lines, 1)) if waiting else False
     if not trapped and not called and not any(w > last for w in waits):
         first = min([la.line for la in background] + [line for line, _ in own])
-        after = next((la for la in ctx.launches
-                      if not la.background and not la.shell and la.at > last), None)
         if after is not None:
             yield Hit(first, f"{len(background) + len(own)} launch(es) run in the background "
                       f"(`&`) and no `wait` follows; the job lasts as long as the foreground "
