@@ -178,12 +178,44 @@ def _documented_wrapper(ctx: Context, launch: LaunchView) -> HierarchyWrapper | 
     return next((w for w in (h.wrappers if h else []) if w.name in names), None)
 
 
+# PALS mpiexec's `--gpu-bind=list:0.0:0.1:...`: local rank r gets the r-th entry, a tile given as
+# GPU.tile (argonne-lcf/user-guides @ 7d04a3f9 docs/aurora/running-jobs-aurora.md L564-591: "The
+# `--gpu-bind=list` argument gives the mapping of MPI ranks to GPU-tiles", rank 0 on 0.0 ... rank
+# 11 on 5.1); a list of plain indices fails to launch there (L595-610, "Failed to parse implicit
+# GPU selection"), so only GPU.tile entries name a device.
+_TILE_ENTRY = re.compile(r"\d+\.\d+")
+GPU_BIND_SOURCE = ("argonne-lcf/user-guides @ 7d04a3f9 docs/aurora/running-jobs-aurora.md L564-591 "
+                   "(--gpu-bind=list maps MPI ranks to GPU tiles, rank r to the r-th entry)")
+
+
+def gpu_bind_tiles(ctx: Context, launch: LaunchView) -> dict[int, int] | None:
+    """Local rank -> tile (flat index) of a PALS launch's `--gpu-bind=list:GPU.tile:...`, for
+    the launch's ranks per node (rank r takes entry r; ranks beyond the list are left out);
+    None where the launch has no such list or one entry is not a GPU.tile of the node."""
+    gpus, rpn = ctx.profile.node.gpus, launch.ranks_per_node
+    value = (launch.flag("--gpu-bind") or "").strip("\"'") if launch.dialect == "pals" else ""
+    kind, _, rest = value.partition(":")
+    if gpus is None or kind != "list" or not rest or not rpn:
+        return None
+    entries = rest.split(":")
+    if not all(_TILE_ENTRY.fullmatch(e) for e in entries):
+        return None
+    tiles = [_device_index(e, ctx) for e in entries]
+    if any(t is None for t in tiles):
+        return None
+    return {r: t for r, t in enumerate(tiles[:min(rpn, ctx.node.logical)]) if t is not None}
+
+
 def rank_devices(ctx: Context, launch: LaunchView) -> dict[int, int]:
-    """Local rank -> the one device the script narrows it to: from a per-rank table, or from
-    the one line of the rank wrapper that computes the device variable from the local rank
-    (ALCF's ``gpu=$((num_gpus - 1 - PMI_LOCAL_RANK % num_gpus))``, LUMI's select_gpu)."""
+    """Local rank -> the one device the script narrows it to: from a per-rank table, from the
+    launcher's own per-rank list (PALS `--gpu-bind=list:0.0:0.1:...`), or from the one line of
+    the rank wrapper that computes the device variable from the local rank (ALCF's
+    ``gpu=$((num_gpus - 1 - PMI_LOCAL_RANK % num_gpus))``, LUMI's select_gpu)."""
     out = {rank: d for rank, (_, value, _) in ctx.script.masks.items()
            if (d := _device_index(value, ctx)) is not None}
+    listed = None if out or launch.wrappers else gpu_bind_tiles(ctx, launch)
+    if listed:
+        return listed
     var, rpn = ctx.profile.gpu_affinity.variable, launch.ranks_per_node
     known_wrapper = _documented_wrapper(ctx, launch)
     if not out and rpn and known_wrapper is not None and known_wrapper.device_of_rank:
@@ -427,8 +459,11 @@ def _mask_range(ctx: Context) -> Iterator[Hit]:
 
 
 @rule("GPU005", "flag-fails-under-hierarchy", topic="devices", severity="error",
-      scope="launches on sites with a device hierarchy", source="the site profile's "
-      "device_hierarchy.launcher_flags", facts=_device_facts,
+      scope="launches on sites with a device hierarchy; and PALS `--gpu-bind=list` of whole "
+      "GPUs (`list:0:1:2:3:4:5`) on Intel GPU sites, which fails under either mode",
+      source="the site profile's device_hierarchy.launcher_flags; argonne-lcf/user-guides @ "
+      "7d04a3f9 docs/aurora/running-jobs-aurora.md L595-601 (implicit scaling via "
+      "--gpu-bind=list:0:1:2:3:4:5: launch failed)", facts=_device_facts,
       fix="drop the flag and select devices in the program (or a wrapper), or switch to the "
       "hierarchy the flag works under",
       summary="a launcher flag that fails under the hierarchy mode in force")
@@ -438,10 +473,25 @@ def _hierarchy_flag(ctx: Context) -> Iterator[Hit]:
         return
     for launch in ctx.launches:
         mode, why = hierarchy(ctx, launch)
+        failed = False
         for f in h.launcher_flags:
             if launch.flag(f.flag) is not None and mode in f.fails_under:
+                failed = True
                 yield Hit(launch.line, f"{f.flag} under {mode} ({why}): the launch fails "
                           f"({f.error}); {f.why}", source=f.source)
+        value = (launch.flag("--gpu-bind") or "").strip("\"'")
+        if not failed and launch.dialect == "pals" and value.startswith("list:") and \
+                ctx.profile.node.gpus is not None and ctx.profile.node.gpus.vendor == "intel" \
+                and re.fullmatch(r"list(?::\d+)+", value):
+            # whole GPUs (implicit scaling) in the list: the guide's own try fails as well
+            yield Hit(launch.line, f"--gpu-bind={value} lists whole GPUs, not GPU.tile "
+                      f"entries: the launch fails (\"launch failed on <node>: Failed to parse "
+                      f"implicit GPU selection\"), whatever the hierarchy ({mode}, {why})",
+                      "list one GPU.tile per rank (--gpu-bind=list:0.0:0.1:1.0:...), or drop "
+                      "the flag and give each rank its device with a wrapper",
+                      "argonne-lcf/user-guides @ 7d04a3f9 docs/aurora/running-jobs-aurora.md "
+                      "L595-601 (limitations of --gpu-bind=list: implicit scaling via "
+                      "--gpu-bind=list:0:1:2:3:4:5 fails to launch)")
 
 
 @rule("GPU006", "device-list-length", topic="devices", severity="warning",
@@ -841,7 +891,8 @@ def _idle_per_launch(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
             continue  # (the job's narrowed processes are told together; a process of the
             # batch shell beside launches of GPU programs is a step of theirs)
         if launch.shell and masked is None or launch.dialect == "spawn" or rpn is None or \
-                not (launch.ai or device_wrapper(launch)) or model_client(ctx, launch):
+                not (launch.ai or device_wrapper(launch) or gpu_bind_tiles(ctx, launch)) or \
+                model_client(ctx, launch):
             continue  # (a model server's clients hold no device: the servers do)
         tiles = _tiles_of_wrapper(ctx, launch, rpn)
         if tiles is not None:  # the site's per-tile wrapper: one tile per rank, counted so
@@ -850,12 +901,16 @@ def _idle_per_launch(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
             idle = [g for g in range(total // max(subs or 1, 1))
                     if not any(t // (subs or 1) == g for t in used)]
             gpus = f", GPUs {format_cpu_list(idle)} untouched" if idle else ""
+            how = f"bound by {name}, one tile each (local rank r takes its entry r: tiles " \
+                f"{format_cpu_list(sorted(used))})" if name.startswith("--") else \
+                f"through {name}, one tile each (local rank r takes tile {formula})"
             if len(used) < total:
-                yield Hit(launch.line, f"{rpn} rank(s) per node through {name}, one tile each "
-                          f"(local rank r takes tile {formula}): {total - len(used)} "
+                source = _idle_source(ctx, whole)
+                yield Hit(launch.line, f"{rpn} rank(s) per node {how}: {total - len(used)} "
                           f"of the node's {total} tiles idle{gpus}, and {whole[0]}",
                           f"use {total} ranks per node (one per tile)",
-                          _idle_source(ctx, whole))
+                          f"{source}; {GPU_BIND_SOURCE}" if name.startswith("--") and source
+                          else source)
             continue
         per_rank = masked or _per_rank_devices(ctx, launch)
         ndev = devices(ctx, launch)
@@ -1043,6 +1098,9 @@ def _tiles_of_wrapper(ctx: Context, launch: LaunchView,
     through the site's documented per-tile wrapper (Aurora's gpu_tile_compact.sh: each rank
     gets one tile, ZE_AFFINITY_MASK=GPU.tile, so the node's 12 tiles, not its 6 GPUs, are what
     the ranks fill; round 14, after heldout-2026-11-27b's nek2ascent job, tuned on it)."""
+    listed = None if launch.wrappers else gpu_bind_tiles(ctx, launch)
+    if listed:  # the launcher's own tile list (PALS --gpu-bind=list:0.0:0.1:...)
+        return set(listed.values()), ctx.node.devices, "--gpu-bind=list", ""
     wrapper = _documented_wrapper(ctx, launch)
     if wrapper is None or not wrapper.device_of_rank or not rpn or any(
             w.rsplit("/", 1)[-1] == wrapper.name and w.startswith(("./", "../", "$"))
