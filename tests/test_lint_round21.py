@@ -95,3 +95,83 @@ def test_generated_lists_count_exactly_the_tiles_the_ranks_take():
         else:
             assert len(idle) == 1 and f"{12 - len(used)} of the node's 12 tiles idle" in \
                 idle[0].message, (tiles, rpn, idle)
+
+
+# ---- a top-level `exit` ends the script (bash(1): "exit [n] Cause the shell to exit"):
+# heldout-2026-11-29t's MemXCT job runs one jsrun, then `exit 1`, then its old scaling steps;
+# lint read those and its 50 findings there were judged false.
+def summit(body: str) -> str:
+    return ("#!/bin/bash\n#BSUB -P ABC123\n#BSUB -W 00:30\n#BSUB -nnodes 4\n"
+            "#BSUB -alloc_flags gpudefault\n" + body)
+
+
+def summit_rules(text: str) -> list[str]:
+    return sorted(f.rule for f in lint(parse_text(text), load_profile("summit").profile)
+                  if f.severity in ("warning", "error"))
+
+
+FULL = "jsrun -n4 -a6 -g6 -c42 -r1 -bpacked:7 ./memxct\n"
+SMALL = "jsrun -n1 -a6 -g6 -c42 -r1 -bpacked:7 ./memxct\n"
+
+
+@pytest.mark.parametrize("stop", ["exit", "exit 1", "exit $rc", "exit ${rc}", 'exit "$?"',
+                                  "echo done; exit 0"])
+def test_steps_after_a_top_level_exit_are_not_read(stop):
+    assert summit_rules(summit(FULL + stop + "\n" + SMALL + "make -j 16\n")) == []
+
+
+@pytest.mark.parametrize("guarded", [
+    "module load gcc || { echo failed; exit 1; }\n",
+    "module load gcc || {\n  echo failed\n  exit 1\n}\n",
+    "( cd /tmp && exit 1 )\n",
+    "(\n  exit 1\n)\n",
+    "if [ -z \"$X\" ]; then\n  exit 1\nfi\n",
+    "[ -d out ] || exit 1\n",
+    "die() {\n  echo \"$1\"\n  exit 1\n}\n",
+    "for f in a b; do\n  exit 1\ndone\n",
+    "case $1 in\n  a) exit 1 ;;\nesac\n",
+    "cat <<EOF > note.txt\nexit 1\nEOF\n",
+    "exit 1 2>/dev/null\n",
+])
+def test_an_exit_that_may_not_run_or_ends_a_group_leaves_the_rest_read(guarded):
+    assert summit_rules(summit(guarded + SMALL)) == ["GPU008", "RANK002"]
+
+
+def test_an_unbalanced_group_leaves_every_exit_unread():
+    # a stray `}` (or a case pattern lint cannot place) and the script is read whole
+    rules = summit_rules(summit("}\nexit 1\n" + SMALL))
+    assert "GPU008" in rules and "RANK002" in rules  # (and TEXT006 for the stray brace)
+
+
+def test_bash_agrees_which_steps_run(tmp_path):
+    """The same scripts run by bash with a stand-in jsrun that records its start: the steps
+    lint reads are those bash starts."""
+    import shutil
+    import subprocess
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash not installed")
+    stub = tmp_path / "jsrun"
+    stub.write_text("#!/bin/sh\necho \"$1\" >> \"$LOG\"\n")
+    stub.chmod(0o755)
+    cases = ["exit 1\n", "echo done; exit 0\n", "true || { echo x; exit 1; }\n",
+             "( exit 1 )\n", "f() {\n exit 1\n}\n", "[ -d /nonexistent ] && exit 1\n"]
+    for case in cases:
+        text = summit("jsrun -n4 ./a\n" + case + "jsrun -n1 ./b\n")
+        script = tmp_path / "job.sh"
+        script.write_text(text)
+        log = tmp_path / "log"
+        log.write_text("")
+        subprocess.run([bash, str(script)], env={"PATH": f"{tmp_path}:/usr/bin:/bin",
+                                                 "LOG": str(log)}, check=False,
+                       capture_output=True, timeout=30)
+        ran = log.read_text().split()
+        read = [la.text.split()[1] for la in parse_text(text).launches]
+        assert read == ran, (case, read, ran)
+
+
+def test_getopts_own_variables_are_not_unset_reads():
+    text = summit('while getopts "o:" opt; do\n  case $opt in\n    o) OPTIONS=$OPTARG ;;\n'
+                  '  esac\ndone\nshift $(( $OPTIND - 1))\necho "$REPLY" "${PIPESTATUS[0]}"\n'
+                  + FULL)
+    assert "TEXT019" not in summit_rules(text)

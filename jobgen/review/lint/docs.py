@@ -152,36 +152,35 @@ Rules apply only where their scope says, decided from the script and the site pr
 - **Placeholders** (`<queue>`, `HH:MM:SS`, `...`, a template project such as `YourProject` or
   `project_number`, `VENV=path`) are reported once (TEXT002) and read by no other rule.
 - **Every launch separately**, each with the environment it gets (the exports before it, its
-  own `--env` and its `VAR=value` prefixes, which bash gives that command only): several
-  `mpiexec` lines, each with its own device variable, are several launches. A launch in a
-  shell function is read where the function is called (with its arguments, `cmd mpiexec -n
-  "$NRANKS" ...` through `time "$@"` too, and the modules and exports before the call); a
-  value with a default (`PPN=${PPN:-4}`) is its default unless the script sets the name first
-  or the scheduler does; `module load $MODULE` loads the module the variable names; one ending in
-  `&` runs beside the others (per-node launches are not held to the whole allocation); a
-  quoted string over several lines (`srun bash -c '...'`) is one statement; a trailing
-  `# comment` is not part of a value. An AI program the batch shell runs itself (`python
-  train.py`) is one process on the job's first node; a launch whose ranks per node are known
-  only at run time is named (LAUNCH006), not skipped silently. A launch in a `for` loop over
-  words lint knows (literal words, `{1..4}`, `$(seq 4)`, a literal array) is read once per
-  value, with the values computed from the loop's variable; a branch of an `if` that the
-  script's own constants rule out (`DO_STRONG=false` ... `if [[ $DO_STRONG == true ]]`: a
-  name set once, to a literal, before the test, with no file sourced in between) is not read,
-  as bash never runs it; `srun --cpu-bind=cores` on a node the job holds whole binds each
-  task to its -c cores in order, from the cores the job may use (as the LUMI guide's examples
-  show); `$(( ))` it cannot evaluate is one
-  run-time value and the flags after it are still read; a node count read from
-  `$PBS_NODEFILE` (`wc -l <`, `uniq`) or `$SLURM_NNODES` is the directives' node count;
-  `eval "$CMD"` and `VAR+=...` are read as bash does. ezpz's launcher (`ezpz launch`,
-  `ezpz-launch`, `python -m ezpz.launch`, and its helpers' `launch` once the script sources
-  them) is a launch placed as ezpz places it: the sizes it is given, the rest of the job
-  filled. A launch in the command string `ssh HOST "..."` runs is read with only what the
-  string itself exports (the remote shell gets none of the batch shell's variables, and reads
-  the user's `~/.bashrc`, which lint cannot: no documented set is asked of it), on hosts of
-  its own. A script with no directives and no launch that reads the rank a launcher gives
-  (`$SLURM_PROCID`) is a per-rank script: the program it runs (`python -u "$@"`) is one of
-  the job's ranks. A process substitution (`> >(tee log)`) is a file name, not a word of the
-  program.
+  own `--env` and its `VAR=value` prefixes, which bash gives that command only): several `mpiexec`
+  lines, each with its own device variable, are several launches. A launch in a shell function is
+  read where the function is called (with its arguments, `cmd mpiexec -n "$NRANKS" ...` through
+  `time "$@"` too, and the modules and exports before the call); a value with a default
+  (`PPN=${PPN:-4}`) is its default unless the script sets the name first or the scheduler does;
+  `module load $MODULE` loads the module the variable names; one ending in `&` runs beside the
+  others (per-node launches are not held to the whole allocation); a quoted string over several
+  lines (`srun bash -c '...'`) is one statement; a trailing `# comment` is not part of a value. An
+  AI program the batch shell runs itself (`python train.py`) is one process on the job's first node;
+  a launch whose ranks per node are known only at run time is named (LAUNCH006), not skipped
+  silently. A launch in a `for` loop over words lint knows (literal words, `{1..4}`, `$(seq 4)`, a
+  literal array) is read once per value, with the values computed from the loop's variable; a branch
+  of an `if` that the script's own constants rule out (`DO_STRONG=false` ... `if [[ $DO_STRONG ==
+  true ]]`: a name set once, to a literal, before the test, with no file sourced in between) is not
+  read, as bash never runs it, nor is what follows an `exit` at top level (not one in a branch, a
+  loop, a function or a `{ }`/`( )` group); `mpiexec --gpu-bind=list:0.0:0.1:...` gives local rank r
+  the r-th tile of the list; `srun --cpu-bind=cores` on a node the job holds whole binds each task
+  to its -c cores in order, from the cores the job may use (as the LUMI guide's examples show); `$((
+  ))` it cannot evaluate is one run-time value and the flags after it are still read; a node count
+  read from `$PBS_NODEFILE` (`wc -l <`, `uniq`) or `$SLURM_NNODES` is the directives' node count;
+  `eval "$CMD"` and `VAR+=...` are read as bash does. ezpz's launcher (`ezpz launch`, `ezpz-launch`,
+  `python -m ezpz.launch`, and its helpers' `launch` once the script sources them) is a launch
+  placed as ezpz places it: the sizes it is given, the rest of the job filled. A launch in the
+  command string `ssh HOST "..."` runs is read with only what the string itself exports (the remote
+  shell gets none of the batch shell's variables, and reads the user's `~/.bashrc`, which lint
+  cannot: no documented set is asked of it), on hosts of its own. A script with no directives and no
+  launch that reads the rank a launcher gives (`$SLURM_PROCID`) is a per-rank script: the program it
+  runs (`python -u "$@"`) is one of the job's ranks. A process substitution (`> >(tee log)`) is a
+  file name, not a word of the program.
 - **The program**: an AI framework (PyTorch, TensorFlow, vLLM... behind wrappers, `bash -c`
   and containers) and the collectives it uses (oneCCL, NCCL, RCCL), or any other MPI
   program. Device and collective rules apply to AI frameworks only, except CPU009 and GPU008,
