@@ -175,3 +175,35 @@ def test_getopts_own_variables_are_not_unset_reads():
                   '  esac\ndone\nshift $(( $OPTIND - 1))\necho "$REPLY" "${PIPESTATUS[0]}"\n'
                   + FULL)
     assert "TEXT019" not in summit_rules(text)
+
+
+# ---- heldout-2026-11-29t's other false findings, after its blind run
+def test_mpi4py_under_the_frameworks_module_with_more_ranks_than_tiles_is_no_gpu_error():
+    # pi_mpi4py.py: the frameworks module is Aurora's Python with mpi4py; 128 ranks per node
+    text = aurora("module load frameworks\nmpiexec -n 512 --ppn 128 --cpu-bind depth -d 1 "
+                  "python3 pi_mpi4py.py --samples 100")
+    assert not findings(text, "GPU001")
+    # a program with a sign of its own (torch.distributed's launcher variables) still is one
+    text = aurora("module load frameworks\nexport MASTER_ADDR=$(head -1 $PBS_NODEFILE)\n"
+                  "mpiexec -n 64 --ppn 16 --cpu-bind depth -d 1 python3 main.py")
+    assert [f.severity for f in findings(text, "GPU001")] == ["error"]
+
+
+def polaris(launch: str) -> str:
+    return ("#!/bin/bash\n#PBS -l select=4\n#PBS -l walltime=0:30:00\n#PBS -q prod\n"
+            "#PBS -A proj\n#PBS -l filesystems=home:eagle\ncd \"$PBS_O_WORKDIR\"\n" + launch + "\n")
+
+
+@pytest.mark.parametrize("name", ["gpu_cleanup.sh", "kill_gpu_procs.sh", "gpu_check.sh",
+                                  "reset_gpus.sh"])
+def test_a_gpu_cleanup_step_one_per_node_is_no_gpu_program(name):
+    text = polaris(f"mpiexec -n 4 --ppn 1 ./{name} speed3d_r2c")
+    out = lint(parse_text(text), load_profile("polaris").profile)
+    assert not [f for f in out if f.rule == "GPU008"], out
+
+
+def test_the_sites_gpu_wrapper_still_marks_a_gpu_program():
+    text = polaris("mpiexec -n 4 --ppn 1 --depth 8 --cpu-bind depth ./set_affinity_gpu_polaris.sh "
+                   "./app")
+    out = lint(parse_text(text), load_profile("polaris").profile)
+    assert [f.rule for f in out if f.rule == "GPU008"] == ["GPU008"]

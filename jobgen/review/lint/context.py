@@ -493,10 +493,12 @@ def is_python(word: str) -> bool:
 TRAIN_ENTRY = re.compile(r"^(?:fairseq-(?:hydra-)?train|anemoi-training)$")
 
 
-def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
-    """(ai, collective): whether the launch runs an AI framework, and the collectives library
-    its ranks use (oneccl, nccl, rccl), decided from the program, the image, the modules and
-    the variables the script sets."""
+def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None, bool]:
+    """(ai, collective, by_module): whether the launch runs an AI framework, the collectives
+    library its ranks use (oneccl, nccl, rccl), decided from the program, the image, the
+    modules and the variables the script sets; and whether the only sign of a framework is the
+    environment the program runs in (a Python script under `module load frameworks`: the
+    site's one Python with mpi4py, whatever the script does)."""
     prog = _past_profiler(launch.program)
     if launch.command == "torchrun":
         prog = ["torchrun", *prog]
@@ -555,7 +557,7 @@ def classify(ctx: Context, launch: LaunchView) -> tuple[bool, str | None]:
     elif oneccl_vars or "oneccl" in first.lower() or "oneccl" in (prog[0].lower() if prog
                                                                    else ""):
         collective = "oneccl"
-    return ai, collective
+    return ai, collective, ai and not own_signs
 
 
 # Model servers a job starts itself (llama.cpp's llama-server, vLLM, Ollama, TGI, SGLang):
@@ -684,7 +686,7 @@ class LaunchView:
         self.env.update(launch.env)  # `OMP_NUM_THREADS=1 srun ...`
         self.env.update(self._launcher_env())
         self.program, self.wrappers, self.container = unwrap(rest)
-        self.ai, self.collective = classify(ctx, self)
+        self.ai, self.collective, self.ai_by_module = classify(ctx, self)
 
     def flag(self, *names: str) -> str | None:
         """The value of the first of these flags on the line, or None."""
