@@ -26,6 +26,7 @@ from .context import (
     variable_value,
 )
 from .core import Hit, as_int, distance, rule
+from .devices import TORCHRUN_WORD
 from .library_variables import (
     CCL_VARIABLES,
     FI_VARIABLES,
@@ -1044,6 +1045,20 @@ _PER_RANK = re.compile(r"\$\{?(SLURM_PROCID|SLURM_LOCALID|PMI_RANK|PMI_LOCAL_RAN
                        r"JSM_NAMESPACE_RANK|JSM_NAMESPACE_LOCAL_RANK)\}?")
 
 
+# the variables torchrun sets for each worker it starts, over the batch shell's: torch 2.13
+# torch/distributed/run.py L207-231 ("The following environment variables are made available
+# to you in your script: LOCAL_RANK, RANK, GROUP_RANK, ROLE_RANK, LOCAL_WORLD_SIZE, WORLD_SIZE,
+# ROLE_WORLD_SIZE, MASTER_ADDR, MASTER_PORT, ...")
+_TORCHRUN_SETS = frozenset({"LOCAL_RANK", "RANK", "GROUP_RANK", "ROLE_RANK", "LOCAL_WORLD_SIZE",
+                            "WORLD_SIZE", "ROLE_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"})
+
+
+def _read_after(ctx: Context, name: str, line: int) -> bool:
+    """Whether a line after `line` reads $name (or ${name...})."""
+    pattern = re.compile(rf"\$\{{?{re.escape(name)}\b")
+    return any(pattern.search(text) for text in ctx.script.lines[line:])
+
+
 def _statement_text(ctx: Context, line: int) -> str:
     """The raw text of the statement that starts on a line, backslash-continued lines joined
     as written (`\\$SLURM_PROCID` kept: the shell-text reader drops the escape)."""
@@ -1063,7 +1078,9 @@ def _statement_text(ctx: Context, line: int) -> str:
       "(SLURM_PROCID, PMI_RANK, ...) in the batch shell itself, before a launch, or give one "
       "in a launch's own words outside single quotes (`srun python w.py --rank "
       "$SLURM_PROCID`); not one written `\\$SLURM_PROCID` (kept for the task's shell), nor "
-      "a local rank where every launch runs one task per node (all of them 0)",
+      "a local rank where every launch runs one task per node (all of them 0), nor a name "
+      "torchrun sets for each worker (RANK, LOCAL_RANK, WORLD_SIZE, ...) where every later "
+      "launch starts torchrun, nor a command line kept in a variable no later line reads",
       source="Lumi-supercomputer/LUMI-AI-Guide @ a7e3387 05-multi-gpu-and-node/README.md (RANK "
       "and LOCAL_RANK are exported inside the container and cannot be exported in the Slurm "
       "script, as they are only available inside the Slurm job step)",
@@ -1085,6 +1102,14 @@ def _per_rank(ctx: Context) -> Iterator[Hit]:
             continue  # `\$SLURM_PROCID` kept for the task's own shell (srun bash -c "$CMD")
         if m and one_per_node and "LOCAL" in m.group(1):
             continue  # one task per node: every task's local rank is 0, the batch shell's too
+        later = [la for la in launches if la.at > s.line]
+        if m and s.name in _TORCHRUN_SETS and later and all(
+                any(TORCHRUN_WORD.search(w) for w in la.program[:3]) or la.command == "torchrun"
+                for la in later):
+            continue  # torchrun gives each worker its own RANK, LOCAL_RANK, ... (round 21)
+        if m and re.search(r"\s", s.value.strip()) and s.name not in _TORCHRUN_SETS and \
+                not _read_after(ctx, s.name, s.line):
+            continue  # a command line kept in a variable no later line uses (round 21)
         if m:
             yield Hit(s.line, f"{s.name}={s.value} in the batch shell: {m.group(1)} is set per "
                       "rank by the launcher, not in the batch script, so every rank gets the "
