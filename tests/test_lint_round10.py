@@ -166,7 +166,7 @@ LUMI_JOB = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partiti
 
 
 @pytest.mark.parametrize(("module", "found"), [
-    ("LUMI/22.08", [(5, "info")]),      # no longer offered after the January 2026 update
+    ("LUMI/22.08", []),                 # removed in the January 2026 update: MODULE002 (below)
     ("rocm/5.0.2", [(5, "info")]),      # an alias of rocm/6.3.4 now
     ("LUMI/24.03", []),
     ("rocm/6.3.4", []),
@@ -174,6 +174,17 @@ LUMI_JOB = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partiti
 def test_lumi_stacks_and_rocm_versions_no_longer_offered_are_outdated(module, found):
     text = LUMI_JOB.format(body=f"module load {module}\nsrun ./app")
     assert _all(text, "lumi", "MODULE003") == found
+
+
+def test_lumi_stacks_removed_in_the_january_2026_update_fail_to_load():
+    # LTM @ d64bc58c docs/User-Updates/Update-202601/index.md L153-155 ("Older programming
+    # environments have been removed from the system"); round 21, after heldout-2026-11-29t
+    for stack in ("LUMI/22.08", "LUMI/22.06", "LUMI/23.03"):
+        text = LUMI_JOB.format(body=f"module load {stack} partition/G\nsrun ./app")
+        assert _all(text, "lumi", "MODULE002") == [(5, "error")], stack
+    for stack in ("LUMI/23.09", "LUMI/24.03", "LUMI/25.03"):
+        text = LUMI_JOB.format(body=f"module load {stack} partition/G\nsrun ./app")
+        assert _all(text, "lumi", "MODULE002") == [], stack
 
 
 def test_a_lumi_project_number_in_a_comment_tells_the_site():

