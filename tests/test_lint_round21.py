@@ -299,3 +299,34 @@ def test_bash_agrees_on_the_values_a_call_gives(tmp_path):
                                                  "LOG": str(log)}, check=True, timeout=30)
         ran = [line.split() for line in log.read_text().splitlines()]
         assert [argv[1:] for argv in _argvs(text)] == ran, text
+
+
+# ---- LAUNCH011: torchrun --standalone started on several nodes by the site's launcher: each
+# agent makes its own rendezvous on localhost (torch 2.13 torch/distributed/run.py L476-483,
+# L988-991), so the nodes train alone (heldout-2026-11-29t's sft_train, a miss with no rule)
+def launch011(launch: str, nodes: int = 2) -> list[str]:
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000001\n#SBATCH --partition=standard-g\n"
+            f"#SBATCH --nodes={nodes}\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+            "#SBATCH --time=01:00:00\n" + launch + "\n")
+    return [f.message for f in lint(parse_text(text), load_profile("lumi").profile)
+            if f.rule == "LAUNCH011"]
+
+
+@pytest.mark.parametrize("launch", [
+    "srun python3 -m torch.distributed.run --standalone --nproc-per-node=8 train.py",
+    "srun torchrun --standalone --nproc_per_node=8 train.py",
+    "srun -N 2 -n 2 torchrun --standalone --nnodes=1 --nproc_per_node=8 train.py",
+])
+def test_standalone_torchrun_on_two_nodes_trains_twice(launch):
+    found = launch011(launch)
+    assert len(found) == 1 and "2 separate trainings" in found[0]
+
+
+@pytest.mark.parametrize(("launch", "nodes"), [
+    ("srun python3 -m torch.distributed.run --standalone --nproc-per-node=8 train.py", 1),
+    ("srun -N 1 -n 1 torchrun --standalone --nproc_per_node=8 train.py", 2),
+    ("srun torchrun --nnodes=2 --rdzv-backend=c10d --rdzv-endpoint=$H:29500 train.py", 2),
+    ("torchrun --standalone --nproc_per_node=8 train.py", 2),  # (the batch shell: LAUNCH001's)
+])
+def test_one_node_each_or_one_rendezvous_is_not_reported(launch, nodes):
+    assert launch011(launch, nodes) == []

@@ -1253,3 +1253,57 @@ def _latency_caps(ctx: Context) -> Iterator[Hit]:
             yield Hit(launch.line, f"jsrun latency priority `{value}` is capitalised: on Summit "
                       "that may allocate the wrong resources or fail the job step (an OLCF "
                       "known issue)", f"write -l {value.lower()}")
+
+
+# torchrun --standalone: a rendezvous of its own on localhost, a new id per agent (torch 2.13
+# torch/distributed/run.py L476-483, "Useful when launching single-node, multi-worker job ...
+# --rdzv-backend, --rdzv-endpoint, --rdzv-id are auto-assigned and any explicitly set values are
+# ignored"; L988-991: rdzv_endpoint = "localhost:0", rdzv_id = a new uuid4)
+_STANDALONE_SOURCE = ("PyTorch 2.13 torch/distributed/run.py L476-483 (--standalone: a local "
+                      "rendezvous, useful for a single-node job; explicit --rdzv-* values are "
+                      "ignored) and L988-991 (rdzv_endpoint localhost:0, a new rdzv_id per agent)")
+
+
+def _torchrun_words(launch: LaunchView) -> list[str] | None:
+    """The words after torchrun in a launch's program (`torchrun ...`, `python -m
+    torch.distributed.run ...`), or None where it runs no torchrun."""
+    words = launch.program
+    at = next((k for k, w in enumerate(words[:4]) if TORCHRUN_WORD.search(w)), None)
+    return None if at is None else words[at + 1:]
+
+
+def _nodes_spanned(ctx: Context, launch: LaunchView) -> int | None:
+    """How many nodes a launch's tasks span: srun's -N, or the ranks over the ranks per node,
+    or (srun with neither -N nor -n) the job's nodes."""
+    if launch.dialect == "srun":
+        asked = as_int(launch.flag("--nodes", "-N"))
+        if asked:
+            return asked
+    total, rpn = launch.total_ranks, launch.ranks_per_node
+    if total and rpn:
+        return -(-total // rpn)
+    if launch.dialect == "srun" and launch.flag("-n", "--ntasks") is None:
+        return ctx.nodes
+    return None
+
+
+@rule("LAUNCH011", "standalone-on-several-nodes", topic="placement", severity="warning",
+      scope="launches (srun, mpiexec, jsrun) whose tasks run `torchrun --standalone` on more "
+      "than one node; not per-node background launches of one node each",
+      source=_STANDALONE_SOURCE,
+      fix="drop --standalone and give the nodes one rendezvous: torchrun --nnodes=N "
+      "--rdzv-backend=c10d --rdzv-endpoint=$MASTER_ADDR:29500 --rdzv-id=$JOBID",
+      summary="torchrun --standalone on several nodes: each node trains alone")
+def _standalone_on_nodes(ctx: Context) -> Iterator[Hit]:
+    for launch in ctx.launches:
+        if launch.shell or launch.own_hosts or launch.dialect in ("torchrun", "spawn"):
+            continue
+        words = _torchrun_words(launch)
+        if words is None or "--standalone" not in words:
+            continue
+        nodes = _nodes_spanned(ctx, launch)
+        if nodes and nodes > 1:
+            yield Hit(launch.line, f"torchrun --standalone on each of {nodes} nodes: each "
+                      "starts its own rendezvous on localhost, so the nodes run "
+                      f"{nodes} separate trainings of one node each (the same work {nodes} "
+                      "times, each writing the same outputs), not one across the nodes")
