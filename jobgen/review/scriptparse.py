@@ -1019,33 +1019,26 @@ def _call(script: Script, name: str, args: list[str], at: int, depth: int) -> No
     CIFAR-10 scaling study). A value lint cannot compute is unknown. Once the call returns, a
     name it declared `local` (or with declare/typeset, local in a function: bash(1)) is as it
     was before; one it assigned plainly keeps the call's value, as in bash."""
-    saved = dict(script.variables)
-    local: set[str] = set()
+    before: dict[str, str | None] = {}  # each local's value outside the call
     for line, part in script.functions[name]:
-        m = _BODY_ASSIGN.match(part.strip())
-        if m:
-            if part.strip().startswith(("local", "declare", "typeset")):
-                local.add(m.group(1))
-            value = substitute(_positional(m.group(2), args), script.variables)
-            value = _unquote_literal(value)
-            if value is None:
-                script.variables.pop(m.group(1), None)
-            else:
-                script.variables[m.group(1)] = value
+        stmt = part.strip()
+        m = _BODY_ASSIGN.match(stmt)
+        if not m:
+            _run(script, part, line, at, depth + 1, args)
             continue
-        _run(script, part, line, at, depth + 1, args)
-    for var in local:
-        if var in saved:
-            script.variables[var] = saved[var]
-        else:
+        var = m.group(1)
+        if stmt.startswith(("local", "declare", "typeset")):
+            before.setdefault(var, script.variables.get(var))
+        value = _unquote(substitute(_positional(m.group(2), args), script.variables))
+        if "$" in value or "`" in value:  # (known only when it runs)
             script.variables.pop(var, None)
-
-
-def _unquote_literal(value: str) -> str | None:
-    """A word's literal value (`"8"`, `'a b'`, `4`), or None where it still expands."""
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        value = value[1:-1]
-    return None if any(c in value for c in "$`\"'\\") else value
+        else:
+            script.variables[var] = value
+    for var, value in before.items():
+        if value is None:
+            script.variables.pop(var, None)
+        else:
+            script.variables[var] = value
 
 
 def _wrapped_launcher(words: list[str], k: int) -> int | None:

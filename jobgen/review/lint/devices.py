@@ -123,6 +123,12 @@ _DEVICE_WRAPPER = re.compile(r"(?i)(gpu|tile|affinity|gcd)")
 # a script named for the GPU that does no per-rank selection: cleaning up, checking, listing
 # (heldout-2026-11-29t's `mpiexec --ppn 1 ./gpu_cleanup.sh`, judged false as a GPU program)
 _NOT_DEVICE_WRAPPER = re.compile(r"(?i)clean|kill|reset|check|monitor|status|query|info|smi")
+
+
+def _device_wrapper_name(name: str) -> bool:
+    """A wrapper's file name that says it gives its rank a device (gpu_tile_compact.sh,
+    set_affinity_gpu_polaris.sh, select_gpu), not one named for cleaning or checking GPUs."""
+    return bool(_DEVICE_WRAPPER.search(name)) and not _NOT_DEVICE_WRAPPER.search(name)
 _GPU_WORDS = re.compile(r"(?i)gpu|tile|cuda|xpu|sycl|nccl|rccl|oneccl|rocm|hip")
 
 
@@ -134,8 +140,7 @@ def one_rank_per_device_sign(ctx: Context, launch: LaunchView) -> bool:
     sharing one), in a script whose commands speak of GPUs (GPUS_PER_NODE, --device cuda,
     nccl-tests); an MPI hello world with 16 ranks per node is not one."""
     names = [w.rsplit("/", 1)[-1] for w in launch.wrappers]
-    if any(_DEVICE_WRAPPER.search(n) and not _NOT_DEVICE_WRAPPER.search(n) or
-           AI_NAMES.search(n) for n in names):
+    if any(_device_wrapper_name(n) or AI_NAMES.search(n) for n in names):
         return True
     if data_script(launch.program):
         return False  # pack_hdf5.py, test_h5_buffer_io.py: data work on the CPUs
@@ -192,16 +197,21 @@ GPU_BIND_SOURCE = ("argonne-lcf/user-guides @ 7d04a3f9 docs/aurora/running-jobs-
                    "(--gpu-bind=list maps MPI ranks to GPU tiles, rank r to the r-th entry)")
 
 
+def _gpu_bind_list(launch: LaunchView) -> list[str] | None:
+    """The entries of a PALS launch's `--gpu-bind=list:...` (`["0.0", "0.1", ...]`), or None
+    where the launch gives no such list."""
+    value = (launch.flag("--gpu-bind") or "").strip("\"'") if launch.dialect == "pals" else ""
+    kind, _, rest = value.partition(":")
+    return rest.split(":") if kind == "list" and rest else None
+
+
 def gpu_bind_tiles(ctx: Context, launch: LaunchView) -> dict[int, int] | None:
     """Local rank -> tile (flat index) of a PALS launch's `--gpu-bind=list:GPU.tile:...`, for
     the launch's ranks per node (rank r takes entry r; ranks beyond the list are left out);
     None where the launch has no such list or one entry is not a GPU.tile of the node."""
-    gpus, rpn = ctx.profile.node.gpus, launch.ranks_per_node
-    value = (launch.flag("--gpu-bind") or "").strip("\"'") if launch.dialect == "pals" else ""
-    kind, _, rest = value.partition(":")
-    if gpus is None or kind != "list" or not rest or not rpn:
+    gpus, rpn, entries = ctx.profile.node.gpus, launch.ranks_per_node, _gpu_bind_list(launch)
+    if gpus is None or entries is None or not rpn:
         return None
-    entries = rest.split(":")
     if not all(_TILE_ENTRY.fullmatch(e) for e in entries):
         return None
     tiles = [_device_index(e, ctx) for e in entries]
@@ -274,6 +284,14 @@ def _mask_for_all(ctx: Context, launch: LaunchView) -> tuple[str, int] | None:
 
 
 TORCHRUN_WORD = re.compile(r"(?:^|/)torchrun$|^torch\.distributed\.run$")
+
+
+def torchrun_args(launch: LaunchView) -> list[str] | None:
+    """The words after torchrun in a launch's program (`torchrun ...`, `python -m
+    torch.distributed.run ...`), or None where it runs no torchrun."""
+    words = launch.program
+    at = next((k for k, w in enumerate(words[:4]) if TORCHRUN_WORD.search(w)), None)
+    return None if at is None else words[at + 1:]
 _NPROC = re.compile(r"^--nproc[-_]per[-_]node(?:=(.*))?$")
 
 
@@ -491,11 +509,11 @@ def _hierarchy_flag(ctx: Context) -> Iterator[Hit]:
                 failed = True
                 yield Hit(launch.line, f"{f.flag} under {mode} ({why}): the launch fails "
                           f"({f.error}); {f.why}", source=f.source)
-        value = (launch.flag("--gpu-bind") or "").strip("\"'")
-        if not failed and launch.dialect == "pals" and value.startswith("list:") and \
-                ctx.profile.node.gpus is not None and ctx.profile.node.gpus.vendor == "intel" \
-                and re.fullmatch(r"list(?::\d+)+", value):
+        entries = _gpu_bind_list(launch)
+        if not failed and entries and all(e.isdigit() for e in entries) and \
+                ctx.profile.node.gpus is not None and ctx.profile.node.gpus.vendor == "intel":
             # whole GPUs (implicit scaling) in the list: the guide's own try fails as well
+            value = "list:" + ":".join(entries)
             yield Hit(launch.line, f"--gpu-bind={value} lists whole GPUs, not GPU.tile "
                       f"entries: the launch fails (\"launch failed on <node>: Failed to parse "
                       f"implicit GPU selection\"), whatever the hierarchy ({mode}, {why})",
@@ -913,16 +931,16 @@ def _idle_per_launch(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
             idle = [g for g in range(total // max(subs or 1, 1))
                     if not any(t // (subs or 1) == g for t in used)]
             gpus = f", GPUs {format_cpu_list(idle)} untouched" if idle else ""
+            listed = name.startswith("--")  # the launcher's own list, not a wrapper
             how = f"bound by {name}, one tile each (local rank r takes its entry r: tiles " \
-                f"{format_cpu_list(sorted(used))})" if name.startswith("--") else \
+                f"{format_cpu_list(sorted(used))})" if listed else \
                 f"through {name}, one tile each (local rank r takes tile {formula})"
             if len(used) < total:
                 source = _idle_source(ctx, whole)
                 yield Hit(launch.line, f"{rpn} rank(s) per node {how}: {total - len(used)} "
                           f"of the node's {total} tiles idle{gpus}, and {whole[0]}",
                           f"use {total} ranks per node (one per tile)",
-                          f"{source}; {GPU_BIND_SOURCE}" if name.startswith("--") and source
-                          else source)
+                          f"{source}; {GPU_BIND_SOURCE}" if listed and source else source)
             continue
         per_rank = masked or _per_rank_devices(ctx, launch)
         ndev = devices(ctx, launch)
@@ -1538,5 +1556,4 @@ def _shared_mask(ctx: Context, whole: tuple[str, str],
 
 def device_wrapper(launch: LaunchView) -> bool:
     """A per-rank device wrapper runs the program (set_affinity_gpu_polaris.sh, select_gpu)."""
-    return any(_DEVICE_WRAPPER.search(name) and not _NOT_DEVICE_WRAPPER.search(name)
-               for name in (w.rsplit("/", 1)[-1] for w in launch.wrappers))
+    return any(_device_wrapper_name(w.rsplit("/", 1)[-1]) for w in launch.wrappers)

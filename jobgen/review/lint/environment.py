@@ -26,7 +26,7 @@ from .context import (
     variable_value,
 )
 from .core import Hit, as_int, distance, rule
-from .devices import TORCHRUN_WORD
+from .devices import torchrun_args
 from .library_variables import (
     CCL_VARIABLES,
     FI_VARIABLES,
@@ -1104,8 +1104,7 @@ def _per_rank(ctx: Context) -> Iterator[Hit]:
             continue  # one task per node: every task's local rank is 0, the batch shell's too
         later = [la for la in launches if la.at > s.line]
         if m and s.name in _TORCHRUN_SETS and later and all(
-                any(TORCHRUN_WORD.search(w) for w in la.program[:3]) or la.command == "torchrun"
-                for la in later):
+                la.command == "torchrun" or torchrun_args(la) is not None for la in later):
             continue  # torchrun gives each worker its own RANK, LOCAL_RANK, ... (round 21)
         if m and re.search(r"\s", s.value.strip()) and s.name not in _TORCHRUN_SETS and \
                 not _read_after(ctx, s.name, s.line):

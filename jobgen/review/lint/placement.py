@@ -27,6 +27,7 @@ from .devices import (
     device_wrapper,
     gpus_of,
     one_rank_per_device_sign,
+    torchrun_args,
     torchrun_workers,
 )
 from .scope import AI_LAUNCHERS, AI_NAMES, command_text, in_background, unwrap
@@ -1264,14 +1265,6 @@ _STANDALONE_SOURCE = ("PyTorch 2.13 torch/distributed/run.py L476-483 (--standal
                       "ignored) and L988-991 (rdzv_endpoint localhost:0, a new rdzv_id per agent)")
 
 
-def _torchrun_words(launch: LaunchView) -> list[str] | None:
-    """The words after torchrun in a launch's program (`torchrun ...`, `python -m
-    torch.distributed.run ...`), or None where it runs no torchrun."""
-    words = launch.program
-    at = next((k for k, w in enumerate(words[:4]) if TORCHRUN_WORD.search(w)), None)
-    return None if at is None else words[at + 1:]
-
-
 def _nodes_spanned(ctx: Context, launch: LaunchView) -> int | None:
     """How many nodes a launch's tasks span: srun's -N, or the ranks over the ranks per node,
     or (srun with neither -N nor -n) the job's nodes."""
@@ -1298,7 +1291,7 @@ def _standalone_on_nodes(ctx: Context) -> Iterator[Hit]:
     for launch in ctx.launches:
         if launch.shell or launch.own_hosts or launch.dialect in ("torchrun", "spawn"):
             continue
-        words = _torchrun_words(launch)
+        words = torchrun_args(launch)
         if words is None or "--standalone" not in words:
             continue
         nodes = _nodes_spanned(ctx, launch)
