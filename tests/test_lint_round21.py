@@ -151,6 +151,9 @@ def test_bash_agrees_which_steps_run(tmp_path):
     bash = shutil.which("bash")
     if bash is None:
         pytest.skip("bash not installed")
+    # The stand-in records that bash started it and with which words, nothing else: it is
+    # not a jsrun (no resource sets, no LSF allocation, none of jsrun's failures), as the test
+    # asks only which lines bash runs (as test_lint_round20's stand-in mpiexec does).
     stub = tmp_path / "jsrun"
     stub.write_text("#!/bin/sh\necho \"$1\" >> \"$LOG\"\n")
     stub.chmod(0o755)
@@ -281,6 +284,7 @@ def test_bash_agrees_on_the_values_a_call_gives(tmp_path):
     bash = shutil.which("bash")
     if bash is None:
         pytest.skip("bash not installed")
+    # (a recorder of the words bash gives it, not an mpiexec: see the jsrun stand-in above)
     stub = tmp_path / "mpiexec"
     stub.write_text("#!/bin/sh\necho \"$*\" >> \"$LOG\"\n")
     stub.chmod(0o755)
