@@ -134,3 +134,39 @@ def test_a_program_named_for_a_network_is_an_ai_program(program):
                                      "convert.py", "savegame.py"])
 def test_other_names_are_not(program):
     assert not findings(polaris_one_process(program), "GPU008")
+
+
+# ---------------------------------------------------------------- QUEUE008
+def lumi(partition: str, extra: str) -> str:
+    return ("#!/bin/bash\n#SBATCH --account=project_465000001\n"
+            f"#SBATCH --partition={partition}\n#SBATCH --nodes=1\n#SBATCH --time=01:00:00\n"
+            + extra + "srun python infer.py\n")
+
+
+@pytest.mark.parametrize("extra,billed", [
+    ("#SBATCH --gpus-per-node=1\n#SBATCH --mem=480G\n", 8),
+    ("#SBATCH --gpus-per-node=1\n#SBATCH --mem=128GB\n", 2),        # billing.md's own example
+    ("#SBATCH --gpus-per-node=1\n#SBATCH --mem=131072\n", 2),       # megabytes by default
+    ("#SBATCH --gpus-per-node=2\n#SBATCH --mem-per-gpu=100G\n", 4),
+    ("#SBATCH --gres=gpu:1\n#SBATCH --cpus-per-task=16\n", 2),
+    ("#SBATCH --gpus=1\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=56\n", 7),
+    ("#SBATCH --gpus-per-node=1\n#SBATCH --ntasks-per-node=4\n#SBATCH --mem-per-cpu=32G\n", 2),
+])
+def test_more_than_the_devices_come_with_is_billed_as_more_devices(extra, billed):
+    for partition in ("small-g", "dev-g"):
+        hits = findings(lumi(partition, extra), "QUEUE008", path="job.slurm", site="lumi")
+        assert len(hits) == 1 and hits[0].severity == "info", hits
+        assert f"pays for {billed} GCDs per node" in hits[0].message, hits[0].message
+
+
+@pytest.mark.parametrize("partition,extra", [
+    ("small-g",
+     "#SBATCH --gpus-per-node=1\n#SBATCH --cpus-per-task=7\n#SBATCH --mem-per-gpu=60G\n"),
+    ("small-g", "#SBATCH --gpus-per-node=2\n#SBATCH --mem=128G\n#SBATCH --cpus-per-task=16\n"),
+    ("small-g", "#SBATCH --gpus-per-node=1\n#SBATCH --mem=0\n"),          # QUEUE007's
+    ("small-g", "#SBATCH --gpus-per-node=1\n#SBATCH --mem=480G\n#SBATCH --exclusive\n"),
+    ("standard-g", "#SBATCH --gpus-per-node=1\n#SBATCH --mem=480G\n"),    # whole nodes anyway
+    ("small", "#SBATCH --mem=480G\n#SBATCH --cpus-per-task=64\n"),        # CPU partition
+])
+def test_what_the_devices_come_with_or_other_partitions_are_not_told(partition, extra):
+    assert not findings(lumi(partition, extra), "QUEUE008", path="job.slurm", site="lumi")

