@@ -170,3 +170,55 @@ def test_more_than_the_devices_come_with_is_billed_as_more_devices(extra, billed
 ])
 def test_what_the_devices_come_with_or_other_partitions_are_not_told(partition, extra):
     assert not findings(lumi(partition, extra), "QUEUE008", path="job.slurm", site="lumi")
+
+
+# ---------------------------------------------------------------- GPU008: CPU-only PBS jobs
+BUILD = ("cd \"$PBS_O_WORKDIR\"\n{compile}\n"
+         "mpiexec -n 128 --ppn 32 --cpu-bind depth -d 1 ./t --iters 5\n")
+
+
+@pytest.mark.parametrize("compile", ["mpicxx -std=c++11 -O2 t.cpp -o ./t",
+                                     "/home/u/mpich/bin/mpicc -O3 t.c -o t", "CC -O2 t.cpp -o t",
+                                     "gfortran -fopenmp t.f90 -o t"])
+def test_a_program_the_job_builds_for_the_cpu_leaves_the_gpus_idle(compile):
+    text = HEAD.replace("select=1", "select=4") + BUILD.format(compile=compile)
+    hits = findings(text, "GPU008")
+    assert len(hits) == 1 and hits[0].severity == "warning", hits
+    assert "no step of this job uses a GPU" in hits[0].message
+    assert "built by a host compiler with no GPU option on line 8" in hits[0].message
+
+
+@pytest.mark.parametrize("compile", ["nvcc -O2 t.cu -o t", "mpicxx -O2 t.cpp -o t -lcudart",
+                                     "CC -acc -O2 t.cpp -o t", "mpicc -mp=gpu t.c -o t",
+                                     "mpicxx -O2 t.cpp -o other", "mpicxx -fsycl t.cpp -o t",
+                                     "make"])
+def test_a_gpu_build_or_a_program_it_did_not_build_is_not_told(compile):
+    text = HEAD.replace("select=1", "select=4") + BUILD.format(compile=compile)
+    assert not [h for h in findings(text, "GPU008") if "no step" in h.message]
+
+
+@pytest.mark.parametrize("extra", ["module load craype-accel-nvidia80\n",
+                                   "module use /soft/modulefiles\nmodule load conda\n",
+                                   "export CUDA_VISIBLE_DEVICES=0\n",
+                                   "python train.py\n", "./setup_data.sh\n"])
+def test_a_gpu_sign_or_a_step_lint_cannot_place_keeps_it_silent(extra):
+    text = HEAD + "cd \"$PBS_O_WORKDIR\"\n" + extra + "mpicxx t.cpp -o t\n" \
+        "mpiexec -n 32 --ppn 32 ./t\n"
+    assert not [h for h in findings(text, "GPU008") if "no step" in h.message]
+
+
+def test_a_job_that_only_decompresses_and_indexes():
+    text = HEAD + "gunzip -c genome.fa.gz > genome.fa\nsource ~/conda/etc/profile.d/conda.sh\n" \
+        "conda activate finemap\npython -c \"import pyfaidx; pyfaidx.Faidx('genome.fa')\"\n"
+    hits = findings(text, "GPU008")
+    assert len(hits) == 1 and hits[0].line == 7 and "gunzip (line 7)" in hits[0].message
+    assert "python -c code that imports no GPU library (line 10)" in hits[0].message
+    gpu = text.replace("import pyfaidx;", "import torch;")
+    assert not [h for h in findings(gpu, "GPU008") if "no step" in h.message]
+
+
+def test_not_on_a_queue_of_shared_nodes():
+    text = HEAD.replace("#PBS -l select=1:system=polaris", "#PBS -l select=1").replace(
+        "#PBS -l filesystems=home:eagle", "#PBS -l filesystems=home:flare") + \
+        BUILD.format(compile="mpicxx t.cpp -o t")
+    assert not findings(text, "GPU008", site="aurora")  # Aurora's debug queue shares nodes

@@ -13,6 +13,7 @@ from ..arith import evaluate
 from ..scriptparse import HOUSEKEEPING, substitute
 from .context import (
     TRAIN_ENTRY,
+    VENDOR_MASKS,
     Context,
     LaunchView,
     is_python,
@@ -860,6 +861,9 @@ def _per_rank_devices(ctx: Context, launch: LaunchView) -> int | None:
       "device), or a Slurm job asking for fewer devices per node (--gpus-per-node, "
       "--gres=gpu:N, or --gpus in all) than a whole-node partition's nodes have, or for none "
       "at all there (no GPU option on LUMI standard-g: a CPU-only job on nodes billed whole), "
+      "or a PBS job every step of which is CPU work (a program it builds with a host compiler "
+      "and no GPU option, decompression, `python -c` code importing no GPU library; no GPU "
+      "module or device variable), "
       "or a jsrun "
       "whose resource sets ask for fewer GPUs in all (-n x -g) than the job's nodes hold, "
       "whatever it runs, or processes narrowed by a literal list of the vendor's variable "
@@ -886,7 +890,7 @@ def _idle_devices(ctx: Context) -> Iterator[Hit]:
     whole = _whole_nodes(ctx)
     if whole is None or not ctx.node.devices:
         return
-    gpuless = list(_no_step_asks_gpus(ctx, whole))
+    gpuless = list(_no_step_asks_gpus(ctx, whole)) or list(_cpu_only_steps(ctx, whole))
     if gpuless:  # no step of the job can reach a GPU: said once for the whole job
         yield from gpuless
         return
@@ -1060,6 +1064,82 @@ def _no_step_asks_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
                   f"{whole[0]}", "run the work with jsrun on the job's nodes (jsrun -n1 -c42 "
                   "for a serial or threaded step), or outside a Summit job",
                   f"{host.source}; {_idle_source(ctx, whole)}")
+
+
+# Host compilers (the MPI wrappers, Cray's, GNU's, LLVM's): what they build without a GPU
+# option or source is a CPU program
+_HOST_COMPILERS = frozenset({"mpicc", "mpicxx", "mpic++", "mpiCC", "mpif77", "mpif90", "mpifort",
+                             "cc", "CC", "ftn", "gcc", "g++", "gfortran", "clang", "clang++"})
+# What makes a build GPU code: CUDA/HIP sources, OpenACC, OpenMP offload, CUDA Fortran, SYCL,
+# the GPU runtimes' libraries
+_GPU_BUILD = re.compile(r"(?i)\.(?:cu|hip)$|^-(?:acc|cuda|mp=gpu|gpu=|fopenmp-targets|fsycl|"
+                        r"foffload|fopenacc|l(?:cuda|cudart|cublas|nccl|amdhip64|ze_loader))")
+_DECOMPRESS = frozenset({"gunzip", "zcat", "bgzip", "pigz", "unpigz", "unxz", "zstd", "unzstd",
+                         "bunzip2", "tabix"})
+# Python code that may reach a GPU: the frameworks and the GPU array libraries
+_GPU_PYTHON = re.compile(r"(?i)torch|tensorflow|jax|cupy|cuda|numba|keras|xpu|rapids|cudf|dpnp|"
+                         r"dpctl|triton|intel_extension")
+# Modules that bring GPU compilers, runtimes or frameworks (Polaris's conda is its PyTorch)
+_GPU_MODULES = re.compile(r"(?i)accel|cuda|nvhpc|nvidia|frameworks|conda|torch|tensorflow|rocm|"
+                          r"oneapi|jax|kokkos|hip")
+
+
+def _host_build(words: list[str]) -> str | None:
+    """The program a host compiler builds without a GPU option or source (`mpicxx -O2 t.cpp -o
+    ./t`); None for any other command."""
+    if not words or words[0].rsplit("/", 1)[-1] not in _HOST_COMPILERS or "-o" not in words[:-1]:
+        return None
+    if any(_GPU_BUILD.search(w) for w in words[1:]):
+        return None
+    return words[words.index("-o") + 1].rsplit("/", 1)[-1]
+
+
+def _cpu_only_steps(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
+    """A PBS job on whole GPU nodes none of whose steps can use a GPU: its launches run
+    programs the job itself builds with a host compiler and no GPU option (`mpicxx t.cpp -o t`,
+    then `mpiexec -n 128 ./t`), and its batch shell only decompresses, moves files or runs
+    `python -c` code that imports no GPU library; no GPU module loaded, no device variable set.
+    The node's GPUs are billed and idle. Round 22, after heldout-2026-11-29u's MPICH collective
+    tests and genome setup jobs on Polaris (tuned on them)."""
+    if ctx.dialect != "pbs" or any(la.ai or la.shell or device_wrapper(la)
+                                   for la in ctx.launches):
+        return
+    if any(_GPU_MODULES.search(m) for _, m in ctx.modules_loaded(None)) or any(
+            name in ctx.script.text for names in VENDOR_MASKS.values() for name in names):
+        return
+    built: dict[str, int] = {}
+    work: list[tuple[int, str]] = []
+    for line, words in ctx.script.commands:
+        name = words[0].rsplit("/", 1)[-1] if words else ""
+        program = _host_build(words)
+        if program is not None:
+            built[program] = line
+        elif name in _DECOMPRESS:
+            work.append((line, f"{name} (line {line})"))
+        elif is_python(name) and len(words) > 2 and words[1] == "-c":
+            if _GPU_PYTHON.search(words[2]):
+                return
+            work.append((line, f"python -c code that imports no GPU library (line {line})"))
+        elif name in ("source", ".") and len(words) > 1 and _SETUP_FILE.search(
+                words[1].rsplit("/", 1)[-1]):
+            continue
+        elif name not in _NO_STEP and name not in HOUSEKEEPING and \
+                not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]):
+            return  # a program lint cannot place on the CPU
+    for la in ctx.launches:
+        program = (la.program or [""])[0].rsplit("/", 1)[-1]
+        if la.wrappers or built.get(program, la.line) >= la.line:
+            return  # a program the job did not build before it, or run through a wrapper
+        work.append((la.line, f"{program} (line {la.line}), built by a host compiler with no "
+                    f"GPU option on line {built[program]}"))
+    if not work:
+        return
+    ndev = ctx.node.devices
+    steps = "; ".join(dict.fromkeys(what for _, what in sorted(work)))
+    yield Hit(min(line for line, _ in work), f"no step of this job uses a GPU: {steps} run on "
+              f"the CPU, so the {ndev} GPUs of each node stay idle, and {whole[0]}",
+              "give the GPUs work, or run CPU-only work on a system whose nodes it pays for "
+              "are CPUs", _idle_source(ctx, whole))
 
 
 _JSRUN_NO_GPU = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst (jsrun flags: "
