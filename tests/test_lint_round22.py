@@ -222,3 +222,106 @@ def test_not_on_a_queue_of_shared_nodes():
         "#PBS -l filesystems=home:eagle", "#PBS -l filesystems=home:flare") + \
         BUILD.format(compile="mpicxx t.cpp -o t")
     assert not findings(text, "GPU008", site="aurora")  # Aurora's debug queue shares nodes
+
+
+# ---------------------------------------------------------------- heldout-2026-11-29u's misses
+AURORA = ("#!/bin/bash\n#PBS -N job\n#PBS -l select=1\n#PBS -l walltime=00:30:00\n"
+          "#PBS -l filesystems=home:flare\n#PBS -q prod\n")
+
+
+@pytest.mark.parametrize("comment", ["# Submit:\n#   qsub jobs/run.sh\n",
+                                     "# qsub -v MODEL=/flare/m jobs/run.sh\n"])
+def test_no_project_and_a_documented_submit_line_without_one_is_refused(comment):
+    text = AURORA + comment + "cd \"$PBS_O_WORKDIR\"\nmpiexec -n 12 --ppn 12 ./a.out\n"
+    hits = findings(text, "SCHED002", site="aurora")
+    assert len(hits) == 1 and hits[0].severity == "error" and "passes none either" in \
+        hits[0].message, hits
+    given = AURORA + "# qsub -A myproj jobs/run.sh\ncd \"$PBS_O_WORKDIR\"\n" \
+        "mpiexec -n 12 --ppn 12 ./a.out\n"
+    assert not findings(given, "SCHED002", site="aurora")
+
+
+@pytest.mark.parametrize("value,site,prefix", [
+    ("--account=project_4650000xx", "lumi", "#SBATCH"), ("-P #ACCOUNT", "summit", "#BSUB"),
+    ("-P #Account", "summit", "#BSUB")])
+def test_template_projects(value, site, prefix):
+    if site == "lumi":
+        text = (f"#!/bin/bash\n{prefix} {value}\n#SBATCH --partition=standard-g\n"
+                "#SBATCH --nodes=1\n#SBATCH --time=00:10:00\nsrun ./a.out\n")
+    else:
+        text = (f"#!/bin/bash\n{prefix} {value}\n#BSUB -W 10\n#BSUB -nnodes 1\n"
+                "jsrun -n 1 -g 1 ./a.out\n")
+    hits = findings(text, "TEXT002", path="job.sh", site=site)
+    assert len(hits) == 1 and "fill in the placeholders" in hits[0].message, hits
+
+
+def test_a_real_lumi_project_and_a_comment_after_a_real_value_are_not_placeholders():
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000123\n#SBATCH --partition=standard-g\n"
+            "#SBATCH --nodes=1\n#SBATCH --time=00:10:00\nsrun ./a.out\n")
+    assert not findings(text, "TEXT002", path="job.sh", site="lumi")
+    summit = "#!/bin/bash\n#BSUB -P ABC123DEF # my project\n#BSUB -W 10\n#BSUB -nnodes 1\n" \
+        "jsrun -n 1 -g 1 ./a.out\n"
+    assert not findings(summit, "TEXT002", path="job.sh", site="summit")
+
+
+@pytest.mark.parametrize("line,told", [
+    ('DIR="$(dirname "${BASH_SOURCE[0]:-${PBS_O_WORKDIR}/$0}")"', True),
+    ('DIR="${PBS_O_WORKDIR:-$(dirname "$0")}"', False),
+    ('DIR="$(dirname "$0")"', True)])
+def test_pbs_o_workdir_only_as_a_fallback_after_the_script_path(line, told):
+    text = HEAD + line + "\nsource \"$DIR/env.sh\"\nmpiexec -n 4 ./a.out\n"
+    assert bool(findings(text, "SCHED010")) is told
+
+
+def test_a_tools_pound_sign_for_dollar_is_a_template_line():
+    text = "#!/bin/bash\n#SBATCH --partition=dev-g\n#SBATCH --account=project_465000123\n" \
+        "pmemd.hip -O -i in\nkill £(< gpu.pid)\n"
+    assert not findings(text, "TEXT006", path="job.sh", site="lumi")
+    broken = text.replace("£(< gpu.pid)", "(< gpu.pid")
+    assert findings(broken, "TEXT006", path="job.sh", site="lumi")
+
+
+SPECTRAL = ("#!/bin/bash\n#BSUB -P ABC123DEF\n#BSUB -W 20\n#BSUB -nnodes 2\n"
+            "#BSUB -alloc_flags {flag}\nmodule load spectral\nexport PERSIST_DIR=/mnt/bb/$USER\n"
+            "jsrun -n 2 -r 1 -a 16 -c 16 ./bin/ior -o /mnt/bb/$USER/ior_file\nspectral_wait.py\n")
+
+
+def test_spectral_gives_the_burst_buffer_and_its_wait_starts_no_step():
+    text = SPECTRAL.format(flag="spectral")
+    assert not findings(text, "STORE001", path="job.lsf", site="summit")
+    idle = findings(text, "GPU008", path="job.lsf", site="summit")
+    assert len(idle) == 1 and "no step of this job asks for a GPU" in idle[0].message
+    assert findings(SPECTRAL.format(flag="smt4"), "STORE001", path="job.lsf", site="summit")
+
+
+# ---------------------------------------------------------------- VENDOR004
+def aurora_job(line: str) -> str:
+    return AURORA.replace("#PBS -q prod", "#PBS -q debug\n#PBS -A proj") + \
+        "cd \"$PBS_O_WORKDIR\"\nmodule load frameworks\n" + line + "\n"
+
+
+@pytest.mark.parametrize("words", ["python infer.py --device cuda", "python x.py --device=cuda:0",
+                                   "matsim-agents run 'task' --mlp-device cuda",
+                                   "mpiexec -n 12 --ppn 12 python train.py --device 'cuda'"])
+def test_cuda_on_intel_gpus_fails(words):
+    hits = findings(aurora_job(words), "VENDOR004", site="aurora")
+    assert len(hits) == 1 and hits[0].severity == "error" and 'names "xpu"' in hits[0].message
+
+
+@pytest.mark.parametrize("words", ["python infer.py --device xpu", "python x.py --device=xpu:0",
+                                   "python x.py --device cpu", "echo --device cuda",
+                                   "python x.py --devices 4"])
+def test_the_sites_backend_or_no_backend_is_not_told(words):
+    assert not findings(aurora_job(words), "VENDOR004", site="aurora")
+
+
+def test_xpu_on_nvidia_fails_and_cuda_on_amd_is_rocms_own_name():
+    polaris = HEAD + "cd \"$PBS_O_WORKDIR\"\nmpiexec -n 4 --ppn 4 python train.py --device xpu\n"
+    hits = findings(polaris, "VENDOR004")
+    assert len(hits) == 1 and 'names "cuda"' in hits[0].message
+    lumi = ("#!/bin/bash\n#SBATCH --account=project_465000123\n#SBATCH --partition=standard-g\n"
+            "#SBATCH --nodes=1\n#SBATCH --time=00:10:00\n#SBATCH --gpus-per-node=8\n"
+            "srun --ntasks-per-node=8 python train.py --device cuda\n")
+    assert not findings(lumi, "VENDOR004", path="job.slurm", site="lumi")
+    xpu = lumi.replace("--device cuda", "--device xpu")
+    assert findings(xpu, "VENDOR004", path="job.slurm", site="lumi")

@@ -172,6 +172,9 @@ class LocalStorage(Sourced):
     memory: StrictBool = False
     # The scheduler allocation flag that makes the storage exist (LSF -alloc_flags NVME).
     alloc_flag: Token | None = None
+    # Other flags that make it exist too (Summit's -alloc_flags spectral: the Spectral library
+    # uses the NVMe itself)
+    alloc_flag_alternatives: list[Token] = field(default_factory=list)
     broadcast: Broadcast | None = None  # how --stage copies its archive to every node
 
 

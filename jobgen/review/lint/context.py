@@ -109,7 +109,7 @@ class Partition:
     allocation: str | None = None  # exclusive | shared, as the script asks or the partition is
 
 
-_OPTIONS_GIVEN = re.compile(
+OPTIONS_GIVEN = re.compile(
     r"(?im)^#(?!PBS|SBATCH|BSUB|COBALT).*\b(?:submit|qsub|sbatch|bsub)\w*\b.*\b(?:inject|pass|add|"
     r"suppl|provid|give)\w*\s+(?:the\s+)?-[A-Za-z]")
 
@@ -311,7 +311,7 @@ class Context:
             return False
         # a comment saying the submitting wrapper gives the options (`# Submit with
         # submit_train.sh, which injects -A / -q / -l filesystems`)
-        if _OPTIONS_GIVEN.search(self.script.text):
+        if OPTIONS_GIVEN.search(self.script.text):
             return False
         return not self.options_elsewhere
 

@@ -974,7 +974,10 @@ _NO_STEP = frozenset({
     "while", "until", "do", "done", "case", "esac", "return", "trap", "ulimit", "umask",
     "which", "type", "dirname", "basename", "realpath", "readlink", "seq", "expr", "du", "df",
     "stat", "md5sum", "sha256sum", "diff", "cmp", "lfs", "free", "uname", "whoami", "id",
-    "nproc", "lscpu", "bjobs", "bsub", "sync", "env", "time", "{", "}", "(", ")"})
+    "nproc", "lscpu", "bjobs", "bsub", "sync", "env", "time", "{", "}", "(", ")",
+    # the Summit guide's Spectral step, which waits for the library's copies to GPFS
+    # (summit_user_guide.rst L3700, L3745 @ 2745903)
+    "spectral_wait.py"})
 # A sourced file that sets up an environment (not one that may run the job's steps)
 _SETUP_FILE = re.compile(r"(?i)activate|env|setup|conda\.sh|modules?\b|bashrc|profile")
 

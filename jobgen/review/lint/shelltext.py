@@ -231,9 +231,17 @@ _SHELL_LINE = re.compile(r"#!\s*(?:/usr)?/bin/(?:env\s+)?(bash|sh)\b")
 _SYNTAX_ERROR = re.compile(r"line ([0-9]+): (syntax error.*)")
 
 
+# A sign a tool writes where the shell's `$` will stand once it fills the template in
+# (HECBioSim/hpcbench's job templates: `kill £(< gpu.pid)`, `£SLURM_JOB_ID`, which its
+# make_job.py fill_template turns into `$` as it writes the job; heldout-2026-11-29u, whose
+# TEXT006 findings on them were judged false blind: round 22, tuned on them)
+_TOOL_SIGIL = re.compile(r"£[({A-Za-z_0-9]")
+
+
 @rule("TEXT006", "shell-syntax", topic="scheduler", severity="error",
       scope="bash and sh scripts (a #!/bin/bash or #!/bin/sh line); not where the line bash "
-      "stops at holds a placeholder (<...>, TEXT002's) or a jobgen-unreadable template",
+      "stops at holds a placeholder (<...>, TEXT002's) or a template's marker ({{ }}, {% %}, "
+      "a tool's £ for $)",
       source=_BASH_SYNTAX, fix="fix the line bash names (quote the parentheses, close the "
       "quote or the block); `bash -n SCRIPT` checks it",
       summary="a syntax error bash stops at (`bash -n` refuses the script): the job runs the "
@@ -261,7 +269,7 @@ def _shell_syntax(ctx: Context) -> Iterator[Hit]:
         return
     number = int(m.group(1))
     text = lines[number - 1] if 0 < number <= len(lines) else ""
-    if is_placeholder(text) or "{{" in text or "{%" in text:
+    if is_placeholder(text) or "{{" in text or "{%" in text or _TOOL_SIGIL.search(text):
         return  # a template line: TEXT002 reports the placeholder once
     yield Hit(number, f"bash stops here: {m.group(2)[:120]}; the job runs the commands before "
               "this line, then the shell exits with status 2")
@@ -446,8 +454,13 @@ def _spooled_self(ctx: Context) -> Iterator[Hit]:
         m = _SELF_DIR.search(code)
         # `${PBS_O_WORKDIR:-$(dirname $0)}`: the job takes PBS_O_WORKDIR, the rest is for runs
         # by hand
-        if m and not (ctx.dialect == "pbs" and "PBS_O_WORKDIR" in code) and \
-                not _overwritten_unread(ctx, number, code):
+        # (not where $0 comes first and PBS_O_WORKDIR only after it, as its fallback:
+        # `${BASH_SOURCE[0]:-${PBS_O_WORKDIR}/$0}` takes the spooled copy in a job; round 22,
+        # after heldout-2026-11-29u's matsim-agents jobs, tuned on them)
+        own = re.search(_SELF, code)
+        workdir = code.find("PBS_O_WORKDIR")
+        if m and not (ctx.dialect == "pbs" and 0 <= workdir < (own.start() if own else 0)) \
+                and not _overwritten_unread(ctx, number, code):
             ref = "${BASH_SOURCE[0]}" if "BASH_SOURCE" in m.group(0) else "$0"
             how = m.group(0).split()[0] if not m.group(0).startswith("${") else "${...%/*}"
             if ctx.dialect == "pbs":

@@ -102,7 +102,8 @@ def _burst_buffer(ctx: Context) -> Iterator[Hit]:
         return
     root = local.path.split("$", 1)[0].rstrip("/")
     flags = " ".join(i.value for i in ctx.find("-alloc_flags")).replace('"', " ").split()
-    if local.alloc_flag.lower() in (f.lower() for f in flags):
+    if {f.lower() for f in flags} & {a.lower() for a in (local.alloc_flag,
+                                                         *local.alloc_flag_alternatives)}:
         return
     for number, text in enumerate(ctx.script.lines, 1):
         if not text.lstrip().startswith("#") and re.search(rf"{re.escape(root)}(/|\b)", text):
