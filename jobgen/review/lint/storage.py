@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from ...profiles.model import Profile
-from .context import Context
+from .context import Context, variable_value
 from .core import Hit, rule
 from .scope import command_text
 
@@ -359,3 +359,63 @@ def _retired_path(ctx: Context) -> Iterator[Hit]:
             f"{', ...' if len(lines) > 6 else ''})" if len(lines) > 1 else ""
         yield Hit(lines[0], f"{', '.join(gone.paths)} is gone: {gone.why}; this path names data "
                   f"that is no longer there{more}", f"use {gone.instead}", gone.source)
+
+
+# Commands of the batch shell that only name a path, not use it
+_NAMES_ONLY = frozenset({"echo", "printf", "export", "declare", "local", "readonly", "unset"})
+_TESTS = frozenset({"[", "[[", "test", "if", "while", "until", "!"})
+
+
+def _paths(ctx: Context, word: str) -> str:
+    """A word with the script's variables put in, those holding a `$` too (BB=/mnt/bb/$USER:
+    `$BB/data.h5` is /mnt/bb/$USER/data.h5), twice over; the word where it names none."""
+    names = ctx.script.variables
+    out = variable_value(ctx, word)
+    for _ in range(2):
+        out = re.sub(r"\$\{?([A-Za-z_]\w*)\}?", lambda m: names.get(m.group(1), m.group(0)), out)
+    return out
+
+
+@rule("STORE005", "node-local-storage-from-batch-shell", topic="storage", severity="error",
+      scope="sites whose batch script runs on a shared launch node (Summit) and whose nodes "
+      "have node-local storage (/mnt/bb/$USER): a command of the batch shell itself, not "
+      "started with the site's launcher, that copies to, makes, lists or tests a path there "
+      "(echo, export and assignments only name it)",
+      source="the site profile's launch_facts.batch_host (Summit: a batch script runs on a "
+      "shared launch node; compute nodes are reached only through jsrun) and "
+      "node.local_storage (Summit's NVMe, local to each compute node)", facts=_local_facts,
+      fix="run the command on the compute nodes with the launcher (jsrun -n <nodes> -r 1 cp "
+      "... /mnt/bb/$USER/), once per node", lowers_to=("warning",),
+      lowered="for a test of the path (`[ -f /mnt/bb/$USER/x ]`): false on the launch node, "
+      "so the script takes the other branch",
+      summary="node-local storage used from the launch node, where it does not exist")
+def _local_from_batch_shell(ctx: Context) -> Iterator[Hit]:
+    """Round 22, after heldout-2026-11-29t's deep-taxon training (`cp $INPUT $BB_INPUT`, the
+    NVMe staged from the launch node; tuned on it)."""
+    local = ctx.profile.node.local_storage
+    facts = ctx.profile.launch_facts
+    host = facts.batch_host if facts else None
+    if local is None or host is None or host.kind != "launch_node" or \
+            not ctx.own_directives():
+        return
+    root = local.path.split("$", 1)[0].rstrip("/")
+    launched = {la.line for la in ctx.launches if not la.shell}
+    for line, words in ctx.script.commands:
+        if line in launched or not words or words[0] in _NAMES_ONLY or \
+                re.fullmatch(r"[A-Za-z_]\w*=.*", words[0]):
+            continue
+        at = next((w for w in words if re.search(rf"(?:^|[=:]){re.escape(root)}(?:/|$)",
+                                                 _paths(ctx, w))), None)
+        if at is None:
+            continue
+        at = at if at.startswith(root) else f"{at} (under {root})"
+        if words[0] in _TESTS:
+            yield Hit(line, f"`{' '.join(words[:4])}` tests {at} in the batch shell, which runs "
+                      f"on {ctx.profile.name}'s launch node: {root} is each compute node's own "
+                      f"storage ({local.why}), not there, so the test is false",
+                      severity="warning", source=host.source)
+        else:
+            yield Hit(line, f"`{words[0]}` uses {at} in the batch shell, which runs on "
+                      f"{ctx.profile.name}'s launch node: {root} is each compute node's own "
+                      f"storage ({local.why}), not there, so the command fails or writes "
+                      "nowhere the job's ranks read", source=f"{host.source}; {local.source}")
