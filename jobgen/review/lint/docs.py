@@ -47,6 +47,8 @@ them, each set run once, blind, with the lint of its day:
 | 2026-11-28p, 34 scripts | 14 | 40/48 = 83% (70-91%) | 32/49 = 65% (51-77%) | 34/34 = 100% |
 | 2026-11-28q, 57 scripts | 28 | 22/40 = 55% (40-69%) | 24/69 = 35% (25-47%) | 56/57 = 98% |
 | 2026-11-28r, 56 scripts | 18 | 58/64 = 91% (81-96%) | 54/82 = 66% (55-75%) | 55/56 = 98% |
+| 2026-11-29t, 56 scripts | 27 | 150/254 = 59% (53-65%) | 52/78 = 67% (56-76%) | 54/56 = 96% |
+| 2026-11-29u, 42 scripts | 18 | 33/40 = 82% (68-91%) | 38/76 = 50% (39-61%) | 42/42 = 100% |
 
 (precision: the warnings and errors that were right; recall: the violations the readers found
 that lint reported; 95% Wilson intervals in brackets; findings judged unsure are counted in
@@ -57,18 +59,21 @@ fixed where the script says enough, so the later figures are no longer blind: 20
 2026-11-27f 97%, 88%, 95%; 2026-11-27g 90%, 81%, 88%; 2026-11-27h 100%, 93%, 97%; 2026-11-27i
 100%, 94%, 98%; 2026-11-27j 100%, 82%, 97%; 2026-11-27k 100%, 63%, 86%; 2026-11-27l 100%,
 90%, 100%; 2026-11-27m 100%, 78%, 100%; 2026-11-28n 98%, 75%, 100%; 2026-11-28p 92%, 84%,
-100%; 2026-11-28q 83%, 65%, 98%; 2026-11-28r 98%, 73%, 98%; on the 120 users' scripts the
-rules were developed on (tests/lint_users) 100%, 98%, 97%; all 1067 users' scripts together
-(tuned on every one of them) 1095/1120 = 97.8%, 966/1128 = 85.6%, 1031/1067 = 96.6%. A spot
+100%; 2026-11-28q 83%, 65%, 98%; 2026-11-28r 98%, 73%, 98%; 2026-11-29t 99%, 83%, 96%;
+2026-11-29u 96%, 72%, 100%; on the 120 users' scripts the
+rules were developed on (tests/lint_users) 100%, 98%, 97%; all 1165 users' scripts together
+(tuned on every one of them) 1380/1409 = 97.9%, 1087/1282 = 84.8%, 1127/1165 = 96.7%. A spot
 set of 67 more unseen scripts, each read by one reader only
 (tests/lint_users/spotcheck-2026-11-28), gave 28/46 = 61% and 21/33 = 64% blind (Summit 96% and
 75%; 12 of the 18 false findings on one repository's jobs whose inputs come from `sbatch
---export`, fixed since). So: on a new set, blind, precision has been 51-100% (58/64 = 91% on
-2026-11-28r, the latest; 22/40 = 55% on 2026-11-28q, where nine of the 18 false findings were a
+--export`, fixed since). So: on a new set, blind, precision has been 51-100% (33/40 = 82% on
+2026-11-29u, the latest; 150/254 = 59% on 2026-11-29t, where three scripts held 94 of the 104
+false findings; 22/40 = 55% on 2026-11-28q, where nine of the 18 false findings were a
 site fact lint had wrong, Polaris's grand filesystem, which the guide no longer lists but qsub
-still took in 2026, a note since) and recall 26-67% (66% on 2026-11-28r: 12 of its 28 misses had
-no rule, and three of the 16 others were modules a sourced file loads, which lint reads only
-where it lies beside the script; 35% on 2026-11-28q), and a set's first
+still took in 2026, a note since) and recall 26-67% (50% on 2026-11-29u, whose largest class of
+misses, as on most sets, was CPU-only work on whole GPU nodes; 66% on 2026-11-28r: 12 of its 28
+misses had no rule, and three of the 16 others were modules a sourced file loads, which lint
+reads only where it lies beside the script; 35% on 2026-11-28q), and a set's first
 reading keeps finding kinds of violation no rule covers yet (undefined shell variables and
 functions, settings in files lint does not read), while the site goes untold for launch
 scripts that carry no clue at all. A
