@@ -379,3 +379,37 @@ def test_torchrun_workers_bound_are_not_told(srun, nproc):
     text = LUMI_TORCHRUN.format(srun=srun, nproc=nproc)
     assert not [h for h in findings(text, "CPU009", path="job.slurm", site="lumi")
                 if "torchrun starts" in h.message]
+
+
+# ---------------------------------------------------------------- launchers of the batch shell
+def test_deepspeed_and_accelerate_in_the_batch_shell_are_ai_launches():
+    text = ("#!/bin/bash\n#SBATCH --account=project_465000123\n#SBATCH --partition=standard-g\n"
+            "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+            "#SBATCH --time=01:00:00\ndeepspeed --num_gpus=8 finetune.py\n")
+    out = lint(parse_text(text, "job.slurm"), load_profile("lumi").profile)
+    unbound = [f for f in out if f.rule == "CPU009"]
+    assert len(unbound) == 1 and unbound[0].severity == "info" and \
+        "deepspeed starts 8 workers" in unbound[0].message, unbound
+    assert any(f.rule == "ENV002" and "MIOpen" in f.message for f in out)
+    assert not [f for f in out if f.rule == "LAUNCH005"]  # the batch shell starts no ranks
+    bound = text.replace("--num_gpus=8", "--num_gpus=8 --bind_cores_to_rank")
+    assert not [f for f in lint(parse_text(bound, "job.slurm"), load_profile("lumi").profile)
+                if f.rule == "CPU009"]
+
+
+def test_a_file_that_only_runs_accelerate_launch_is_a_job_script():
+    text = "source /opt/miniconda3/bin/activate pytorch\naccelerate launch train_grpo.py\n"
+    out = lint(parse_text(text, "train_grpo.sh"), load_profile("lumi").profile)
+    assert any(f.rule == "ENV002" for f in out)
+
+
+@pytest.mark.parametrize("words,told", [
+    ("python train.py --seed==42", True), ("python -m pkg.run --lr==0.1", True),
+    ("python train.py --seed=42", False), ("python train.py --filter 'a==b'", False),
+    ("./app --seed==42", False)])
+def test_an_option_written_with_two_equals(words, told):
+    text = HEAD + "cd \"$PBS_O_WORKDIR\"\n" + words + "\n"
+    hits = findings(text, "TEXT024")
+    assert bool(hits) is told, hits
+    if told:
+        assert '"=' in hits[0].message

@@ -191,6 +191,14 @@ class Context:
             rest = [w for w in program[1:] if not w.startswith("-")]
             prefix = dict(w.split("=", 1) for w in words[:len(words) - len(program)]
                           if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", w))
+            if first in ("deepspeed", "accelerate") and not container and (
+                    first == "deepspeed" or program[1:2] == ["launch"]):
+                # DeepSpeed's and Accelerate's launchers run by the batch shell (`deepspeed
+                # --num_gpus=8 train.py`, `accelerate launch train.py`): they start the
+                # node's workers themselves, an AI launch lint read nowhere before (round 22,
+                # after heldout-2026-11-29t's instruction-tuning and 27g's GRPO jobs)
+                out.append(self._shell_launch(line, words, prefix))
+                continue
             if first.endswith(".py") and not container and not wrappers:  # `$SRC/x.py args`,
                 rest = [interpreter]  # an executable Python script run by its #! line
             elif not re.fullmatch(r"python[0-9.]*", first) or "-c" in program[1:3]:

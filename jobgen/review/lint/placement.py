@@ -340,6 +340,41 @@ def _unbound_torchrun_workers(ctx: Context) -> Iterator[Hit]:
                   "the OS places them, away from their devices", f"add {binding.option} to "
                   f"torchrun's options ({binding.why}); it needs PyTorch 2.9 or later",
                   binding.source, severity="info")
+    yield from _unbound_deepspeed_workers(ctx, seen)
+
+
+# DeepSpeed's launcher binds its workers only when told (microsoft/DeepSpeed
+# deepspeed/launcher/runner.py: `--bind_cores_to_rank`, "Bind each rank to different cores of
+# the host"; `--num_gpus`, the workers per node, all the node's GPUs by default)
+_DEEPSPEED_BIND = ("microsoft/DeepSpeed deepspeed/launcher/runner.py (--bind_cores_to_rank: "
+                   "\"Bind each rank to different cores of the host\"; "
+                   "--num_gpus/--num_accelerators: workers per node, default all the node's GPUs)")
+
+
+def _unbound_deepspeed_workers(ctx: Context, seen: set[int]) -> Iterator[Hit]:
+    """DeepSpeed's launcher started on a node of several devices, where the site's guide
+    binds AI workers (LUMI) and the launcher is not told to bind them (`--bind_cores_to_rank`):
+    a note, as for torchrun. Round 22, after heldout-2026-11-29t's instruction-tuning job
+    (`deepspeed --num_gpus=8 huggingface-finetune.py`, tuned on it)."""
+    for launch in ctx.launches:
+        words = [w.strip("\"'") for w in launch.program]
+        if launch.line in seen or not words or words[0].rsplit("/", 1)[-1] != "deepspeed" or \
+                any(w.startswith("--bind_cores_to_rank") for w in words):
+            continue
+        count = next((w.split("=", 1)[1] if "=" in w else (words[k + 1] if k + 1 < len(words)
+                                                            else "")
+                      for k, w in enumerate(words)
+                      if re.match(r"--num_(?:gpus|accelerators)(?:=|$)", w)), None)
+        nproc = as_int(variable_value(ctx, count)) if count is not None else ctx.node.devices
+        if not nproc or nproc < 2:
+            continue
+        seen.add(launch.line)
+        yield Hit(launch.line, f"deepspeed starts {nproc} workers per node with no CPU binding "
+                  "of their own (--bind_cores_to_rank not given): unless the program binds "
+                  "them, the OS places them, away from their devices", "add "
+                  "--bind_cores_to_rank to deepspeed's options, or bind each worker to the "
+                  "cores of its device", f"{_DEEPSPEED_BIND}; {ctx.profile.cpu_binding.source}",
+                  severity="info")
 
 
 @rule("CPU009", "unbound-ranks", topic="placement", severity="warning",
@@ -1021,8 +1056,8 @@ _PER_NODE_LAUNCHERS = re.compile(r"torchrun|python[0-9.]* -m torch\.distributed\
       summary="a launcher started inside every rank of another launcher")
 def _nested_launcher(ctx: Context) -> Iterator[Hit]:
     for launch in ctx.launches:
-        if not launch.argv or not launch.program:
-            continue
+        if not launch.argv or not launch.program or launch.shell:
+            continue  # (the batch shell's own run of a launcher starts no ranks of its own)
         inner = nested_launcher(launch.program)
         if inner is None:
             continue

@@ -30,10 +30,13 @@ def is_job_script(script: Script) -> bool:
     # (no #! line: a shell script sourced or run with `bash x.sh` in a job, told by the
     # module system's commands or a job's own file (`module load conda/...`, `cat
     # $PBS_NODEFILE`), which no Python program or other text starts a line with; round 14,
-    # after heldout-2026-11-27i's run-polaris-interactive.sh, tuned on it)
+    # after heldout-2026-11-27i's run-polaris-interactive.sh, tuned on it); or by a line that
+    # starts DeepSpeed's or Accelerate's launcher (`accelerate launch train_grpo.py`: round 22,
+    # after heldout-2026-11-27g's GRPO job, tuned on it)
     return bool(script.directives or script.launches or script.modules or any(
         re.match(r"\s*(?:module\s+(?:load|use|purge|restore)\b|\S+\s+\$\{?(?:PBS_NODEFILE|"
-                 r"SLURM_JOB_NODELIST|LSB_DJOB_HOSTFILE)\b)", line)
+                 r"SLURM_JOB_NODELIST|LSB_DJOB_HOSTFILE)\b|(?:deepspeed|accelerate\s+launch)\s)",
+                 line)
         for line in script.lines))
 
 

@@ -1325,3 +1325,37 @@ def _python_runs_shell(ctx: Context) -> Iterator[Hit]:
             yield Hit(line, f"python runs {script} as Python code: a shell script is not, so "
                       "the interpreter stops with a SyntaxError and this step does nothing",
                       f"run it with bash: bash {script} ...")
+
+
+_DOUBLE_EQUALS = re.compile(r"^(--[A-Za-z][\w.-]*)==(\S*)$")
+
+
+@rule("TEXT024", "option-double-equals", topic="scheduler", severity="warning",
+      scope="the arguments of Python programs (python x.py, python -m pkg, a launch of one) "
+      "written `--name==value`",
+      source="Python documentation, argparse (\"the option and value can also be passed as a "
+      "single command-line argument, using = to separate them\": split at the first =, so "
+      "`--seed==43` gives --seed the value \"=43\"; type=int then exits with \"invalid int "
+      "value\"; checked with Python 3.11 here)",
+      fix="write one `=` (--name=value), or a space (--name value)",
+      summary="`--name==value`: the program's option gets \"=value\", which an int option "
+      "refuses and a text one keeps")
+def _double_equals(ctx: Context) -> Iterator[Hit]:
+    """Round 22, after heldout-2026-11-29u's affinity_pred fine-tuning (`--seed==$((42+i))`,
+    labelled fail by both blind passes; tuned on it)."""
+    seen: set[int] = set()
+    programs = [(la.line, list(la.program)) for la in ctx.launches] + \
+        [(line, list(words)) for line, words in ctx.script.commands]
+    for line, words in programs:
+        if line in seen or not any(_PYTHON.match(w.rsplit("/", 1)[-1]) for w in words[:3]):
+            continue
+        for word in words:
+            # (lint keeps `$((...))` of a run-time value as one word, $ARITH)
+            m = _DOUBLE_EQUALS.match(word.strip("\"'").replace("$ARITH", "$((...))"))
+            if m:
+                seen.add(line)
+                yield Hit(line, f"{m.group(0)}: the program's {m.group(1)} gets the value "
+                          f"\"={m.group(2)}\" (argparse splits an option at its first =): an "
+                          "integer option stops the program, a text one keeps the =",
+                          f"write {m.group(1)}={m.group(2)}")
+                break
