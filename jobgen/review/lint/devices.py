@@ -1148,8 +1148,8 @@ def _cpu_only_steps(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
     steps = "; ".join(dict.fromkeys(what for _, what in sorted(work)))
     yield Hit(min(line for line, _ in work), f"no step of this job uses a GPU: {steps} run on "
               f"the CPU, so the {ndev} GPUs of each node stay idle, and {whole[0]}",
-              "give the GPUs work, or run CPU-only work on a system whose nodes it pays for "
-              "are CPUs", _idle_source(ctx, whole))
+              "give the GPUs work, or run CPU-only work on a machine of CPU nodes, where it "
+              "pays for no idle GPUs", _idle_source(ctx, whole))
 
 
 _JSRUN_NO_GPU = ("olcf/olcf-user-docs @ 2745903 systems/summit_user_guide.rst (jsrun flags: "
