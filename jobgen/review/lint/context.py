@@ -36,6 +36,7 @@ from .scope import (
     AI_NAMES,
     DISTRIBUTED,
     VENDOR_PROFILERS,
+    ai_launcher_command,
     data_script,
     in_background,
     is_job_script,
@@ -109,7 +110,7 @@ class Partition:
     allocation: str | None = None  # exclusive | shared, as the script asks or the partition is
 
 
-OPTIONS_GIVEN = re.compile(
+_OPTIONS_GIVEN = re.compile(
     r"(?im)^#(?!PBS|SBATCH|BSUB|COBALT).*\b(?:submit|qsub|sbatch|bsub)\w*\b.*\b(?:inject|pass|add|"
     r"suppl|provid|give)\w*\s+(?:the\s+)?-[A-Za-z]")
 
@@ -191,8 +192,7 @@ class Context:
             rest = [w for w in program[1:] if not w.startswith("-")]
             prefix = dict(w.split("=", 1) for w in words[:len(words) - len(program)]
                           if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", w))
-            if first in ("deepspeed", "accelerate") and not container and (
-                    first == "deepspeed" or program[1:2] == ["launch"]):
+            if ai_launcher_command([first, *program[1:2]]) and not container:
                 # DeepSpeed's and Accelerate's launchers run by the batch shell (`deepspeed
                 # --num_gpus=8 train.py`, `accelerate launch train.py`): they start the
                 # node's workers themselves, an AI launch lint read nowhere before (round 22,
@@ -310,18 +310,22 @@ class Context:
         """A whole batch script (its #! line and its directives): its requirements apply.
         Not one whose guide elides directives (`#SBATCH ...`) or submits it with options on
         the command line (a `qsub -l ...` line in its comments)."""
+        submit = SUBMIT_COMMAND.get(self.dialect, "")
+        # (not an interactive session's command kept in a comment: `# qsub -I -l ...`)
+        return self.whole_as_written and not (submit and re.search(
+            rf"^#\s*{submit}\s+-(?!.*\s-I\b)", self.script.text, re.M))
+
+    @functools.cached_property
+    def whole_as_written(self) -> bool:
+        """`whole`, whatever submit lines its comments show: a batch script whose guide elides
+        no directive, whose comments say no wrapper gives its options, and that has directives
+        its site requires."""
         if self.kind != "batch" and not self._whole_without_shebang() or any(
                 d.body.strip() in ("...", "\u2026") for d in self.own_directives()):
             return False
-        submit = SUBMIT_COMMAND.get(self.dialect, "")
-        # (not an interactive session's command kept in a comment: `# qsub -I -l ...`)
-        if submit and re.search(rf"^#\s*{submit}\s+-(?!.*\s-I\b)", self.script.text, re.M):
-            return False
         # a comment saying the submitting wrapper gives the options (`# Submit with
         # submit_train.sh, which injects -A / -q / -l filesystems`)
-        if OPTIONS_GIVEN.search(self.script.text):
-            return False
-        return not self.options_elsewhere
+        return not _OPTIONS_GIVEN.search(self.script.text) and not self.options_elsewhere
 
     @functools.cached_property
     def options_elsewhere(self) -> bool:

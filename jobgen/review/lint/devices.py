@@ -304,21 +304,28 @@ def torchrun_workers(ctx: Context, launch: LaunchView) -> int | None:
     at = next((k for k, w in enumerate(words) if TORCHRUN_WORD.search(w)), None)
     if at is None:
         return None
-    for k, w in enumerate(words[at + 1:], at + 1):
-        m = _NPROC.match(w)
+    value = option_value(words[at + 1:], _NPROC)
+    if value is None:
+        return None
+    if re.fullmatch(r"\$\{?SLURM_GPUS_(?:ON|PER)_NODE\}?", value):
+        # Slurm's count of the job's GPUs on the node (sbatch(1) OUTPUT ENVIRONMENT
+        # VARIABLES: SLURM_GPUS_ON_NODE, SLURM_GPUS_PER_NODE): what --gpus-per-node asked
+        # (round 22, after heldout-2026-11-29t's instruction-tuning DPO job)
+        asked = [gpus_of(i.value) for i in ctx.find("--gpus-per-node") if ctx.value_ok(i)]
+        return next((n for n in asked if n), None)
+    return as_int(variable_value(ctx, value)) or (
+        ctx.node.devices if value in ("gpu", "auto") else None)
+
+
+def option_value(words: list[str], option: re.Pattern[str]) -> str | None:
+    """The value of the first word the option's pattern matches (its one group: what follows
+    `=`), or the word after it (`--nproc_per_node 4`), unquoted; None where no word matches."""
+    for k, word in enumerate(words):
+        m = option.match(word)
         if m:
             value = m.group(1) if m.group(1) is not None else \
                 (words[k + 1] if k + 1 < len(words) else "")
-            value = value.strip("\"'")
-            if re.fullmatch(r"\$\{?SLURM_GPUS_(?:ON|PER)_NODE\}?", value):
-                # Slurm's count of the job's GPUs on the node (sbatch(1) OUTPUT ENVIRONMENT
-                # VARIABLES: SLURM_GPUS_ON_NODE, SLURM_GPUS_PER_NODE): what --gpus-per-node
-                # asked (round 22, after heldout-2026-11-29t's instruction-tuning DPO job)
-                asked = [gpus_of(i.value) for i in ctx.find("--gpus-per-node")
-                         if ctx.value_ok(i)]
-                return next((n for n in asked if n), None)
-            return as_int(variable_value(ctx, value)) or (
-                ctx.node.devices if value in ("gpu", "auto") else None)
+            return value.strip("\"'")
     return None
 
 
@@ -989,6 +996,16 @@ _NO_STEP = frozenset({
 _SETUP_FILE = re.compile(r"(?i)activate|env|setup|conda\.sh|modules?\b|bashrc|profile")
 
 
+def _starts_no_step(words: list[str]) -> bool:
+    """A batch-shell command that starts no job step (see _NO_STEP), sources a setup file
+    (_SETUP_FILE) or only assigns a variable."""
+    name = words[0].rsplit("/", 1)[-1] if words else ""
+    if name in ("source", ".") and len(words) > 1:
+        return bool(_SETUP_FILE.search(words[1].rsplit("/", 1)[-1]))
+    return name in _NO_STEP or bool(words) and bool(
+        re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]))
+
+
 def _options_placeholder(la: LaunchView) -> bool:
     """A documentation placeholder among a jsrun's options (`jsrun <options> ./a.out`): one
     before its last literal option, or with no option at all; not one for the program after
@@ -1037,11 +1054,7 @@ def _no_step_asks_gpus(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
     for line, words in ctx.script.commands:
         if any(line == la.line for la in jsruns):
             continue
-        name = words[0].rsplit("/", 1)[-1] if words else ""
-        if name in ("source", ".") and len(words) > 1 and _SETUP_FILE.search(
-                words[1].rsplit("/", 1)[-1]):
-            continue
-        if name not in _NO_STEP and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]):
+        if not _starts_no_step(words):
             return  # a program that may start steps itself: the job's GPU use is unknown
     nodes = ctx.nodes
     ndev = ctx.node.devices
@@ -1130,11 +1143,7 @@ def _cpu_only_steps(ctx: Context, whole: tuple[str, str]) -> Iterator[Hit]:
             if _GPU_PYTHON.search(words[2]):
                 return
             work.append((line, f"python -c code that imports no GPU library (line {line})"))
-        elif name in ("source", ".") and len(words) > 1 and _SETUP_FILE.search(
-                words[1].rsplit("/", 1)[-1]):
-            continue
-        elif name not in _NO_STEP and name not in HOUSEKEEPING and \
-                not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]):
+        elif name not in HOUSEKEEPING and not _starts_no_step(words):
             return  # a program lint cannot place on the CPU
     for la in ctx.launches:
         program = (la.program or [""])[0].rsplit("/", 1)[-1]

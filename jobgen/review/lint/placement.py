@@ -27,6 +27,7 @@ from .devices import (
     device_wrapper,
     gpus_of,
     one_rank_per_device_sign,
+    option_value,
     torchrun_args,
     torchrun_workers,
 )
@@ -346,6 +347,7 @@ def _unbound_torchrun_workers(ctx: Context) -> Iterator[Hit]:
 # DeepSpeed's launcher binds its workers only when told (microsoft/DeepSpeed
 # deepspeed/launcher/runner.py: `--bind_cores_to_rank`, "Bind each rank to different cores of
 # the host"; `--num_gpus`, the workers per node, all the node's GPUs by default)
+_DEEPSPEED_NPROC = re.compile(r"^--num_(?:gpus|accelerators)(?:=(.*))?$")
 _DEEPSPEED_BIND = ("microsoft/DeepSpeed deepspeed/launcher/runner.py (--bind_cores_to_rank: "
                    "\"Bind each rank to different cores of the host\"; "
                    "--num_gpus/--num_accelerators: workers per node, default all the node's GPUs)")
@@ -361,10 +363,7 @@ def _unbound_deepspeed_workers(ctx: Context, seen: set[int]) -> Iterator[Hit]:
         if launch.line in seen or not words or words[0].rsplit("/", 1)[-1] != "deepspeed" or \
                 any(w.startswith("--bind_cores_to_rank") for w in words):
             continue
-        count = next((w.split("=", 1)[1] if "=" in w else (words[k + 1] if k + 1 < len(words)
-                                                            else "")
-                      for k, w in enumerate(words)
-                      if re.match(r"--num_(?:gpus|accelerators)(?:=|$)", w)), None)
+        count = option_value(words, _DEEPSPEED_NPROC)
         nproc = as_int(variable_value(ctx, count)) if count is not None else ctx.node.devices
         if not nproc or nproc < 2:
             continue

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ...profiles.model import Profile
 from ..scriptparse import PREFIXES, directive_items
-from .context import OPTIONS_GIVEN, SUBMIT_COMMAND, Context
+from .context import SUBMIT_COMMAND, Context
 from .core import Hit, as_int, distance, rule
 from .scope import is_placeholder
 
@@ -101,9 +101,7 @@ def _submitted_without(ctx: Context, key: str) -> str | None:
     blind passes; tuned on them). None otherwise."""
     shown = ctx.submit_commands()
     if ctx.dialect not in ("pbs", "lsf") or not shown or ctx.kind != "batch" or \
-            ctx.options_elsewhere or ctx.submit_line_gives(key) or \
-            any(d.body.strip() in ("...", "\u2026") for d in ctx.own_directives()) or \
-            OPTIONS_GIVEN.search(ctx.script.text):
+            not ctx.whole_as_written or ctx.submit_line_gives(key):
         return None
     return f"{SUBMIT_COMMAND[ctx.dialect]} {shown[0].strip()}"
 

@@ -35,9 +35,14 @@ def is_job_script(script: Script) -> bool:
     # after heldout-2026-11-27g's GRPO job, tuned on it)
     return bool(script.directives or script.launches or script.modules or any(
         re.match(r"\s*(?:module\s+(?:load|use|purge|restore)\b|\S+\s+\$\{?(?:PBS_NODEFILE|"
-                 r"SLURM_JOB_NODELIST|LSB_DJOB_HOSTFILE)\b|(?:deepspeed|accelerate\s+launch)\s)",
-                 line)
-        for line in script.lines))
+                 r"SLURM_JOB_NODELIST|LSB_DJOB_HOSTFILE)\b)", line) or
+        ai_launcher_command(line.split()) for line in script.lines))
+
+
+def ai_launcher_command(words: list[str]) -> bool:
+    """DeepSpeed's or Accelerate's launcher as a command (`deepspeed --num_gpus=8 train.py`,
+    `accelerate launch train.py`): it starts the node's workers itself."""
+    return words[:1] == ["deepspeed"] or words[:2] == ["accelerate", "launch"]
 
 
 def script_kind(script: Script, prefix: str) -> str:
