@@ -413,3 +413,9 @@ def test_an_option_written_with_two_equals(words, told):
     assert bool(hits) is told, hits
     if told:
         assert '"=' in hits[0].message
+
+
+def test_a_typed_gpu_count_is_read_like_every_other_rule_reads_it():
+    extra = "#SBATCH --gpus-per-node=mi250:1\n#SBATCH --cpus-per-task=32\n#SBATCH --mem=128G\n"
+    hits = findings(lumi("dev-g", extra), "QUEUE008", path="job.slurm", site="lumi")
+    assert len(hits) == 1 and "pays for 4 GCDs per node" in hits[0].message, hits

@@ -13,6 +13,7 @@ from ...profiles.walltime import hms
 from ..scriptparse import directive_items
 from .context import Context, Item, LaunchView
 from .core import Hit, as_int, distance, rule
+from .devices import gpus_of
 from .scope import AI_LAUNCHERS, AI_NAMES
 
 _WALLTIME = {"pbs": ("-l walltime",), "slurm": ("--time", "-t"), "lsf": ("-W",),
@@ -436,10 +437,9 @@ def _devices_per_node(ctx: Context) -> int | None:
     over its nodes, --gpus-per-task times its tasks per node); None where it says none."""
     item = _first(ctx, "--gpus-per-node", "--gres")
     if item is not None:
-        m = re.search(r"(?:^|gpu:(?:[\w-]+:)?)([0-9]+)$", item.value)
-        return int(m.group(1)) if m else None
+        return gpus_of(item.value) if item.key != "--gres" or "gpu" in item.value else None
     item = _first(ctx, "--gpus", "-G")
-    total = as_int(item.value.split(":")[-1]) if item else None
+    total = gpus_of(item.value) if item else None
     if total:
         return -(-total // (ctx.nodes or 1))
     per_task, tasks = _first(ctx, "--gpus-per-task"), _tasks_per_node(ctx)
